@@ -287,9 +287,11 @@ def _memory_estimates(kb):
             s = M.TrainSetup(**{"method": "full", **base, **extra})
             out.append(M.training_memory(shape, s, quant=rt.quantization, overhead=over))
     # serving: sliding-window (Mistral 7B v0.1), MLA (DeepSeek-V3), hybrid (Qwen3-Next's recurrent state) and
-    # global layers of their own width (Gemma 4 31B) caches too; a prefill or a decode peak
+    # global layers of their own width (Gemma 4 31B) and MLA with a sparse-attention indexer's key (DeepSeek-V3.2)
+    # caches too; a prefill or a decode peak
     for shape in (dense, moe, from_catalog(kb.models["mistral-7b-v0.1"]), from_catalog(kb.models["deepseek-v3"]),
-                  from_catalog(kb.models["qwen3-next-80b-a3b"]), from_catalog(kb.models["gemma-4-31b"])):
+                  from_catalog(kb.models["qwen3-next-80b-a3b"]), from_catalog(kb.models["gemma-4-31b"]),
+                  from_catalog(kb.models["deepseek-v3.2-exp"])):
         for tp, pp, dpa, ep, attention in ((1, 1, 1, 1, "eager"), (8, 1, 1, 1, "sdpa"), (4, 2, 1, 1, "sdpa"),
                                            (1, 1, 8, 8, "sdpa"), (1, 2, 4, 4, "sdpa")):
             for concurrent, prompt, prefill in ((1, None, None), (64, 128, 2048.0)):

@@ -52,10 +52,32 @@ def attended_span(shape: Shape, seq: int) -> float:
     return (1 - f) * seq + f * (2.0 * w - w * w / seq)
 
 
+def sparse_attention_terms(shape: Shape, seq: int) -> tuple[float, float, float] | None:
+    """A DSA model's (attended span, attention width, indexer width) for :func:`training_flops`; None for dense
+    attention. Each query attends the top-k tokens its lightning indexer picks, min(p, k) at position p, so over s
+    positions the span is 2k - k^2/s as a window's (:func:`attended_span`); DeepSeek-V3.2 runs DSA on MLA's MQA mode
+    (the DeepSeek-V3.2-Exp technical report, section 2.1: every query head attends the shared 576-wide latent entry
+    and reads 512 of it as value), kv_lora + rope + kv_lora over 2 a head; the indexer scores every earlier token, one
+    FP8 dot of index_head_dim a head, index heads x index head dim / 2 wide over the whole causal span. Priced as the
+    sparse training stage throughout (the report's section 2.2: a dense warm-up of 1,000 steps x 16 x 128K = 2.1B
+    tokens, then 943.7B sparse; the warm-up is not priced apart)."""
+    sa = shape.sparse_attn
+    if not sa or not shape.mla:
+        return None
+    heads, dim, k, _ = sa
+    _, kv_rank, rope, _, _ = shape.mla
+    span = float(seq) if seq <= k else 2.0 * k - k * k / seq
+    return span, shape.heads * (2.0 * kv_rank + rope) / 2.0, heads * dim / 2.0
+
+
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
     span = attended_span(shape, seq)
     attn = 6.0 * shape.attn_layers * span * attention_width(shape)  # causal: half of the 12 L s h of a full mask
+    sparse = sparse_attention_terms(shape, seq)
+    if sparse:  # DSA: the top-k tokens in MLA's MQA form, and the indexer over every earlier token
+        span = sparse[0]
+        attn = 6.0 * shape.attn_layers * (span * sparse[1] + seq * sparse[2])
     if method == "full":
         mult, what = 6.0, formula("formula.multiplier.full")
     else:
@@ -68,8 +90,8 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     # recomputation); only the linear layers drop their weight gradients (FlashAttention's backward: dQ, dK, dV from
     # dO, Dao et al. 2022, arXiv:2205.14135, section 3.1)
     att_mult = 6.0 + (2.0 if checkpointing else 0.0)
-    attention = formula("formula.attention_per_token" if span == seq else "formula.attention_per_token_windowed",
-                        multiplier=att_mult)
+    attention = formula("formula.attention_per_token_sparse" if sparse else "formula.attention_per_token"
+                        if span == seq else "formula.attention_per_token_windowed", multiplier=att_mult)
     per_token = mult * n + attn * (att_mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
@@ -78,7 +100,9 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
          "layers": shape.attn_layers, "seq": seq, "attention_flops_per_token": attn * att_mult / 6.0,
          "attention_formula": formula_text(attention),
          **({"attended_span": span, "attention_window": shape.attention_window,
-             "window_layers_fraction": shape.window_layers_fraction} if span != seq else {})},
+             "window_layers_fraction": shape.window_layers_fraction} if span != seq and not sparse else {}),
+         **({"attended_span": span, "top_k": shape.sparse_attn[2], "attention_width": sparse[1],
+             "indexer_width": sparse[2]} if sparse else {})},
         input_phrases={"multiplier_is": what, "attention_formula": attention},
     )
 

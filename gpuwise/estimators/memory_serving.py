@@ -68,7 +68,11 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     layers = getattr(shape, "attn_layers", shape.layers)  # a hybrid's attention blocks keep the only KV cache
     windowed = bool(per_sequence and getattr(shape, "attention_window", None))
     kept = tokens * window_tokens(shape, per_sequence) / per_sequence if windowed and per_sequence else tokens
-    if shape.kv_elements_override:
+    sparse = getattr(shape, "sparse_attn", None)
+    if shape.kv_elements_override and sparse:  # DSA: the indexer's FP8 key and its scales beside each MLA entry
+        per_token = layers * (shape.kv_elements_override * bytes_per + sparse[3])
+        said = formula("formula.kv_cache_dsa")
+    elif shape.kv_elements_override:
         per_token = layers * shape.kv_elements_override * bytes_per
         said = formula("formula.kv_cache_mla")  # no MLA model of the catalog has local-attention layers
     elif getattr(shape, "global_attn", None):  # global layers of their own KV width (Gemma 4): the layers' mean
@@ -77,7 +81,8 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     else:
         per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
         said = formula("formula.kv_cache_window" if windowed else "formula.kv_cache")  # the tokens kept, multiplied
-    mla = {"kv_elements": shape.kv_elements_override} if shape.kv_elements_override else (
+    mla = {"kv_elements": shape.kv_elements_override, **({"index_key_bytes": sparse[3]} if sparse else {})} \
+        if shape.kv_elements_override else (
         {"kv_elements_mean": shape.kv_elements_layer} if getattr(shape, "global_attn", None) else {})
     return Term("kv_cache", per_token * kept, "B", said,
                 {"layers": layers, "kv_heads": shape.kv_heads, "head_dim": shape.head_dim, **mla,

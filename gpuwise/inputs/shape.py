@@ -68,6 +68,9 @@ class Shape:
     # the global (non-windowed) layers' own (head width, KV heads, values from the key projection) where they differ
     # from the windowed layers' (catalog ``global_attention``, Gemma 4); None: every layer has head_dim and kv_heads
     global_attn: tuple[int, int, bool] | None = None
+    # sparse attention picked by an indexer (catalog ``sparse_attention``, DeepSeek Sparse Attention): (indexer heads,
+    # indexer head width, tokens each query attends, the indexer key's bytes a token and layer); None: dense
+    sparse_attn: tuple[int, int, int, float] | None = None
 
     @property
     def attn_layers(self) -> int:
@@ -301,6 +304,8 @@ def from_catalog(m: Model) -> Shape:
         recurrent_mixer=(m.recurrent.kind, m.recurrent.head_dim or 0) if m.recurrent else None,
         global_attn=(m.global_attention.head_dim, m.global_attention.kv_heads, m.global_attention.k_eq_v)
         if m.global_attention else None,
+        sparse_attn=(m.sparse_attention.index_heads, m.sparse_attention.index_head_dim, m.sparse_attention.top_k,
+                     float(m.sparse_attention.index_key_bytes)) if m.sparse_attention else None,
     )
 
 

@@ -87,6 +87,7 @@ class Engine:
     fp4_quant_attn: int = -1  # NVFP4 mixer projections a layer quantized in kernels of their own (-1: none)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
     peak_fp8: float = 0.0  # FLOP/s of the GEMMs an FP4 checkpoint stores in FP8 (0: it stores none)
+    peak_index: float = 0.0  # FLOP/s of a sparse-attention indexer's FP8 logits (0: the model has none)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
@@ -190,6 +191,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         peak_fp8=peak_tflops(gpu, "fp8") * 1e12 * eff if mbytes.fp8_params else 0.0,
+        # DSA's lightning indexer multiplies FP8 queries by FP8 keys (vLLM fp8_mqa_logits; the BF16 rate where the
+        # GPU has no FP8 units: peak_tflops falls back)
+        peak_index=peak_tflops(gpu, "fp8") * 1e12 * eff if getattr(job.shape, "sparse_attn", None) else 0.0,
         bw_weights=mem_bw * bwf * bw_factor,
         bw_experts=mem_bw * moe_bandwidth(fmt, bwf, (chip, ao, mo, vo, rel)) * bw_factor,
         bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
@@ -660,6 +664,8 @@ class ShapeConsts:
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
     latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
     kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
+    # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements)
+    sparse: tuple[float, float, float, float] | None = None
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -676,7 +682,20 @@ def shape_consts(shape: Any) -> ShapeConsts:
         mla=bool(shape.kv_elements_override), window=float(win) if win else None,
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
-        latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1))
+        latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1),
+        sparse=sparse_consts(shape))
+
+
+def sparse_consts(shape: Any) -> tuple[float, float, float, float] | None:
+    """A DSA model's (tokens each query attends, the indexer's width, its key's bytes a token and layer, the MLA
+    entry's elements): per query and past token and layer the lightning indexer computes one FP8 logit a head,
+    2 x index heads x index head width FLOPs, which is 4 x (index heads x width / 2) in :func:`attention_width`'s
+    terms (DeepSeek-V3.2 report, section 2.1; vLLM deepseek_v2.py Indexer); None for dense attention."""
+    sa = getattr(shape, "sparse_attn", None)
+    if not sa or not shape.kv_elements_override:
+        return None
+    heads, dim, top_k, key_bytes = sa
+    return float(top_k), heads * dim / 2.0, float(key_bytes), float(shape.kv_elements_override)
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:
@@ -766,6 +785,11 @@ def prefill_attention_width(shape: Any) -> float:
     inference; vLLM's MLA backend and SGLang's DeepSeek attention prefill with MHA and decode with the
     absorbed form): 2 x heads x (192 + 128) FLOPs per token and position, 3.6x fewer than the latent
     form's 4 x heads x 576."""
+    if shape.kv_elements_override and getattr(shape, "sparse_attn", None):
+        # sparse MLA prefills in the absorbed latent form as it decodes (vLLM v1/attention/backends/mla/
+        # flashmla_sparse.py @ 60191e18 forward_mqa: the sparse FlashMLA kernels take the 576/512 MQA form for
+        # prefill and decode alike), over the top-k tokens only (:func:`step._parts`)
+        return attention_width(shape)
     if shape.kv_elements_override:
         return float(shape.heads * (2 * shape.head_dim + MLA_ROPE_HEAD_DIM) / 2)
     return float(shape.q_width_mean) if getattr(shape, "global_attn", None) else float(shape.q_dim)

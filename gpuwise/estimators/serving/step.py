@@ -109,11 +109,12 @@ class StepConsts:
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
                  "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
                  "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
-                 "host_floor", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers", "lengths", "link_bw", "m",
-                 "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_dense", "peak_gemm", "points", "poll",
-                 "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers",
-                 "qk_nccl", "ranks", "rep", "sc", "seq_overhead", "state_rw", "step_overhead", "t_mem", "t_tok", "tile",
-                 "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
+                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_dense",
+                 "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes",
+                 "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc", "seq_overhead", "sparse_k",
+                 "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers",
+                 "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -164,6 +165,14 @@ class StepConsts:
         self.attn_4 = 4.0 * (hybrid[0] / pp if hybrid else self.layers)
         self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid else 0.0
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
+        # sparse attention (DSA): a query reads and multiplies the top-k MLA entries its indexer picks, and the
+        # indexer reads its own key (its share of a token's cached bytes) over the whole context and multiplies
+        # it at the FP8 rate, on every tensor-parallel rank (vLLM builds the indexer replicated)
+        self.sparse_k, self.idx_share, self.idx_4, self.peak_index = 0.0, 0.0, 0.0, 0.0
+        if sc.sparse:
+            top_k, width, key_bytes, latent = sc.sparse
+            self.sparse_k, self.idx_share = top_k, key_bytes / (latent * eng.kv_bytes + key_bytes)
+            self.idx_4, self.peak_index = 4.0 * self.layers * width, eng.peak_index or eng.peak_attn
         # a split-KV decode kernel walks each sequence's KV heads on this GPU (a latent: one) at its programs' rate
         kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
         self.kv_walk = eng.kv_walk * kv_heads
@@ -272,13 +281,20 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     kv_gpu = c.kv_token_gpu * (_kept(c.sc, kv_ctx) if c.window else kv_ctx) * seqs_gpu + c.state_rw * seqs_gpu
     sc = c.sc
     d_attn = seqs_gpu * dpa  # attention waits for the rank holding the most sequences
+    index_s = 0.0
+    if c.sparse_k:  # DSA: the top-k entries read and attended, the indexer's keys over the whole context
+        k = c.sparse_k
+        kv_gpu = (c.kv_token_gpu * (c.idx_share * kv_ctx + (1.0 - c.idx_share) * min(kv_ctx, k))
+                  + c.state_rw) * seqs_gpu
+        index_s = c.idx_4 * (kv_ctx * d_attn + prefill_ctx * p_mb) / dpa / c.peak_index
+        kv_ctx, prefill_ctx = min(kv_ctx, k), min(prefill_ctx, k)
     attn_fl = (c.attn_4 * (sc.attn_width * kv_ctx * d_attn + sc.attn_width_prefill * prefill_ctx * p_mb)
                + c.chunk_fl * p_mb) / ranks
     read = kv_gpu / c.bw_kv
     if c.kv_walk and seqs_gpu > 0:  # the cache (not a recurrent state) at the split-KV kernel's walkers' rate
         state = c.state_rw * seqs_gpu
         read = state / c.bw_kv + (kv_gpu - state) / min(c.bw_kv, c.kv_walk * seqs_gpu)
-    attention = max(read, attn_fl / c.peak_attn)
+    attention = max(read, attn_fl / c.peak_attn + index_s)
     comm = 0.0
     if c.tp_comm:
         comm += _tp_allreduce_stage(c, tokens)

@@ -61,6 +61,23 @@ class Mla(Strict):
     v_head_dim: int = Field(ge=1, description="per-head value width")
 
 
+class SparseAttention(Strict):
+    """Sparse attention chosen by a learned indexer (``kind`` dsa: DeepSeek Sparse Attention, DeepSeek-V3.2's
+    config.json index_n_heads / index_head_dim / index_topk). A lightning indexer scores every past token with its
+    own small heads over its own cached key (FP8 with a scale per block), and each query then attends only the
+    ``top_k`` tokens it picks: the attention reads and multiplies min(context, top_k) MLA entries, the indexer
+    reads its keys over the whole context. The cache keeps every token's MLA entry and its indexer key."""
+
+    kind: Literal["dsa"]
+    index_heads: int = Field(ge=1, le=1024, description="the indexer's query heads (index_n_heads)")
+    index_head_dim: int = Field(ge=1, le=4096, description="the indexer's query and key width (index_head_dim)")
+    top_k: int = Field(ge=1, description="tokens each query attends (index_topk)")
+    index_key_bytes: int = Field(
+        ge=1, le=65536, description="bytes the indexer's key takes in the cache a token and layer: FP8 elements plus "
+        "an FP32 scale a block of 128 (vLLM DeepseekV32IndexerCache: index_head_dim + index_head_dim // 128 x 4)")
+    source: str = Field(min_length=3)
+
+
 class GlobalAttention(Strict):
     """The global (full-context) attention layers of a model whose local and global layers differ in shape (Gemma 4
     31B / 26B-A4B: config.json global_head_dim, num_global_key_value_heads, attention_k_eq_v): the layers that
@@ -140,6 +157,9 @@ class Model(Strict):
         description="attention and the recurrent mixer run side by side in the same layers, their outputs summed "
                     "(Falcon-H1): attention_layers and recurrent.layers each count up to layers, not together")
     mla: Mla | None = Field(default=None, description="multi-head latent attention's ranks (from config.json)")
+    sparse_attention: SparseAttention | None = Field(
+        default=None, description="attention over the tokens an indexer picks (DeepSeek Sparse Attention); None: "
+        "every query attends its whole context")
     global_attention: GlobalAttention | None = Field(
         default=None, description="the global layers' own head width and KV heads, where they differ from the local "
         "(windowed) layers' (Gemma 4); None: every layer has the model's head_dim and kv_heads")
@@ -194,6 +214,8 @@ class Model(Strict):
         if self.global_attention and (self.attention_window is None or self.mla or self.recurrent):
             raise Said(N_("global_attention describes the global layers beside windowed ones: it needs "
                           "attention_window, and no mla or recurrent"))
+        if self.sparse_attention and (self.mla is None or self.kv_elements_per_token_layer is None):
+            raise Said(N_("sparse_attention (dsa) selects MLA entries: it needs mla and kv_elements_per_token_layer"))
         if self.parallel_mixers and self.recurrent is None:
             raise Said(N_("parallel_mixers needs attention_layers and recurrent"))
         if self.recurrent and self.layers and self.attention_layers is not None and (
