@@ -23,7 +23,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
-from ..inputs.job import check_network, listed_provider, note, provider_note, resolve
+from ..inputs.job import check_instance, check_network, listed_provider, note, provider_note, resolve
 from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -432,6 +432,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         p = _systems(p, gpu, f"{where}: hardware.nodes")
         hw, acq = p.hardware, p.acquisition
         check_network(kb, hw.network, f"{where}: hardware.network")
+        if acq.mode == "rent":
+            check_instance(kb, acq.instance, gpu.id, f"{where}: acquisition.instance")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,

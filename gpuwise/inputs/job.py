@@ -160,6 +160,33 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
+def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str) -> None:
+    """A rental's ``acquisition.instance``: the instance decides the host RAM and cores an offloaded job is judged
+    on (runtime.yaml rented_host_ram) and the listed offer priced, so one of clouds.yaml's instances must hold the
+    proposal's GPU, and a name close to a listed one but not listed is a misspelling (one line, the close match).
+    Any other name is the provider's own, read as written."""
+    if not instance:
+        return
+    listed = {i.id: i for i in kb.clouds.instances}
+    known = sorted(set(listed) | set(kb.runtime.rented_host_ram.instance_gib))
+    if instance in known:
+        shape = listed.get(instance)
+        if shape is not None and kb.gpu(shape.gpu).id != gpu_id:
+            raise UserError(N_("instance %(instance)s comes with %(gpus)s x %(its)s, not %(gpu)s"), where=where,
+                            hint=N_("name an instance of %(gpu)s, or leave acquisition.instance out"),
+                            values={"instance": instance, "gpus": shape.gpus, "its": kb.gpus[kb.gpu(shape.gpu).id].name,
+                                    "gpu": kb.gpus[gpu_id].name}, hint_values={"gpu": kb.gpus[gpu_id].name})
+        return
+    import difflib
+
+    close = difflib.get_close_matches(instance, known, n=1, cutoff=0.8) or difflib.get_close_matches(
+        instance.strip().lower(), [k.lower() for k in known], n=1, cutoff=0.8)
+    if close:
+        name = next(k for k in known if k.lower() == close[0].lower())
+        raise UserError(N_("unknown instance '%(instance)s'"), where=where, values={"instance": instance},
+                        hint=N_("did you mean %(name)s?"), hint_values={"name": name})
+
+
 def _providers(kb: Knowledge) -> set[str]:
     known = {p.id for p in kb.clouds.providers} | {o.provider for o in kb.clouds.instances}
     return known | {o.provider for o in kb.clouds.gpu_hour_prices}
