@@ -41,6 +41,8 @@ TIME = ("wall_days",)
 """The figure the deadline rules judge a training run by (CMP-IN-TIME, CMP-DEADLINE)."""
 LATENCY = ("ttft_ms", "tpot_ms")
 """The figures the latency rules judge a service by (CMP-TTFT-TARGET, CMP-TPOT-TARGET)."""
+HOST_RAM = ("host_ram_gb",)
+"""The figure the host-RAM rules judge an offloaded run's server by (MEM-HOST-RAM-SHORT): its RAM per server."""
 
 
 @frozen

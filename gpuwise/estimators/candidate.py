@@ -27,7 +27,7 @@ from . import planner as P
 from . import serving as SV
 from .priced import Cost, Market
 from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
-from .rental import instance_ram_per_gpu_gb, market_of, named_network, named_offers, offers_for, rent_network
+from .rental import market_of, named_network, named_offers, offers_for, rent_network, rented_host_ram
 from .rental import networks_for as networks_for
 from .run import Change, Speed, TrainingRun
 from .training_job import job_pins, training_job
@@ -612,19 +612,11 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if spot_wall is not None and spot:
         ev.terms["spot_wall_hours"] = spot_wall
     mk = K.market_entry(kb.prices, ev.gpu.id)
-    if chosen == "rent" and ev.host_ram_gb is None and ev.host_ram_needed_bytes_per_node:
+    if chosen == "rent" and ev.host_ram_gb is None and ev.host_ram_needed_bytes_per_node and ev.topology is not None:
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
         # instance's own; else the offer's, as its provider states it; else a typical figure per GPU of its
-        # segment), and where the figure came from is said
-        per_gpu, ev.host_ram_from = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
-        if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
-            per_gpu, ev.host_ram_from = offer.host_ram_gb_per_gpu, "offer"
-        if not per_gpu:
-            per_gpu, ev.host_ram_from = kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment), "typical"
-        if per_gpu and ev.topology is not None:
-            ev.host_ram_gb = per_gpu * ev.topology.per_node
-        else:
-            ev.host_ram_from = ""
+        # segment), and where the figure came from is said (rental.rented_host_ram)
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(kb, ev.gpu, ev.topology.per_node, offer)
     ev.cost = Cost(
         rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
         usd_per_gpu_hour=offer.per_gpu_hour if offer else None,

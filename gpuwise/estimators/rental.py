@@ -135,6 +135,18 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
     return {"rent": rent, "buy": buy}
 
 
+def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any) -> tuple[float | None, str]:
+    """GB of host RAM a rented server of ``per_node`` GPUs comes with, and where the figure comes from: the named
+    instance's own (runtime.yaml rented_host_ram.instance_gib), else the offer's as its provider states it, else a
+    typical figure per GPU of the GPU's segment; (None, "") when none is known."""
+    per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
+    if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
+        per_gpu, src = offer.host_ram_gb_per_gpu, "offer"
+    if not per_gpu:
+        per_gpu, src = kb.runtime.rented_host_ram.per_gpu_gb.get(gpu.segment), "typical"
+    return (per_gpu * per_node, src) if per_gpu else (None, "")
+
+
 def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
     """GB of host RAM per GPU of a named rental instance (runtime.yaml rented_host_ram.instance_gib over
     the instance's GPUs in clouds.yaml), None when the instance or its RAM is not known."""

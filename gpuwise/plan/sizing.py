@@ -17,11 +17,23 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
-from ..decide.verdicts import COPY, LATENCY, SYSTEMS, TIME, Verdict, judge, plan_within, rejected_on, rejected_reading
+from ..decide.verdicts import (
+    COPY,
+    HOST_RAM,
+    LATENCY,
+    SYSTEMS,
+    TIME,
+    Verdict,
+    judge,
+    plan_within,
+    rejected_on,
+    rejected_reading,
+)
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
 from ..estimators.offers import TERM_HOURS
+from ..estimators.rental import rented_host_ram
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
@@ -142,7 +154,8 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
             if s.serving:
                 _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
             else:
-                _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
+                _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
+                                 buy_only=plan.constraints.acquisition == "buy")
         if s.serving:
             _within_fleet_bound(s)
         out.append(s)
@@ -214,10 +227,25 @@ def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
         s.requests_per_s = [d / out_tokens for d in s.demand]
 
 
-def _rent(s: Sized, g: Gpu, n: int, opt: Option) -> None:
+def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, ev: Any = None) -> list[str]:
+    """The rental of ``n`` x ``g`` the option is priced on: the first offer, or for a run that keeps its state in
+    host RAM (``ev``: its estimate) the first whose server the host-RAM rules let hold it (:data:`HOST_RAM`,
+    MEM-HOST-RAM-SHORT, judged on the RAM the rented server comes with: rental.rented_host_ram). Returns the rules
+    that refused every offer (none rented then)."""
     offers = offers_for(s.job, g, n)
+    refused: list[str] = []
+    if offers and book is not None and ev is not None and ev.host_ram_needed_bytes_per_node and ev.topology:
+        held = []
+        for o in offers:
+            ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o)
+            no = rejected_reading(book, _verdict(book, s, ev), HOST_RAM)
+            refused = refused or no
+            if not no:
+                held.append(o)
+        ev.host_ram_gb, ev.host_ram_from = None, ""
+        offers = held
     if not offers:
-        return
+        return refused
     o = offers[0]
     opt.rent_usd_per_hour = o.usd_per_hour
     opt.rent_gpus_paid = o.gpus
@@ -225,6 +253,7 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option) -> None:
     if s.serving:
         opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
         opt.reserved = reserved_rates(offers)
+    return []
 
 
 def reserved_rates(offers: list[Any]) -> dict[str, Reserved]:
@@ -243,7 +272,7 @@ def _verdict(book: Rulebook, s: Sized, ev: Any) -> Verdict:
     return judge(book, s.job, [ev])[0]
 
 
-def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
+def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, buy_only: bool = False) -> None:
     last_reason = why("memory", "plan.why.memory")
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
@@ -279,7 +308,13 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
                                            allowed=s.deadline_hours / 24)
             continue
         opt = Option(g.id, n, wall_hours=wall, layout=ev.label())
-        _rent(s, g, n, opt)
+        refused = _rent(s, g, n, opt, book, ev)
+        if refused and not buy_only and not (owned and n <= owned):
+            # no rented server of n holds the offloaded state: more GPUs (more servers, a smaller share of the state
+            # each) may; the plan states no bought server's RAM, so the count a rented one holds it at is the count
+            last_reason = why("memory", "plan.why.ruled_out", rule=refused[0],
+                              title=[("", "rule.title", {"title": book.rules[refused[0]].title})])
+            continue
         s.options[g.id] = opt
         if owned and n > owned:
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
