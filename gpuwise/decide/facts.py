@@ -118,6 +118,9 @@ class CandidateFact(FactModel):
     tp_domain: int = _f("GPUs that share the fast intra-node link")
     host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
     host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
+    typical_host_ram_gb: float = _f("host RAM of a typical server of the GPU's segment holding per_node of them "
+                                    "(runtime.yaml rented_host_ram.per_gpu_gb x per_node; -1 unknown), GB: what a "
+                                    "bought server's host share (tco.yaml) prices")
     offloaded_state_gb: float = _f("state offloaded off the GPUs per server (host RAM for cpu offload, NVMe for "
                                    "nvme), GB, before the usable share host_ram_needed_gb allows for")
     host_ram_from: str = _f("where host_ram_gb comes from, worded: the proposal, the named rental instance, the "

@@ -215,6 +215,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
         "host_ram_gb": _n(ev.host_ram_gb),
+        "typical_host_ram_gb": _n(job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)) * topo.per_node
+        if job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment) else -1.0,
         "offloaded_state_gb": ev.memory.host_bytes * topo.per_node / GB,
         **_host_ram_from(ev),
         "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
