@@ -509,6 +509,8 @@ class Fmt:
             return self._("%(n)s GPU-hours", n=self.num(value, 0) if value >= 10 else format(value, ".2f"))
         if unit == "tok/s":
             return self._("%(n)s tokens/s", n=self.num(value))
+        if unit == "sequences":
+            return self._("%(n)s sequences", n=self.num(value))
         if unit == "s":
             return f"{value:,.3g} s" if value < 100 else f"{value:,.0f} s"
         if unit == "FLOP":
