@@ -57,3 +57,14 @@ def test_the_listed_instance_is_judged_on_its_ram_and_cores(tmp_path):
 def test_an_instance_name_far_from_every_listed_one_is_the_providers_own(tmp_path):
     r = _audit(tmp_path, "my-team-reserved-box")
     assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+
+
+def test_an_instance_of_another_provider_is_refused(tmp_path):
+    # p4d.24xlarge is AWS's (clouds.yaml); named with provider gcp the rental was priced on GCP's a2-highgpu-8g
+    # (its RAM) while the cores came from the p4d
+    p = {"title": "t", "workload": JOB, "hardware": {"gpu": "a100-40gb-sxm", "count": 8},
+         "acquisition": {"mode": "rent", "provider": "gcp", "instance": "p4d.24xlarge", "months": 1}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(p), encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "p4d.24xlarge" in r.stderr and "aws" in r.stderr and "gcp" in r.stderr

@@ -160,11 +160,11 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
-def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str) -> None:
+def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str, provider: str | None = None) -> None:
     """A rental's ``acquisition.instance``: the instance decides the host RAM and cores an offloaded job is judged
     on (runtime.yaml rented_host_ram) and the listed offer priced, so one of clouds.yaml's instances must hold the
-    proposal's GPU, and a name close to a listed one but not listed is a misspelling (one line, the close match).
-    Any other name is the provider's own, read as written."""
+    proposal's GPU and be the named provider's, and a name close to a listed one but not listed is a misspelling
+    (one line, the close match). Any other name is the provider's own, read as written."""
     if not instance:
         return
     listed = {i.id: i for i in kb.clouds.instances}
@@ -176,6 +176,11 @@ def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str)
                             hint=N_("name an instance of %(gpu)s, or leave acquisition.instance out"),
                             values={"instance": instance, "gpus": shape.gpus, "its": kb.gpus[kb.gpu(shape.gpu).id].name,
                                     "gpu": kb.gpus[gpu_id].name}, hint_values={"gpu": kb.gpus[gpu_id].name})
+        if shape is not None and provider and listed_provider(kb, provider) not in (None, shape.provider):
+            raise UserError(N_("instance %(instance)s is rented from %(its)s, not from %(provider)s"), where=where,
+                            hint=N_("give provider %(its)s, or leave acquisition.instance out"),
+                            values={"instance": instance, "its": shape.provider, "provider": provider},
+                            hint_values={"its": shape.provider})
         return
     import difflib
 
