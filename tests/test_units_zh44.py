@@ -29,3 +29,18 @@ def test_the_sequences_term_is_worded_in_chinese(tmp_path):
 def test_and_in_english(tmp_path):
     got = re.search(r"max_concurrent_sequences = ([\d,]+) (\S+)", _estimate(tmp_path))
     assert got and got.group(2) == "sequences"
+
+
+FT70 = {"task": "finetune", "method": "full", "model": "llama-3.1-70b", "precision": "bf16", "seq_len": 2048,
+        "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True}
+
+
+def test_an_offloaded_estimate_says_the_host_ram_it_needs(tmp_path):
+    # the '8 x RTX 4090 fine-tuning a 70B needs 1.4 TB of host RAM': the estimate's screen said nothing of
+    # it (the JSON's memory.host_ram_bytes_per_node only); 70.55e9 x 16 B / 0.8 usable = 1,411 GB a server
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"workload": FT70}), encoding="utf-8")
+    for lang, words in (("en", "Host RAM needed per node for offload: 1.41 TB"),
+                        ("zh", "卸载所需的每节点主机内存：1.41 TB")):
+        r = gpuwise("estimate", "r.yaml", "--gpu", "rtx-3090", "--gpus", "2", "--lang", lang, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert words in " ".join(r.stdout.split())

@@ -97,7 +97,9 @@ class EstimateView(BaseView):
                        "layout": words.formula_parts(m.layout_phrases, f) if m.layout_phrases
                        else words.plain(m.layout, f) if m.layout else "",
                        "peak_phase": words.phase(m.peak_phase, f) if m.peak_phase else "",
-                       "notes": words.notes(m.notes, m.notes_phrases, f),
+                       "notes": ([self._("Host RAM needed per node for offload: %(b)s.",
+                                         b=f.bytes(m.host_ram_bytes_per_node))] if m.host_ram_bytes_per_node else [])
+                       + words.notes(m.notes, m.notes_phrases, f),
                        "terms": [self.term(t) for t in m.terms]},
             "compute": {"flops": f"{eng(r.compute.flops)} FLOP",
                         "terms": [self.term(t) for t in r.compute.terms]},
