@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.clirun import gpuwise
+from tests.clirun import ROOT, gpuwise
 
 R1 = {"task": "inference", "model": "deepseek-r1", "framework": "sglang", "precision": "fp8", "prompt_tokens": 1000,
       "output_tokens": 1000, "concurrent_requests": 1}
@@ -44,3 +44,15 @@ def test_an_offloaded_estimate_says_the_host_ram_it_needs(tmp_path):
         r = gpuwise("estimate", "r.yaml", "--gpu", "rtx-3090", "--gpus", "2", "--lang", lang, cwd=tmp_path)
         assert r.returncode == 0, r.stderr
         assert words in " ".join(r.stdout.split())
+
+
+def test_the_typical_rented_server_is_worded_in_chinese(tmp_path):
+    # the buyer question (c) at RunPod's Community Cloud price, whose offer states no RAM: the blocker named 'a
+    # typical rented consumer server' in the Chinese report as '典型的租用 consumer 服务器'
+    p = yaml.safe_load((ROOT / "tests/data/buyer_questions/proposal-rent-8x4090-70b-full-offload.yaml").read_text())
+    p["acquisition"]["hourly_usd"] = 0.34
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(p), encoding="utf-8")
+    zh = " ".join(gpuwise("audit", "p.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "MEM-HOST-RAM-SHORT" in zh and "典型的租用消费级服务器" in zh and "consumer" not in zh
+    en = " ".join(gpuwise("audit", "p.yaml", cwd=tmp_path).stdout.split())
+    assert "a typical rented consumer server's 62 GB per GPU" in en

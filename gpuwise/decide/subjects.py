@@ -369,7 +369,8 @@ def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
     offer = ev.offer
     values = {"proposal": {}, "instance": {"instance": offer.instance if offer else ""},
               "offer": {"provider": offer.provider if offer else ""},
-              "typical": {"segment": ev.gpu.segment, "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]
+              "typical": {"segment": (("", f"host_ram.segment.{ev.gpu.segment}", {}),),  # in the report's language
+                          "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]
     parts = (("", f"host_ram.{kind}", values),)
     return {"host_ram_from": phrase_text(parts), "host_ram_from_phrases": phrase_json(parts)}
 
