@@ -73,7 +73,7 @@ attention backend of the other maker, a pipeline pinned on a stack without one i
 the estimate's screen, the rules that refuse an estimate, an overlay's stack engine, Gemma 4, GLM-4.7-Flash, DGX
 Sparks, recurrent_state_dtype, a context past the window) and 35 of round 33 (benchmarks/hostile_round33.py: SGLang's
 fused-kernel list with and without a release, the published FP4 checkpoints named, attention backends of one maker or generation
-audited and planned, the day's catalog entries, context parallelism under recomputation) and 33 of round 34
+audited and planned, the day's catalog entries, context parallelism under recomputation) and 35 of round 34
 (benchmarks/hostile_round34.py: issue 22's buyer questions -- R1, V3.x, Kimi K2 and GLM-5 on one 8-GPU node, one
 stream, a peak and a request rate with p95 targets; offloaded fine-tunes on rented instances whose RAM is short or
 just enough, a misspelt instance or one of another GPU or provider, the same bought and planned), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house

@@ -6,7 +6,7 @@ offload rented on offers whose RAM is too small or just enough (AWS instances, R
 same bought, and in a plan -- through estimate, recommend, audit and plan, json / text / md / html, English and
 Chinese. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on review44's branch before its fixes (main at fb4db35c): 33 cases, 24 clean; on this branch 33 of 33 (round 33: 35 of 35).
+Run on review44's branch before its fixes (main at fb4db35c): 35 cases, 24 clean; on this branch 35 of 35 (round 33: 35 of 35).
 Fixed:
 
 * a misspelt ``acquisition.instance`` ('p4d.24xlage', 'P4D.24XLARGE') was taken as written and the rental priced on
@@ -16,7 +16,9 @@ Fixed:
   state needs, which estimate and recommend reject (MEM-HOST-RAM-SHORT); the plan now rents 8 in one server.
 * buying two RTX 3090s for the same job was answered at $2,188 with the 1,411 GB only a note of the full report;
   MEM-HOST-RAM-BUY warns in the brief report that the RAM beyond a typical server of the segment is not priced.
-* estimate --lang zh wrote 'max_concurrent_sequences = 423 sequences', the unit in English.
+* estimate --lang zh wrote 'max_concurrent_sequences = 423 sequences', the unit in English; the host-RAM blocker on
+  an offer stating no RAM read '典型的租用 consumer 服务器'; the estimate's screen did not say the host RAM an
+  offload needs.
 """
 from __future__ import annotations
 
@@ -111,6 +113,10 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: "MEM-NVME-OFFLOAD" in _rules(d) and not _host_ram_short(d)))
     acase("ram34: host_ram_gb '512GB': one line", {"title": "t", "workload": FT8, "hardware": {"gpu": "rtx-4090", "count": 1, "host_ram_gb": "512GB"}, "acquisition": {"mode": "rent", "provider": "runpod"}},
           _refused("p.yaml", "hardware.host_ram_gb"))
+    acase("ram34: RunPod's Community price (no RAM stated), in Chinese: the typical server worded", {"title": "t", "workload": FT70, "hardware": {"gpu": "rtx-4090", "count": 8}, "acquisition": {"mode": "rent", "provider": "runpod", "hourly_usd": 0.34}},
+          lambda r: _flat_ok("MEM-HOST-RAM-SHORT", "典型的租用消费级服务器")(r) and "consumer" not in r.stdout, argv=("audit", "p.yaml", "--lang", "zh"))
+    rcase("ram34: the estimate's screen says the host RAM the 70B's offload needs", {"workload": FT70},
+          _flat_ok("Host RAM needed per node for offload: 1.41 TB"), argv=("estimate", "r.yaml", "--gpu", "rtx-3090", "--gpus", "2"))
     rcase("ram34: recommend 8B offload on up to 2 rented 3090s: none holds 161 GB", {"workload": FT8, "constraints": {"gpus": ["rtx-3090"], "max_gpus": 2, "acquisition": "rent"}},
           lambda r: r.returncode == 1 and _doc(lambda d: d["recommendation"] is None and "MEM-HOST-RAM-SHORT" in _rules(d))(r), argv=rec)
 
