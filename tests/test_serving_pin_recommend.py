@@ -109,9 +109,11 @@ def test_a_pin_that_fits_is_still_labelled_as_requested():
 
 
 @pytest.mark.parametrize("pins, gpus", [({"tp": 16}, 16), ({"tp": 4, "pp": 2}, 8), ({"tp": 8, "pp": 2}, 16),
-                                         ({"tp": 8, "pp": 3}, 1), ({"tp": 48}, 1), ({}, 1)])
+                                         ({"tp": 8, "pp": 3}, 24), ({"tp": 48}, 1), ({}, 1)])
 def test_the_counts_a_pin_needs(kb, pins, gpus):
-    """A copy of tp x pp GPUs: fewer cannot keep the pin, so the search starts there; a tensor-parallel degree
+    """A copy of tp x pp GPUs: fewer cannot keep the pin, so the search starts there, three stages of a server as
+    well (vLLM's --pipeline-parallel-size takes any count of stages; vllm-project/vllm pull request #15322 serves
+    DeepSeek-R1 at pp 3 x tp 8 on three 8-GPU L20 servers); a tensor-parallel degree
     Llama-3.1-70B's 64 attention heads (its config.json) do not divide can be kept on no count, and restricts
     nothing (the candidates then say the pin was not kept)."""
     job = resolve(Requirements.model_validate({"workload": {

@@ -264,13 +264,17 @@ def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
     copy of it (two, for disaggregated serving): fewer GPUs cannot keep the pin, and judged they could win
     on cost with another layout (8 GPUs at tensor parallel 8 for a 16-GPU pin). Where no count allowed can
     hold it (``max_gpus`` below the copy), every count is searched and the rules say the pin was not kept
-    (MEM-PIN-NOT-KEPT, SRV-DISAGGREGATED-ONE-COPY)."""
+    (MEM-PIN-NOT-KEPT, SRV-DISAGGREGATED-ONE-COPY). A served copy whose GPUs the count ladder skips is searched
+    on its own count first."""
     if job.shape.diffusion:
         return counts
     need = TJ.job_pinned_span(job) if job.training else SV.pinned_gpus(job)
     if not job.training and getattr(job.w, "disaggregated", False):
         need *= 2  # prefill and decode on copies apart: two copies at least (SRV-DISAGGREGATED-ONE-COPY)
-    return [n for n in counts if n >= need] or counts
+    kept = [n for n in counts if n >= need]
+    if not job.training and kept and need > 1 and need not in kept:  # a copy of whole servers off the ladder
+        kept.insert(0, need)  # (tp 8 x pp 3: 24 GPUs) is judged on its own count, not on the next rung's 32
+    return kept or counts
 
 
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: list[float],

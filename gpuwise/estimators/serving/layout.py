@@ -99,12 +99,13 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
     """The copy a pinned tensor-parallel degree names, where the doubling ladder of :func:`layouts` does not
     build it: wider than a node (SGLang ``--tp 16 --nnodes 2``, a published recipe for DeepSeek-V3/R1 on
     2 x 8 H100/H200; each layer's all-reduces over the network, :func:`_replica`, and a rule says what that
-    costs a step), or tensor x pipeline inside one node (``--tensor-parallel-size 4
-    --pipeline-parallel-size 2`` on 8 GPUs: the ladder gives 8 GPUs tensor parallel 8). Only where pinned."""
+    costs a step), tensor x pipeline inside one node (``--tensor-parallel-size 4
+    --pipeline-parallel-size 2`` on 8 GPUs: the ladder gives 8 GPUs tensor parallel 8), or a count of stages
+    across servers the ladder's powers of two skip (vLLM ``--pipeline-parallel-size 3`` over three 8-GPU servers,
+    vllm-project/vllm pull request #15322; each stage a server, the hops between them over the network).
+    Only where pinned."""
     tp, pp = _pin(job, "tp"), _pin(job, "pp") or 1
     if not tp or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
-        return []
-    if tp <= GPUS_PER_NODE < tp * pp:  # pipeline stages across servers: the ladder's own (power-of-two) ones only
         return []
     if pp > 1 and "pipeline" not in eng.fw.parallelism:
         return []
@@ -117,14 +118,11 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
 def pinned_gpus(job: Any) -> int:
     """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel): fewer GPUs cannot keep
     the pin. 1 without a pin, or where no count can keep it (a tensor-parallel degree the model's attention heads
-    do not divide, pipeline stages across servers other than the ladder's: neither :func:`layouts` nor
-    :func:`_pinned_copy` builds them)."""
+    do not divide: neither :func:`layouts` nor :func:`_pinned_copy` builds it)."""
     tp = _pin(job, "tp") or 1
     pp = _pin(job, "pp") or 1
     if job.shape.heads % tp:
         return 1
-    if tp <= GPUS_PER_NODE < tp * pp and not (tp == GPUS_PER_NODE and pp & (pp - 1) == 0):
-        return 1  # stages across servers the ladder of layouts() does not build (tp 8 x pp 3): kept on no count
     return tp * pp
 
 

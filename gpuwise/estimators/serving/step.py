@@ -7,6 +7,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ...frozen import frozen
+from ...knowledge.records import version_key
 from . import draft as D
 from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .layout import Replica
@@ -62,7 +63,7 @@ def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_
     own = _host(c, decode)
     # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
     gpu = pp * (gemm + attention + comm + over) + own if host != own else 0.0
-    math_s = c.t_tok * ((decode + prefill) / c.m) / c.ranks / pp  # _parts's dense t_fl
+    math_s = c.t_tok * ((decode + prefill) / micro_batches(c, decode, prefill)) / c.ranks / pp  # _parts's t_fl
     walk = c.kserial > math_s  # the block-FP8 walk, not the math, is the dense GEMMs' time beyond their weights
     return Step(total, pp * gemm, pp * attention, pp * comm, pp * over + own,
                 "memory" if t_mem >= t_fl else "compute", w_gpu, kv_gpu, flops,
@@ -110,11 +111,11 @@ class StepConsts:
                  "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
                  "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
                  "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
-                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "over", "passed", "peak_attn", "peak_dense",
-                 "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes",
-                 "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc", "seq_overhead", "sparse_k",
-                 "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers",
-                 "w_dense", "w_experts", "waits", "window")
+                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "passed", "peak_attn",
+                 "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills",
+                 "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc", "seq_overhead",
+                 "sparse_k", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share",
+                 "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -122,6 +123,11 @@ class StepConsts:
         self.eng, self.rep, self.sc = eng, rep, sc
         self.tp, self.pp, self.ep, self.dpa = tp, pp, ep, dpa
         self.m = pp if (pp > 1 and eng.fw.split == "tensor") else 1  # micro-batches in flight
+        # ... but one batch, stage after stage, in a decode-only step of a release that schedules a running request
+        # again only once its token is back (serving.yaml pp_decode_batch): the step's budget (tokens) a batch
+        span, version = eng.fw.pp_decode_batch, getattr(w, "framework_version", None)
+        self.one_batch = float(eng.chunk) if self.m > 1 and span is not None and (
+            version is None or version_key(version) >= version_key(span.first)) else 0.0
         self.ranks = tp * dpa
         # dense linear layers (attention projections, dense/shared MLPs, head), then the routed experts:
         # separate operators, each at its own roof (the experts' few tokens each keep them memory-bound longer)
@@ -249,7 +255,7 @@ def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
 def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float) -> tuple[float, ...]:
     """:func:`step`'s figures, per stage where the step record multiplies them by the stages:
     (seconds, gemm, attention, comm, overhead, host, weight time, math time, weight bytes, KV bytes, FLOPs)."""
-    m, ranks, pp, dpa = c.m, c.ranks, c.pp, c.dpa
+    m, ranks, pp, dpa = micro_batches(c, decode, prefill), c.ranks, c.pp, c.dpa
     tokens = (decode + prefill) / m
     d_mb, p_mb = decode / m, prefill / m
     w_gpu = c.w_dense
@@ -314,6 +320,18 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         host += c.host_floor - total
         total = c.host_floor
     return total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops
+
+
+def micro_batches(c: StepConsts, decode: float, prefill: float) -> float:
+    """Batches a step of ``decode`` sequences and ``prefill`` prompt tokens keeps in flight over the copy's stages,
+    each 1/m of it: ``c.m`` (one a stage), but in a decode-only step of a release whose scheduler takes up a running
+    request again only once its last token is back (serving.yaml ``pp_decode_batch``), the batches the step's
+    budget cuts the decodes into (one while they fit in it), at most one a stage: with every running request in
+    one batch the batch queue's other slots stay empty and the stages run it one after another, each reading the
+    weights (the experts) its whole batch needs. A step that carries prompt chunks keeps a micro-batch a stage."""
+    if c.one_batch and prefill <= 0:
+        return min(float(c.m), max(1.0, math.ceil(decode / c.one_batch)))
+    return c.m
 
 
 def tp_allreduce_seconds(c: StepConsts, tokens: float = 1.0) -> float:

@@ -294,6 +294,17 @@ class MlaWholePrefill(Strict):
     check: Check = "S"
 
 
+class PpDecodeBatch(Strict):
+    """The first release whose engine schedules a running request again only once its last step is back, so a
+    decode-only step of a pipeline-parallel copy (every request in it, up to the step budget) runs as one batch,
+    stage after stage, where an older release keeps a micro-batch in each stage. A job stating an older release
+    keeps the micro-batches; one stating none runs as this one does (the current releases do)."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that decodes so")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class SyncHostFloor(Strict):
     """Releases whose engine schedules synchronously: from ``first`` up to, not including, ``before``. Each step
     the host schedules, prepares the inputs, launches the forward, samples and updates its requests before the
@@ -529,6 +540,8 @@ class Framework(Strict):
         default=None, description="the releases that prefill MLA models' prompts whole, alone (None: none)")
     sync_host_floor: SyncHostFloor | None = Field(
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
+    pp_decode_batch: PpDecodeBatch | None = Field(
+        default=None, description="from which release a pipeline's decode runs as one batch (None: micro-batches)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     rocm_block_fp8_walk: list[RocmBlockFp8Walk] = Field(
