@@ -112,10 +112,10 @@ class StepConsts:
                  "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
                  "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
                  "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "passed", "peak_attn",
-                 "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills",
-                 "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc", "seq_overhead",
-                 "sparse_k", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share",
-                 "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor",
+                 "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc",
+                 "seq_overhead", "sparse_k", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm",
+                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
