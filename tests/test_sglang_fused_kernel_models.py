@@ -14,7 +14,7 @@ from itertools import pairwise
 import pytest
 
 from gpuwise.estimators import serving as SV
-from gpuwise.estimators.serving.step import _extra_kernels, floor_per_step
+from gpuwise.estimators.serving.step import _extra_kernels, floor_per_step, sparse_indexer_kernels
 
 
 def _engine(kb, accuracy, model: str, version: str | None, gpu: str = "h200-141gb-sxm", count: int = 8,
@@ -48,10 +48,13 @@ def test_glm_4_7_flash_is_listed_from_0_5_8(kb, accuracy):
 
 def test_the_step_grows_by_four_us_a_counted_kernel(kb, accuracy):
     """GLM-5 FP8 on 8 x H200 at TP 8: the same job at 0.5.9 (unlisted) and 0.5.11 (listed) differs in its per-step
-    floor by the counted small kernels x (6 - 2) us, the grouped GEMMs' fixed time unchanged."""
+    floor by the counted small kernels (the DSA indexer's 15 a layer among them) x (6 - 2) us, the grouped GEMMs'
+    fixed time unchanged."""
     before, after = _engine(kb, accuracy, "glm-5", "0.5.9"), _engine(kb, accuracy, "glm-5", "0.5.11")
     kernels, grouped = _extra_kernels(before)
     assert kernels > 0 and grouped > 0
+    kernels += sparse_indexer_kernels(before)
+    assert sparse_indexer_kernels(before) == 15 * 78
     assert before.grouped_floor == after.grouped_floor
     assert floor_per_step(before) - floor_per_step(after) == pytest.approx(kernels * 4e-6)
 

@@ -482,6 +482,18 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     return kernels, grouped
 
 
+def sparse_indexer_kernels(eng: Engine) -> float:
+    """Kernels one forward launches for a DSA model's lightning indexer, all stages: the framework's count a layer
+    (serving.yaml ``sparse_indexer_kernels``: its projections, norm, RoPE, Hadamard rotations, FP8 quantization, key
+    cache write, logits and top-k) x the layers, every one of which runs the indexer (DeepSeek-V3.2, GLM-5); 0 for
+    dense attention or where the framework's count was not read. Charged at the kernel floor by
+    :func:`floor_per_step`."""
+    table = eng.fw.sparse_indexer_kernels
+    if not eng.sc.sparse or table is None:
+        return 0.0
+    return float(table.decode.get("dsa", 0) * eng.sc.layers)
+
+
 def fp4_quant_kernels(eng: Engine) -> float:
     """Activation-quantization kernels one forward launches apart before its dense W4A4 NVFP4 GEMMs (serving.yaml
     ``nvfp4_activation_quant``; 0 where the framework quantizes inside other kernels): the mixer layers' quantized
@@ -514,10 +526,13 @@ def fp8_quant_kernels(eng: Engine, mixers: float, shared: float, fp8: dict) -> f
 
 def floor_per_step(eng: Engine) -> float:
     """Seconds of one step's kernels beyond a dense layer's, all stages: MoE routing and the grouped
-    GEMMs' fixed time per MoE layer, MLA's extra projections, and the activation quantization of W8A8
-    paths, each small kernel at the framework's floor."""
+    GEMMs' fixed time per MoE layer, MLA's extra projections, the activation quantization of W8A8
+    paths and a DSA model's indexer (:func:`sparse_indexer_kernels`), each small kernel at the framework's floor.
+    The indexer's kernels are the graph-replayed decode step's, so an eager prefill's host time
+    (:func:`prefill_host`, :func:`kernels_per_forward`) leaves them out: its extend path (a k-only path up to
+    top-k tokens, a per-request loop beyond) was not read."""
     kernels, grouped = _extra_kernels(eng)
-    return kernels * eng.kernel_floor + grouped * eng.grouped_floor
+    return (kernels + sparse_indexer_kernels(eng)) * eng.kernel_floor + grouped * eng.grouped_floor
 
 
 def token_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float, prefill: float = 0.0,

@@ -487,6 +487,22 @@ class RecurrentMixerKernels(Strict):
     check: Check = "S"
 
 
+class SparseIndexerKernels(Strict):
+    """The kernels a framework's decode step launches in one layer for a sparse-attention indexer (models.yaml
+    ``sparse_attention``: DeepSeek Sparse Attention's lightning indexer), read in its model code: from the indexer's
+    query and key projections to the top-k it hands the attention, on the step's critical path (a kernel on a side
+    stream that overlaps a longer chain is not counted). Each is charged at the framework's kernel floor (step.py
+    ``floor_per_step``; not in an eager prefill's host time); the indexer's FLOPs and key reads are priced apart
+    (step.py ``_parts``)."""
+
+    decode: dict[Literal["dsa"], int] = Field(
+        description="a decode step's indexer kernels a layer, by sparse-attention kind (a kind not listed: none "
+        "counted)")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Framework(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -555,6 +571,9 @@ class Framework(Strict):
         "layer on the framework's own kernel (None: every release does so)")
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
                                                                   "step launches in a recurrent layer's mixer")
+    sparse_indexer_kernels: SparseIndexerKernels | None = Field(
+        default=None, description="the kernels a decode step launches in a layer's sparse-attention indexer "
+        "(None: not read; none counted)")
     hybrid_state_pool: HybridStatePool | None = Field(
         default=None, description="a hybrid model's recurrent state in a pool of its own that caps the running "
         "requests (None: the state shares the KV pool, as vLLM's MambaSpec pages do)")
