@@ -71,6 +71,8 @@ class Shape:
     # sparse attention picked by an indexer (catalog ``sparse_attention``, DeepSeek Sparse Attention): (indexer heads,
     # indexer head width, tokens each query attends, the indexer key's bytes a token and layer); None: dense
     sparse_attn: tuple[int, int, int, float] | None = None
+    # norm kernels a layer runs on the hidden state (catalog ``layer_norm_kernels``; a pre-norm layer's 2)
+    norm_kernels: int = 2
 
     @property
     def attn_layers(self) -> int:
@@ -306,6 +308,7 @@ def from_catalog(m: Model) -> Shape:
         if m.global_attention else None,
         sparse_attn=(m.sparse_attention.index_heads, m.sparse_attention.index_head_dim, m.sparse_attention.top_k,
                      float(m.sparse_attention.index_key_bytes)) if m.sparse_attention else None,
+        norm_kernels=m.layer_norm_kernels,
     )
 
 

@@ -92,6 +92,7 @@ class Engine:
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
+    norms_fused: bool = False  # compile fuses a layer's extra norms into its other kernels (compiled_norms)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -237,6 +238,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
+        norms_fused=compiled_norms(job, vo),
     )
 
 
@@ -464,6 +466,14 @@ def act_quant_fused(job: Any, vo: Any, fmt: str, weight_format: str | None) -> b
     return ck is not None and ck.scaling in ("channel", "tensor")
 
 
+def compiled_norms(job: Any, vo: Any) -> bool:
+    """Whether the build's default compile fuses the norms between two GEMMs into one kernel (serving.yaml
+    ``compiled_norms_from``): a job on that release or a later one, or stating none."""
+    first = getattr(vo, "compiled_norms_from", None) if vo is not None else None
+    version = getattr(job.w, "framework_version", None)
+    return first is not None and (version is None or version_key(version) >= version_key(first))
+
+
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:
     """B/s at which decode attention reads the KV cache: the build's older paged-attention kernel's rate for a
     stated release before the one that replaced it (vLLM's ROCm build before its custom paged attention), else
@@ -666,6 +676,7 @@ class ShapeConsts:
     kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
     # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements)
     sparse: tuple[float, float, float, float] | None = None
+    norm_kernels: int = 2  # norm kernels a layer runs on the hidden state (a pre-norm layer's 2: step._extra_kernels)
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -683,7 +694,7 @@ def shape_consts(shape: Any) -> ShapeConsts:
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
         latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1),
-        sparse=sparse_consts(shape))
+        sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)))
 
 
 def sparse_consts(shape: Any) -> tuple[float, float, float, float] | None:

@@ -26,6 +26,7 @@ QUANT_KERNELS_COMPILED = 1  # ... where compile folds the rest into the norms an
 QUANT_KERNELS_MOE = 2  # ... and before each grouped expert GEMM
 QUANT_KERNELS_MLA = 2  # ... and before MLA's extra projections
 LATENT_KERNELS = 2  # LatentMoE: its fc1_latent_proj and fc2_latent_proj GEMMs a MoE layer (vLLM nemotron_h.py)
+PRE_NORM_KERNELS = 2  # a pre-norm layer's norms (input, post-attention) with their residual adds: in the 12
 W8A8 = ("fp8", "int8")  # Blackwell FP4 MoE kernels fuse the activation quantization (FlashInfer TRT-LLM-gen)
 
 # --------------------------------------------------------------------------------- step
@@ -473,6 +474,8 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     if sc.mla:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
     kernels += recurrent_extra_kernels(eng)  # a recurrent mixer's kernels beyond an attention mixer's
+    if not eng.norms_fused:  # norms beyond a pre-norm layer's (Gemma's on the attention and MLP outputs)
+        kernels += max(sc.norm_kernels - PRE_NORM_KERNELS, 0) * sc.layers
     grouped = 0.0
     if sc.moe and sc.moe_layers:
         shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fuses_shared else 0

@@ -187,6 +187,12 @@ class Model(Strict):
     )
     vision_tower: VisionTower | None = Field(
         default=None, description="the vision encoder the published checkpoint ships (a multimodal model)")
+    layer_norm_kernels: int = Field(
+        default=2, ge=1, le=16, description="the norm kernels (with the scalings fused into them) one layer runs on "
+        "the hidden state in an engine that launches its modules one by one: a pre-norm layer's 2 (input and "
+        "post-attention, each fused with its residual add), which the dense layer's kernel count holds; Gemma "
+        "2 / 3 / 4: 4, with the norms of the attention and MLP outputs (post_attention_layernorm, "
+        "post_feedforward_layernorm) before the residual add")
     license: str = ""
     source: str = Field(min_length=3)
     notes: str = ""

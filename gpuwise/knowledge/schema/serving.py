@@ -169,6 +169,10 @@ class VendorOverride(Strict):
                                    description="first release with the fused small kernels")
     act_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
         "whose compile folds a dense layer's per-tensor FP8 activation quantization into its norm and activation")
+    compiled_norms_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
+        "whose default compile (Inductor) generates one kernel for the norms, residual adds and scalings between two "
+        "GEMMs, so a layer's norms beyond a pre-norm layer's (models.yaml layer_norm_kernels) launch no kernel of "
+        "their own")
     source: str = Field(min_length=3)
     check: Check = "S"
 
