@@ -17,6 +17,7 @@ from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
 from .fused_models import FusedKernelModels
+from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .runtime import Factor, QuantFormat
 from .vlm_share import VlmMemoryShare
@@ -474,37 +475,6 @@ class RecurrentStateDtype(Strict):
         if keys != sorted(keys) or len(set(keys)) != len(keys):
             raise Said(N_("releases must be listed oldest first, each version once"))
         return self
-
-
-class RecurrentMixerKernels(Strict):
-    """The kernels a framework's decode step launches in one layer that runs a recurrent mixer (models.yaml
-    ``recurrent``: gated DeltaNet, Mamba-2) in place of attention, read in its model code: from the mixer's input
-    projection to its output projection, on the step's critical path (a kernel on a side stream that overlaps
-    another is not counted). A dense layer's kernels (step.py DENSE_LAYER_KERNELS) count 5 for an attention mixer;
-    the difference is charged at the framework's kernel floor (step.py ``recurrent_extra_kernels``)."""
-
-    decode: dict[Literal["mamba2", "gated_deltanet"], int] = Field(
-        description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
-        "as an attention mixer's)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
-    source: str = Field(min_length=3)
-    check: Check = "S"
-
-
-class SparseIndexerKernels(Strict):
-    """The kernels a framework's decode step launches in one layer for a sparse-attention indexer (models.yaml
-    ``sparse_attention``: DeepSeek Sparse Attention's lightning indexer), read in its model code: from the indexer's
-    query and key projections to the top-k it hands the attention, on the step's critical path (a kernel on a side
-    stream that overlaps a longer chain is not counted). Each is charged at the framework's kernel floor (step.py
-    ``floor_per_step``; not in an eager prefill's host time); the indexer's FLOPs and key reads are priced apart
-    (step.py ``_parts``)."""
-
-    decode: dict[Literal["dsa"], int] = Field(
-        description="a decode step's indexer kernels a layer, by sparse-attention kind (a kind not listed: none "
-        "counted)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
-    source: str = Field(min_length=3)
-    check: Check = "S"
 
 
 class Framework(Strict):
