@@ -27,18 +27,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import accuracy as acc  # noqa: E402
+from gpuwise.estimators.interconnect import host_link_gb_s  # noqa: E402
 
 KB = acc.knowledge.load()
 HOST_GB_S = KB.runtime.host_memory_gb_s.value  # a server's CPU Adam traffic, its ranks' share
 
 
-def pcie_split(gpu: str, params: float, micro: int, zero: int, backward_s: float) -> tuple[float, float, float]:
+def pcie_split(gpu: str, params: float, micro: int, zero: int, backward_s: float,
+               per_node: int = 8) -> tuple[float, float, float]:
     """The PCIe part by direction, as step_time.offload_parts charges a job that names no DeepSpeed release: 16-bit
     gradients to the host a micro-batch less what the backward hides, the 16-bit weights back once, and (ZeRO-3) the
     weight shard fetched for the forward, the recomputed forward and the backward a micro-batch, at the GPU's PCIe
-    line rate (runtime.yaml pcie_gb_s; the rows' workloads recompute)."""
+    line rate (runtime.yaml pcie_gb_s; the rows' workloads recompute) over the GPUs of the server that share its x16
+    uplink (gpus.yaml link.host_uplink_gpus; interconnect.host_link_gb_s)."""
     g = next(x for x in (KB.gpus.values() if isinstance(KB.gpus, dict) else KB.gpus) if x.id == gpu)
-    bw = KB.runtime.pcie_gb_s[str(g.link.pcie_gen)].value * 1e9
+    bw = host_link_gb_s(g, per_node, KB.runtime) * 1e9
     to_host = max(0.0, params * 2 * micro / bw - backward_s)
     fetches = params * 2 * 3 * micro / bw if zero >= 3 else 0.0
     return to_host, params * 2 / bw, fetches
@@ -86,7 +89,7 @@ def breakdown(row: dict) -> dict:
     published = float(row["value"])
     host_part = published - (i["pcie_s"] if row["metric"] == "offload_s" else 0.0)
     implied = p / host_part if host_part > 0 else float("nan")
-    to_host, back, fetches = pcie_split(row["gpu"], p, i["micro_batches"], i["zero"], i["backward_s"])
+    to_host, back, fetches = pcie_split(row["gpu"], p, i["micro_batches"], i["zero"], i["backward_s"], per_node)
     return {"id": row["id"], "metric": row["metric"], "to_host_s": to_host, "back_s": back, "fetch_s": fetches,
             "published": published, "est": est[row["metric"]],
             "adam_s": i["host_adam_s"], "pcie_s": i["pcie_s"], "backward_s": i["backward_s"],

@@ -70,15 +70,16 @@ def test_offloaded_step_lands_within_2x_of_the_published_step():
     """DeepSpeed issue #3901 as above: the offloaded step within 2x of the published 13.70 s. DeepSpeed 0.9.5's
     ZeRO-3 (runtime.yaml zero3_offload_copies) copies each 16-bit gradient partition to pageable host memory and
     back a micro-batch, then to the fp32 gradient with the CPU upcasting it, and the backward waits for all three:
-    0.9e9 x (2 + 2 + 2 B) at 31.5 GB/s / 4.5 (pageable, eight GPUs a server; DeepSpeed pull request #5301) = 0.77 s,
+    0.9e9 x (2 + 2 + 2 B) at 15.75 GB/s / 4.5 (pageable, eight GPUs a server; DeepSpeed pull request #5301) = 1.54 s,
     and the upcast's 0.9e9 x 6 B at the GPU's eighth of the host's 45.7 GB/s = 0.95 s. The offloaded weights are
     fetched from the same pageable memory (offload_param pin_memory false before 0.19.5) three times a micro-batch
     with recomputation on (forward, recomputed forward, backward: step_time.weight_fetches): 0.9e9 x 3 x 2 B at
-    31.5 GB/s / 4.5 = 0.77 s (0.11 s at PCIe's line rate for two fetches before), and the 16-bit weights' return,
-    0.9e9 x 2 B at the line rate (0.06 s); with host Adam (4.41 s) the step reads 9.1 s (8.4 s before)."""
+    15.75 GB/s / 4.5 = 1.54 s, and the 16-bit weights' return, 0.9e9 x 2 B at the line rate (0.11 s). 15.75 GB/s:
+    PCIe 4.0 x16's 31.5 GB/s shared by the GPU pair behind each x16 switch uplink of an 8-GPU HGX A100 server
+    (gpus.yaml link.host_uplink_gpus; Azure/azhpc-images topology/ndv4-topo.xml), all eight copying at once."""
     _plain, off, parts = _falcon_steps()
-    p = 0.9e9
-    copies = p * 6 / (31.5e9 / 4.5) + p * 6 / (45.7e9 / 8) + p * 2 / 31.5e9 + p * 2 * 3 / (31.5e9 / 4.5)
+    p, link = 0.9e9, 31.5e9 / 2
+    copies = p * 6 / (link / 4.5) + p * 6 / (45.7e9 / 8) + p * 2 / link + p * 2 * 3 / (link / 4.5)
     assert parts["pcie_s"] == pytest.approx(copies, rel=1e-6)
     assert 13.70 / 2 <= off.step_s <= 13.70 * 2
 
@@ -115,11 +116,12 @@ def test_deepspeed_zero3_gradient_copies_by_release_against_the_pinned_async_fix
 
 def test_a_named_rental_instance_brings_its_own_ram(tmp_path):
     """Auditing 8 x A100-80GB rented as AWS p4de.24xlarge for a full fine-tune of Llama 2 70B, with no
-    host RAM written in the proposal. The plan is TP2 x PP2 with ZeRO-1 over the 2 data-parallel ranks and the
-    optimizer on the CPU (since session 22 the gradients' copies to the host hide behind the backward, which ZeRO-3's
-    per-micro-batch weight traffic does not): its host holds 68.98e9 parameters x 12 B (fp32 master weights and
-    both Adam moments, split over the ranks) + 68.98e9 x 4 B of fp32 gradients for each of the 2 ranks (ZeRO-1
-    does not split them) = 68.98e9 x 20 B / 0.8 usable = 1,724 GB per node (ZeRO-3's 16 B: 1,380 GB), and a
+    host RAM written in the proposal. The plan is PP2 with ZeRO-1 over the 4 data-parallel ranks and the optimizer
+    on the CPU (the gradients' copies to the host hide behind the backward, which ZeRO-3's per-micro-batch weight
+    traffic, over the x16 uplink each GPU pair of an HGX A100 shares, does not): its host holds 68.98e9 parameters
+    x 12 B (fp32 master weights and both Adam moments, split over the ranks) + 68.98e9 x 4 B of fp32 gradients for
+    each of the 4 ranks (ZeRO-1 does not split them) = 68.98e9 x 28 B / 0.8 usable = 2,414 GB per node (TP2 x PP2's
+    20 B: 1,724 GB; ZeRO-3's 16 B: 1,380 GB), and a
     p4de.24xlarge has 1,152 GiB = 1,237 GB (AWS EC2 accelerated-computing instance specifications): blocked
     either way. The typical 225 GB per rented data-centre GPU (1,800 GB) would have let it through."""
     from gpuwise import audit
@@ -133,7 +135,7 @@ def test_a_named_rental_instance_brings_its_own_ram(tmp_path):
     assert d["proposed"]["strategy"].endswith("CPU offload")
     short = [f for f in d["findings"] if f.get("rule") == "MEM-HOST-RAM-SHORT"]
     assert short and short[0]["severity"] == "blocker"
-    assert "1724 GB" in short[0]["message"] and "1237 GB" in short[0]["message"]
+    assert "2414 GB" in short[0]["message"] and "1237 GB" in short[0]["message"]
     assert d["verdict"] == "reject"
 
 
@@ -274,7 +276,8 @@ def test_offload_breakdown_splits_each_row_as_the_hand_calculation_does():
     core-binding blog, blogs/zenflow-corebinding/README.md: Qwen2.5-1.5B on 2 A100-40GB of a DGX A100, 2 x 64-core
     EPYC 7742): each rank's 0.77e9 parameters at the slower of its 64 cores x 3.4e7 = 2.18e9 a second and half the
     server's CPU Adam rate, 45.7e9 / 28 B / 2 = 8.16e8 (runtime.yaml host_memory_gb_s): 0.944 s, the host share
-    binding; the published 1.125 s less gpuwise's 0.049 s of PCIe implies 7.16e8 a rank, 1.43e9 a server. OF01
+    binding; the published 1.125 s less gpuwise's 0.098 s of PCIe (the two GPUs share one x16 uplink:
+    gpus.yaml link.host_uplink_gpus) implies 7.50e8 a rank, 1.50e9 a server. OF01
     (DeepSpeed issue #1635: 1.35B on one RTX 3090, a 10-core Xeon Silver 4210R): 10 x 3.4e7 = 3.4e8 a second binds,
     3.97 s, where the reporter's timer read 21.766 s (6.2e7 a second)."""
     from benchmarks import accuracy, offload_breakdown
@@ -284,7 +287,8 @@ def test_offload_breakdown_splits_each_row_as_the_hand_calculation_does():
     assert of11["ranks"] == 2 and of11["binds"] == "host share"
     assert of11["adam_s"] == pytest.approx(0.77e9 / (45.7e9 / 28 / 2), rel=1e-3)
     assert of11["implied"] == pytest.approx(0.77e9 / (1.125 - of11["pcie_s"]), rel=1e-9)
-    assert of11["implied_host"] == pytest.approx(1.43e9, rel=0.01)
+    assert of11["pcie_s"] == pytest.approx(0.77e9 * 2 / 15.75e9, rel=0.01)  # the 16-bit return, pinned (no release)
+    assert of11["implied_host"] == pytest.approx(1.50e9, rel=0.01)
     of01 = offload_breakdown.breakdown(rows["OF01"])
     assert of01["binds"] == "cores" and of01["adam_s"] == pytest.approx(1.35e9 / (10 * 3.4e7), rel=1e-3)
     assert of01["implied"] == pytest.approx(1.35e9 / 21.766, rel=1e-9)
@@ -341,25 +345,26 @@ def test_deepspeed_zero2_copies_with_accumulation_and_the_host_cast_release():
     """Eight GPUs a server, bf16, four micro-batches a step, DeepSpeed 0.17.5: each micro-batch sends the 16-bit
     accumulated gradient to the host and, after the first, brings it back (async_accumulate_grad_in_cpu_via_gpu:
     2 B x 4 + 2 B x 3), then the boundary's fp32 gradient (4 B): 18 B a parameter through pageable memory at
-    31.5 GB/s / 4.5, waited for; the weights come back as a 16-bit host buffer pinned only when configured (pull
-    request #7309, v0.17.0): 2 B at 31.5 GB/s / 4.5. Not a DeepSpeed stack: 16-bit copies hidden behind the
-    backward and the 16-bit return at the line rate, as before."""
+    15.75 GB/s / 4.5, waited for; the weights come back as a 16-bit host buffer pinned only when configured (pull
+    request #7309, v0.17.0): 2 B at 15.75 GB/s / 4.5. 15.75 GB/s: PCIe 4.0 x16's 31.5 GB/s over the GPU pair behind
+    each x16 uplink of an 8-GPU HGX A100 server (gpus.yaml link.host_uplink_gpus). Not a DeepSpeed stack: 16-bit
+    copies hidden behind the backward and the 16-bit return at the line rate, as before."""
     arch = {"layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 32, "ffn_size": 11008, "vocab_size": 32000,
             "tied_embeddings": False}
     t = _zero2(6.74, arch, "0.17.5", precision="bf16", gpu="a100-80gb-sxm", gpus=8, micro=4)
-    p = t["params_per_gpu"]
+    p, link = t["params_per_gpu"], 31.5e9 / 2
     assert t["micro_batches"] == 4
-    assert t["pcie_s"] == pytest.approx(p * (2 * 4 + 2 * 3 + 4) / (31.5e9 / 4.5) + p * 2 / (31.5e9 / 4.5), rel=1e-6)
+    assert t["pcie_s"] == pytest.approx(p * (2 * 4 + 2 * 3 + 4) / (link / 4.5) + p * 2 / (link / 4.5), rel=1e-6)
     w = {"task": "finetune", "params_b": 6.74, "architecture": arch, "method": "full", "precision": "bf16",
          "train_tokens": 1e7, "seq_len": 128, "batch_size": 1, "global_batch_tokens": 128 * 8 * 4, "zero_stage": 2,
          "offload": "cpu", "stack": "fsdp-hf"}
     # v0.8.0: the buffers pinned (before pull request #4131), the copies beside the backward; bf16's return a copy
     # from pageable memory (before #5301), fp16's written by CPU Adam itself from pinned buffers (before #3097)
-    for precision, back in (("bf16", p * 2 / (31.5e9 / 4.5)), ("fp16", p * 2 / 31.5e9)):
+    for precision, back in (("bf16", p * 2 / (link / 4.5)), ("fp16", p * 2 / link)):
         old = _zero2(6.74, arch, "0.8.0", precision=precision, gpu="a100-80gb-sxm", gpus=8, micro=4)
-        assert old["pcie_s"] == pytest.approx(max(0.0, p * 18 / 31.5e9 - old["backward_s"]) + back, rel=1e-6)
+        assert old["pcie_s"] == pytest.approx(max(0.0, p * 18 / link - old["backward_s"]) + back, rel=1e-6)
     other = _host_adam(w, "a100-80gb-sxm", 8)
-    assert other["pcie_s"] == pytest.approx(max(0.0, p * 2 * 4 / 31.5e9 - other["backward_s"]) + p * 2 / 31.5e9,
+    assert other["pcie_s"] == pytest.approx(max(0.0, p * 2 * 4 / link - other["backward_s"]) + p * 2 / link,
                                             rel=1e-6)
 
 
@@ -470,3 +475,24 @@ def test_offload_slowdown_rows_give_their_published_steps_and_the_time_offload_a
     assert offload_slowdown.published_steps(rows["OS04"]) == (pytest.approx(0.36), pytest.approx(3.24))
     assert offload_slowdown.published_steps(rows["OS09"]) == (pytest.approx(0.22572), pytest.approx(1.86872))
     assert offload_slowdown.published_steps(rows["OS05"]) is None
+
+
+def test_a_gpu_pair_behind_one_x16_uplink_divides_it_when_both_copy():
+    """The host link an offloaded step's copies run on (interconnect.host_link_gb_s): Azure's NCCL topology for its
+    ND A100 v4 (Azure/azhpc-images topology/ndv4-topo.xml at 4a4565a0) puts each pair of A100s under one PCIe bridge
+    with a x16 Gen4 uplink (16 GT/s), so on an 8-GPU HGX A100 (and the A800 on the same boards) a GPU gets
+    31.5 / 2 = 15.75 GB/s when the pair copies at once, and the whole 31.5 GB/s alone in its server; the ND H100 v5
+    file (ndv5-topo.xml at 6db46dfe) gives each H100 its own Gen5 x16 uplink: 63 GB/s; a PCIe card states no
+    sharing and keeps its link's rate."""
+    from gpuwise import knowledge
+    from gpuwise.estimators.interconnect import host_link_gb_s
+
+    kb = knowledge.load()
+    gpus = {g.id: g for g in (kb.gpus.values() if isinstance(kb.gpus, dict) else kb.gpus)}
+    rt = kb.runtime
+    for gid in ("a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm"):
+        assert host_link_gb_s(gpus[gid], 8, rt) == pytest.approx(31.5 / 2)
+        assert host_link_gb_s(gpus[gid], 2, rt) == pytest.approx(31.5 / 2)
+        assert host_link_gb_s(gpus[gid], 1, rt) == pytest.approx(31.5)
+    assert host_link_gb_s(gpus["h100-80gb-sxm"], 8, rt) == pytest.approx(63.0)
+    assert host_link_gb_s(gpus["a100-40gb-pcie"], 8, rt) == pytest.approx(31.5)

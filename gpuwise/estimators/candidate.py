@@ -359,8 +359,7 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
             eff = eff_t.value
         slowdown = 1.0
         if ev.strategy.offload != "none" and step_s > 0:
-            gen = str(gpu.link.pcie_gen)
-            pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
+            pcie = I.host_link_gb_s(gpu, topo.per_node, rt)
             off = C.offload_step_seconds(
                 ev.memory.trainable_params / max(1, ev.count), ev.strategy.offload, pcie_gb_s=pcie,
                 host_gb_s_per_gpu=rt.host_memory_gb_s.value / topo.per_node,

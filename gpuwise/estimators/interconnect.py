@@ -115,6 +115,16 @@ FAST = (*SWITCHED, "nvlink-bridge", "infinity-fabric", "roce", "hccs")
 """Link kinds fast enough for tensor parallelism inside their domain."""
 
 
+def host_link_gb_s(gpu: Gpu, per_node: int, runtime: RuntimeFile) -> float:
+    """GB/s one direction a GPU gets to its host's memory when every GPU of its server copies at once (an offloaded
+    step: data-parallel ranks send their gradients and fetch their weights together): the x16 rate of the GPU's
+    PCIe generation (runtime.yaml pcie_gb_s) over the GPUs that share its uplink to the CPU (gpus.yaml
+    link.host_uplink_gpus, at most the GPUs the server runs)."""
+    gen = str(gpu.link.pcie_gen)
+    pcie = runtime.pcie_gb_s[gen].value if gen in runtime.pcie_gb_s else 31.5
+    return pcie / max(1, min(gpu.link.host_uplink_gpus or 1, per_node))
+
+
 def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override: str | None = None
                    ) -> tuple[str, float, bool, tuple[Phrase, ...]]:
     """(kind, GB/s one direction, peer-to-peer?, description) of the slowest intra-node hop."""

@@ -186,8 +186,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
     intra = topo.intra_gb_s * 1e9 * eff if topo.fabric > 1 else float("inf")
     mesh = topo.mesh_link_gb_s * 1e9 * eff
     net = topo.network_gb_s_per_gpu * 1e9 * eff if topo.nodes > 1 else float("inf")
-    gen = str(gpu.link.pcie_gen)
-    pcie = rt.pcie_gb_s[gen].value if gen in rt.pcie_gb_s else 31.5
+    pcie = I.host_link_gb_s(gpu, topo.per_node, rt)  # a GPU pair behind one x16 uplink divides it
     f = rt.training
     md = f.moe_dispatch
     moe_s = 0.0

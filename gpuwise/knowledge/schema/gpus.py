@@ -102,6 +102,9 @@ class GpuLink(Sourced):
     domain_gpus: int = Field(ge=1, le=MAX_GPUS, description="GPUs that share the fast link (2 for a bridge)")
     pcie_gen: int = Field(ge=3, le=6)
     p2p: bool = Field(description="peer-to-peer over PCIe works with the stock driver")
+    host_uplink_gpus: int | None = Field(default=None, ge=1, le=8, description=(
+        "GPUs of one server behind one x16 PCIe uplink to the host CPU (a PCIe switch shared by a GPU pair), whose "
+        "host copies divide it when they run at once (offload); none: each GPU its own x16 link"))
     server_gpus: int | None = Field(default=None, ge=1, le=8, description=(
         "GPUs in one server of the systems this part ships in, where fewer than 8 (quad GH200 blades: 4); "
         "none: an 8-GPU server"))
