@@ -46,7 +46,9 @@ def test_hidden_traffic_inside_an_nvl72_rack_slows_the_compute_beside_it(kb):
     assert fast_link_share(st, g) == 1.0
     d = dp_traffic(tj, st, g, t.compute)
     hidden = d.traffic_s - d.exposed_s
-    assert hidden > 0.5 * t.compute  # an 8B model's gradients behind one micro-batch of 4,096 tokens a GPU
+    # an 8B model's gradients behind one micro-batch of 4,096 tokens a GPU: about half of it (0.48 since the GB200's
+    # own GEMM share, runtime.yaml training.mfu_by_gpu gb200, lengthened the compute 1 / 0.926; 0.53 before)
+    assert hidden > 0.45 * t.compute
     assert t.dp == pytest.approx(d.exposed_s + SLOWDOWN * hidden, rel=1e-12)
     assert d.contention_s == pytest.approx(SLOWDOWN * hidden, rel=1e-12)
     assert d.as_dict()["contention_s"] == d.contention_s
@@ -92,7 +94,8 @@ def test_nvidia_gb200_x72_reads_its_logged_step_closer(kb, accuracy):
     """MLPerf Training v5.1, NVIDIA's Llama 3.1 8B on 72 GB200 (H35: 0.1711 s a logged step) and 72 GB300 (H85:
     0.1483 s): the hidden gradient traffic is 0.53 of the compute; without its cost gpuwise read -20.7% and
     -22.0%, with it -12.9% and -13.0%. The x86 B200 runs on InfiniBand (H60, H61, H70-H72: 0.190-0.224 s), whose
-    hidden traffic is mostly network, move by about 4 points."""
+    hidden traffic is mostly network, move by about 4 points. Since the GB200's own GEMM share (runtime.yaml
+    training.mfu_by_gpu gb200, branch gb200eff46) H35 reads -5.8%."""
     held = {label.split()[0]: est / pub for label, est, pub in accuracy.published_run_cases(kb, accuracy.HELDOUT_RUNS)}
-    assert 0.85 <= held["H35"] <= 0.90 and 0.85 <= held["H85"] <= 0.90
+    assert 0.92 <= held["H35"] <= 0.97 and 0.85 <= held["H85"] <= 0.90
     assert all(0.95 <= held[k] <= 1.20 for k in ("H60", "H61", "H70", "H71", "H72"))
