@@ -68,3 +68,20 @@ def test_an_instance_of_another_provider_is_refused(tmp_path):
     r = gpuwise("audit", "p.yaml", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "p4d.24xlarge" in r.stderr and "aws" in r.stderr and "gcp" in r.stderr
+
+
+def test_an_instance_holding_fewer_gpus_than_a_node_is_refused(tmp_path):
+    # review45: AWS's p5.4xlarge holds 1 x H100 80GB (clouds.yaml gpus: 1, AWS EC2 accelerated-computing instance
+    # specifications); 8 H100s on one node were priced at its $6.88 a GPU-hour and judged as one NVSwitch server
+    r = _audit(tmp_path, "p5.4xlarge", "h100-80gb-sxm")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "p5.4xlarge holds 1 GPU(s), not the 8 a node" in r.stderr and "hardware.nodes: 8" in r.stderr
+
+
+def test_the_same_instance_one_a_node_is_read(tmp_path):
+    p = {"title": "t", "workload": JOB, "hardware": {"gpu": "h100-80gb-sxm", "count": 8, "nodes": 8},
+         "acquisition": {"mode": "rent", "provider": "aws", "instance": "p5.4xlarge", "months": 1}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(p), encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    assert json.loads(r.stdout)["proposed"]["count"] == 8

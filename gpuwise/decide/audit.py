@@ -433,7 +433,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         hw, acq = p.hardware, p.acquisition
         check_network(kb, hw.network, f"{where}: hardware.network")
         if acq.mode == "rent":
-            check_instance(kb, acq.instance, gpu.id, f"{where}: acquisition.instance", acq.provider)
+            check_instance(kb, acq.instance, gpu.id, f"{where}: acquisition.instance", acq.provider, hw.count,
+                           hw.nodes)
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,

@@ -5,6 +5,7 @@ and every default that was filled in (each becomes a reported assumption).
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import field
 from typing import Any
 
@@ -160,11 +161,13 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
-def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str, provider: str | None = None) -> None:
+def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str, provider: str | None = None,
+                   count: int = 0, nodes: int = 1) -> None:
     """A rental's ``acquisition.instance``: the instance decides the host RAM and cores an offloaded job is judged
     on (runtime.yaml rented_host_ram) and the listed offer priced, so one of clouds.yaml's instances must hold the
     proposal's GPU and be the named provider's, and a name close to a listed one but not listed is a misspelling
-    (one line, the close match). Any other name is the provider's own, read as written."""
+    (one line, the close match), and a listed instance must hold the GPUs the proposal puts in a node
+    (``count`` over ``nodes``). Any other name is the provider's own, read as written."""
     if not instance:
         return
     listed = {i.id: i for i in kb.clouds.instances}
@@ -181,6 +184,14 @@ def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str,
                             hint=N_("give provider %(its)s, or leave acquisition.instance out"),
                             values={"instance": instance, "its": shape.provider, "provider": provider},
                             hint_values={"its": shape.provider})
+        per_node = math.ceil(count / max(nodes, 1))
+        if shape is not None and per_node > shape.gpus:
+            raise UserError(N_("instance %(instance)s holds %(gpus)s GPU(s), not the %(per_node)s a node the proposal "
+                               "puts in it"), where=where,
+                            hint=N_("give hardware.nodes: %(need)s (one instance a node), or name an instance of "
+                                    "%(per_node)s GPUs"),
+                            values={"instance": instance, "gpus": shape.gpus, "per_node": per_node},
+                            hint_values={"need": math.ceil(count / shape.gpus), "per_node": per_node})
         return
     import difflib
 
