@@ -206,6 +206,9 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
         if rep.pool_share and rep.pool_kind
         else formula("formula.serving.kv_capacity_share", fw=eng.fw.name, share=rep.pool_share) if rep.pool_share
         else formula("formula.serving.kv_capacity"))
+    if lay.dp_attention > 1 and not rep.sched_cap:  # the floor is a rank's; each attention rank holds as many
+        said += formula("formula.serving.kv_capacity_ranks", "; ", ranks=lay.dp_attention)
+        shared["attention_ranks_per_copy"] = lay.dp_attention
     if rep.state_gpu:
         said += (formula("formula.serving.state_pool_apart", "; ", fw=eng.fw.name, pool=rep.state_pool_gpu,
                          slots=rep.state_slots, bytes=rep.state_gpu) if rep.state_slots
