@@ -41,3 +41,16 @@ def test_the_ranks_worded_in_chinese(tmp_path):
     r = gpuwise("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--lang", "zh", cwd=tmp_path)
     flat = "".join(r.stdout.split())
     assert "8个注意力数据并行rank" in flat and "attentiondata-parallel" not in flat
+
+
+def test_the_kv_cache_says_the_span_a_sequence_holds(tmp_path):
+    # context_len 131,072 split evenly (65,536 + 65,536); vLLM allocates KV blocks as tokens are written
+    # (serving.yaml kv_reserve: current), so the memory screen's 98,304 tokens a sequence is 65,536 + 65,536 / 2:
+    # the screen gave the figure with no word of why it is not the 131,072 of the context
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"workload": V32}), encoding="utf-8")
+    r = gpuwise("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--format", "json", cwd=tmp_path)
+    kv = next(t for t in json.loads(r.stdout)["memory"]["terms"] if t["name"] == "kv_cache")
+    assert kv["inputs"]["tokens"] == 65_536 + 65_536 / 2 == 98_304
+    # one sequence a GPU (8 requests over 8 attention ranks): 61 x 1,284 B x 98,304 = 7.70 GB
+    assert kv["value"] == 61 * (576 * 2 + 132) * 98_304
+    assert "65,536 + 65,536 / 2 = 98,304 tokens" in kv["note"]

@@ -265,7 +265,13 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
                          checkpoint_bits(job, fmt, None), checkpoint_fp8(job, fmt, None))
     est = with_held_whole(est, mbytes, lay)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
-    return with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
+    est = with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
+    if held != prompt + output and not getattr(w, "kv_cache_tokens", None):  # the mean span a running sequence holds
+        kv = est.kv_cache
+        said = (("; " if kv.note_phrases else "", "note.kv_held_mean",
+                 {"fw": fw.name, "prompt": prompt, "output": output, "tokens": held}),)
+        est = replace(est, kv_cache=replace(kv, note_phrases=kv.note_phrases + said, note=""))
+    return est
 
 
 def with_held_whole(est: M.MemoryEstimate, mbytes: Any, lay: Layout) -> M.MemoryEstimate:
