@@ -443,7 +443,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         # host RAM as the proposal gives it; renting, as the rented server comes (evaluate: the named instance's,
         # else the offer's as its provider states it, else a typical figure for the segment; the finding says
         # which); buying with none given, unknown
-        if hw.host_ram_gb or acq.mode != "rent":
+        if hw.host_ram_gb or (acq.mode != "rent" and proposed.host_ram_from != "shared"):
             proposed.host_ram_gb = hw.host_ram_gb
             proposed.host_ram_from = "proposal" if hw.host_ram_gb else ""
         # the seller's reports read before the search: a refused report is refused at once

@@ -367,7 +367,7 @@ def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
         return {"host_ram_from": "", "host_ram_from_phrases": []}
     per_node = ev.topology.per_node if ev.topology is not None else ev.count
     offer = ev.offer
-    values = {"proposal": {}, "instance": {"instance": offer.instance if offer else ""},
+    values = {"proposal": {}, "shared": {}, "instance": {"instance": offer.instance if offer else ""},
               "offer": {"provider": offer.provider if offer else ""},
               "typical": {"segment": (("", f"host_ram.segment.{ev.gpu.segment}", {}),),  # in the report's language
                           "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]

@@ -307,6 +307,10 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     ev.host_ram_from = "proposal" if host_ram_gb else ""
     ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
                                          if mem.host_bytes else 0.0)
+    if not host_ram_gb and ev.host_ram_needed_bytes_per_node and gpu.memory.shared_with_host:
+        # no host memory apart from the GPU's (the GB10 of a DGX Spark): the offloaded state goes into the system's
+        # one memory, so that memory is the host RAM the rules judge, bought or rented
+        ev.host_ram_gb, ev.host_ram_from = gpu.memory.gb * topo.per_node, "shared"
 
     def rest() -> None:
         _compute_step(job, ev)

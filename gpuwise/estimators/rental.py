@@ -138,7 +138,10 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
 def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any) -> tuple[float | None, str]:
     """GB of host RAM a rented server of ``per_node`` GPUs comes with, and where the figure comes from: the named
     instance's own (runtime.yaml rented_host_ram.instance_gib), else the offer's as its provider states it, else a
-    typical figure per GPU of the GPU's segment; (None, "") when none is known."""
+    typical figure per GPU of the GPU's segment; (None, "") when none is known. A GPU whose memory is the system's
+    only memory (gpus.yaml memory.shared_with_host) has that memory and no other."""
+    if gpu.memory.shared_with_host:
+        return gpu.memory.gb * per_node, "shared"
     per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
     if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
         per_gpu, src = offer.host_ram_gb_per_gpu, "offer"

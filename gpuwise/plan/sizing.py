@@ -235,14 +235,14 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     offers = offers_for(s.job, g, n)
     refused: list[str] = []
     if offers and book is not None and ev is not None and ev.host_ram_needed_bytes_per_node and ev.topology:
-        held = []
+        held, before = [], (ev.host_ram_gb, ev.host_ram_from)
         for o in offers:
             ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o)
             no = rejected_reading(book, _verdict(book, s, ev), HOST_RAM)
             refused = refused or no
             if not no:
                 held.append(o)
-        ev.host_ram_gb, ev.host_ram_from = None, ""
+        ev.host_ram_gb, ev.host_ram_from = before if before[1] == "shared" else (None, "")
         offers = held
     if not offers:
         return refused
@@ -294,6 +294,12 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             if owned and n <= owned:
                 s.owned_reason[g.id] = why("memory", "plan.why.owned_memory", n=n, need=ev.memory.per_gpu / 1e9,
                                            usable=ev.usable / 1e9)
+            continue
+        short = rejected_reading(book, verdict, HOST_RAM) if ev.host_ram_from == "shared" else []
+        if short:  # the GPU's memory is the system's only memory (a DGX Spark): the offloaded state goes there too,
+            # bought or rented; more systems hold a smaller share each
+            last_reason = why("memory", "plan.why.ruled_out", rule=short[0],
+                              title=[("", "rule.title", {"title": book.rules[short[0]].title})])
             continue
         ev.complete()
         wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
