@@ -25,6 +25,7 @@ from .engine import (
     step_budget,
 )
 from .front import front
+from .fusion import release_entry
 from .layout import Layout, crosses_nodes
 from .limits import limits
 from .recurrent import recurrent_extra_kernels
@@ -71,6 +72,8 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
     kvw = _kv_walk(s)  # SGLang's Triton decode kernel's walkers, where they read the cache (nothing otherwise)
     walk = (walk[0] + kvw[0], {**walk[1], **kvw[1]}) if walk and kvw else (walk or kvw)
+    off = _fusion_off(job, s)  # a listed model's fused kernels left off on this GPU (nothing otherwise)
+    walk = (walk[0] + off[0], {**walk[1], **off[1]}) if walk and off else (walk or off)
     if eng.unoverlapped and eng.spec is None:  # SGLang's overlap scheduler off for a hybrid: host time in the overhead
         walk = ((walk[0] if walk else ()) + formula("formula.serving.unoverlapped_host", "; ",
                                                      us=eng.unoverlapped * 1e6),
@@ -169,6 +172,20 @@ def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
         return None
     return formula("formula.serving.nvfp4_dense_rate", "; ", tb_s=eng.fp4_dense_bw / 1e12), {
         "nvfp4_dense_bytes_per_s": eng.fp4_dense_bw}
+
+
+def _fusion_off(job: Any, s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
+    """Where the release lists the job's model for its fused small kernels but leaves them off on the job's GPU
+    (serving.yaml fused_kernel_models ``gpus_excluded``: SGLang 0.5.7-0.5.12 on the H20; fusion.kernel_floor): the
+    formula's part that says a small kernel costs the framework's own figure, and it; None elsewhere."""
+    eng = s.engine
+    listed = eng.fw.fused_kernel_models
+    span = release_entry(listed.releases, getattr(job.w, "framework_version", None)) if listed else None
+    if span is None or job.model_id not in span.models or eng.gpu_id not in span.gpus_excluded:
+        return None
+    gpu = job.kb.gpus[eng.gpu_id].name
+    return formula("formula.serving.fusion_off", "; ", fw=eng.fw.name, gpu=gpu, us=eng.kernel_floor * 1e6), {
+        "kernel_floor_s": eng.kernel_floor}
 
 
 def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
