@@ -8,32 +8,15 @@ glm-4.x/h100.md and glm-4.5-air/a100.md pages; notes there)."""
 
 from __future__ import annotations
 
-import csv
 import itertools
-from pathlib import Path
 
 import pytest
 
-from gpuwise.estimators import serving as SV
 from gpuwise.estimators.serving import burst as BU
 from gpuwise.estimators.serving.load import _prefill
 from gpuwise.estimators.serving.step import consts, per_token
 
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
-
-
-def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
-
-
-def _job(kb, accuracy, rid: str, offline: bool = False):
-    row = _row(rid)
-    job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]),
-                               int(row["ep"]) if row["ep"] else None,
-                               framework_version=row["framework_version"] or None, offline=offline)
-    return row, job, SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+from .serving_rows import ROWS, row_job
 
 
 def test_the_sharegpt_entry_is_a_quantile_table_with_the_datasets_means(kb):
@@ -73,7 +56,7 @@ def test_one_request_runs_its_prefill_then_its_decode_steps(kb, accuracy):
     """A single request, no front end (offline): its prompt of p tokens is one prefill forward (the step model's
     prefill of p tokens at mean position p / 2), then o - 1 decode steps of one sequence, priced as one stretch at
     its middle context p + 1 + (o - 2) / 2."""
-    _, job, s = _job(kb, accuracy, "SW04", offline=True)
+    _, job, s = row_job(kb, accuracy, "SW04", offline=True)
     c = consts(job, s.engine, s.replica)
     p, o = 300, 41
     run = BU.burst_run(job, s.engine, s.replica, [(p, o)])
@@ -90,7 +73,7 @@ def test_the_longest_answers_run_on_with_a_thinning_batch(kb, accuracy):
     at ShareGPT's quantiles the bulk ends sooner and the longest answers (1,606 tokens) run on, so the burst lasts
     more than twice as long and yields less than half the tokens a second. GPUStack measured 1,528.16 tok/s over
     130.81 s; the mean-length run is 4.6x that, the drawn one 2.2x."""
-    row, job, s = _job(kb, accuracy, "SW04")
+    row, job, s = row_job(kb, accuracy, "SW04")
     d = kb.serving.length_distributions["sharegpt"]
     drawn = BU.burst_run(job, s.engine, s.replica, BU.dataset_lengths(d, 214.0, 200.0, 1000))
     mean = BU.burst_run(job, s.engine, s.replica, [(214, 200)] * 1000)
@@ -107,12 +90,12 @@ def test_vllm_runs_its_default_sequence_cap_on_a100(kb, accuracy):
     mean TTFT of 38,971 ms (the prompts wait for a slot) and 1,883.14 tok/s; the estimate with the cap reads within
     35% of it."""
     d = kb.serving.length_distributions["sharegpt"]
-    row, job, s = _job(kb, accuracy, "SW07")
+    row, job, s = row_job(kb, accuracy, "SW07")
     assert BU.sequence_cap(job, s.engine, s.replica) == 256 < s.replica.max_seqs
     run = BU.burst_run(job, s.engine, s.replica, BU.dataset_lengths(d, 214.0, 200.0, 1000))
     assert run.most_running == 256
     assert run.throughput / float(row["output_tokens_per_s"]) == pytest.approx(1.0, abs=0.35)
-    _row4, job4, s4 = _job(kb, accuracy, "SW04")
+    _row4, job4, s4 = row_job(kb, accuracy, "SW04")
     assert BU.sequence_cap(job4, s4.engine, s4.replica) == 1024
     assert BU.burst_run(job4, s4.engine, s4.replica, BU.dataset_lengths(d, 214.0, 200.0, 1000)).most_running > 256
 
@@ -121,7 +104,7 @@ def test_the_harness_scores_the_sharegpt_rows_with_the_drawn_burst(kb, accuracy)
     """The rows that state ``length_distribution`` are scored by the simulation: SW08 (GLM-4.5-Air BF16, 4 x A100,
     SGLang 0.5.4.post2 TP 4) measured 2,971.88 tok/s, mean TPOT 328.21 ms; read blind at 6,017.3 tok/s (+102.5%)
     and now within 10% on both."""
-    row, job, s = _job(kb, accuracy, "SW08")
+    row, job, s = row_job(kb, accuracy, "SW08")
     assert row["length_distribution"] == "sharegpt"
     lat: list = []
     got = {label.split()[0]: est for label, est, _ in accuracy.serving_cases(kb, ROWS, latency=lat)}

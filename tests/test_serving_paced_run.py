@@ -11,31 +11,13 @@ closed loops at that mean concurrency: +83.5% / +103.1%."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
-from gpuwise.estimators import serving as SV
 from gpuwise.estimators.serving import burst as BU
 from gpuwise.estimators.serving.load import _prefill
 from gpuwise.estimators.serving.step import consts, per_token
 
-ROWS = Path(__file__).parent / "data" / "validation" / "serving_independent.csv"
-
-
-def _row(rid: str) -> dict:
-    with open(ROWS, newline="") as fh:
-        return next(r for r in csv.DictReader(fh) if r["id"] == rid)
-
-
-def _job(kb, accuracy, rid: str, offline: bool = False):
-    row = _row(rid)
-    job = accuracy.serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                               int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]),
-                               None, row.get("kv_precision") or None, row.get("framework_version") or None,
-                               row.get("workload_options") or "", offline=offline)
-    return row, job, SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+from .serving_rows import ROWS, row_job
 
 
 def test_requests_that_find_the_copy_idle_run_one_after_the_other(kb, accuracy):
@@ -44,7 +26,7 @@ def test_requests_that_find_the_copy_idle_run_one_after_the_other(kb, accuracy):
     is its prefill, timed from its own send. The run lasts 20 s + prefill + 40 steps. While a send is still to come
     the steps are priced one at a time at their own context (301 to 340), not as one stretch at the middle context
     (300 + 1 + 39 / 2) a burst's last requests get, so the decode part matches the stretch to 1e-5."""
-    _, job, s = _job(kb, accuracy, "DN02", offline=True)
+    _, job, s = row_job(kb, accuracy, "DN02", offline=True)
     c = consts(job, s.engine, s.replica)
     p, o = 300, 41
     run = BU.burst_run(job, s.engine, s.replica, [(p, o), (p, o)], rate=0.05)
@@ -61,7 +43,7 @@ def test_requests_that_find_the_copy_idle_run_one_after_the_other(kb, accuracy):
 def test_a_rate_beyond_the_front_end_is_the_burst(kb, accuracy):
     """Offered faster than the front end hands requests over (13 ms a request for SGLang's server here), the paced
     run is the burst: request i still reaches the engine at (i + 1) x the front end's time."""
-    row, job, s = _job(kb, accuracy, "DN02")
+    row, job, s = row_job(kb, accuracy, "DN02")
     lengths = BU.dataset_lengths(kb.serving.length_distributions["sharegpt"], float(row["prompt_tokens"]),
                                  float(row["output_tokens"]), 300)
     burst = BU.burst_run(job, s.engine, s.replica, lengths)
@@ -80,7 +62,7 @@ def test_the_dn_rows_are_scored_as_the_paced_run(kb, accuracy):
     got = {label.split()[0]: (est, pub) for label, est, pub in accuracy.serving_cases(kb, ROWS)
            if label.startswith(("DN01 ", "DN02 "))}
     for rid, conc, most in (("DN01", 70.99, (100, 160)), ("DN02", 100.71, (161, 300))):
-        row, job, s = _job(kb, accuracy, rid)
+        row, job, s = row_job(kb, accuracy, rid)
         assert row["length_distribution"] == "sharegpt" and row["request_rate"] in ("4", "8")
         run = accuracy.dataset_paced(kb, job, s, row)
         est, pub = got[rid]
