@@ -15,8 +15,7 @@ import pytest
 from gpuwise.estimators.serving import burst as BU
 from gpuwise.estimators.serving.load import _prefill
 from gpuwise.estimators.serving.step import consts, per_token
-
-from .serving_rows import ROWS, row_job
+from tests.serving_rows import ROWS, row_job
 
 
 def test_the_sharegpt_entry_is_a_quantile_table_with_the_datasets_means(kb):

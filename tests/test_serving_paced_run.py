@@ -16,8 +16,7 @@ import pytest
 from gpuwise.estimators.serving import burst as BU
 from gpuwise.estimators.serving.load import _prefill
 from gpuwise.estimators.serving.step import consts, per_token
-
-from .serving_rows import ROWS, row_job
+from tests.serving_rows import ROWS, row_job
 
 
 def test_requests_that_find_the_copy_idle_run_one_after_the_other(kb, accuracy):
