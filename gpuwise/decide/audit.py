@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
+from .. import messages
 from ..chart_series import Charts
 from ..checked import made
 from ..errors import N_, UserError
@@ -23,7 +24,15 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
-from ..inputs.job import check_instance, check_network, listed_provider, note, provider_note, resolve
+from ..inputs.job import (
+    check_instance,
+    check_instance_network,
+    check_network,
+    listed_provider,
+    note,
+    provider_note,
+    resolve,
+)
 from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -377,6 +386,22 @@ def _instance_host(p: Proposal, kb: Any) -> tuple[Proposal, Any]:
     return p.model_copy(update={"workload": w.model_copy(update={"host_cpu_cores": cores})}), said
 
 
+def _instance_network(p: Proposal, kb: Any, proposed: Any) -> Any:
+    """Several rented instances with no ``hardware.network``: the network between them is the one the named
+    instance is listed with (clouds.yaml), said with the instance, as its provider states it."""
+    hw, acq = p.hardware, p.acquisition
+    topo = proposed.topology
+    if hw.network or acq.mode != "rent" or not acq.instance or topo is None or topo.nodes <= 1:
+        return None
+    shape = next((i for i in kb.clouds.instances if i.id == acq.instance), None)
+    known = kb.runtime.networks.get(topo.network)
+    if shape is None or not shape.network or shape.network != topo.network or known is None:
+        return None
+    return note("hardware.network", topo.network, "assume.network.instance",
+                {"instance": acq.instance, "nodes": topo.nodes, "network": known.text,
+                 "network_phrases": messages.phrase_json(known.phrases()), "stated": shape.network_stated})
+
+
 def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
     """A part whose systems hold fewer GPUs than a server does (gpus.yaml ``link.server_gpus``: one GB10 a DGX
     Spark, four GH200 a quad blade): ``hardware.nodes`` not given is the systems the count fills, not one node
@@ -435,11 +460,15 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         if acq.mode == "rent":
             check_instance(kb, acq.instance, gpu.id, f"{where}: acquisition.instance", acq.provider, hw.count,
                            hw.nodes)
+            check_instance_network(kb, acq.instance, hw.network, hw.count, hw.nodes, f"{where}: hardware.network")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                             spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
+        said_net = _instance_network(p, kb, proposed)
+        if said_net is not None:
+            job.assumptions.append(said_net)
         # host RAM as the proposal gives it; renting, as the rented server comes (evaluate: the named instance's,
         # else the offer's as its provider states it, else a typical figure for the segment; the finding says
         # which); buying with none given, unknown

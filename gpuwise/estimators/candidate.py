@@ -279,8 +279,8 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     usable = usable_bytes(job, gpu)
     requested = requested_strategy(job)
     tp = 1
-    if network is None and acquisition == "rent" and provider:  # a proposal renting from a named cloud
-        network = named_network(job, gpu, count, provider)
+    if network is None and acquisition == "rent" and (provider or instance):  # renting from a named cloud
+        network = named_network(job, gpu, count, provider, instance)
     if network is None:  # the user's own cluster network (constraints.network), else the catalog's default
         network = job.c.network
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)

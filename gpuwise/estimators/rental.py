@@ -70,12 +70,19 @@ def named_offers(job: Job, gpu: Gpu, count: int, provider: str) -> list[K.Offer]
             if o.provider == provider]
 
 
-def named_network(job: Job, gpu: Gpu, count: int, provider: str | None) -> str | None:
+def named_network(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None) -> str | None:
     """Between the servers of a rental from a named provider: the network that provider states
-    for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU."""
+    for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU. A named
+    instance the provider lists is the offer read (the cost step prices it): 4 x GCP's a3-highgpu-8g
+    (400 Gb/s a node) were estimated on the 25 GbE default of the provider's cheaper a3-highgpu-1g, and with no
+    provider named, on the catalog's InfiniBand default; such an instance names its provider."""
+    if not provider and instance:
+        provider = next((i.provider for i in job.kb.clouds.instances if i.id == instance), None)
     if not provider:
         return None
     offers = named_offers(job, gpu, count, provider)
+    if instance:
+        offers = [o for o in offers if o.instance == instance] or offers
     if not offers:
         return None
     return _rent_network(job, gpu, _sold_offer(job, gpu, count, offers))

@@ -203,6 +203,39 @@ def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str,
                         hint=N_("did you mean %(name)s?"), hint_values={"name": name})
 
 
+def check_instance_network(kb: Knowledge, instance: str | None, network: str | None, count: int, nodes: int,
+                           where: str) -> None:
+    """A proposal renting several instances of a listed one (clouds.yaml ``network``, the bandwidth its provider
+    states between instances) cannot state a network between them that is faster than that listing: more
+    bandwidth a node (a per-GPU network counts its NICs, ``count`` over ``nodes`` of them) or less latency. 4 x
+    AWS's p5.4xlarge (100 Gb/s EFA) were estimated over 8 x 400 Gb/s RoCE when the proposal said so; a slower
+    network, or one instance, is read as written."""
+    if not instance or not network or nodes <= 1:
+        return
+    shape = next((i for i in kb.clouds.instances if i.id == instance), None)
+    nets = kb.runtime.networks
+    if shape is None or not shape.network or shape.network == network:
+        return
+    said, listed = nets.get(network), nets.get(shape.network)
+    if said is None or listed is None:
+        return
+    per_node = math.ceil(count / nodes)
+
+    def node_gb_s(n: Any) -> float:
+        return n.gb_s * (per_node if n.shared_by == "gpu" else 1)
+
+    if node_gb_s(said) <= node_gb_s(listed) and said.latency_us >= listed.latency_us:
+        return
+    raise UserError(N_("instance %(instance)s is listed with %(listed)s between instances (%(listed_gb_s)s GB/s a "
+                       "node, %(listed_us)s us), not the faster %(network)s (%(gb_s)s GB/s a node, %(us)s us) the "
+                       "proposal states"), where=where,
+                    hint=N_("give hardware.network: %(listed)s, or leave it out to take the instance's own"),
+                    values={"instance": instance, "listed": shape.network, "listed_gb_s": f"{node_gb_s(listed):g}",
+                            "listed_us": f"{listed.latency_us:g}", "network": network,
+                            "gb_s": f"{node_gb_s(said):g}", "us": f"{said.latency_us:g}"},
+                    hint_values={"listed": shape.network})
+
+
 def _providers(kb: Knowledge) -> set[str]:
     known = {p.id for p in kb.clouds.providers} | {o.provider for o in kb.clouds.instances}
     return known | {o.provider for o in kb.clouds.gpu_hour_prices}
