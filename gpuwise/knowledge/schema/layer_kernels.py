@@ -4,11 +4,15 @@ kernel floor by the serving step (gpuwise/estimators/serving/step.py)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .base import Check, Strict
+
+# kernels a layer: none to 1,000, hundreds of times beyond the counts read (15 for SGLang's DSA indexer, 6 for a gated
+# DeltaNet mixer); a negative count took time off the step, a billion priced a token at 122,000 s (hostile round 35)
+LayerKernels = Annotated[int, Field(ge=0, le=1000)]
 
 
 class RecurrentMixerKernels(Strict):
@@ -18,7 +22,7 @@ class RecurrentMixerKernels(Strict):
     another is not counted). A dense layer's kernels (step.py DENSE_LAYER_KERNELS) count 5 for an attention mixer;
     the difference is charged at the framework's kernel floor (step.py ``recurrent_extra_kernels``)."""
 
-    decode: dict[Literal["mamba2", "gated_deltanet"], int] = Field(
+    decode: dict[Literal["mamba2", "gated_deltanet"], LayerKernels] = Field(
         description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
         "as an attention mixer's)")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
@@ -34,7 +38,7 @@ class SparseIndexerKernels(Strict):
     ``floor_per_step``; not in an eager prefill's host time); the indexer's FLOPs and key reads are priced apart
     (step.py ``_parts``)."""
 
-    decode: dict[Literal["dsa"], int] = Field(
+    decode: dict[Literal["dsa"], LayerKernels] = Field(
         description="a decode step's indexer kernels a layer, by sparse-attention kind (a kind not listed: none "
         "counted)")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")

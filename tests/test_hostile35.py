@@ -1,0 +1,53 @@
+"""Hostile round 35's fixed failures (benchmarks/hostile_round35.py): knowledge overlays of session 35's merges
+that were read as written or refused without the name the author meant."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .clirun import gpuwise
+
+V32 = ("workload: {task: inference, model: deepseek-v3.2-exp, framework: sglang, precision: fp8, prompt_tokens: 1000, "
+       "output_tokens: 1000, concurrent_requests: 1}\n")
+SGLANG = "frameworks:\n  - id: sglang\n    sparse_indexer_kernels:\n      decode: {dsa: %s}\n"
+RUN = ("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--format", "json")
+
+
+def _one_line(r) -> str:
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    return r.stderr
+
+
+def _overlay(tmp: Path, name: str, text: str) -> None:
+    (tmp / "kb").mkdir(exist_ok=True)
+    (tmp / "kb" / name).write_text(text, encoding="utf-8")
+    (tmp / "r.yaml").write_text(V32, encoding="utf-8")
+
+
+@pytest.mark.parametrize("count", [-1, 1001, 1000000000])
+def test_an_indexer_kernel_count_below_zero_or_past_a_thousand_is_refused(tmp_path: Path, count: int) -> None:
+    # round 35: dsa -1 was read as minus one kernel a layer (V3.2-Exp's TPOT 9.0 -> 7.1 ms on 8 x H200), 1e9 priced
+    # a token at 122,000 s; the count read in SGLang's nsa_indexer.py is 15
+    _overlay(tmp_path, "serving.yaml", SGLANG % count)
+    err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
+    assert "kb/serving.yaml" in err and "sparse_indexer_kernels.decode.dsa" in err, err
+
+
+def test_a_recurrent_mixer_kernel_count_below_zero_is_refused(tmp_path: Path) -> None:
+    _overlay(tmp_path, "serving.yaml", "frameworks:\n  - id: vllm\n    recurrent_mixer_kernels:\n"
+             "      decode: {mamba2: -3}\n      as_of: '2026-04'\n      source: ours\n")
+    err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
+    assert "recurrent_mixer_kernels.decode.mamba2" in err, err
+
+
+def test_an_indexer_without_kernels_costs_less_than_sglangs_fifteen(tmp_path: Path) -> None:
+    # 0 stays allowed (an indexer fused into the attention kernel): the step is shorter by 15 x 61 layers x the
+    # kernel floor, never negative
+    _overlay(tmp_path, "serving.yaml", SGLANG % 0)
+    zero = json.loads(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path).stdout)["gpu"]["serving"]["tpot_s"]
+    built_in = json.loads(gpuwise(*RUN, cwd=tmp_path).stdout)["gpu"]["serving"]["tpot_s"]
+    assert 0 < zero < built_in
