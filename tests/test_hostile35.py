@@ -51,3 +51,13 @@ def test_an_indexer_without_kernels_costs_less_than_sglangs_fifteen(tmp_path: Pa
     zero = json.loads(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path).stdout)["gpu"]["serving"]["tpot_s"]
     built_in = json.loads(gpuwise(*RUN, cwd=tmp_path).stdout)["gpu"]["serving"]["tpot_s"]
     assert 0 < zero < built_in
+
+
+def test_a_misspelt_key_under_a_mapping_of_sections_is_offered_its_close_match(tmp_path: Path) -> None:
+    # round 35: vendor_overrides maps a vendor to its section, so the walk to the keys valid there stopped at
+    # 'nvidia' (no such field) and 'compiled_norm_from: unknown key' came with no hint
+    _overlay(tmp_path, "serving.yaml", "frameworks:\n  - id: vllm\n    vendor_overrides:\n      nvidia:\n"
+             "        compiled_norm_from: '0.8.0'\n")
+    err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
+    assert err.rstrip().endswith("vendor_overrides.nvidia.compiled_norm_from: unknown key (did you mean "
+                                 "'compiled_norms_from'?)"), err

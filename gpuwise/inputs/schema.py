@@ -13,7 +13,7 @@ into that one line.
 
 import reprlib
 from pathlib import Path
-from typing import Any
+from typing import Any, get_origin
 
 from pydantic import (
     BaseModel,
@@ -94,13 +94,16 @@ def _nested_model(ann: Any) -> type[BaseModel] | None:
 def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     """Field names valid at ``loc`` (for a 'did you mean' on unknown keys)."""
     current: Any = model
+    keyed = False  # the last field maps keys to sections (vendor_overrides: {nvidia: ...}): the next key names none
     for key in loc[:-1]:
-        if isinstance(key, int) or current is None:
+        if isinstance(key, int) or current is None or keyed:
+            keyed = False
             continue
         fld = current.model_fields.get(key) if hasattr(current, "model_fields") else None
         if fld is None:
             return []
         current = _nested_model(fld.annotation)
+        keyed = any(get_origin(a) is dict for a in (fld.annotation, *getattr(fld.annotation, "__args__", ())))
     return list(current.model_fields) if current is not None else []
 
 
