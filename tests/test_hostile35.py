@@ -61,3 +61,16 @@ def test_a_misspelt_key_under_a_mapping_of_sections_is_offered_its_close_match(t
     err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
     assert err.rstrip().endswith("vendor_overrides.nvidia.compiled_norm_from: unknown key (did you mean "
                                  "'compiled_norms_from'?)"), err
+
+
+@pytest.mark.parametrize(("written", "meant"), [("h20-96gb", "h20-96gb-sxm"), ("h200", "h200-141gb-sxm"),
+                                                ("H20", "h20-96gb-sxm")])
+def test_a_gpu_excluded_by_a_name_that_is_no_id_is_offered_the_id(tmp_path: Path, written: str, meant: str) -> None:
+    # round 35: 'unknown gpu' came with no hint (plain spelling would offer gh200-96gb for h20-96gb and b200 for
+    # h200); and the entry was named by its place in the merged list (frameworks[1] ... releases[6]), not the
+    # overlay's own [0] and [0]
+    _overlay(tmp_path, "serving.yaml", "frameworks:\n  - id: sglang\n    fused_kernel_models:\n      releases:\n"
+             f"        - {{since: '0.5.15', models: [deepseek-r1], gpus_excluded: [{written}]}}\n")
+    err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
+    assert err.rstrip().endswith(f"kb/serving.yaml: frameworks[0] (id sglang).fused_kernel_models.releases[0]"
+                                 f".gpus_excluded: unknown gpu '{written}' (did you mean {meant}?)"), err

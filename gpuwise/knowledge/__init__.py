@@ -617,7 +617,7 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
                              where=f"{path}: default_discount_schedule",
                              values={"name": kb.clouds.default_discount_schedule, "names": either(schedules)})
     _check_prices(kb, (indexes or {}).get("prices.yaml", {}))
-    _check_serving(kb)
+    _check_serving(kb, (indexes or {}).get("serving.yaml", {}))
     if kb.shape_guesses is not None:
         for ident in kb.shape_guesses.models:
             m = kb.models.get(ident)
@@ -644,8 +644,9 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
             )
 
 
-def _check_serving(kb: Knowledge) -> None:
-    """serving.yaml: every framework precision names a weight format gpuwise knows, ids are unique."""
+def _check_serving(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:
+    """serving.yaml: every framework precision names a weight format gpuwise knows, ids are unique. ``index``: an
+    overlay's entries by their place in its file (:func:`_merge`)."""
     if kb.serving is None:
         return
     path = kb.files["serving.yaml"]
@@ -661,9 +662,13 @@ def _check_serving(kb: Knowledge) -> None:
         for j, entry in enumerate(listed.releases if listed is not None else []):
             for ident in entry.gpus_excluded:  # a misspelt GPU would keep the fused figure, silently
                 if ident not in kb.gpus:
-                    raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), values={"gpu": ident},
-                                         where=f"{path}: frameworks[{i}] (id {f.id}).fused_kernel_models.releases[{j}]"
-                                               ".gpus_excluded")
+                    close = [m for m in [kb.gpu_names.meant(ident)] if m]  # 'h200': its id, not b200
+                    at = ("frameworks", i, "fused_kernel_models", "releases")  # as the overlay numbers them
+                    fi, rj = (index or {}).get(at[:1], {}).get(i, i), (index or {}).get(at, {}).get(j, j)
+                    where = f"{path}: frameworks[{fi}] (id {f.id}).fused_kernel_models.releases[{rj}].gpus_excluded"
+                    raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), values={"gpu": ident}, where=where,
+                                         hint=N_("did you mean %(name)s?") if close else None,
+                                         hint_values={"name": close[0]} if close else None)
 
 
 def _check_prices(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:

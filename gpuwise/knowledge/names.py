@@ -175,6 +175,14 @@ class NameIndex:
                 return ident
         return None
 
+    def meant(self, name: str) -> str | None:
+        """The id a name that is no id stands for, as :meth:`resolve` reads it (``h200`` -> its SXM part), else the
+        one whose names start with it, else the closest (a knowledge file's hint: ids only are taken there)."""
+        key = norm(name)
+        family = sorted({i for k, i in self.exact.items() if key and k.startswith(key)})
+        return self.exact.get(key) or self.defaults.get(key) or next(iter(family), None) or next(
+            iter(self.close(name, 1)), None)
+
     def close(self, name: str, n: int = 3) -> list[str]:
         """The ids whose names are closest to ``name`` (ids, display names, aliases and the short
         names a variant is the default for: ``H10O`` -> h100-80gb-sxm)."""
