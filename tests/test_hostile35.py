@@ -74,3 +74,20 @@ def test_a_gpu_excluded_by_a_name_that_is_no_id_is_offered_the_id(tmp_path: Path
     err = _one_line(gpuwise(*RUN, "--knowledge", "kb", cwd=tmp_path))
     assert err.rstrip().endswith(f"kb/serving.yaml: frameworks[0] (id sglang).fused_kernel_models.releases[0]"
                                  f".gpus_excluded: unknown gpu '{written}' (did you mean {meant}?)"), err
+
+
+def test_a_plan_rented_only_says_the_host_ram_not_that_no_cloud_rents_the_gpu(tmp_path: Path) -> None:
+    # round 35: 70.55e9 params x 16 B / 0.8 = 1,411 GB of offloaded state per server; a rented 4090 server holds
+    # 62 GB a GPU (runtime.yaml rented_host_ram.per_gpu_gb consumer), 496 GB for RunPod's 8, and no offer rents 16,
+    # so the plan's reason was 'no cloud in the knowledge base rents NVIDIA GeForce RTX 4090 24GB'
+    ft = ("{task: finetune, method: full, precision: bf16, seq_len: 2048, zero_stage: 3, offload: cpu, "
+          "train_tokens: 2.0e7, gradient_checkpointing: true, model: %s}")
+    plan = ("horizon_months: 3\nconstraints: {acquisition: rent, gpus: [rtx-4090]}\n"
+            "workloads: [{name: ft, workload: %s, cadence: {at_month: 1}}]\n")
+    (tmp_path / "plan.yaml").write_text(plan % (ft % "llama-3.1-70b"), encoding="utf-8")
+    d = json.loads(gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert not d["options"] and "MEM-HOST-RAM-SHORT" in d["workloads"][0]["why_not"]["rtx-4090"], d["workloads"]
+    # the 8B's 8.03e9 x 16 / 0.8 = 161 GB: 4 x 62 = 248 GB holds it, 2 x 62 = 124 does not
+    (tmp_path / "plan.yaml").write_text(plan % (ft % "llama-3.1-8b"), encoding="utf-8")
+    d = json.loads(gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert [(o["gpu"], o["count"]) for o in d["options"]] == [("rtx-4090", 4)]

@@ -155,7 +155,8 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
                 _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
             else:
                 _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
-                                 buy_only=plan.constraints.acquisition == "buy")
+                                 buy_only=plan.constraints.acquisition == "buy",
+                                 rent_only=plan.constraints.acquisition == "rent")
         if s.serving:
             _within_fleet_bound(s)
         out.append(s)
@@ -272,8 +273,10 @@ def _verdict(book: Rulebook, s: Sized, ev: Any) -> Verdict:
     return judge(book, s.job, [ev])[0]
 
 
-def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, buy_only: bool = False) -> None:
+def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, buy_only: bool = False,
+                     rent_only: bool = False) -> None:
     last_reason = why("memory", "plan.why.memory")
+    ram_short = False  # a rented server of fewer GPUs could not hold the offloaded state
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
         verdict = _verdict(book, s, ev)
@@ -320,6 +323,11 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             # each) may; the plan states no bought server's RAM, so the count a rented one holds it at is the count
             last_reason = why("memory", "plan.why.ruled_out", rule=refused[0],
                               title=[("", "rule.title", {"title": book.rules[refused[0]].title})])
+            ram_short = True
+            continue
+        if rent_only and ram_short and opt.rent_usd_per_hour is None and not owned:
+            # no cloud rents this many (RunPod's 4090s come 8 to a server): the fewer's host RAM stays the reason,
+            # where the option would be dropped as 'no cloud rents' the GPU (hostile round 35)
             continue
         s.options[g.id] = opt
         if owned and n > owned:
