@@ -9,7 +9,7 @@ server), a pinned TP 8 x PP 3 on 23 and 25 GPUs and a pipeline deeper than the m
 characters, and plans of an offloaded fine-tune rented only -- through estimate, recommend, audit and plan. Added to
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on hostile35's branch before its fixes (main at be8ee0b1): 35 cases, 30 clean; on this branch 35 of 35 (round 34: 35 of 35).
+Run on hostile35's branch before its fixes (main at be8ee0b1): 35 cases, 29 clean; on this branch 35 of 35 (round 34: 35 of 35).
 Fixed:
 
 * a serving.yaml overlay's ``sparse_indexer_kernels.decode.dsa: -1`` was read as minus one kernel a layer (DeepSeek-
@@ -17,7 +17,11 @@ Fixed:
   ``sparse_indexer_kernels`` and ``recurrent_mixer_kernels`` are bounded now (0 to 1,000 a layer).
 * a misspelt key under a mapping of sections (``vendor_overrides.nvidia.compiled_norm_from``) said 'unknown key'
   with no close match; it names ``compiled_norms_from`` now.
-* ``gpus_excluded: [h20-96gb]`` said 'unknown gpu' with no close match; it names ``h20-96gb-sxm`` now.
+* ``gpus_excluded: [h20-96gb]`` said 'unknown gpu' with no close match, and named the entry by its place in the
+  merged list (frameworks[1] ... releases[6]); it names ``h20-96gb-sxm`` and the overlay's own [0] and [0] now.
+* a plan of a 70B fine-tune with CPU offload rented only on RTX 4090s left it unplaced because 'no cloud in the
+  knowledge base rents' the 4090 (RunPod does, 8 to a server, none of them with the 1,411 GB); it says
+  MEM-HOST-RAM-SHORT now.
 """
 from __future__ import annotations
 
@@ -137,7 +141,7 @@ def add(case, ns: dict[str, Any]) -> None:
               lambda r: _refused("p.yaml", "acquisition.instance", "did you mean p4d.24xlarge?")(r) and "\u202e" not in r.stderr)
 
     # ------------------------------------------------------------ plans of an offloaded fine-tune, rented only
-    pcase("plan35: 70B offload rented only on 4090s: unplaced, in one line", _plan_ft(FT70),
-          lambda r: _one_line(r) and _doc(lambda d: not d["options"] and bool(d["workloads"][0]["why_not"]))(r))
+    pcase("plan35: 70B offload rented only on 4090s: unplaced for the host RAM, not 'no cloud rents'", _plan_ft(FT70),
+          lambda r: _one_line(r) and _doc(lambda d: not d["options"] and "MEM-HOST-RAM-SHORT" in d["workloads"][0]["why_not"]["rtx-4090"])(r))
     pcase("plan35: 8B offload rented only on 4090s: a server that holds 161 GB (4 x 62)", _plan_ft(FT8),
           _doc(lambda d: [(o["gpu"], o["count"]) for o in d["options"]] == [("rtx-4090", 4)]))
