@@ -503,7 +503,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if r is not None:
             model_id = r.id
             catalog = kb.models[r.id]
-            if r.note_id:  # a release's name read as its network (names.py rule 5)
+            if r.note_id:  # a release's name read as its network (names.py rule 5), or a listed alias
                 assumptions.append(note("workload.model", r.id, r.note_id, r.note_values))
             w, named = _name_precision(w, str(w.model), where)
             if named is not None:

@@ -53,7 +53,7 @@ def norm(name: str) -> str:
 @frozen
 class Resolved:
     id: str
-    # how an ambiguous-looking name was read (rule 2 or a listed default): a message of
+    # how an ambiguous-looking name was read (rule 2, a listed default, a model's alias): a message of
     # reports/messages.yaml (name.*) and its values; "" when the name is plain
     note_id: str = ""
     note_values: dict[str, Any] = field(default_factory=dict)
@@ -128,6 +128,9 @@ class NameIndex:
                 return self._module_note(str(name), ident, others)
             if key in self.defaults and key not in self.exact:
                 return Resolved(ident, "name.default", {"name": str(name), "label": self.labels[ident], "id": ident})
+            if self.kind == "model" and key not in (norm(ident), norm(self.labels[ident])):
+                # a listed alias (GLM-5.1 -> glm-5, Kimi K2.6 -> kimi-k2): priced as the entry, said so
+                return Resolved(ident, "name.alias", {"name": str(name), "label": self.labels[ident], "id": ident})
             return Resolved(ident)
         if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
             return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})

@@ -160,22 +160,27 @@ class BaseView:
 
     def question(self, data: dict[str, Any]) -> list[dict[str, Any]]:
         """The question as understood: every given field, and each default marked with its reason."""
-        assumed = {a.field: a for a in getattr(self.r, "assumptions", [])}
+        # every assumption a field has, in order: workload.model's name reading (name.alias, name.packaged) beside
+        # its sparse attention's note was lost when the last one alone was kept
+        assumed: dict[str, list[Any]] = {}
+        for a in getattr(self.r, "assumptions", []):
+            assumed.setdefault(a.field, []).append(a)
         rows, seen = [], set()
         for field, value in _flatten(data):
-            a = assumed.get(field)
+            said = assumed.get(field, [])
+            a = said[-1] if said else None
             if value is None and a is None:
                 continue
             seen.add(field)
             shown = value if a is None or a.value is None else a.value
             rows.append({"field": field, "value": self.value_shown(field, shown, given=a is None or a.value is None),
-                         "assumed": a is not None, "reason": self.assumption(a) if a else ""})
-        for field, a in assumed.items():
-            if getattr(a, "message_id", "") == "assume.shape_given":
-                continue  # the file gave the architecture, listed field by field above: not a default
-            if field not in seen:
-                rows.append({"field": field, "value": self.value_shown(field, a.value, given=False), "assumed": True,
-                             "reason": self.assumption(a)})
+                         "assumed": a is not None, "reason": self.f.clause.join(self.assumption(x) for x in said)})
+        for field, said in assumed.items():
+            # the file gave the architecture, listed field by field above: not a default
+            said = [x for x in said if getattr(x, "message_id", "") != "assume.shape_given"]
+            if said and field not in seen:
+                rows.append({"field": field, "value": self.value_shown(field, said[-1].value, given=False),
+                             "assumed": True, "reason": self.f.clause.join(self.assumption(x) for x in said)})
         return rows
 
     def value_shown(self, field: str, value: Any, *, given: bool) -> str:
