@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.mfu_by_hand import flop_per_byte, mfu_by_gpu_by_hand
+
 # mamf-finder.py, BF16 and FP8 (float8_e4m3fn) torch.matmul, TFLOPS: (measured, the table's theory column)
 B200_BF16, GB200_BF16 = (1745.0, 2250), (1822.0, 2500)
 B200_FP8, GB200_FP8 = (3432.5, 4500), (3615.6, 5000)
@@ -24,12 +26,11 @@ def test_the_gb200_figure_is_the_benchmark_and_the_memory_bound_share_by_hand(kb
     # the benchmark's theory column is the catalog's dense peak of each part
     assert (kb.gpus["b200"].peaks.bf16, kb.gpus["gb200"].peaks.bf16) == (B200_BF16[1], GB200_BF16[1])
     assert (kb.gpus["b200"].peaks.fp8, kb.gpus["gb200"].peaks.fp8) == (B200_FP8[1], GB200_FP8[1])
-    r_b200 = kb.gpus["b200"].peaks.bf16 * 1e12 / (kb.gpus["b200"].memory.bandwidth_gb_s * 1e9)
-    r_gb200 = kb.gpus["gb200"].peaks.bf16 * 1e12 / (kb.gpus["gb200"].memory.bandwidth_gb_s * 1e9)
+    r_b200, r_gb200 = flop_per_byte(kb, "b200"), flop_per_byte(kb, "gb200")
     assert (r_b200, r_gb200) == (pytest.approx(292.2, abs=0.1), pytest.approx(312.5, abs=1e-9))
     k, ref = kb.runtime.training.mfu_memory_bound_k.value, kb.runtime.training.mfu_reference_hidden.value
     assert (k, ref) == (7.5, 8192)
-    by_hand = kb.runtime.mfu["blackwell"].value * (gb200 / b200) * (1 + k * r_b200 / ref) / (1 + k * r_gb200 / ref)
+    by_hand = mfu_by_gpu_by_hand(kb, "blackwell", gb200 / b200, "b200", "gb200")
     assert by_hand == pytest.approx(0.5557, abs=1e-4)
     got = kb.runtime.training.mfu_by_gpu["gb200"].value
     assert got == pytest.approx(by_hand, abs=0.001)

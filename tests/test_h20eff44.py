@@ -9,6 +9,8 @@ import statistics
 
 import pytest
 
+from tests.mfu_by_hand import flop_per_byte, mfu_by_gpu_by_hand
+
 # BF16 torch.matmul TFLOPS over the 2,048 / 4,096 / 8,192 / 10,240 cubes (the 1,024 cube left out, as for the other
 # cards of runtime.yaml training.mfu_by_gpu)
 H20_BF16 = [120.27, 133.41, 138.60, 142.25]  # issue #77 ('NVIDIA H20', torch270cu128, 2025-10-17)
@@ -22,12 +24,11 @@ def test_the_h20_figure_is_the_benchmark_and_the_memory_bound_share_by_hand(kb):
     h20 = statistics.median(H20_BF16) / 148
     h100 = statistics.median(H100_BF16) / 989.5
     assert (h20, h100) == (pytest.approx(0.919, abs=0.001), pytest.approx(0.762, abs=0.001))
-    r_h100 = kb.gpus["h100-80gb-sxm"].peaks.bf16 * 1e12 / (kb.gpus["h100-80gb-sxm"].memory.bandwidth_gb_s * 1e9)
-    r_h20 = kb.gpus["h20-96gb-sxm"].peaks.bf16 * 1e12 / (kb.gpus["h20-96gb-sxm"].memory.bandwidth_gb_s * 1e9)
+    r_h100, r_h20 = flop_per_byte(kb, "h100-80gb-sxm"), flop_per_byte(kb, "h20-96gb-sxm")
     assert (r_h100, r_h20) == (pytest.approx(295.4, abs=0.1), pytest.approx(37.0, abs=1e-9))
     k, ref = kb.runtime.training.mfu_memory_bound_k.value, kb.runtime.training.mfu_reference_hidden.value
     assert (k, ref) == (7.5, 8192)
-    by_hand = kb.runtime.mfu["hopper"].value * (h20 / h100) * (1 + k * r_h100 / ref) / (1 + k * r_h20 / ref)
+    by_hand = mfu_by_gpu_by_hand(kb, "hopper", h20 / h100, "h100-80gb-sxm", "h20-96gb-sxm")
     assert by_hand == pytest.approx(0.889, abs=0.001)
     got = kb.runtime.training.mfu_by_gpu["h20-96gb-sxm"].value
     assert got == pytest.approx(by_hand, abs=0.005)
