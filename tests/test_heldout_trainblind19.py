@@ -1,0 +1,61 @@
+"""Held-out H534-H552 (branch trainblind19), scored blind on main 31adc481: MLPerf Training Llama 2 70B LoRA results
+whose submitter system no row had used, from mlcommons/training_results_v4.0 (6fe9543), v4.1 (b87b9e3), v5.0 (0fdc28f)
+and v5.1 (441d65f4). For each system the mean run_stop samples_count and the mean of the summed block_start..
+block_stop intervals were read from its result_*.txt files (successful runs); here the rows are checked by hand
+against those log figures and the systems' GPU counts. No figure of the model was set from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_heldout_trainblind11 import _rows
+
+# id: (GPU, GPUs, mean samples to target, mean training-block minutes, global batch in sequences, TP, CP)
+MLPERF_LORA = {
+    "H534": ("h200-141gb-sxm", 8, 3110.4, 20.719, 8, "1", "2"),
+    "H535": ("h200-141gb-sxm", 8, 3187.2, 20.900, 8, "1", "1"),
+    "H536": ("b200", 8, 3225.6, 8.702, 8, "1", "1"),
+    "H537": ("mi300x", 8, 3225.6, 25.941, 8, "1", "1"),
+    "H538": ("mi325x", 8, 2995.2, 18.143, 8, "1", "1"),
+    "H539": ("gb200", 72, 3366.9, 1.228, 9, "1", "8"),
+    "H540": ("b200", 8, 3148.8, 9.995, 8, "1", "1"),
+    "H541": ("gb200", 72, 3288.6, 1.452, 9, "1", "8"),
+    "H542": ("gb200", 8, 3225.6, 9.952, 8, "1", "1"),
+    "H543": ("h200-141gb-sxm", 8, 3072.0, 20.465, 8, "4", "1"),
+    "H544": ("mi325x", 8, 3225.6, 19.198, 8, "1", "1"),
+    "H545": ("mi325x", 8, 3110.4, 19.227, 8, "1", "1"),
+    "H546": ("gb200", 36, 3234.0, 2.570, 9, "", ""),
+    "H547": ("h100-80gb-sxm", 64, 3225.6, 3.807, 8, "4", "2"),
+    "H548": ("h100-80gb-sxm", 128, 4070.4, 2.518, 16, "4", "2"),
+    "H549": ("h100-80gb-sxm", 64, 3264.0, 3.932, 8, "4", "2"),
+    "H550": ("h100-80gb-sxm", 16, 3379.2, 15.712, 8, "", ""),
+    "H551": ("h100-80gb-sxm", 32, 3225.6, 7.736, 8, "", ""),
+    "H552": ("h200-141gb-sxm", 8, 3225.6, 22.033, 8, "2", "1"),
+}
+
+
+def test_rows_are_the_logs_by_hand():
+    """Tokens = samples x 8,192 (packed GovReport sequences); GPU-hours = GPUs x block minutes / 60; the global batch
+    is the log's global_batch_size x 8,192; the layout is the system's config file (blank where the folder has none
+    for the node count, left to the planner as H450)."""
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, (gpu, gpus, samples, minutes, gbs, tp, cp) in MLPERF_LORA.items():
+        r, c = rows[rid], conds[rid]
+        assert (r["catalog_model"], r["gpu"], int(r["gpus"]), r["method"]) == ("llama-2-70b", gpu, gpus, "lora"), rid
+        assert float(r["training_tokens_b"]) == pytest.approx(samples * 8192 / 1e9, abs=1e-6), rid
+        assert float(r["gpu_hours"]) == pytest.approx(gpus * minutes / 60, abs=0.001), rid
+        assert int(r["global_batch_tokens"]) == gbs * 8192, rid
+        got = (c["stack"], c["tp"], c["cp"], c["hours_basis"], c["fp8_params"])
+        assert got == ("nemo", tp, cp, "steady", "true"), rid
+
+
+def test_layouts_divide_the_cluster():
+    """Where TP and CP are stated, GPUs = TP x CP x data-parallel replicas, and each replica takes global batch /
+    replicas sequences a step (MINIBS in the configs: 2 for H534 and H552, 4 for H543, 1 elsewhere)."""
+    minibs = {"H534": 2, "H543": 4, "H552": 2}
+    for rid, (_, gpus, _, _, gbs, tp, cp) in MLPERF_LORA.items():
+        if not tp:
+            continue
+        dp = gpus // (int(tp) * int(cp))
+        assert dp * int(tp) * int(cp) == gpus, rid
+        assert gbs == dp * minibs.get(rid, 1), rid
