@@ -59,3 +59,24 @@ def test_layouts_divide_the_cluster():
         dp = gpus // (int(tp) * int(cp))
         assert dp * int(tp) * int(cp) == gpus, rid
         assert gbs == dp * minibs.get(rid, 1), rid
+
+
+def test_pythia_replication_row_by_hand():
+    """H553, apoorvkh/academic-pretraining README (21bdb9e): 4 x A100, micro-batch 16 x 16 accumulation, ZeRO-1, no
+    recomputation, torch.compile, training_days 17.571102 for max_steps 143,000. Tokens: 143,000 x (4 x 16 x 16)
+    x 2,048 = 299.89B, Pythia's schedule; GPU-hours 4 x 17.571102 x 24 = 1,686.8. The implied rate is 49,385 tokens/s
+    a GPU, 289 TFLOP/s at 5.86 GFLOP a token (6 x 908.76M matmul parameters, the 1,011,781,632 less the 50,304 x
+    2,048 input embedding, plus 6 x 16 layers x 2,048 x 2,048 of causal attention): 0.93 of the A100's 312 TFLOPS,
+    which is why the row is outside the 2x criterion."""
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    r, c = rows["H553"], conds["H553"]
+    steps, seqs, seq = 143_000, 4 * 16 * 16, 2048
+    assert float(r["training_tokens_b"]) == pytest.approx(steps * seqs * seq / 1e9, abs=1e-6)
+    assert int(r["global_batch_tokens"]) == seqs * seq
+    assert float(r["gpu_hours"]) == pytest.approx(4 * 17.571102 * 24, abs=0.05)
+    assert (c["stack"], c["micro_batch"], c["zero"], c["checkpointing"], c["torch_compile"]) == (
+        "deepspeed", "16", "1", "false", "true")
+    tokens_per_gpu_s = steps * seqs * seq / (17.571102 * 86_400) / 4
+    flop_per_token = 6 * (1_011_781_632 - 50_304 * 2048) + 6 * 16 * 2048 * 2048
+    assert tokens_per_gpu_s * flop_per_token / 312e12 == pytest.approx(0.93, abs=0.01)
+    assert r["criterion"].startswith("outside:")
