@@ -54,7 +54,8 @@ class Plausible:
         if x > self.ceiling:
             raise Said(N_("%(value)s is above %(ceiling)s, far beyond any published figure: a typo or a unit slip"),
                        value=f"{x:g}", ceiling=_plain(self.ceiling))
-        if 0 < x < self.floor:
+        if x < self.floor:  # zero too where the floor is above it, and a negative figure: a share, a count and a
+            # size are none of them below zero (rented_host_ram.threads_per_core: 0 divided by zero, exit 3)
             raise Said(N_("%(value)s is below %(floor)s, far beneath any published figure: a typo or a unit slip"),
                        value=f"{x:g}", floor=f"{self.floor:g}")
         return v
@@ -308,11 +309,11 @@ class RentedHostRam(Strict):
     """Host RAM that comes with each rented GPU, by GPU segment, where an offer does not state its own."""
 
     per_gpu_gb: dict[Literal["consumer", "workstation", "datacenter", "cloud-only"],
-                     _within(float, 0, 100_000)] = Field(
+                     _within(float, 1, 100_000)] = Field(
         description="GB of host RAM per rented GPU")
     source: str = Field(min_length=3)
     check: Check = "S"
-    instance_gib: dict[str, _within(float, 0, 1_000_000)] = Field(default_factory=dict,
+    instance_gib: dict[str, _within(float, 1, 1_000_000)] = Field(default_factory=dict,
                                            description="GiB of RAM of a named instance (clouds.yaml id), whole")
     instance_source: str = ""
     instance_vcpus: dict[str, _within(int, 1, 100_000)] = Field(

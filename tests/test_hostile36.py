@@ -1,0 +1,57 @@
+"""Hostile round 36's fixed failures (benchmarks/hostile_round36.py): knowledge overlays of session 35's merges
+(runtime.yaml rented_host_ram, training.mfu_by_gpu) read as written or refused without the name the author meant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .clirun import gpuwise
+
+FT8 = ("workload: {task: finetune, method: full, model: llama-3.1-8b, precision: bf16, seq_len: 2048, zero_stage: 3, "
+       "offload: cpu, train_tokens: 2.0e7, gradient_checkpointing: true}\n")
+# one L4 on AWS's g6.xlarge (16 GiB, runtime.yaml rented_host_ram.instance_gib) for an 8B full fine-tune whose
+# offloaded state is 8.03e9 x 16 B / 0.8 = 161 GB: MEM-HOST-RAM-SHORT blocks it (tests/test_instance_ram46.py)
+G6 = "title: t\n" + FT8 + ("hardware: {gpu: l4, count: 1}\n"
+                           "acquisition: {mode: rent, provider: aws, months: 1, instance: g6.xlarge}\n")
+
+
+def _one_line(r) -> str:
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    return r.stderr
+
+
+def _audit(tmp: Path, runtime: str):
+    (tmp / "kb").mkdir(exist_ok=True)
+    (tmp / "kb" / "runtime.yaml").write_text(runtime, encoding="utf-8")
+    (tmp / "p.yaml").write_text(G6, encoding="utf-8")
+    return gpuwise("audit", "p.yaml", "--format", "json", "--knowledge", "kb", cwd=tmp)
+
+
+@pytest.mark.parametrize("patch, field", [
+    # round 36: 0 GiB was read as 'not known' and the instance judged on the typical 225 GB a datacenter GPU: the
+    # blocker was gone (audit exit 0); -16 GiB likewise (exit 0, MEM-HOST-RAM-NEEDED only)
+    ("instance_gib: {g6.xlarge: 0}", "rented_host_ram.instance_gib.g6.xlarge: 0 is below 1"),
+    ("instance_gib: {g6.xlarge: -16}", "rented_host_ram.instance_gib.g6.xlarge: -16 is below 1"),
+    ("per_gpu_gb: {datacenter: -225}", "rented_host_ram.per_gpu_gb.datacenter: -225 is below 1"),
+    # threads_per_core 0 divided by zero: 'internal error: ZeroDivisionError', exit 3
+    ("threads_per_core: 0", "rented_host_ram.threads_per_core: 0 is below 1"),
+    ("instance_vcpus: {g6.xlarge: 0}", "rented_host_ram.instance_vcpus.g6.xlarge: 0 is below 1"),
+])
+def test_a_rented_server_of_no_or_negative_ram_or_cores_is_refused(tmp_path: Path, patch: str, field: str) -> None:
+    err = _one_line(_audit(tmp_path, f"rented_host_ram:\n  {patch}\n"))
+    assert f"kb/runtime.yaml: {field}" in err and "a typo or a unit slip" in err, err
+
+
+def test_a_negative_figure_under_a_floor_of_zero_is_refused(tmp_path: Path) -> None:
+    # the floors were checked only above zero, so a figure bounded at 0 took any negative one (the host
+    # milliseconds DeepSpeed ZeRO-3 spends a module fetch: runtime.yaml ships 0.33)
+    err = _one_line(_audit(tmp_path, "training:\n  zero3_module_fetch:\n    ms_per_fetch: -1\n"))
+    assert "kb/runtime.yaml: training.zero3_module_fetch.ms_per_fetch: -1 is below 0" in err, err
+
+
+def test_the_instance_figure_as_shipped_still_blocks(tmp_path: Path) -> None:
+    r = _audit(tmp_path, "rented_host_ram:\n  instance_gib: {g6.xlarge: 16}\n")
+    assert r.returncode == 1 and '"MEM-HOST-RAM-SHORT"' in r.stdout, r.stderr
