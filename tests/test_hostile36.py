@@ -55,3 +55,15 @@ def test_a_negative_figure_under_a_floor_of_zero_is_refused(tmp_path: Path) -> N
 def test_the_instance_figure_as_shipped_still_blocks(tmp_path: Path) -> None:
     r = _audit(tmp_path, "rented_host_ram:\n  instance_gib: {g6.xlarge: 16}\n")
     assert r.returncode == 1 and '"MEM-HOST-RAM-SHORT"' in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("name", ["H20", "h20-96gb"])
+def test_a_card_of_mfu_by_gpu_named_by_no_id_is_offered_the_id_it_stands_for(tmp_path: Path, name: str) -> None:
+    # round 36: 'H20' was offered l20 and 'h20-96gb' gh200-96gb (plain spelling over the ids); --gpu H20 reads the
+    # H20 96GB (gpus.yaml h20-96gb-sxm), as serving.yaml gpus_excluded's hint reads it (round 35)
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "runtime.yaml").write_text(f"training:\n  mfu_by_gpu:\n    {name}:\n      value: 0.5\n"
+                                                  "      source: ours\n", encoding="utf-8")
+    (tmp_path / "r.yaml").write_text(FT8, encoding="utf-8")
+    err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h20", "--knowledge", "kb", cwd=tmp_path))
+    assert f"kb/runtime.yaml: training.mfu_by_gpu: unknown gpu '{name}' (did you mean h20-96gb-sxm?)" in err, err

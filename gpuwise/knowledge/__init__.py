@@ -631,8 +631,9 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
                           ("mfu_read_on", list(read_on.parts.values()) if read_on else [])):
         for ident in idents:
             if ident not in kb.gpus:
-                import difflib  # a close match for an error's hint: not on the way of a good answer
-                close = difflib.get_close_matches(ident, list(kb.gpus), n=1)
+                # the id the name stands for as --gpu reads it ('H20' -> h20-96gb-sxm), as gpus_excluded offers it:
+                # plain spelling offered l20 for 'H20' and gh200-96gb for 'h20-96gb'
+                close = [m for m in [kb.gpu_names.meant(ident)] if m]
                 raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{kb.files['runtime.yaml']}: training.{field}",
                                      values={"gpu": ident}, hint=N_("did you mean %(name)s?") if close else None,
                                      hint_values={"name": close[0]} if close else None)
