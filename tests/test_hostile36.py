@@ -67,3 +67,40 @@ def test_a_card_of_mfu_by_gpu_named_by_no_id_is_offered_the_id_it_stands_for(tmp
     (tmp_path / "r.yaml").write_text(FT8, encoding="utf-8")
     err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h20", "--knowledge", "kb", cwd=tmp_path))
     assert f"kb/runtime.yaml: training.mfu_by_gpu: unknown gpu '{name}' (did you mean h20-96gb-sxm?)" in err, err
+
+
+def _bought_plan(tmp: Path, model: str, gpu: str) -> dict:
+    import json
+
+    import yaml
+
+    ft = {"task": "finetune", "method": "full", "model": model, "precision": "bf16", "seq_len": 2048,
+          "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True}
+    doc = {"horizon_months": 3, "constraints": {"acquisition": "buy", "gpus": [gpu]},
+           "workloads": [{"name": "ft", "workload": ft, "cadence": {"at_month": 3}}]}  # after the delivery month
+    (tmp / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    d = json.loads(r.stdout)
+    assert {p["gpu"] for p in d["purchases"]} == {gpu}, d["purchases"]  # the run placed on GPUs bought for it
+    return {f["rule"]: f for f in d["findings"]}
+
+
+def test_a_plan_buying_gpus_for_an_offloaded_run_says_the_host_ram_a_typical_server_lacks(tmp_path: Path) -> None:
+    # round 36: a plan that may only buy answered 'Buy 1 x RTX 3090 for $1,500' for a 70B full fine-tune with ZeRO-3
+    # CPU offload and said nothing of host RAM, where recommend warns (MEM-HOST-RAM-BUY): the state is 70.55e9
+    # params x 16 B (bf16 weights and grads, fp32 master and two Adam moments) / 0.8 usable = 1,411 GB, a typical
+    # consumer server holds 62 GB a GPU (runtime.yaml rented_host_ram.per_gpu_gb consumer)
+    found = _bought_plan(tmp_path, "llama-3.1-70b", "rtx-3090")
+    buy = found["MEM-HOST-RAM-BUY"]
+    assert buy["subject"] == "ft" and buy["severity"] == "warning"
+    assert abs(buy["values"]["host_ram_needed_gb"] - 70.55e9 * 16 / 0.8 / 1e9) < 1
+    assert buy["values"]["typical_host_ram_gb"] == 62 * 1
+    assert "MEM-HOST-RAM-NEEDED" in found
+
+
+def test_a_bought_server_that_holds_the_state_is_not_warned(tmp_path: Path) -> None:
+    # an 8B model's state: 8.03e9 x 16 / 0.8 = 161 GB, within the 225 GB a typical datacenter server holds a GPU
+    found = _bought_plan(tmp_path, "llama-3.1-8b", "h200-141gb-sxm")
+    assert "MEM-HOST-RAM-BUY" not in found
+    assert abs(found["MEM-HOST-RAM-NEEDED"]["values"]["host_ram_needed_gb"] - 8.03e9 * 16 / 0.8 / 1e9) < 1

@@ -371,13 +371,15 @@ def buy_refusal(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str
     return tuple(out)
 
 
-def buy_findings(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str) -> list[str]:
+def buy_findings(book: Rulebook, kb: Any, gpu: Any, constraints: Any, market: str,
+                 run: dict[str, Any] | None = None) -> list[str]:
     """The ``finding`` rules on candidates that certainly hold for buying ``gpu`` in ``market`` on
     what :func:`buying` knows (MARKET-CHINA-IMPORT's warning on a purchase China discourages,
     MARKET-EXPORT-CASE-BY-CASE, MARKET-CHINA-PART, CMP-NON-CUDA, a house rule's), in the rule
     book's order: what the capacity plan says of a GPU type it buys, as ``recommend`` and ``audit``
-    say it of a candidate bought, with the same severity."""
-    known = buying(kb, gpu, constraints, market)
+    say it of a candidate bought, with the same severity. ``run``: the facts of one run on it known beside
+    (a plan's offloaded run: its host RAM, sizing.HOST_RAM_FACTS)."""
+    known = {**buying(kb, gpu, constraints, market), **(run or {})}
     return [rid for rid, rule in book.rules.items()
             if rule.fact == "candidate" and rule.then.action == "finding"
             and bounds._holds(bounds._conds(rule, book.policy), known) is True]

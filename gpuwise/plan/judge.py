@@ -191,9 +191,17 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
     bought: dict[str, int] = {}
     for p in ex.purchases:
         bought[p.gpu] = bought.get(p.gpu, 0) + p.count
+    said: list[tuple[str, str, dict[str, Any], list[str]]] = []  # (subject, gpu, facts, rules)
     for g, count in bought.items():  # what the candidate rules say of buying it, as in recommend and audit
-        values = {**buying(pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market), "count": count}
-        for rule_id in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market):
+        alone = buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market)
+        said.append((g, g, {"count": count}, alone))
+        for name in _runs_on_bought(pl, ex, g):  # an offloaded run on the bought GPUs: its host RAM too
+            run = next(sz for sz in pl.inp.sized if sz.name == name).options[g].host_ram
+            said.append((name, g, run, [r for r in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints,
+                                                                 pl.market, run) if r not in alone]))
+    for subject, g, run, rule_ids in said:
+        values = {**buying(pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market), **run}
+        for rule_id in rule_ids:
             rule = book.rules[rule_id]
             names = dict.fromkeys(placeholders(rule.then.message) + placeholders(rule.then.fix))
             if any(n not in values for n in names):  # says what a purchase alone does not tell
@@ -201,12 +209,19 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
             message, ev = fill(rule.then.message, values), evidence(rule, values)
             shown = {n: values[n] for n in names}
             trace.append(TraceEntry(rule=rule_id, step=book.step_of[rule_id], conclusion=message, facts=ev,
-                                    source=rule.source, subject=g, action=rule.then.action,
+                                    source=rule.source, subject=subject, action=rule.then.action,
                                     template=rule.then.message, values=shown))
             findings.append(Finding(rule=rule_id, severity=rule.then.severity, topic=rule.then.topic,
                                     message=message, evidence=ev, fix=fill(rule.then.fix, values),
-                                    source=rule.source, step=book.step_of[rule_id], subject=g,  # type: ignore[arg-type]
+                                    source=rule.source, step=book.step_of[rule_id], subject=subject,  # type: ignore[arg-type]
                                     house=rule_id in book.house, template=rule.then.message,
                                     fix_template=rule.then.fix, values=shown))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return findings, trace, house_rules(book, pl.rules)
+
+
+def _runs_on_bought(pl: Any, ex: Extracted, g: str) -> list[str]:
+    """The workloads the plan runs on bought ``g`` whose option keeps state in host RAM (sizing.Option.host_ram),
+    in the plan's order."""
+    placed = {p.workload for m in ex.months for p in m.placements if p.gpu == g and p.acquisition == "buy"}
+    return [sz.name for sz in pl.inp.sized if sz.name in placed and g in sz.options and sz.options[g].host_ram]

@@ -17,6 +17,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
+from ..decide.subjects import candidate_fact
 from ..decide.verdicts import (
     COPY,
     HOST_RAM,
@@ -46,6 +47,8 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ..knowledge.schema import Gpu
 
 HOURS = K.HOURS_PER_MONTH
+HOST_RAM_FACTS = ("offload", "host_ram_needed_gb", "host_ram_gb", "typical_host_ram_gb", "per_node", "count")
+"""The candidate facts a run's host RAM is judged on (rules/memory.yaml MEM-HOST-RAM-*), kept for a purchase."""
 DAYS_PER_MONTH = HOURS / 24
 
 
@@ -79,6 +82,8 @@ class Option:
     rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
     reserved: dict[str, Reserved] = field(default_factory=dict)  # serving: term -> the cheapest committed rate
     layout: str = ""
+    host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
+    # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
 
     @property
     def gpu_hours(self) -> float:
@@ -318,6 +323,10 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             continue
         opt = Option(g.id, n, wall_hours=wall, layout=ev.label())
         refused = _rent(s, g, n, opt, book, ev)
+        if ev.host_ram_needed_bytes_per_node:  # the server's RAM as a bought one's (no offer's): what recommend
+            # says of buying it (MEM-HOST-RAM-BUY), the plan says of its purchase
+            fact = candidate_fact(s.job, ev, "buy")
+            opt.host_ram = {k: fact[k] for k in HOST_RAM_FACTS}
         if refused and not buy_only and not (owned and n <= owned):
             # no rented server of n holds the offloaded state: more GPUs (more servers, a smaller share of the state
             # each) may; the plan states no bought server's RAM, so the count a rented one holds it at is the count
