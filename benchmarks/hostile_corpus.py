@@ -80,7 +80,11 @@ just enough, a misspelt instance or one of another GPU or provider, the same bou
 (benchmarks/hostile_round35.py: knowledge overlays of sparse_attention, layer_norm_kernels, sparse_indexer_kernels,
 compiled_norms_from, pp_decode_batch, gpus_excluded and host_uplink_gpus; TP 8 x PP 3 pinned on 23 and 25 GPUs, a
 pipeline deeper than the model, rates of 1e-9 and 1e12 a second, GLM-5.2 and MiniMax-M3 at 1M tokens, an instance
-spelt with look-alikes, offloaded fine-tunes planned rented only), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+spelt with look-alikes, offloaded fine-tunes planned rented only) and 34 of round 36 (benchmarks/hostile_round36.py:
+plan files with a horizon of 0, a run after it, a zero-token job, budgets of 0 / NaN / 1e30, owned GPUs of another type,
+500 workloads, a name used twice or with a right-to-left override, offloaded fine-tunes rented only on L4s or bought
+only; rented_host_ram and mfu_by_gpu overlays, an instance with a trailing space or too few GPUs, model aliases in
+another case or with a quantization suffix), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -92,7 +96,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round35: eleven's to thirty-fifth's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round36: eleven's to thirty-sixth's)
 
 Exit status 1 when a case fails.
 """
@@ -762,6 +766,7 @@ from benchmarks import (  # noqa: E402
     hostile_round33,
     hostile_round34,
     hostile_round35,
+    hostile_round36,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -772,7 +777,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (26, hostile_round26), (27, hostile_round27), (28, hostile_round28),
                     (29, hostile_round29), (30, hostile_round30), (31, hostile_round31),
                     (32, hostile_round32), (33, hostile_round33), (34, hostile_round34),
-                    (35, hostile_round35)):
+                    (35, hostile_round35), (36, hostile_round36)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -894,7 +899,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
