@@ -136,7 +136,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
     if cond["zero"]:
         w["zero_stage"] = int(cond["zero"])
     if cond["checkpointing"]:
-        w["gradient_checkpointing"] = cond["checkpointing"] == "true"
+        w["gradient_checkpointing"] = ("selective_op" if cond["checkpointing"] == "selective_op"
+                                       else cond["checkpointing"] == "true")
     if cond["seq_len"]:
         w["seq_len"] = int(cond["seq_len"])
     if cond["global_batch_tokens"]:

@@ -281,6 +281,8 @@ def _memory_estimates(kb):
                dict(tp=2, pp=2, inflight=2.0, checkpointing=True),
                dict(tp=2, pp=2, inflight=2.0, recompute=0.5, attention="eager"),
                dict(tp=2, pp=2, inflight=2.0, attention="eager"), dict(tp=2, method="qlora"), dict(te=True)]
+    # per-op selective checkpointing: one GPU, and the first and last pipeline stage (ttrecipe49)
+    setups += [dict(sac_op=True), dict(tp=2, pp=2, inflight=2.0, sac_op=True), dict(tp=2, pp=2, sac_op=True)]
     out = []
     for shape in (dense, moe):
         for extra in setups:

@@ -50,11 +50,12 @@ class Strategy:
     ep: int = 1
     cp: int = 1
     shard_group: int = 0  # hybrid sharding: the GPUs of a ZeRO group (0: one group of every data-parallel GPU)
+    sac_op: bool = False  # per-op selective checkpointing (P.Layout.sac_op)
 
     @classmethod
     def of(cls, lay: P.Layout) -> Strategy:
         return cls(lay.checkpointing, lay.zero, lay.offload, lay.tp, lay.pp, lay.ep, lay.cp,
-                   lay.shard_group if lay.shard_group < lay.dp else 0)
+                   lay.shard_group if lay.shard_group < lay.dp else 0, lay.sac_op and not lay.checkpointing)
 
     def label(self) -> str:
         """The memory strategy in English ("TP4 + gradient checkpointing + ZeRO-1")."""
@@ -69,6 +70,8 @@ class Strategy:
             parts.append(("verbatim", {"text": " ".join(split)}))
         if self.checkpointing:
             parts.append(("layout.checkpointing", {}))
+        elif self.sac_op:
+            parts.append(("layout.checkpointing_op", {}))
         if self.zero:
             parts.append(("verbatim", {"text": f"ZeRO-{self.zero}" + (f" HSDP{self.shard_group}" if self.shard_group
                                                                        else "")}))
@@ -103,14 +106,15 @@ class Strategy:
 
 
 def _pins_of(s: Strategy) -> P.Pins:
-    return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload)
+    return P.Pins(tp=s.tp, pp=s.pp, ep=s.ep, cp=s.cp, zero=s.zero, checkpointing=s.checkpointing, offload=s.offload,
+                  sac_op=s.sac_op or None)
 
 
 def requested_strategy(job: Job) -> Strategy:
     w = job.w
     ckpt = w.gradient_checkpointing is True
     zero = w.zero_stage if isinstance(w.zero_stage, int) else 0
-    return Strategy(ckpt, zero, w.offload)
+    return Strategy(ckpt, zero, w.offload, sac_op=w.gradient_checkpointing == "selective_op")
 
 
 @record
@@ -245,6 +249,7 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     setup = M.TrainSetup(
         method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
         batch=w.batch_size, seq=w.seq_len, checkpointing=strategy.checkpointing, attention=w.attention,
+        sac_op=strategy.sac_op and not strategy.checkpointing,
         zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,
         ce_chunks=tj.ce_chunks, te=tj.stack_te, loss_bytes=tj.stack_loss_bytes, fused_layers=tj.stack_fused_layers,
         grad_bytes=tj.stack_grad_bytes,

@@ -70,6 +70,40 @@ def sparse_attention_terms(shape: Shape, seq: int) -> tuple[float, float, float]
     return span, shape.heads * (2.0 * kv_rank + rope) / 2.0, heads * dim / 2.0
 
 
+def sac_op_supported(shape: Shape) -> bool:
+    """Whether :func:`sac_op_recomputed_params` can count a layer of ``shape``: a dense decoder whose attention
+    runs separate q, k, v and output projections (no MLA, no routed experts, no recurrent or state-space mixer, one
+    attention form in every layer)."""
+    return not (shape.moe or shape.mla or shape.ssm or shape.recurrent or shape.global_attn or shape.sparse_attn
+                or shape.diffusion)
+
+
+def sac_op_recomputed_params(shape: Shape) -> float:
+    """Weights of one layer whose matmul the backward runs again under per-op selective activation checkpointing
+    (torchtitan's ``selective_ac_option = 'op'``: torchtitan/models/llama3/parallelize_llama.py at 820504e,
+    ``_save_list`` and ``_custom_policy``). The policy counts a block's ``aten.mm`` calls in call order and saves
+    the output of every odd one (with attention's and the reduce-scatters'), recomputing the even ones: of a Llama
+    block's wq, wk, wv, wo, then w1, w3, w2 (gated MLP: w2(silu(w1 x) * w3 x)) or w1, w2 (two matrices), the k
+    projection (hidden x kv_dim), the output projection (q_dim x hidden) and the MLP's second matmul (hidden x
+    ffn: w3, or a two-matrix MLP's w2)."""
+    return float(shape.hidden * shape.kv_dim + shape.q_dim * shape.hidden + shape.hidden * shape.ffn)
+
+
+def sac_op_saved_elements(shape: Shape, tp: int = 1) -> float:
+    """Elements a token a layer that per-op selective checkpointing keeps on one GPU for the backward (the policy
+    of :func:`sac_op_recomputed_params`): the block's input (hidden, which the checkpoint keeps), the outputs of the
+    odd matmuls (wq: q_dim, wv: kv_dim, w1: ffn, and a gated MLP's w2: hidden; a two-matrix MLP's w2 is the sixth,
+    recomputed) and attention's output (q_dim). With tensor parallelism (torchtitan's sequence-parallel plan) the
+    block's input is sequence-sharded, the column-parallel outputs split by the ranks, and the two reduce-scatters'
+    outputs (hidden each, sequence-sharded) are saved too; a gated MLP's w2 is row-parallel, so the output the
+    policy saves is its whole-sequence partial sum before the reduce-scatter, not divided by the ranks."""
+    gated = shape.hidden if shape.mlp_matrices == 3 else 0
+    split = shape.hidden + 2 * shape.q_dim + shape.kv_dim + shape.ffn
+    if tp <= 1:
+        return float(split + gated)
+    return (split + 2 * shape.hidden) / tp + gated
+
+
 def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpointing: bool) -> Term:
     n = min(shape.matmul_params_active, shape.active_params)  # a guessed shape never adds FLOPs
     span = attended_span(shape, seq)

@@ -45,6 +45,7 @@ from ..inputs.shape import Shape
 from ..messages import Phrase, formula, formula_text, phrase_text, template
 from ..results import MEMORY_PARTS
 from . import Term
+from .compute import sac_op_saved_elements
 from .stage_split import expert_shards, expert_split, stage_params  # noqa: F401 (expert_split: read here too)
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
@@ -114,6 +115,7 @@ class TrainSetup:
     grad_bytes: float = 0.0  # bytes a parameter's gradient takes (0: the layout's; runtime.yaml gradient_bytes)
     recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
     shard_group: int = 0  # hybrid sharding: the GPUs one ZeRO group spans (cp included); 0: all dp x cp of them
+    sac_op: bool = False  # per-op selective checkpointing: a layer keeps compute.sac_op_saved_elements, one its rest
 
     @property
     def model_parallel(self) -> bool:
@@ -317,6 +319,12 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     }
     if shape.mlp_matrices == 2:  # ffn is the width a gated MLP saves as much for: ffn_size x 2 / 3 (_per_token_layer)
         inputs.update(ffn_size=shape.ffn, mlp_matrices=2)
+    sac = again = 0.0
+    if s.sac_op and not s.checkpointing:  # each layer keeps the policy's outputs; one layer's rest is recomputed
+        sac = (4.0 if s.precision == "fp32" else 2.0) * sac_op_saved_elements(shape)  # 16-bit outputs under autocast
+        again = max(0.0, per_layer - sac)
+        layers_all = sac * T * shape.layers + again * T
+        inputs.update(bytes_per_token_layer=sac, recomputed_bytes_per_token_layer=again)
     if not s.checkpointing:
         value = layers_all + shape.layers * eager + logits + other + cache_all
         inputs["residual_bytes"] = residual_bytes  # the embedding output and final norm's operands
@@ -325,10 +333,12 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
         if cache_all:
             inputs["matmul_params"] = shape.linear_params + shape.vocab * shape.hidden
         said = (formula("formula.activations", logits=_logits_formula(s))
+                + (formula("formula.activations_sac_layer", " + ") if sac else ())
                 + formula("formula.activations_embedding_norm", " + ")
                 + (formula("formula.activations_eager", " + ") if eager else ())
                 + (formula("formula.activations_autocast", " + ") if cache_all else ()))
-        per_layer_said = formula("formula.per_token_layer", hidden=ch, kv_dim=ckv, ffn=cf)
+        per_layer_said = (formula("formula.per_token_layer_sac") if sac else
+                          formula("formula.per_token_layer", hidden=ch, kv_dim=ckv, ffn=cf))
         inputs["bytes_per_token_layer_formula"] = formula_text(per_layer_said)
         return Term("activations", value, "B", said, inputs,
                     input_phrases={"bytes_per_token_layer_formula": per_layer_said}), "backward"
@@ -521,6 +531,7 @@ class ParallelBytes:
     at_first_stage: float
     at_last_stage: float
     per_token_layer: float = 0.0  # saved bytes per token and layer (_per_token_layer)
+    sac_again: float = 0.0  # per-op selective checkpointing: bytes a token of one layer's recomputed operands
 
     @property
     def tensors(self) -> float:
@@ -585,8 +596,16 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     other = 2 * residual * shape.hidden * t_local
     eager = (EAGER_SAVED_PER_SCORE * s.batch * shape.heads / s.tp * (s.seq / s.cp) * s.seq
              if s.attention == "eager" else 0.0)
+    sac_again = 0.0
+    if s.sac_op and not s.checkpointing:  # the policy's outputs a layer a local token; one layer's rest recomputed
+        full, per_layer = per_layer, residual * sac_op_saved_elements(shape, s.tp) * s.tp
+        sac_again = max(0.0, full - per_layer)
     layer = per_layer * t_local + eager
-    if s.checkpointing:
+    if sac_again:
+        again = sac_again * t_local
+        first = layers_stage * s.inflight * layer + again + other
+        last = layers_stage * layer + max(logits, again) + other
+    elif s.checkpointing:
         kept = residual * shape.hidden * t_local
         recompute = layer + 3 * residual * shape.hidden * t_local
         first = layers_stage * s.inflight * kept + recompute + other
@@ -601,13 +620,13 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         first = layers_stage * s.inflight * layer + other
         last = layers_stage * layer + logits + other
     if s.pp == 1:
-        first = last = (max(first, last) if (s.checkpointing or s.recompute > 0)
+        first = last = (max(first, last) if (s.checkpointing or s.recompute > 0 or sac_again)
                         else layers_stage * s.inflight * layer + logits + other)
     if s.method == "qlora":  # one dequantized weight matrix at a time
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp
     return ParallelBytes(weights, grads, optimizer, max(first, last), host, dense, expert, gb, wb, opt_pp,
-                         first, last, per_layer)
+                         first, last, per_layer, sac_again)
 
 
 def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
@@ -686,9 +705,9 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
     eager = EAGER_SAVED_PER_SCORE * shape.heads * s.seq * t if s.attention == "eager" else 0.0
     logits, other = logits_bytes_per_token(s) * shape.vocab * t, 2 * residual * shape.hidden * t
     kept, layer = residual * shape.hidden * t, per * t + eager
-    rec = layer + 3 * residual * shape.hidden * t
+    rec = b.sac_again * t if b.sac_again else layer + 3 * residual * shape.hidden * t
     saved = layers * (kept if s.checkpointing else s.recompute * kept + (1 - s.recompute) * layer)
-    light = not s.checkpointing and s.recompute == 0
+    light = not s.checkpointing and s.recompute == 0 and not b.sac_again
     first = s.inflight * saved + (0.0 if light else rec) + other + (logits if light and s.pp == 1 else 0.0)
     last = saved + (logits if light else max(logits, rec)) + other
     at_first = first >= last if s.pp > 1 or not light else True
@@ -701,6 +720,8 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
         said += formula("formula.stage_held_eager" if s.recompute > 0 else "formula.stage_eager", " + ", **times)
 
     def one(sep: str, last: str) -> tuple[Phrase, ...]:  # one layer recomputed
+        if b.sac_again:  # per-op selective checkpointing: the operands of one layer it recomputes
+            return formula("formula.stage_sac_layer" + ("_max" if last.endswith("_max") else ""), sep, **tok)
         return (*formula("formula.stage_one_layer", sep, **tok),
                 *(formula("formula.stage_one_eager", " + ", **tok) if eager else ()), *formula(last, " + ", **tok))
 
@@ -724,6 +745,7 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
                  "layers_per_stage": layers, "tokens_per_micro_batch": s.batch * s.seq, "tp": s.tp, "cp": s.cp,
                  "bytes_per_token_layer": per, "residual_bytes": residual, "hidden": shape.hidden, "vocab": shape.vocab}
                 | ({"recompute": s.recompute} if s.recompute > 0 and not s.checkpointing else {})
+                | ({"recomputed_bytes_per_token_layer": b.sac_again} if b.sac_again else {})
                 | ({"heads": shape.heads, "seq": s.seq} if eager else {})
                 | ({"ffn": shape.ffn} if s.method == "qlora" else {}))
 

@@ -161,6 +161,9 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
 # recompute_num_layers: NVIDIA's Llama 3 8B FP8 recipe on 8 H100 recomputes 5 of 32 layers, Megatron-Bridge
 # scripts/performance/configs/llama3/workload_base_configs.py LLAMA3_8B_H100_FP8_CS_BASE_CONFIG)
 PARTIAL_RECOMPUTE = (0.125, 0.25, 0.5)
+# a rung's share recomputed that stands for per-op selective checkpointing (Layout.sac_op): only a job stating it
+# (workload.gradient_checkpointing 'selective_op') runs it
+SAC_OP = -1.0
 
 
 Rung = tuple[int, float, str, int]  # (ZeRO stage, share recomputed, offload, data-parallel ranks a ZeRO group spans)
@@ -206,7 +209,9 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         zeros = [1, 2, 3]
     if pins.zero is None and dp > 1 and tj.stack_zero_stages is not None:  # the stages the stack runs (llm.c: 0, 1)
         zeros = [z for z in zeros if z in tj.stack_zero_stages] or [max(tj.stack_zero_stages)]
-    if pins.checkpointing is not None:
+    if pins.sac_op:
+        ckpts = [SAC_OP]
+    elif pins.checkpointing is not None:
         ckpts = [float(pins.checkpointing)]
     elif tj.stack_te:  # Megatron-Core recomputes as few whole layers of each stage as it takes to fit (block method)
         ckpts = [0.0, *PARTIAL_RECOMPUTE, 1.0]
@@ -226,7 +231,7 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         z_off = [pins.zero] if pins.zero is not None else ([1, 3] if pp == 1 and dp > 1 else [1])
         if pins.zero is None and tj.stack_zero_stages is not None:
             z_off = [z for z in z_off if z in tj.stack_zero_stages]
-        off = [(z, ck, "cpu", pin if z else 0) for ck in ckpts if ck in (0.0, 1.0) for z in z_off]
+        off = [(z, ck, "cpu", pin if z else 0) for ck in ckpts if ck in (0.0, 1.0, SAC_OP) for z in z_off]
     return plain, off
 
 
@@ -246,7 +251,7 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
         per_stage = math.ceil(tj.shape.layers / pp)
         share = math.ceil(ck * per_stage) / per_stage
     return Layout(tp, pp, dp, ep, cp, micro, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
-                  v, share if share < 1.0 else 0.0, shard)
+                  v, share if share < 1.0 else 0.0, shard, ck == SAC_OP)
 
 
 def interleaves(layers: int, pp: int) -> list[int]:
@@ -282,10 +287,10 @@ class _Group:
         tp, pp, cp, ep, v = split
         lay = self.lay = _layout(tj, n, tp, pp, cp, ep, v, rungs[0], micro)
         bubble = (pp - 1) / (lay.grad_accum * v) if pp > 1 else 0.0
-        self.bound = tj.flops_per_token(rungs[0][1]) / n * (1 + bubble)
+        self.bound = tj.flops_per_token(max(0.0, rungs[0][1])) / n * (1 + bubble)
         # each rung's own bound: its recomputation's FLOPs (a partial share is rounded up to whole layers, so this is
         # at most what the layout computes)
-        self.rung_bounds = [tj.flops_per_token(r[1]) / n * (1 + bubble) for r in rungs]
+        self.rung_bounds = [tj.flops_per_token(max(0.0, r[1])) / n * (1 + bubble) for r in rungs]
         # a GPU's pipeline sends per training token (Static.pp_count and pp_bytes over Static.tokens): (sends, bytes),
         # with the bubble they run in; an interleaved schedule sends v times as often as 1F1B
         tokens = lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum
@@ -412,7 +417,7 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
     if groups or offload:
         got = _Search(groups, offload)
     else:
-        kept = Pins(zero=pins.zero, checkpointing=pins.checkpointing, offload=pins.offload)
+        kept = Pins(zero=pins.zero, checkpointing=pins.checkpointing, offload=pins.offload, sac_op=pins.sac_op)
         got = _search(tj, n, per_node, tp_domain, kept if kept != pins else Pins())
     tj.memo[key] = got
     return got

@@ -672,7 +672,7 @@ def _zero3_parts(tj: TrainingJob, st: Static, g: GpuRates, compute: float, local
     gather = _ring(g, st.weight_dense, n, local, layers) + _ring(g, st.weight_expert, dpe, local_e, layers)
     scatter = _ring(g, st.grad_dense, n, local, layers) + _ring(g, st.grad_expert, dpe, local_e, layers)
     micro = compute / lay.grad_accum
-    forward = micro * tj.flops_per_token(False) / 3 / tj.flops_per_token(lay.recompute_share)
+    forward = micro * tj.flops_per_token(False) / 3 / tj.layout_flops_per_token(lay)
     return gather, scatter, micro, forward
 
 

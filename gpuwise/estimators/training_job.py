@@ -37,6 +37,7 @@ def _requested_pins(job: Job) -> P.Pins:
         else None,
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
                        and isinstance(w.gradient_checkpointing, bool) else None),
+        sac_op=True if w.gradient_checkpointing == "selective_op" else None,
         offload=w.offload if "offload" in given and "offload" not in off else None,
         vpp=par.vpp if par else None,
         dp_shard=_dp_shard(job),

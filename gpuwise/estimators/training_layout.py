@@ -50,6 +50,9 @@ class Layout:
     # hybrid sharding (HSDP; DeepSpeed MiCS, ZeRO++ hpZ): the data-parallel ranks each ZeRO group spans (its
     # context-parallel GPUs join it); the other ranks hold replicas of the group's shards. 0: every rank, one group
     dp_shard: int = 0
+    # per-op selective activation checkpointing (torchtitan's 'op' policy; compute.sac_op_recomputed_params): every
+    # layer recomputes its even matmuls and the tensor-parallel all-gathers, keeping the rest of its outputs
+    sac_op: bool = False
 
     @property
     def gpus(self) -> int:
@@ -78,6 +81,8 @@ class Layout:
         parts.append(f"ZeRO-{self.zero}" + (f" HSDP{self.shard_group}" if self.shard_group < self.dp else ""))
         if self.checkpointing:
             parts.append("ckpt")
+        elif self.sac_op:
+            parts.append("ckpt-op")
         elif self.recompute:
             parts.append(f"ckpt {self.recompute:.0%}")
         if self.offload != "none":
@@ -110,11 +115,12 @@ class Pins:
     offload: str | None = None
     vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
     dp_shard: int | None = None  # data-parallel ranks a ZeRO / FSDP group spans (hybrid sharding; AUTO_SHARD: chosen)
+    sac_op: bool | None = None  # per-op selective checkpointing stated (workload.gradient_checkpointing 'selective_op')
 
     @property
     def any(self) -> bool:
         return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload, self.vpp, self.dp_shard))
+                                           self.offload, self.vpp, self.dp_shard, self.sac_op))
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -261,12 +267,22 @@ class TrainingJob:
             self.memo[key] = plain + share * (full - plain)
         return self.memo[key]
 
+    def layout_flops_per_token(self, lay: Layout) -> float:
+        """Training FLOPs per token of ``lay``: :meth:`flops_per_token` of its recomputed layers, or under per-op
+        selective checkpointing the plain count and the forward of the matmuls the policy recomputes, 2 FLOPs a
+        weight a token in every layer (:func:`compute.sac_op_recomputed_params`; frozen or not, a recomputed
+        forward is the same). Attention's output is saved, so its kernel does not run again."""
+        if not lay.sac_op or lay.checkpointing:
+            return self.flops_per_token(lay.recompute_share)
+        return self.flops_per_token(False) + 2.0 * self.shape.layers * C.sac_op_recomputed_params(self.shape)
+
     def setup(self, lay: Layout) -> M.TrainSetup:
         inflight = min(lay.pp, lay.grad_accum) * (1 + (lay.pp - 1) / (lay.pp * lay.interleave)
                                                   if lay.interleave > 1 else 1.0)
         return M.TrainSetup(
             method=self.method, precision=self.precision, mixed=self.mixed, optimizer=self.optimizer,  # type: ignore[arg-type]
             batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, recompute=lay.recompute,
+            sac_op=lay.sac_op and not lay.checkpointing,
             attention=self.attention,
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             shard_group=lay.shard_group,
@@ -340,10 +356,13 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     else:
         grad_dense, grad_expert = dense * gb, expert * gb
     tokens = float(lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum)
-    flops = tj.flops_per_token(lay.recompute_share) * tokens / lay.gpus
+    flops = tj.layout_flops_per_token(lay) * tokens / lay.gpus
     layers_stage = math.ceil(shape.layers / lay.pp)
     mb_tokens = lay.micro_batch * tj.seq / lay.cp
-    per_layer_colls = 4 + 2 * lay.recompute_share
+    # per-op selective checkpointing: the two sequence-parallel all-gathers of a layer (half an all-reduce's volume
+    # each) run again, the policy not saving their outputs; the reduce-scatters' outputs are saved
+    sac = lay.sac_op and not lay.checkpointing
+    per_layer_colls = 4 + 2 * lay.recompute_share + (1 if sac else 0)
     tp_bytes = mb_tokens * shape.hidden * ACT_BYTES if lay.tp > 1 else 0.0
     tp_count = layers_stage * lay.grad_accum * per_layer_colls if lay.tp > 1 else 0.0
     pp_bytes = mb_tokens * shape.hidden * ACT_BYTES / lay.tp if lay.pp > 1 else 0.0

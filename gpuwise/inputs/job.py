@@ -324,6 +324,20 @@ def _state_dtype(w: Workload, kb: Knowledge, shape: Shape, where: str, assumptio
                         hint_values={"ok": either(ok)} if ok else {"since": setting.releases[0].since})
 
 
+def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
+    """Per-op selective checkpointing (``gradient_checkpointing: selective_op``) is costed from the order of a dense
+    block's matmuls (estimators/compute.py sac_op_recomputed_params): a model whose layers run another mixer,
+    routed experts or MLA is an input error, never a guess."""
+    if w.task == "inference" or w.gradient_checkpointing != "selective_op":
+        return
+    from ..estimators.compute import sac_op_supported
+    if not sac_op_supported(shape):
+        raise UserError(N_("per-op selective checkpointing is costed for dense models with separate q, k, v and "
+                           "output projections; %(model)s is not one"), values={"model": shape.name},
+                        where=field_at(where, "workload.gradient_checkpointing"),
+                        hint=N_("set gradient_checkpointing to true, false or auto"))
+
+
 def _check_schedule(w: Workload, layers: int, where: str, slots: int = 0) -> None:
     """A pinned interleaved schedule (``parallelism.vpp`` > 1) the model's layers cannot fill is an input
     error, never a silent fall-back to the plain schedule: each of the pp ranks holds vpp stages of at least
@@ -513,6 +527,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     stacks = getattr(getattr(kb, "runtime", None), "training_stacks", None) or {}
     named = stacks.get(w.stack) if getattr(w, "stack", None) else None
     _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
+    _check_sac_op(w, shape, where)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
     if given_over is not None:
         assumptions.append(given_over)

@@ -226,7 +226,9 @@ class Workload(Strict):
     optimizer: Optimizer = "adamw"
     batch_size: int = Field(default=1, ge=1, le=1_000_000)
     seq_len: int = Field(default=2048, ge=1, le=10_000_000)
-    gradient_checkpointing: bool | Literal["auto"] = False
+    # selective_op: torchtitan's per-op selective activation checkpointing (activation_checkpoint mode 'selective',
+    # selective_ac_option 'op'): every layer recomputes its even matmuls, keeping the other outputs
+    gradient_checkpointing: bool | Literal["auto", "selective_op"] = False
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme", "auto"] = "none"  # auto: left out (_offload_auto)
