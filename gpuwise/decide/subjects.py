@@ -367,7 +367,9 @@ def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
         return {"host_ram_from": "", "host_ram_from_phrases": []}
     per_node = ev.topology.per_node if ev.topology is not None else ev.count
     offer = ev.offer
-    values = {"proposal": {}, "shared": {}, "instance": {"instance": offer.instance if offer else ""},
+    held = ev.memory.per_gpu / 1e9 if ev.memory is not None else 0.0  # what the GPU side holds of a shared memory
+    values = {"proposal": {}, "shared": {"memory": ev.gpu.memory.gb, "held": held},
+              "instance": {"instance": offer.instance if offer else ""},
               "offer": {"provider": offer.provider if offer else ""},
               "typical": {"segment": (("", f"host_ram.segment.{ev.gpu.segment}", {}),),  # in the report's language
                           "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]

@@ -27,7 +27,15 @@ from . import planner as P
 from . import serving as SV
 from .priced import Cost, Market
 from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
-from .rental import market_of, named_network, named_offers, offers_for, rent_network, rented_host_ram
+from .rental import (
+    market_of,
+    named_network,
+    named_offers,
+    offers_for,
+    rent_network,
+    rented_host_ram,
+    shared_host_ram_gb,
+)
 from .rental import networks_for as networks_for
 from .run import Change, Speed, TrainingRun
 from .training_job import job_pins, training_job
@@ -314,8 +322,9 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
                                          if mem.host_bytes else 0.0)
     if not host_ram_gb and ev.host_ram_needed_bytes_per_node and gpu.memory.shared_with_host:
         # no host memory apart from the GPU's (the GB10 of a DGX Spark): the offloaded state goes into the system's
-        # one memory, so that memory is the host RAM the rules judge, bought or rented
-        ev.host_ram_gb, ev.host_ram_from = gpu.memory.gb * topo.per_node, "shared"
+        # one memory beside what the GPU side holds there, so what that leaves is the host RAM the rules judge,
+        # bought or rented
+        ev.host_ram_gb, ev.host_ram_from = shared_host_ram_gb(gpu, topo.per_node, mem.per_gpu), "shared"
 
     def rest() -> None:
         _compute_step(job, ev)
@@ -624,7 +633,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
         # instance's own; else the offer's, as its provider states it; else a typical figure per GPU of its
         # segment), and where the figure came from is said (rental.rented_host_ram)
-        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(kb, ev.gpu, ev.topology.per_node, offer)
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(kb, ev.gpu, ev.topology.per_node, offer, ev.memory.per_gpu)
     ev.cost = Cost(
         rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
         usd_per_gpu_hour=offer.per_gpu_hour if offer else None,

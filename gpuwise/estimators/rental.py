@@ -142,13 +142,22 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
     return {"rent": rent, "buy": buy}
 
 
-def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any) -> tuple[float | None, str]:
+def shared_host_ram_gb(gpu: Any, per_node: int, held_per_gpu: float) -> float:
+    """GB of a system's one memory (gpus.yaml memory.shared_with_host, the GB10 of a DGX Spark) left for what is
+    offloaded to the host: the memory less what the GPU side holds there (``held_per_gpu`` bytes: its weights,
+    activations, state and context), for the ``per_node`` GPUs of a node; never below 0."""
+    return max(gpu.memory.gb - held_per_gpu / 1e9, 0.0) * per_node
+
+
+def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any,
+                    held_per_gpu: float = 0.0) -> tuple[float | None, str]:
     """GB of host RAM a rented server of ``per_node`` GPUs comes with, and where the figure comes from: the named
     instance's own (runtime.yaml rented_host_ram.instance_gib), else the offer's as its provider states it, else a
     typical figure per GPU of the GPU's segment; (None, "") when none is known. A GPU whose memory is the system's
-    only memory (gpus.yaml memory.shared_with_host) has that memory and no other."""
+    only memory (gpus.yaml memory.shared_with_host) has that memory less what its GPU side holds (``held_per_gpu``
+    bytes), and no other."""
     if gpu.memory.shared_with_host:
-        return gpu.memory.gb * per_node, "shared"
+        return shared_host_ram_gb(gpu, per_node, held_per_gpu), "shared"
     per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
     if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
         per_gpu, src = offer.host_ram_gb_per_gpu, "offer"

@@ -243,7 +243,7 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     if offers and book is not None and ev is not None and ev.host_ram_needed_bytes_per_node and ev.topology:
         held, before = [], (ev.host_ram_gb, ev.host_ram_from)
         for o in offers:
-            ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o)
+            ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o, ev.memory.per_gpu)
             no = rejected_reading(book, _verdict(book, s, ev), HOST_RAM)
             refused = refused or no
             if not no:

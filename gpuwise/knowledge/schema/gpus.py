@@ -37,7 +37,8 @@ class GpuMemory(Sourced):
     ecc: bool | None = None
     shared_with_host: bool = Field(
         default=False, description="the GPU's memory is the system's only memory, shared with its CPU (the GB10 of a "
-        "DGX Spark): CPU offload would move state into the same memory, so no layout offloads")
+        "DGX Spark): CPU offload would move state into the same memory, so no layout offloads, and one pinned there "
+        "has that memory less what the GPU side holds")
 
     @model_validator(mode="after")
     def _sizes_agree(self) -> "GpuMemory":
