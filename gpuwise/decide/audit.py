@@ -22,6 +22,7 @@ from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate
+from ..estimators.rental import matching_instance, named_offer, rent_network
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import (
@@ -402,6 +403,37 @@ def _instance_network(p: Proposal, kb: Any, proposed: Any) -> Any:
                  "network_phrases": messages.phrase_json(known.phrases()), "stated": shape.network_stated})
 
 
+def _matching_instance(p: Proposal, job: Any, gpu: Any) -> tuple[Any, str]:
+    """A rental over several nodes that names its provider but no instance and no network: the provider's listed
+    instance its stated nodes or its own rate a GPU-hour match (rental.matching_instance), and why; (None, "")
+    otherwise (it is then estimated on the offer it is priced on, and :func:`_provider_network` says which)."""
+    hw, acq = p.hardware, p.acquisition
+    if acq.mode != "rent" or not acq.provider or acq.instance or hw.network or hw.nodes <= 1:
+        return None, ""
+    return matching_instance(job, gpu, hw.count, acq.provider, math.ceil(hw.count / hw.nodes),
+                             None if acq.spot else acq.hourly_usd)
+
+
+def _provider_network(p: Proposal, job: Any, gpu: Any, proposed: Any, match: Any, basis: str) -> Any:
+    """The network between the nodes of a rental naming its provider but no instance or network, said: that of the
+    instance the proposal matched (:func:`_matching_instance`), else that of the offer it is priced on."""
+    hw, acq, kb = p.hardware, p.acquisition, job.kb
+    topo = proposed.topology
+    if acq.mode != "rent" or not acq.provider or acq.instance or hw.network or topo is None or topo.nodes <= 1:
+        return None
+    known = kb.runtime.networks.get(topo.network)
+    offer = match or named_offer(job, gpu, hw.count, acq.provider)
+    if known is None or offer is None or rent_network(kb, gpu, offer) != topo.network:
+        return None
+    values = {"provider": acq.provider, "instance": offer.instance or "", "nodes": topo.nodes, "gpus": offer.gpus,
+              "per_node": topo.per_node, "rate": offer.per_gpu_hour, "network": known.text,
+              "network_phrases": messages.phrase_json(known.phrases())}
+    if match is not None:
+        return note("acquisition.instance", offer.instance, f"assume.instance.{basis}", values)
+    return note("hardware.network", topo.network,
+                "assume.network.offer" if offer.instance else "assume.network.offer_unnamed", values)
+
+
 def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
     """A part whose systems hold fewer GPUs than a server does (gpus.yaml ``link.server_gpus``: one GB10 a DGX
     Spark, four GH200 a quad blade): ``hardware.nodes`` not given is the systems the count fills, not one node
@@ -462,11 +494,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                            hw.nodes)
             check_instance_network(kb, acq.instance, hw.network, hw.count, hw.nodes, f"{where}: hardware.network")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
+        match, basis = _matching_instance(p, job, gpu)
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
-                            spot=acq.spot, provider=acq.provider, instance=acq.instance, condition=acq.condition,
+                            spot=acq.spot, provider=acq.provider,
+                            instance=acq.instance or getattr(match, "instance", None), condition=acq.condition,
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
-        said_net = _instance_network(p, kb, proposed)
+        said_net = _instance_network(p, kb, proposed) or _provider_network(p, job, gpu, proposed, match, basis)
         if said_net is not None:
             job.assumptions.append(said_net)
         # host RAM as the proposal gives it; renting, as the rented server comes (evaluate: the named instance's,

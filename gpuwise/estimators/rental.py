@@ -76,6 +76,13 @@ def named_network(job: Job, gpu: Gpu, count: int, provider: str | None, instance
     instance the provider lists is the offer read (the cost step prices it): 4 x GCP's a3-highgpu-8g
     (400 Gb/s a node) were estimated on the 25 GbE default of the provider's cheaper a3-highgpu-1g, and with no
     provider named, on the catalog's InfiniBand default; such an instance names its provider."""
+    offer = named_offer(job, gpu, count, provider, instance)
+    return _rent_network(job, gpu, offer) if offer is not None else None
+
+
+def named_offer(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None) -> K.Offer | None:
+    """The offer :func:`named_network` reads: the named instance's, else the provider's offer as sold for the
+    expected hours (the cheapest bill); None when the provider does not rent this GPU."""
     if not provider and instance:
         provider = next((i.provider for i in job.kb.clouds.instances if i.id == instance), None)
     if not provider:
@@ -83,9 +90,28 @@ def named_network(job: Job, gpu: Gpu, count: int, provider: str | None, instance
     offers = named_offers(job, gpu, count, provider)
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
-    if not offers:
-        return None
-    return _rent_network(job, gpu, _sold_offer(job, gpu, count, offers))
+    return _sold_offer(job, gpu, count, offers) if offers else None
+
+
+PRICE_MATCH = 0.01  # a proposal's rate a GPU-hour within 1% of a listed one is that offer's (a quote's rounding)
+
+
+def matching_instance(job: Job, gpu: Gpu, count: int, provider: str, per_node: int | None,
+                      usd_per_gpu_hour: float | None) -> tuple[K.Offer | None, str]:
+    """The listed instance of ``provider`` a proposal naming no instance is read on, and why: the one whose GPUs
+    make the node the proposal gives (``per_node``: its count over its stated nodes; "nodes"), the one at its own
+    rate a GPU-hour among those, else the one at that rate ("price"); (None, "") when none matches, or when the
+    matches are listed with different networks between instances (nothing tells them apart)."""
+    shapes = {i.id: i.gpus for i in job.kb.clouds.instances}  # an instance's own GPUs (an offer's are those paid)
+    listed = [o for o in named_offers(job, gpu, count, provider) if o.instance in shapes]
+    by_nodes = [o for o in listed if per_node and shapes[o.instance] == per_node]
+    if usd_per_gpu_hour:
+        priced = [o for o in (by_nodes or listed) if abs(o.per_gpu_hour / usd_per_gpu_hour - 1) <= PRICE_MATCH]
+        if priced and len({o.network for o in priced}) == 1:
+            return min(priced, key=lambda o: abs(o.per_gpu_hour - usd_per_gpu_hour)), "nodes" if by_nodes else "price"
+    if by_nodes and len({o.network for o in by_nodes}) == 1:
+        return by_nodes[0], "nodes"
+    return None, ""
 
 
 def expected_rent_hours(job: Job, gpu: Gpu, count: int) -> float:
