@@ -474,7 +474,9 @@ def test_a_plan_line_and_a_serving_term_are_message_ids():
     # vLLM's default gpu_memory_utilization 0.9 of the whole card, below gpuwise's 0.95 headroom, bounds the pool
     assert [p[1] for p in kv.formula_phrases] == ["formula.serving.kv_capacity_total"]
     en = words.formula_parts(kv.formula_phrases, Fmt("en"), lambda n: str(kv.inputs.get(n)))
-    assert en.startswith(f"{kv.inputs['replicas']} × floor((0.90 × capacity - weights")
+    # each operand by its input's number, capacity and weights too (users49: they were words)
+    assert en.startswith(f"{kv.inputs['replicas']} × floor((0.90 × {kv.inputs['capacity_per_gpu_bytes']} - "
+                         f"{kv.inputs['weights_per_gpu_bytes']} - ")
 
 
 def test_a_speculative_drafter_adds_its_words_as_message_ids(kb):

@@ -344,7 +344,10 @@ def test_the_mfu_formula_names_both_memory_bound_factors(kb):
     assert t.formula == formula_text(t.formula_phrases) == "MFU_ref x (1 + k_ref x r / ref_width) / (1 + k x r / width)"
     assert t.inputs["k_ref"] == 7.5 and t.inputs["k"] == 3.0
     numbers = {n: f"{t.inputs[n]:g}" for n in ("k", "k_ref", "ref_width", "width")}
-    assert fill(template("formula.mfu"), numbers) == "MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)"
+    # MFU_ref and r are operands too (users49), their words where no number is put in
+    assert fill(template("formula.mfu"), {**numbers, "mfu_ref": "MFU_ref", "r_flop_per_byte": "r"}) == \
+        "MFU_ref x (1 + 7.5 x r / 8192) / (1 + 3 x r / 2048)"
+    assert t.inputs["mfu_ref"] == 0.62 and t.inputs["r_flop_per_byte"] > 0
     middle = training_mfu(shape, a100, 0.62, 312, reference_hidden=8192, k=7.5)
     assert middle.inputs["k_ref"] == middle.inputs["k"] == 7.5
 

@@ -561,7 +561,8 @@ def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str 
         return None
     if name == "usd_per_hour":
         return (money(v) if money else f"${v:,.2f}") + "/h"
-    if name.endswith("_usd") or name.startswith("usd_per_"):  # an amount or a rate: the report's money, cents
+    if name.endswith("_usd") or name.startswith("usd_per_") or "_usd_per_" in name:  # an amount or a rate: the
+        # report's money, cents
         return money(v) if money else f"${v:,.2f}"
     if name == "discount":
         return f"{v:.0%}"

@@ -201,7 +201,7 @@ def times(text: str) -> str:
     return _TIMES.sub(" × ", text)
 
 
-_TIMES = re.compile(r"(?<=[\w)）]) x (?=[\w(（])")  # a translation's full-width brackets too
+_TIMES = re.compile(r"(?<=[\w)）]) x (?=[\w(（$¥])")  # a translation's full-width brackets too; an amount ($800.00)
 
 
 def _local(text: str, f: Speaker) -> str:

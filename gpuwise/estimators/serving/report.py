@@ -209,9 +209,14 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
     if rep.state_slots:
         shared.update({"state_slots_per_rank": rep.state_slots, "state_slots_per_request": rep.state_slots_per_request,
                        "state_pool_per_gpu_bytes": rep.state_pool_gpu})
-    elif rep.pool_kind and not rep.pool_tokens:  # the parts the engine's own pool sizing subtracts, so they add up
-        shared.update({"context_bytes": eng.context_bytes,
-                       "working_set_per_gpu_bytes": rep.held_gpu - rep.weights_gpu - eng.context_bytes})
+    # the parts the pool is what is left of, each a number in the formula (layout.py _replica: the memory beside the
+    # KV cache is the weights, the working set and its allocator allowance, and the CUDA context), and one
+    # sequence's bytes a GPU (its KV cache, the drafter's, a static engine's prompt; its recurrent state unless that
+    # has a pool of its own)
+    beside = M.total_bytes(rep.weights_gpu + rep.act_gpu, rep.act_gpu, (eng.context_bytes, eng.alloc_frac))
+    shared.update({"context_bytes": eng.context_bytes,
+                   "working_set_per_gpu_bytes": beside - rep.weights_gpu - eng.context_bytes,
+                   "kv_per_sequence_per_gpu_bytes": rep.per_seq_gpu - (rep.state_gpu if rep.state_slots else 0.0)})
     said = (formula("formula.serving.kv_capacity_state_pool", cap=rep.sched_cap, ranks=lay.dp_attention,
                     fw=eng.fw.name, slots=rep.state_slots, per=rep.state_slots_per_request) if rep.state_capped
             else formula("formula.serving.kv_capacity_cap", cap=rep.sched_cap, ranks=lay.dp_attention, set_by=(
