@@ -181,15 +181,23 @@ def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any,
     instance's own (runtime.yaml rented_host_ram.instance_gib), else the offer's as its provider states it, else a
     typical figure per GPU of the GPU's segment; (None, "") when none is known. A GPU whose memory is the system's
     only memory (gpus.yaml memory.shared_with_host) has that memory less what its GPU side holds (``held_per_gpu``
-    bytes), and no other."""
+    bytes), and no other. A run on fewer GPUs than the instance holds has the whole instance's RAM (its other GPUs
+    idle, still paid for): 2 L4s on a g6.48xlarge have its 768 GiB, not 2/8 of it."""
     if gpu.memory.shared_with_host:
         return shared_host_ram_gb(gpu, per_node, held_per_gpu), "shared"
+    per_node = max(per_node, instance_gpus(kb, offer.instance if offer else None))
     per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
     if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
         per_gpu, src = offer.host_ram_gb_per_gpu, "offer"
     if not per_gpu:
         per_gpu, src = kb.runtime.rented_host_ram.per_gpu_gb.get(gpu.segment), "typical"
     return (per_gpu * per_node, src) if per_gpu else (None, "")
+
+
+def instance_gpus(kb: Any, instance: str | None) -> int:
+    """GPUs one named rental instance holds (clouds.yaml), 0 when the offer names none or it is not listed."""
+    shape = next((i for i in kb.clouds.instances if i.id == instance), None) if instance else None
+    return shape.gpus if shape else 0
 
 
 def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:

@@ -235,7 +235,7 @@ class Planner:
                 work = o.count * HOURS / max(o.capacity, 1e-9) if sz.serving else o.gpu_hours
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
                     rate = min([o.rent_usd_per_hour] + [r.usd_per_hour for r in o.reserved.values()])
-                    rent.append((rate / max(o.rent_gpus_paid, 1) * work, g))
+                    rent.append((rate * (work / max(o.rent_gpus_paid, 1) if sz.serving else o.rented_wall_hours), g))
                 if f.unit:  # in the first unit that holds the copy (run)
                     u = next((u for u in f.units if max(u.holds, u.gpus) >= o.count), f.units[-1])
                     per_gpu_hour = (u.capex + u.hosting_per_month * H) / (u.gpus * H * HOURS)
@@ -420,9 +420,9 @@ class Planner:
                 gpus = copies * o.count
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
                 extra: dict[str, Any] = {"copies": copies}
-            else:
-                gpus = o.count
-                hours = o.gpu_hours * value
+            else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
+                gpus = o.count if own else o.rented_count
+                hours = gpus * (o.wall_hours if own else o.rented_wall_hours) * value
                 extra = {"runs": round(value, 4)}
             total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
             if not own:
@@ -463,10 +463,10 @@ class Planner:
                                   "discount": o.rent_discount,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     else:
-                        amount = o.rent_usd_per_hour * o.wall_hours * v
+                        amount = o.rent_usd_per_hour * o.rented_wall_hours * v
                         formula = messages.formula("formula.plan.rent_runs")
                         inputs = {"runs": round(v, 4), "usd_per_hour": round(o.rent_usd_per_hour, 4),
-                                  "wall_hours": round(o.wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
+                                  "wall_hours": round(o.rented_wall_hours, 2), "gpus_paid": o.rent_gpus_paid,
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     # the GPUs the line pays for: a service's copies each on the copy's GPUs (as a commitment's
                     # line counts them), a training line's runs one after another on the run's
@@ -697,7 +697,8 @@ class Planner:
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
                           capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
-                          rent_provider=o.rent_provider, layout=o.layout)
+                          rent_provider=o.rent_provider, layout=o.layout, rent_count=o.rent_count,
+                          rent_wall_hours=o.rent_wall_hours)
                    for sz in self.sized for g, o in sz.options.items()]
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
             for where in sorted({p.site for p in ex.purchases}):

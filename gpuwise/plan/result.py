@@ -142,6 +142,9 @@ class Option(Frozen):
     rent_per_hour: float | None = None
     rent_provider: str | None = None
     layout: str = ""
+    rent_count: int = Field(0, description="a run rented by the instance: the GPUs it runs on, every GPU paid for "
+                                           "(0: on count)")
+    rent_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
 
 
 class Commitment(Frozen):

@@ -84,10 +84,20 @@ class Option:
     layout: str = ""
     host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
     # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
+    rent_count: int = 0  # training rented by the instance: the run on every GPU paid for (0: on `count`)
+    rent_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
 
     @property
     def gpu_hours(self) -> float:
         return self.count * self.wall_hours
+
+    @property
+    def rented_count(self) -> int:
+        return self.rent_count or self.count
+
+    @property
+    def rented_wall_hours(self) -> float:
+        return self.rent_wall_hours or self.wall_hours
 
 
 @record
@@ -338,6 +348,7 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             # no cloud rents this many (RunPod's 4090s come 8 to a server): the fewer's host RAM stays the reason,
             # where the option would be dropped as 'no cloud rents' the GPU (hostile round 35)
             continue
+        _on_paid(s, g, opt, timed, book, max_gpus, rent_only and not owned)
         s.options[g.id] = opt
         if owned and n > owned:
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
@@ -347,6 +358,28 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
     s.why_not[g.id] = last_reason
     if owned:
         s.owned_reason.setdefault(g.id, last_reason)
+
+
+def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_gpus: int, only: bool) -> None:
+    """A run rented by the instance on fewer GPUs than the instances pay for (2 L4s of a g6.48xlarge's 8) is
+    rented on all of them: the bill is the instances' whatever the run uses, and more GPUs finish it sooner.
+    Kept where the rules reject nothing there they did not reject of ``opt.count`` and it is faster; bought or
+    owned, the run stays on ``opt.count``, unless renting is its ``only`` way (the option is the rental then)."""
+    paid = opt.rent_gpus_paid
+    if opt.rent_instance is None or not opt.count < paid <= max_gpus:
+        return
+    ev = evaluate(s.job, g, paid, defer=True)
+    if not _verdict(book, s, ev).fits:
+        return
+    offer = next((o for o in offers_for(s.job, g, paid) if o.instance == opt.rent_instance), None)
+    if ev.host_ram_needed_bytes_per_node and ev.topology and ev.host_ram_from != "shared":
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, offer)
+    ev.complete()
+    wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
+    if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(timed.rejected):
+        opt.rent_count, opt.rent_wall_hours = paid, wall
+        if only:
+            opt.count, opt.wall_hours, opt.layout = paid, wall, ev.label()
 
 
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:

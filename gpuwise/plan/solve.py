@@ -368,7 +368,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                         size[j] = opt.count
                         use(use_hours, (g, m), j, opt.gpu_hours)
                     if rent_ok and opt.rent_usd_per_hour is not None:
-                        price = opt.rent_usd_per_hour * opt.wall_hours
+                        price = opt.rent_usd_per_hour * opt.rented_wall_hours  # on every GPU paid for
                         j = m_.var(f"rent[{sz.name},{m},{g}]", ub=R, cost=price)
                         p.rent_run[(sz.name, m, g)] = j
                         terms[j] = 1.0
