@@ -637,12 +637,40 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
                 raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), where=f"{kb.files['runtime.yaml']}: training.{field}",
                                      values={"gpu": ident}, hint=N_("did you mean %(name)s?") if close else None,
                                      hint_values={"name": close[0]} if close else None)
+    _check_rented_instances(kb)
     for arch in kb.gpus.values():
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
                 N_("no default MFU for architecture '%(architecture)s'"),
                 where=f"{kb.files['runtime.yaml']}: mfu", values={"architecture": arch.architecture},
             )
+
+
+def _check_rented_instances(kb: Knowledge) -> None:
+    """An overlay's runtime.yaml ``rented_host_ram`` instance close to one clouds.yaml lists or runtime.yaml ships
+    but not it ('g6.xlarg') is a misspelling no audit or plan would read: refused with the close match, as
+    ``acquisition.instance`` is (inputs/job.py check_instance). Any other name is the user's own instance, read
+    when a proposal names it; the shipped names (some with no offer) are runtime.yaml's own."""
+    path, base = kb.files["runtime.yaml"], knowledge_dir() / "runtime.yaml"
+    if path == base:
+        return
+    shipped = (parse_yaml(read_bytes(base, what="knowledge file"), base, what="knowledge file") or {}).get(
+        "rented_host_ram") or {}
+    listed = {i.id for i in kb.clouds.instances}
+    for field in ("instance_gib", "instance_vcpus"):
+        known = sorted(listed | set(shipped.get(field) or {}))
+        for name in getattr(kb.runtime.rented_host_ram, field):
+            if name in known:
+                continue
+            import difflib  # a close match for an error's hint: not on the way of a good answer
+
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.8) or difflib.get_close_matches(
+                name.strip().lower(), [k.lower() for k in known], n=1, cutoff=0.8)
+            if close:
+                meant = next(k for k in known if k.lower() == close[0].lower())
+                raise KnowledgeError(N_("unknown instance '%(instance)s'"), where=f"{path}: rented_host_ram.{field}",
+                                     values={"instance": name}, hint=N_("did you mean %(name)s?"),
+                                     hint_values={"name": meant})
 
 
 def _check_serving(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:
