@@ -1,7 +1,8 @@
 """The facts a plan puts before the rules (``rules/plan.yaml``): one per GPU type owned, one per
-workload, one per budget period, one per hosted-API price compared. Registered in the fact
-vocabulary (:mod:`gpuwise.decide.facts`) so rule files, house rules included, are checked
-against these fields and ``gpuwise rules --facts`` lists them. Money in USD; ``-1`` means "none".
+workload, one per budget period, one per hosted-API price compared, one per offloaded run on owned
+GPUs. Registered in the fact vocabulary (:mod:`gpuwise.decide.facts`) so rule files, house rules
+included, are checked against these fields and ``gpuwise rules --facts`` lists them. Money in USD;
+``-1`` means "none".
 
 This module imports pydantic only: the vocabulary imports it.
 """
@@ -82,9 +83,24 @@ class PlanApiFact(_Fact):
     ratio: float = _f("API cost / self-hosting cost")
 
 
+class PlanOwnedRunFact(_Fact):
+    """A run the plan places on owned GPUs that keeps its state in host RAM (offload), and the owned servers' RAM."""
+
+    workload: str = _f("workload name")
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    count: int = _f("owned GPUs one run uses")
+    offload: str = _f("cpu | nvme: where the run offloads its state")
+    host_ram_needed_gb: float = _f("host RAM the run needs a server, GB (its offloaded state over the owned servers "
+                                   "it spans, where owned[].servers is given; else over the estimate's nodes)")
+    host_ram_gb: float = _f("host RAM of each owned server, GB, as the plan states it (owned[].host_ram_gb; the "
+                            "least where several entries give the type; -1 not stated)")
+
+
 PLAN_FACTS: dict[str, type[BaseModel]] = {
     "plan_fleet": PlanFleetFact,
     "plan_workload": PlanWorkloadFact,
     "plan_budget": PlanBudgetFact,
     "plan_api": PlanApiFact,
+    "plan_owned_run": PlanOwnedRunFact,
 }

@@ -10,6 +10,7 @@ refuse one keep the plan from buying it). The judgements and their thresholds ar
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Any
 
 from ..decide import engine, rulebook
@@ -107,6 +108,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "outgrows_owned": owned_then, "outgrows_then": phrase_text(then),
                     "outgrows_then_phrases": phrase_json(then), "late_purchase": late, "purchase_month": pm,
                     "arrival_month": am, "first_month": first})
+    out += _owned_runs(pl, ex)
     for name in pl.prog.rows:
         if not name.startswith("budget"):
             continue
@@ -127,6 +129,31 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "api_usd_per_month": a.api_per_month, "self_host_usd_per_month": self_host,
                     "ratio": a.api_per_month / self_host if self_host > 0 else 1e6})
     return out + prices(pl, ex)
+
+
+def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
+    """Each run placed on owned GPUs that keeps its state in host RAM (sizing.Option.host_ram, the estimate's), with
+    the RAM the plan states of the owned servers (owned[].host_ram_gb, -1 where an entry of the type states none):
+    the rules say what it needs there (rules/plan.yaml PLAN-OWNED-HOST-RAM-*), as recommend's MEM-HOST-RAM-* of a
+    server it judges. Where the owned servers are given (owned[].servers), the state is spread over the servers the
+    run spans rather than the estimate's nodes."""
+    out: list[dict[str, Any]] = []
+    placed = {(p.workload, p.gpu) for m in ex.months for p in m.placements if p.acquisition == "owned"}
+    for sz in pl.inp.sized:
+        for g, o in sz.options.items():
+            h = o.host_ram
+            if (sz.name, g) not in placed or not h:
+                continue
+            mine = [w for w in pl.pf.owned if pl.kb.gpu(w.gpu).id == g]
+            stated = [w.host_ram_gb for w in mine]
+            need = h["host_ram_needed_gb"]
+            if mine and all(w.servers for w in mine):  # the state over the owned servers the run spans
+                per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers for w in mine))
+                need = need * math.ceil(h["count"] / max(h["per_node"], 1)) / math.ceil(o.count / per_server)
+            out.append({"t": "plan_owned_run", "workload": sz.name, "gpu": g, "gpu_name": pl.kb.gpus[g].name,
+                        "count": o.count, "offload": h["offload"], "host_ram_needed_gb": need,
+                        "host_ram_gb": min(stated) if stated and None not in stated else -1.0})
+    return out
 
 
 def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:

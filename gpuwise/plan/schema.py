@@ -52,9 +52,12 @@ class Owned(Strict):
                                description="when they were bought, YYYY-MM")
     paid_usd: float | None = Field(default=None, ge=0, le=1e13,
                                    description="what was paid for all of them, in constraints.currency")
+    host_ram_gb: float | None = Field(default=None, ge=1, le=1e5,
+                                      description="host RAM of each server they sit in, GB (a run that offloads "
+                                                  "its state to host RAM is judged on it)")
 
     _m = field_validator("paid_usd", mode="before")(_money_text)
-    _v = field_validator("paid_usd")(_finite)
+    _v = field_validator("paid_usd", "host_ram_gb")(_finite)
 
     @field_validator("gpu", mode="before")
     @classmethod
