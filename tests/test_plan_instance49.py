@@ -61,3 +61,15 @@ def test_a_run_rented_by_the_instance_runs_on_every_gpu_paid_for(tmp_path):
     (placed,) = d["months"][0]["placements"]
     assert placed["count"] == 8 and placed["acquisition"] == "rent"
     assert abs(placed["gpu_hours"] - 8 * opt["rent_wall_hours"]) < 1e-3
+
+
+def test_the_full_report_says_the_rented_run_is_on_the_gpus_paid_for(tmp_path):
+    # where the option's own count (1, for owned or bought GPUs) is not the rental's, the provider cell says the
+    # rented run's GPUs and hours (8 L4s, about 2.1 h) beside the whole instance's $13.35 an hour
+    doc = {"horizon_months": 3, "constraints": {"acquisition": "either", "gpus": ["l4"]},
+           "workloads": [{"name": "ft", "workload": FT8, "cadence": {"at_month": 1}}]}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", "--detail", "full", "--format", "md", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    row = next(ln for ln in r.stdout.splitlines() if ln.startswith("| ft | NVIDIA L4"))
+    assert "| 1 |" in row and "| $13.35 |" in row and "aws: the run on the 8 GPUs paid for, 2.1 h" in row, row

@@ -252,11 +252,17 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         return (_("%(n)s sequences", n=n) if measure.get(o.workload) == "sequences"
                 else _("%(n)s tokens/s", n=n))
 
+    def provider(o: Any) -> str:  # a run rented by the instance on more GPUs than its own count: those, and its hours
+        if o.rent_provider and o.rent_count and o.rent_count != o.count:
+            return _("%(provider)s: the run on the %(n)s GPUs paid for, %(hours)s h", provider=o.rent_provider,
+                     n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
+        return o.rent_provider or DASH
+
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
                      _("Capacity of a copy"), _("Rent per hour, its GPUs"), _("Provider")],
                     [[o.workload, gpu(o.gpu), str(o.count), local.num(o.wall_hours, 1) if o.wall_hours else DASH,
                       capacity(o) if o.capacity else DASH,
-                      m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, o.rent_provider or DASH]
+                      m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, provider(o)]
                      for o in r.options], right=(2, 3, 4, 5)) if full and r.options else None
     trace = table([_("Rule"), _("Step"), _("Conclusion"), _("Source")],
                   [[e.rule, e.step, usd.sentence(e.template, e.values, e.conclusion), local.cite(e.source)]
