@@ -21,6 +21,8 @@ RUNS = [
     (gpuwise.recommend, ROOT / "examples" / "inference-70b.yaml"),
     (gpuwise.audit, ROOT / "examples" / "proposal-used-3090-mining.yaml"),
     (gpuwise.plan, ROOT / "examples" / "plan-team-4090.yaml"),
+    # an offloaded run on owned GPUs (plan_owned_run), which the example plan has none of
+    (gpuwise.plan, ROOT / "tests" / "rules" / "PLAN-OWNED-HOST-RAM-SHORT" / "input.yaml"),
 ]
 
 

@@ -779,6 +779,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                       "outgrows_then_phrases": "its parts, for the report's language (outgrows_then is what rules "
                                                "show)"},
     "plan_budget": {"ratio": _HOUSE + " (the built-in rule compares the amounts)"},
+    "plan_owned_run": {"gpu": _KEY},
 }
 """Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that
 every other field is read by some rule, and that each listed one is not)."""
