@@ -252,6 +252,7 @@ def _memory_estimates(kb):
     model (torch-amp, torch-pure, DeepSpeed ZeRO 1-3 with CPU/NVMe offload, LoRA/QLoRA with a sharded
     or quantized base, model-parallel layouts), every optimizer, checkpointing, eager attention,
     chunked loss; serving layouts (tensor, pipeline, attention data parallel); states only."""
+    import dataclasses
     import itertools
 
     from gpuwise.estimators import memory as M
@@ -289,11 +290,13 @@ def _memory_estimates(kb):
             s = M.TrainSetup(**{"method": "full", **base, **extra})
             out.append(M.training_memory(shape, s, quant=rt.quantization, overhead=over))
     # serving: sliding-window (Mistral 7B v0.1), MLA (DeepSeek-V3), hybrid (Qwen3-Next's recurrent state) and
-    # global layers of their own width (Gemma 4 31B) and MLA with a sparse-attention indexer's key (DeepSeek-V3.2)
-    # caches too; a prefill or a decode peak
+    # global layers of their own width (Gemma 4 31B) and MLA with a sparse-attention indexer's key (DeepSeek-V3.2;
+    # GLM-5's shape with the key on 21 layers only, as GLM-5.2's IndexShare keeps it) caches too; a prefill or a
+    # decode peak
+    shared = dataclasses.replace(from_catalog(kb.models["glm-5"]), index_layers=21)
     for shape in (dense, moe, from_catalog(kb.models["mistral-7b-v0.1"]), from_catalog(kb.models["deepseek-v3"]),
                   from_catalog(kb.models["qwen3-next-80b-a3b"]), from_catalog(kb.models["gemma-4-31b"]),
-                  from_catalog(kb.models["deepseek-v3.2-exp"])):
+                  from_catalog(kb.models["deepseek-v3.2-exp"]), shared):
         for tp, pp, dpa, ep, attention in ((1, 1, 1, 1, "eager"), (8, 1, 1, 1, "sdpa"), (4, 2, 1, 1, "sdpa"),
                                            (1, 1, 8, 8, "sdpa"), (1, 2, 4, 4, "sdpa")):
             for concurrent, prompt, prefill in ((1, None, None), (64, 128, 2048.0)):

@@ -60,14 +60,16 @@ def sparse_attention_terms(shape: Shape, seq: int) -> tuple[float, float, float]
     and reads 512 of it as value), kv_lora + rope + kv_lora over 2 a head; the indexer scores every earlier token, one
     FP8 dot of index_head_dim a head, index heads x index head dim / 2 wide over the whole causal span. Priced as the
     sparse training stage throughout (the report's section 2.2: a dense warm-up of 1,000 steps x 16 x 128K = 2.1B
-    tokens, then 943.7B sparse; the warm-up is not priced apart)."""
+    tokens, then 943.7B sparse; the warm-up is not priced apart). Only the layers that keep an indexer score the
+    context (IndexShare: the others reuse the last such layer's top-k), so the indexer width is theirs, taken over
+    every layer (x their share, :attr:`Shape.indexer_share`)."""
     sa = shape.sparse_attn
     if not sa or not shape.mla:
         return None
     heads, dim, k, _ = sa
     _, kv_rank, rope, _, _ = shape.mla
     span = float(seq) if seq <= k else 2.0 * k - k * k / seq
-    return span, shape.heads * (2.0 * kv_rank + rope) / 2.0, heads * dim / 2.0
+    return span, shape.heads * (2.0 * kv_rank + rope) / 2.0, heads * dim / 2.0 * shape.indexer_share
 
 
 def sac_op_supported(shape: Shape) -> bool:
@@ -124,8 +126,11 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
     # recomputation); only the linear layers drop their weight gradients (FlashAttention's backward: dQ, dK, dV from
     # dO, Dao et al. 2022, arXiv:2205.14135, section 3.1)
     att_mult = 6.0 + (2.0 if checkpointing else 0.0)
-    attention = formula("formula.attention_per_token_sparse" if sparse else "formula.attention_per_token"
-                        if span == seq else "formula.attention_per_token_windowed", multiplier=att_mult)
+    shared = sparse is not None and shape.indexer_layers != shape.attn_layers  # IndexShare: fewer indexer layers
+    attention = formula("formula.attention_per_token_sparse_shared" if shared else "formula.attention_per_token_sparse"
+                        if sparse else "formula.attention_per_token" if span == seq
+                        else "formula.attention_per_token_windowed", multiplier=att_mult,
+                        **({"indexer_layers": shape.indexer_layers} if shared else {}))
     per_token = mult * n + attn * (att_mult / 6.0)
     return Term(
         "training_flops", per_token * tokens, "FLOP",
@@ -136,7 +141,8 @@ def training_flops(shape: Shape, tokens: float, seq: int, method: str, checkpoin
          **({"attended_span": span, "attention_window": shape.attention_window,
              "window_layers_fraction": shape.window_layers_fraction} if span != seq and not sparse else {}),
          **({"attended_span": span, "top_k": shape.sparse_attn[2], "attention_width": sparse[1],
-             "indexer_width": sparse[2]} if sparse else {})},
+             "indexer_width": sparse[2]} if sparse else {}),
+         **({"indexer_layers": shape.indexer_layers} if shared else {})},
         input_phrases={"multiplier_is": what, "attention_formula": attention},
     )
 

@@ -69,9 +69,10 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     windowed = bool(per_sequence and getattr(shape, "attention_window", None))
     kept = tokens * window_tokens(shape, per_sequence) / per_sequence if windowed and per_sequence else tokens
     sparse = getattr(shape, "sparse_attn", None)
+    index_layers = getattr(shape, "indexer_layers", layers)  # the layers that keep an indexer (IndexShare)
     if shape.kv_elements_override and sparse:  # DSA: the indexer's FP8 key and its scales beside each MLA entry
-        per_token = layers * (shape.kv_elements_override * bytes_per + sparse[3])
-        said = formula("formula.kv_cache_dsa")
+        per_token = layers * shape.kv_elements_override * bytes_per + index_layers * sparse[3]
+        said = formula("formula.kv_cache_dsa" if index_layers == layers else "formula.kv_cache_dsa_shared")
     elif shape.kv_elements_override:
         per_token = layers * shape.kv_elements_override * bytes_per
         said = formula("formula.kv_cache_mla")  # no MLA model of the catalog has local-attention layers
@@ -81,7 +82,8 @@ def kv_cache_bytes(shape: Shape, tokens: float, bytes_per: float = 2.0, *, per_s
     else:
         per_token = 2 * layers * shape.kv_heads * shape.head_dim * bytes_per
         said = formula("formula.kv_cache_window" if windowed else "formula.kv_cache")  # the tokens kept, multiplied
-    mla = {"kv_elements": shape.kv_elements_override, **({"index_key_bytes": sparse[3]} if sparse else {})} \
+    mla = {"kv_elements": shape.kv_elements_override, **({"index_key_bytes": sparse[3]} if sparse else {}),
+           **({"indexer_layers": index_layers} if sparse and index_layers != layers else {})} \
         if shape.kv_elements_override else (
         {"kv_elements_mean": shape.kv_elements_layer} if getattr(shape, "global_attn", None) else {})
     return Term("kv_cache", per_token * kept, "B", said,

@@ -535,9 +535,13 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         assumptions.append(note("workload.architecture", None, "assume.shape", dict(shape.assumed_values)))
     sparse = getattr(shape, "sparse_attn", None)
     if sparse:  # DSA priced as the model runs it (estimators/serving/step.py, compute.py training_flops)
-        assumptions.append(note("workload.model", model_id, "assume.sparse_attention",
+        shared = shape.indexer_layers != shape.attn_layers  # IndexShare: some layers reuse an earlier top-k
+        assumptions.append(note("workload.model", model_id, "assume.sparse_attention_shared" if shared
+                                else "assume.sparse_attention",
                                 {"model": shape.name, "top_k": sparse[2], "heads": sparse[0], "dim": sparse[1],
-                                 "key_bytes": sparse[3]}))
+                                 "key_bytes": sparse[3],
+                                 **({"indexer_layers": shape.indexer_layers, "layers": shape.attn_layers}
+                                    if shared else {})}))
     set_w = w.model_fields_set
     relevant = {"precision", "batch_size", "seq_len", "optimizer", "gradient_checkpointing",
                 "attention", "zero_stage", "offload", "mixed_precision"} | (

@@ -71,6 +71,9 @@ class Shape:
     # sparse attention picked by an indexer (catalog ``sparse_attention``, DeepSeek Sparse Attention): (indexer heads,
     # indexer head width, tokens each query attends, the indexer key's bytes a token and layer); None: dense
     sparse_attn: tuple[int, int, int, float] | None = None
+    # of those layers, the ones that keep an indexer of their own (catalog ``sparse_attention.indexer_layers``,
+    # GLM-5.2's IndexShare); None: every attention layer has one
+    index_layers: int | None = None
     # norm kernels a layer runs on the hidden state (catalog ``layer_norm_kernels``; a pre-norm layer's 2)
     norm_kernels: int = 2
 
@@ -78,6 +81,17 @@ class Shape:
     def attn_layers(self) -> int:
         """Layers that compute attention and keep a KV cache: ``attention_layers`` where given, else every layer."""
         return self.layers if self.attention_layers is None else self.attention_layers
+
+    @property
+    def indexer_layers(self) -> int:
+        """Attention layers that run a sparse-attention indexer of their own (its key in the cache, its logits, its
+        kernels): ``index_layers`` where given, else every attention layer."""
+        return self.attn_layers if not self.index_layers else min(self.index_layers, self.attn_layers)
+
+    @property
+    def indexer_share(self) -> float:
+        """:attr:`indexer_layers` over :attr:`attn_layers` (1.0 where every layer has its own indexer)."""
+        return self.indexer_layers / max(self.attn_layers, 1)
 
     @property
     def state_bytes_per_sequence(self) -> float:
@@ -308,6 +322,7 @@ def from_catalog(m: Model) -> Shape:
         if m.global_attention else None,
         sparse_attn=(m.sparse_attention.index_heads, m.sparse_attention.index_head_dim, m.sparse_attention.top_k,
                      float(m.sparse_attention.index_key_bytes)) if m.sparse_attention else None,
+        index_layers=m.sparse_attention.indexer_layers if m.sparse_attention else None,
         norm_kernels=m.layer_norm_kernels,
     )
 

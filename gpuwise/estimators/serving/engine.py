@@ -674,8 +674,9 @@ class ShapeConsts:
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
     latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
     kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
-    # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements)
-    sparse: tuple[float, float, float, float] | None = None
+    # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements,
+    # the share of the layers with an indexer of their own)
+    sparse: tuple[float, float, float, float, float] | None = None
     norm_kernels: int = 2  # norm kernels a layer runs on the hidden state (a pre-norm layer's 2: step._extra_kernels)
 
 
@@ -697,16 +698,19 @@ def shape_consts(shape: Any) -> ShapeConsts:
         sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)))
 
 
-def sparse_consts(shape: Any) -> tuple[float, float, float, float] | None:
+def sparse_consts(shape: Any) -> tuple[float, float, float, float, float] | None:
     """A DSA model's (tokens each query attends, the indexer's width, its key's bytes a token and layer, the MLA
-    entry's elements): per query and past token and layer the lightning indexer computes one FP8 logit a head,
-    2 x index heads x index head width FLOPs, which is 4 x (index heads x width / 2) in :func:`attention_width`'s
-    terms (DeepSeek-V3.2 report, section 2.1; vLLM deepseek_v2.py Indexer); None for dense attention."""
+    entry's elements, the share of the layers that keep an indexer): per query and past token and indexer layer the
+    lightning indexer computes one FP8 logit a head, 2 x index heads x index head width FLOPs, which is
+    4 x (index heads x width / 2) in :func:`attention_width`'s terms (DeepSeek-V3.2 report, section 2.1; vLLM
+    deepseek_v2.py Indexer); a layer that shares an earlier layer's top-k (IndexShare) runs none. None for dense
+    attention."""
     sa = getattr(shape, "sparse_attn", None)
     if not sa or not shape.kv_elements_override:
         return None
     heads, dim, top_k, key_bytes = sa
-    return float(top_k), heads * dim / 2.0, float(key_bytes), float(shape.kv_elements_override)
+    return (float(top_k), heads * dim / 2.0, float(key_bytes), float(shape.kv_elements_override),
+            float(getattr(shape, "indexer_share", 1.0)))
 
 
 def block_gemms(shape: Any) -> tuple[tuple[float, float, str, float], ...]:

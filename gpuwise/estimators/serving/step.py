@@ -174,12 +174,13 @@ class StepConsts:
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
         # sparse attention (DSA): a query reads and multiplies the top-k MLA entries its indexer picks, and the
         # indexer reads its own key (its share of a token's cached bytes) over the whole context and multiplies
-        # it at the FP8 rate, on every tensor-parallel rank (vLLM builds the indexer replicated)
+        # it at the FP8 rate, on every tensor-parallel rank (vLLM builds the indexer replicated); only the layers
+        # that keep an indexer (a ``share`` of them: IndexShare) cache its key and score the context
         self.sparse_k, self.idx_share, self.idx_4, self.peak_index = 0.0, 0.0, 0.0, 0.0
         if sc.sparse:
-            top_k, width, key_bytes, latent = sc.sparse
-            self.sparse_k, self.idx_share = top_k, key_bytes / (latent * eng.kv_bytes + key_bytes)
-            self.idx_4, self.peak_index = 4.0 * self.layers * width, eng.peak_index or eng.peak_attn
+            top_k, width, key_bytes, latent, share = sc.sparse
+            self.sparse_k, self.idx_share = top_k, share * key_bytes / (latent * eng.kv_bytes + share * key_bytes)
+            self.idx_4, self.peak_index = 4.0 * self.layers * share * width, eng.peak_index or eng.peak_attn
         # a split-KV decode kernel walks each sequence's KV heads on this GPU (a latent: one) at its programs' rate
         kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
         self.kv_walk = eng.kv_walk * kv_heads
@@ -488,13 +489,13 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
 def sparse_indexer_kernels(eng: Engine) -> float:
     """Kernels one forward launches for a DSA model's lightning indexer, all stages: the framework's count a layer
     (serving.yaml ``sparse_indexer_kernels``: its projections, norm, RoPE, Hadamard rotations, FP8 quantization, key
-    cache write, logits and top-k) x the layers, every one of which runs the indexer (DeepSeek-V3.2, GLM-5); 0 for
-    dense attention or where the framework's count was not read. Charged at the kernel floor by
-    :func:`floor_per_step`."""
+    cache write, logits and top-k) x the layers that keep an indexer (every layer of DeepSeek-V3.2 and GLM-5; 21 of
+    GLM-5.2's 78, whose other layers reuse the top-k: ``sparse_attention.indexer_layers``); 0 for dense attention or
+    where the framework's count was not read. Charged at the kernel floor by :func:`floor_per_step`."""
     table = eng.fw.sparse_indexer_kernels
     if not eng.sc.sparse or table is None:
         return 0.0
-    return float(table.decode.get("dsa", 0) * eng.sc.layers)
+    return float(table.decode.get("dsa", 0) * eng.sc.layers * eng.sc.sparse[4])
 
 
 def fp4_quant_kernels(eng: Engine) -> float:

@@ -75,6 +75,11 @@ class SparseAttention(Strict):
     index_key_bytes: int = Field(
         ge=1, le=65536, description="bytes the indexer's key takes in the cache a token and layer: FP8 elements plus "
         "an FP32 scale a block of 128 (vLLM DeepseekV32IndexerCache: index_head_dim + index_head_dim // 128 x 4)")
+    indexer_layers: int | None = Field(
+        default=None, ge=1, description="layers that keep an indexer of their own (config indexer_types 'full'; "
+        "GLM-5.2's IndexShare: the index_topk_freq / index_skip_topk_offset schedule): only they cache its key, "
+        "score the context and launch its kernels; the other layers ('shared') attend sparsely the top-k the last "
+        "such layer picked. None: every layer has its own indexer (DeepSeek-V3.2, GLM-5)")
     source: str = Field(min_length=3)
 
 
@@ -222,6 +227,9 @@ class Model(Strict):
                           "attention_window, and no mla or recurrent"))
         if self.sparse_attention and (self.mla is None or self.kv_elements_per_token_layer is None):
             raise Said(N_("sparse_attention (dsa) selects MLA entries: it needs mla and kv_elements_per_token_layer"))
+        if self.sparse_attention and self.sparse_attention.indexer_layers and self.layers and (
+                self.sparse_attention.indexer_layers > self.layers):
+            raise Said(N_("sparse_attention.indexer_layers exceeds layers"))
         if self.parallel_mixers and self.recurrent is None:
             raise Said(N_("parallel_mixers needs attention_layers and recurrent"))
         if self.recurrent and self.layers and self.attention_layers is not None and (
