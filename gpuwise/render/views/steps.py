@@ -157,7 +157,8 @@ class StepsView(BaseView):
                             rows, right=(1, 3))})
         elif sid == "tco":
             rows = [[self.candidate_name(c), f.money(c.rent_cost_usd), f.money(c.buy_cost_usd),
-                     f.month(c.break_even_month) if c.break_even_month is not None else self._("never"),
+                     f.month(c.break_even_month) if c.break_even_month is not None
+                     else self._("never") if c.rent_cost_usd is not None and c.buy_cost_usd is not None else DASH,
                      f.acquisition(c.acquisition), f.money(c.total_cost_usd)] for c in shown]
             if rows:
                 step["tables"].append({
