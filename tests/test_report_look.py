@@ -148,14 +148,18 @@ def test_savings_just_short_of_everything_are_not_rounded_to_all(used_cards):
 def test_the_cost_chart_of_a_rental_job_spans_the_jobs_hours(training):
     """lora-70b is rented for a job of under two hours: its chart spans the job's billed hours (not
     12-24 months of round-the-clock use), renting ends at the rent ledger's total, buying is drawn
-    as its cash out with the resale as a separate, labelled step, and there is no break-even in so
-    short a period."""
+    as its cash out with the resale as a separate, labelled step, and the lines do not cross in so
+    short a period; the table's break-even (renting a month or more, resale netted) is named, not
+    denied (review46)."""
     rec = training.recommendation
     out = report.render(training, "html")
     chart = re.search(r'<figure class="chart" id="chart-cost">(.*?)</figure>', out, re.S).group(1)
     assert "Hours of the job" in chart and "around the clock" not in chart
     assert "polyline class=\"line-resale\"" in chart and "Buy, after resale" in chart
-    assert "no break-even in the period" in chart
+    assert "The lines do not cross within the job" in chart and "no break-even in the period" not in chart
+    be = next(c.break_even_month for c in training.candidates
+              if (c.gpu, c.count, c.acquisition) == (rec.gpu, rec.count, rec.acquisition))
+    assert be == 2 and "The break-even, month 2, counts the resale" in " ".join(chart.split())
     curve = training.charts.cost_curve
     assert curve.unit == "hours" and curve.x[-1] == pytest.approx(rec.timeline.billed_hours)
     assert curve.rent[-1] == pytest.approx(rec.ledger.total)

@@ -30,3 +30,33 @@ def test_break_even_is_never_only_where_both_ways_are_priced() -> None:
     h100 = next(c for c in r.candidates if c.gpu == "h100-80gb-sxm" and c.rent_cost_usd and c.buy_cost_usd)
     assert h100.break_even_month == 1  # renting around the clock passes owning in the first month
     assert "month 1" in _row(table, f"{h100.count} × NVIDIA H100")
+
+
+B200_RENT = {"title": "Rent 8 x B200 for a year to serve Qwen3.5-397B to 200 users",
+             "workload": {"task": "inference", "model": "Qwen3.5-397B", "precision": "fp8", "prompt_tokens": 2000,
+                          "output_tokens": 500, "concurrent_requests": 200, "p95_ttft_s": 2},
+             "hardware": {"gpu": "B200", "count": 8}, "acquisition": {"mode": "rent", "months": 12}}
+
+
+def test_the_cost_chart_text_does_not_deny_the_break_even_the_table_gives() -> None:
+    # issue 22's buyer (a) auditing a year's rental of 8 x B200: the full report's Rent-or-buy table said
+    # 'Break-even: month 3' and the sentence above it 'no break-even in the period'. Both are right about
+    # different lines (the chart sets renting against buying's cash out, $419,078 against $445,259: no crossing;
+    # the break-even nets the resale at each month, tco.yaml resale_fraction_per_year), but the sentence
+    # denied what the table gave. It now names the month and says what it counts.
+    from gpuwise import audit
+
+    r = audit(B200_RENT)
+    assert r.proposed.break_even_month == 3
+    text = " ".join(render(r, "text", detail="full", width=200).split())  # the sentence as one line
+    assert "no break-even in the period" not in text
+    assert ("The lines do not cross within the committed 12 months: renting stays below buying's cash out. "
+            "The break-even, month 3, counts the resale") in text
+    zh = "".join(render(r, "text", detail="full", width=200, lang="zh").split())
+    assert "盈亏平衡点（第3个月）计入了转售" in zh
+    assert "rented for that long or longer, the GPUs cost more than owning them and reselling" in text
+    # renting only: no buy line, so neither sentence about the lines
+    short = recommend({"workload": {"task": "inference", "model": "llama-3.1-8b", "concurrent_requests": 8},
+                       "constraints": {"gpus": ["H100"], "max_gpus": 1, "acquisition": "rent",
+                                       "project_months": 1}})
+    assert "counts the resale" not in " ".join(render(short, "text", detail="full", width=200).split())

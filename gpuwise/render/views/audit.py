@@ -98,11 +98,11 @@ class AuditView(StepsView, ChartsView):
             if r.proposed is not None:
                 costs.append((data.proposal_cost_curve, self._(
                     "Cumulative cost of renting and of buying %(name)s (proposed)",
-                    name=self.candidate_name(r.proposed))))
+                    name=self.candidate_name(r.proposed)), r.proposed.break_even_month))
             if r.alternative is not None:
                 costs.append((data.cost_curve, self._(
                     "Cumulative cost of renting and of buying %(name)s (the alternative)",
-                    name=self.candidate_name(r.alternative))))
+                    name=self.candidate_name(r.alternative)), r.alternative.break_even_month))
             scatter = None
             if self.full and r.proposed is not None and data.time_cost is not None:
                 scatter = [*self.points_of([(r.proposed, proposed_word, True)]),

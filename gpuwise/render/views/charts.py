@@ -26,18 +26,21 @@ from .cost_chart import CostChartView
 class ChartsView(CostChartView):
     """Memory bars, the time/cost scatter and the serving curve (the cost chart: :mod:`.cost_chart`)."""
 
-    def charts(self, *, memory: list[MemoryBar] | None = None, costs: Iterable[tuple[CostCurve | None, str]] = (),
+    def charts(self, *, memory: list[MemoryBar] | None = None,
+               costs: Iterable[tuple[CostCurve | None, str, int | None]] = (),
                scatter: list[TimeCostPoint] | None = None, chosen_word: str = "", serving: ServingOut | None = None
                ) -> dict[str, Any]:
         """The charts of an HTML report, each about what it is labelled with: ``memory`` a series of
-        bars (the answer or the proposal first), ``costs`` (curve, title) pairs, ``scatter`` time/cost
-        points (the starred one marked ``chosen_word``), ``serving`` the chosen layout's curve."""
+        bars (the answer or the proposal first), ``costs`` (curve, title, break-even month) triples,
+        ``scatter`` time/cost points (the starred one marked ``chosen_word``), ``serving`` the chosen
+        layout's curve."""
         from .. import charts as C  # the geometry, imported by an HTML or full report only
 
         f = self.f
         cost_charts = []
-        for curve, title in costs:
-            chart = self.cost_chart(curve, title, f"chart-cost{'-' + str(len(cost_charts) + 1) if cost_charts else ''}")
+        for curve, title, break_even in costs:
+            chart = self.cost_chart(curve, title, f"chart-cost{'-' + str(len(cost_charts) + 1) if cost_charts else ''}",
+                                    break_even)
             if chart is not None:
                 cost_charts.append(chart)
         return {"memory": self.memory_chart(memory, []) if memory else None,

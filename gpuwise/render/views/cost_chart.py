@@ -18,11 +18,13 @@ from .base import BaseView
 class CostChartView(BaseView):
     """The rent-against-buy curve of one configuration."""
 
-    def cost_chart(self, curve: CostCurve | None, title: str = "", chart_id: str = "chart-cost"
-                   ) -> dict[str, Any] | None:
+    def cost_chart(self, curve: CostCurve | None, title: str = "", chart_id: str = "chart-cost",
+                   break_even_month: int | None = None) -> dict[str, Any] | None:
         """The cumulative cost of renting and of buying over the configuration's own period (from its
         ledgers): buying is drawn as cash out, its resale as a labelled step at the end; the
-        break-even is where the lines cross, or the text says there is none in the period."""
+        break-even is where the lines cross, or the text says there is none in the period. Where they
+        do not cross and the configuration has a break-even month (``break_even_month``: the Rent-or-buy
+        table's, counting the resale at that month), the text names it rather than denying one."""
         from .. import charts as C  # the geometry, imported by an HTML or full report only
 
         f = self.f
@@ -84,6 +86,12 @@ class CostChartView(BaseView):
             be["label"] = self._("renting passes buying's cash out after %(at)s", at=at)
             if small and small["break_even"]:
                 small["break_even"]["label"] = be["label"]
+        elif "rent" in local and "buy" in local and break_even_month is not None:
+            # the table's break-even nets the resale at each month; the chart's lines do not: both are said
+            parts.append(self._("The lines do not cross within %(period)s: renting stays below buying's cash "
+                                "out. The break-even, %(month)s, counts the resale: rented for that long or "
+                                "longer, the GPUs cost more than owning them and reselling.",
+                                period=period, month=f.month(break_even_month)))
         elif "rent" in local and "buy" in local:
             parts.append(self._("The lines do not cross within %(period)s: no break-even in the period.",
                                 period=period))

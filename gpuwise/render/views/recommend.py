@@ -98,7 +98,8 @@ class RecommendView(StepsView, ChartsView):
                        self.points_of((c, "", c is chosen) for c in cands))
             serving = est.gpu.serving if est is not None and est.gpu is not None and r.recommendation and \
                 est.gpu.id == r.recommendation.gpu and est.gpu.count == r.recommendation.count else None
-            vm["charts"] = self.charts(memory=memory, costs=[(data.cost_curve, cost_title)],
+            be = chosen.break_even_month if chosen is not None else None
+            vm["charts"] = self.charts(memory=memory, costs=[(data.cost_curve, cost_title, be)],
                                        scatter=scatter, chosen_word=answer_word if not self.full else "",
                                        serving=serving)
         return vm
