@@ -3,6 +3,8 @@ budget, an approver auditing a 64 x H100 purchase). Each test fails on the code 
 
 from __future__ import annotations
 
+import pytest
+
 from gpuwise import recommend
 from gpuwise.render.report import render
 
@@ -60,3 +62,23 @@ def test_the_cost_chart_text_does_not_deny_the_break_even_the_table_gives() -> N
                        "constraints": {"gpus": ["H100"], "max_gpus": 1, "acquisition": "rent",
                                        "project_months": 1}})
     assert "counts the resale" not in " ".join(render(short, "text", detail="full", width=200).split())
+
+
+def test_the_plan_rents_a_multi_node_run_as_recommend_and_estimate_do() -> None:
+    # issue 22's approver (c) set a 64 x H100 purchase against `gpuwise plan`: the plan rented the 7B's 1T-token
+    # pretraining on 16 x B200 from Lambda at $6.69 a GPU-hour ($110,290), the rate of Lambda's on-demand 8-GPU
+    # node; Lambda rents more than 8 B200 only as a reserved 1-Click Cluster, $9.86 a GPU-hour from 16 GPUs
+    # (knowledge/clouds.yaml lambda b200 cluster_per_gpu_hour, lambda.ai/pricing as read 2026-09-27), and
+    # `estimate --gpu B200 --gpus 16` priced the same run at Nebius's $7.15 ($117,874). The plan now takes the
+    # offer and term with the lowest bill for the run's hours, as recommend, audit and estimate do.
+    from gpuwise import estimate, plan
+
+    w = {"task": "pretrain", "model": "llama-2-7b", "seq_len": 4096, "train_tokens": 1.0e12}
+    r = plan({"horizon_months": 3, "constraints": {"gpus": ["B200"], "acquisition": "rent"},
+              "workloads": [{"name": "pt", "workload": w, "cadence": {"at_month": 1}, "deadline_days": 60}]})
+    [o] = [o for o in r.options if o.workload == "pt" and o.gpu == "b200"]
+    e = estimate({"workload": w, "constraints": {"deadline_days": 60}}, gpu="b200", gpus=16)
+    assert o.count == 16 and o.wall_hours == e.gpu.wall_hours
+    assert o.rent_provider == e.gpu.cost.provider == "nebius"
+    assert o.rent_per_hour == pytest.approx(16 * 7.15) and e.gpu.cost.usd_per_gpu_hour == 7.15  # Nebius's B200 rate
+    assert r.total_usd == pytest.approx(e.gpu.cost.rent_usd)  # the plan's one run costs what the estimate's rental does

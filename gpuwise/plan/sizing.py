@@ -13,7 +13,7 @@ allows (the workload's own, else its cadence's share of a month) and the targets
 from __future__ import annotations
 
 import math
-from dataclasses import field
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..decide.rulebook import Rulebook
@@ -33,8 +33,8 @@ from ..decide.verdicts import (
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
-from ..estimators.offers import TERM_HOURS
-from ..estimators.rental import rented_host_ram
+from ..estimators.offers import TERM_HOURS, as_sold
+from ..estimators.rental import rent_network, rented_host_ram
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
@@ -263,6 +263,17 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     if not offers:
         return refused
     o = offers[0]
+    if not s.serving and opt.wall_hours > 0:
+        # a run is rented as recommend and audit rent it (candidate._cost_step): on the network it was estimated
+        # on, at the offer and term with the lowest bill for its hours -- a size a provider sells only as a
+        # reserved cluster (Lambda's B200 above 8 GPUs: its 1-Click Cluster rate) at that rate, not the rate of
+        # its on-demand node; a term's minimum beyond the run is billed whole, so the rate carries it
+        topo = ev.topology if ev is not None else None
+        if topo is not None and topo.nodes > 1 and topo.network is not None:
+            offers = [x for x in offers if rent_network(s.job.kb, g, x) == topo.network] or offers
+        o, sold = as_sold(offers, n, opt.wall_hours, s.job.kb.runtime.networks)
+        if sold.min_hours > opt.wall_hours:
+            o = replace(o, usd_per_hour=o.usd_per_hour * sold.min_hours / opt.wall_hours)
     opt.rent_usd_per_hour = o.usd_per_hour
     opt.rent_gpus_paid = o.gpus
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = o.provider, o.instance, o.as_of
