@@ -82,3 +82,32 @@ def test_the_plan_rents_a_multi_node_run_as_recommend_and_estimate_do() -> None:
     assert o.rent_provider == e.gpu.cost.provider == "nebius"
     assert o.rent_per_hour == pytest.approx(16 * 7.15) and e.gpu.cost.usd_per_gpu_hour == 7.15  # Nebius's B200 rate
     assert r.total_usd == pytest.approx(e.gpu.cost.rent_usd)  # the plan's one run costs what the estimate's rental does
+
+
+SFT32_RENT = {"title": "Rent 4 x H100 for a full SFT of Qwen3-32B",
+              "workload": {"task": "finetune", "method": "full", "model": "qwen3-32b", "seq_len": 4096,
+                           "train_tokens": 1.0e8},
+              "constraints": {"budget_usd": 15000, "deadline_days": 14},
+              "hardware": {"gpu": "H100", "count": 4}, "acquisition": {"mode": "rent", "provider": "lambda"}}
+
+
+def test_an_offload_judged_on_a_typical_rented_servers_ram_says_so() -> None:
+    # issue 22's buyer (b) renting 4 x H100 from Lambda for a Qwen3-32B full SFT: gpuwise offloads the optimizer
+    # state (TP2 + ZeRO-1 + CPU offload) and judged it against a typical rented datacenter server's RAM (runtime.yaml
+    # rented_host_ram.per_gpu_gb.datacenter 225 GB x 4 = 900 GB; Lambda's offer states none), but the report said
+    # nothing of host RAM: neither what a node needs nor the figure it was held in. MEM-HOST-RAM-HELD says both.
+    # By hand: Qwen3-32B's 32.762e9 parameters, TP2 so 16.381e9 a GPU; each GPU offloads its ZeRO-1 shard (DP2) of
+    # the fp32 master and two Adam moments, 8.19e9 x 12 B, and its fp32 gradients, 16.381e9 x 4 B: 163.8 GB; four
+    # GPUs on the node over the usable 0.8 of host RAM (runtime.yaml host_ram_fraction_usable) = 819 GB.
+    from gpuwise import audit
+
+    r = audit(SFT32_RENT)
+    [f] = [f for f in r.findings if f.rule == "MEM-HOST-RAM-HELD"]
+    assert f.severity == "info" and f.evidence["host_ram_gb"] == 900
+    p = 32.762123264e9
+    assert f.evidence["host_ram_needed_gb"] == pytest.approx(4 * (p / 4 * 12 + p / 2 * 4) / 0.8 / 1e9, rel=1e-3)
+    assert "a typical rented datacenter server's 225 GB per GPU; the offer states none" in f.message
+    # a rented node short of it is still MEM-HOST-RAM-SHORT's blocker, and this note stays silent there
+    short = audit({**SFT32_RENT, "hardware": {"gpu": "H100", "count": 4, "host_ram_gb": 512}})
+    assert {f.rule for f in short.findings} >= {"MEM-HOST-RAM-SHORT"}
+    assert "MEM-HOST-RAM-HELD" not in {f.rule for f in short.findings}
