@@ -111,3 +111,29 @@ def test_an_offload_judged_on_a_typical_rented_servers_ram_says_so() -> None:
     short = audit({**SFT32_RENT, "hardware": {"gpu": "H100", "count": 4, "host_ram_gb": 512}})
     assert {f.rule for f in short.findings} >= {"MEM-HOST-RAM-SHORT"}
     assert "MEM-HOST-RAM-HELD" not in {f.rule for f in short.findings}
+
+
+def test_a_default_bf16_on_a_model_published_narrower_says_so() -> None:
+    # issue 22's buyer (a) asking for Kimi K2.6 on one 8-GPU node without a precision: gpuwise priced bf16, 2,087 GB
+    # a node (MEM-NO-FIT on 8 x H200 and 8 x B200), and said only 'bf16, the usual training and serving precision'.
+    # Kimi K2's published weights are FP8 (knowledge/models.yaml kimi-k2 checkpoint_precision, moonshotai/Kimi-K2-
+    # Instruct), DeepSeek-V3's too, gpt-oss-120b's MXFP4: bf16 there is a 16-bit copy no one downloads. The
+    # assumption now says so and which precision serves the weights as published.
+    from gpuwise import estimate
+
+    def note(model: str, **w):
+        r = estimate({"workload": {"task": "inference", "model": model, **w}}, gpu="b200", gpus=8)
+        return [a for a in r.assumptions if a.field == "workload.precision"]
+
+    [k] = note("Kimi K2.6")
+    assert k.message_id == "assume.default.workload.precision.checkpoint" and k.value == "bf16"
+    assert k.values == {"model": "Kimi K2", "checkpoint": "fp8", "precision": "fp8"}
+    [g] = note("gpt-oss-120b")
+    assert g.values["checkpoint"] == "mxfp4" and g.values["precision"] == "fp4"
+    [lm] = note("llama-3.1-8b")  # published in bf16: the plain default
+    assert lm.message_id == "assume.default.workload.precision"
+    assert note("deepseek-v3", precision="fp8") == []  # given: nothing assumed
+    train = estimate({"workload": {"task": "finetune", "method": "lora", "model": "deepseek-v3"}}, gpu="b200",
+                     gpus=8)  # training computes in bf16 whatever the files hold: the plain default
+    assert [a.message_id for a in train.assumptions if a.field == "workload.precision"] == [
+        "assume.default.workload.precision"]

@@ -482,6 +482,10 @@ bitsandbytes' -bnb-4bit int4, a GGUF's Q4_K_M / Q4_0 int4 and Q8_0 int8): the wo
 names none."""
 
 
+_SHIPPED_PRECISION = {"fp8": "fp8", "mxfp4": "fp4", "nvfp4": "fp4", "int4": "int4"}
+"""A catalog checkpoint's dtype narrower than 16 bits -> the workload precision that serves it as published."""
+
+
 def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
     """An inference workload naming a quantized checkpoint (``...-FP8``): served at its precision where none is
     given (said), refused where another is given; a 16-bit one states nothing a workload must keep."""
@@ -556,6 +560,13 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if name == "batch_size" and named is not None and named.local_batch:  # the stack's own per-GPU batch
             assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
                                     {"stack": named.name, "n": named.local_batch}))
+            continue
+        shipped = _SHIPPED_PRECISION.get(getattr(catalog, "checkpoint_precision", None) or "")
+        if name == "precision" and w.task == "inference" and shipped is not None:
+            # the publisher's weights are narrower than the bf16 priced: a 16-bit copy of them is what is costed
+            assumptions.append(note("workload.precision", value, "assume.default.workload.precision.checkpoint",
+                                    {"model": catalog.name, "checkpoint": catalog.checkpoint_precision,
+                                     "precision": shipped}))
             continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":
