@@ -137,3 +137,21 @@ def test_a_default_bf16_on_a_model_published_narrower_says_so() -> None:
                      gpus=8)  # training computes in bf16 whatever the files hold: the plain default
     assert [a.message_id for a in train.assumptions if a.field == "workload.precision"] == [
         "assume.default.workload.precision"]
+
+
+def test_a_layout_that_does_not_fit_shows_no_speed_rather_than_zero() -> None:
+    # Kimi K2.6 at the default bf16 on 8 x H200: 291.4 GB a GPU against 143.2 GB usable (MEM-NO-FIT), so nothing
+    # was served; the brief alternatives and the audit's comparison showed 'Output tokens/s: 0', a speed the
+    # layout does not have. They show a dash, as for any figure not estimated; a served layout keeps its number.
+    from gpuwise import audit
+
+    w = {"task": "inference", "model": "Kimi K2.6", "prompt_tokens": 2000, "output_tokens": 500,
+         "concurrent_requests": 200}
+    a = audit({"workload": w, "hardware": {"gpu": "H200", "count": 8}, "acquisition": {"mode": "rent"}})
+    assert a.proposed.decode_tokens_per_s is None and a.proposed.decode_tokens_per_s_total == 0  # the data
+    row = _row(render(a, "text", width=200), "Output tokens/s")
+    assert row.split()[2] == "—" and row.split()[3] != "—"  # the proposal's cell, then the alternative's figure
+    r = recommend({"workload": w, "constraints": {"gpus": ["H200", "MI355X"], "max_gpus": 8}})
+    brief = render(r, "text", width=200)
+    assert _row(brief, "8 × NVIDIA H200").split()[7] == "—"  # Option (5 words), Rent or buy, Output tokens/s
+    assert _row(brief, "8 × AMD Instinct MI355X").split()[7] == "2,543"  # 261 GB of 293.8 GB a GPU: served

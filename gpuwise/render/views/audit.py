@@ -27,7 +27,7 @@ from ..fmt import (
     table,
 )
 from .charts import ChartsView
-from .steps import StepsView
+from .steps import StepsView, served_tokens_per_s
 
 if TYPE_CHECKING:
     from ...results_audit import AuditResult, UsedCard
@@ -131,7 +131,7 @@ class AuditView(StepsView, ChartsView):
             (self._("Fits in memory"), lambda c: f.yes_no(_fits(c))),
             (self._("Wall-clock time"), lambda c: f.days(c.wall_days)) if any(
                 c is not None and c.wall_days is not None for c in cols) else
-            (self._("Output tokens/s"), lambda c: f.num(c.decode_tokens_per_s_total, 0)),
+            (self._("Output tokens/s"), lambda c: f.num(served_tokens_per_s(c), 0)),
             (self._("Rent or buy"), lambda c: f.acquisition(c.acquisition)),
             (self._("Total cost"), lambda c: MV.cost_row(f, self._, c.ledger) if c.ledger else f.money(
                 c.total_cost_usd)),

@@ -27,7 +27,7 @@ from ..fmt import (
 )
 from .base import BRIEF_ALTERNATIVES, LEADING
 from .charts import ChartsView
-from .steps import StepsView
+from .steps import StepsView, served_tokens_per_s
 
 
 class RecommendView(StepsView, ChartsView):
@@ -128,7 +128,7 @@ class RecommendView(StepsView, ChartsView):
         inference = all(c.wall_days is None for c, _ in rows_in)
         if inference:
             speed_header = self._("Output tokens/s")
-            speed = [f.num(c.decode_tokens_per_s_total, 0) for c, _ in rows_in]
+            speed = [f.num(served_tokens_per_s(c), 0) for c, _ in rows_in]
         else:
             speed_header, speed = f.duration_column([c.wall_days for c, _ in rows_in], self._("Wall-clock time"))
         rows, classes = [], []

@@ -26,6 +26,13 @@ from ..fmt import (
 from .base import LEADING, BaseView
 
 
+def served_tokens_per_s(c: Any) -> float | None:
+    """A serving candidate's output tokens/s in total, None where nothing was served: a layout that does not fit
+    in memory has no speed (no per-sequence speed and a total of 0), which a table shows as a dash, not as 0."""
+    total = c.decode_tokens_per_s_total
+    return None if c.decode_tokens_per_s is None and not total else total
+
+
 class StepsView(BaseView):
     """The steps section of a recommendation or an audit."""
 
@@ -135,7 +142,7 @@ class StepsView(BaseView):
                 (self._("GPU-hours"), lambda c: f.num(c.gpu_hours, 0), True),
                 (time_header, lambda c: when[id(c)], True),
                 (self._("Tokens/s, one sequence"), lambda c: f.num(c.decode_tokens_per_s), True),
-                (self._("Tokens/s, all sequences"), lambda c: f.num(c.decode_tokens_per_s_total), True),
+                (self._("Tokens/s, all sequences"), lambda c: f.num(served_tokens_per_s(c)), True),
             ]
             keep = [0, 1] + [i for i, attr in ((2, "gpu_hours"), (3, "wall_days"), (4, "decode_tokens_per_s"),
                                                (5, "decode_tokens_per_s_total"))
