@@ -155,3 +155,27 @@ def test_a_layout_that_does_not_fit_shows_no_speed_rather_than_zero() -> None:
     brief = render(r, "text", width=200)
     assert _row(brief, "8 × NVIDIA H200").split()[7] == "—"  # Option (5 words), Rent or buy, Output tokens/s
     assert _row(brief, "8 × AMD Instinct MI355X").split()[7] == "2,543"  # 261 GB of 293.8 GB a GPU: served
+
+
+def test_the_price_listing_says_how_many_gpus_a_per_gpu_rate_is_for(kb) -> None:
+    # `gpuwise prices --gpu B200 --provider lambda` listed Lambda's $6.69 B200 rate as 'per GPU (any count, 8x B200
+    # SXM6 node rate, per GPU ($6.79 f)': the entry is an 8-GPU node's rate (knowledge/clouds.yaml min_gpus 8) and
+    # Lambda rents more than 8 only as a reserved 1-Click Cluster (max_on_demand_gpus 8, multi_node reserved), and
+    # its note was cut mid-word inside a parenthesis. The size now follows the entry, and a note is cut at a word.
+    import datetime as dt
+
+    from gpuwise.prices.table import price_rows
+    from gpuwise.render.fmt import Fmt
+    from gpuwise.render.price_view import _item as _zh_item
+
+    rows = price_rows(kb, gpu="b200", provider="lambda", today=dt.date(2026, 12, 5))
+    items = [r.item for r in rows if r.kind == "rent"]
+    assert "per GPU (8 GPUs, 8x B200 SXM6 node rate, per GPU…)" in items  # min 8, at most 8 on demand
+    assert "per GPU (up to 8 GPUs, 1x B200 SXM6 instance.)" in items  # one to eight on demand
+    assert not any("any count" in i for i in items)
+    cw = [r.item for r in price_rows(kb, gpu="l40s", provider="coreweave", today=dt.date(2026, 12, 5))
+          if r.kind == "rent"]
+    assert cw == ["per GPU (from 8 GPUs)"]  # whole 8-GPU nodes, as many as wanted
+    zh = [_zh_item(r, Fmt("zh")) for r in rows if r.kind == "rent"]
+    assert any(i.startswith("按 GPU 计（8 块 GPU，") for i in zh)
+    assert any(i.startswith("按 GPU 计（最多 8 块 GPU，") for i in zh)

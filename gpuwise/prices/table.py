@@ -74,10 +74,14 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
     for p in kb.clouds.gpu_hour_prices:
         d, age = _age(p.as_of, today)
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour
-        size = _say("prices.size.up_to", n=p.max_gpus) if p.max_gpus else _say("prices.size.any")
-        note = re.split(r'[.;:(] ', p.notes)[0][:40] if p.notes else ""
+        lo, hi = offer_size(p)
+        size = (_say("prices.size.exactly", n=lo) if lo and lo == hi else
+                _say("prices.size.range", lo=lo, hi=hi) if lo and hi else
+                _say("prices.size.from", n=lo) if lo else
+                _say("prices.size.up_to", n=hi) if hi else _say("prices.size.any"))
+        note = _short_note(p.notes)
         tier = f", {note}" if p.notes else ""
-        sized = {"max_gpus": p.max_gpus, "note": note}
+        sized = {"max_gpus": hi, "min_gpus": lo, "note": note}
         add(PriceRow("rent", p.gpu, p.provider, f"per GPU ({size}{tier})", native, p.currency,
                      "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
                      {"item": ("per_gpu", sized), "unit": ("gpu_hour", {})}))
@@ -124,6 +128,25 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
             add(PriceRow("host", None, None, key, v.value, "USD", unit, d, age, _src(v.source), v.check,
                          "tco.yaml", {"item": ("host", {"key": key}), "unit": ("quoted", {"text": unit})}))
     return rows
+
+
+def offer_size(p: Any) -> tuple[int | None, int | None]:
+    """The GPUs one rental of a per-GPU-hour offer may have at the listed rate: its ``min_gpus`` (None: one) and its
+    most, ``max_gpus`` or, where more are rented only as a reserved cluster (``multi_node: reserved``), the most on
+    demand (Lambda's B200: 8, a 1-Click Cluster above it); None: any count."""
+    hi = p.max_gpus or (p.max_on_demand_gpus if p.multi_node == "reserved" else None)
+    return (p.min_gpus if p.min_gpus > 1 else None), hi
+
+
+def _short_note(notes: str, most: int = 40) -> str:
+    """An offer's note as the item shows it: its first clause, cut at a word (with an ellipsis) past ``most``."""
+    first = re.split(r'[.;:(] ', notes)[0] if notes else ""
+    if len(first) <= most:
+        return first
+    cut = first[:most].rsplit(" ", 1)[0]
+    if cut.count("(") > cut.count(")"):  # a parenthesis cut open: the clause ends before it
+        cut = cut[:cut.rindex("(")]
+    return f"{cut.rstrip(' ,')}…"
 
 
 def _reserved(entry: Any, item: str, gpus: int, currency: str, today: dt.date,

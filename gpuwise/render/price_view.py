@@ -42,8 +42,11 @@ def _item(r: Any, f: Fmt) -> str:
     if kind == "instance_spot":
         return f._("%(instance)s spot", instance=v["instance"])
     if kind in ("per_gpu", "per_gpu_spot"):
-        size = (f.tr.ngettext("up to %(n)s GPU", "up to %(n)s GPUs", v["max_gpus"]) % {"n": v["max_gpus"]}
-                if v["max_gpus"] else f._("any count"))
+        lo, hi = v.get("min_gpus"), v["max_gpus"]
+        size = (f.tr.ngettext("%(n)s GPU", "%(n)s GPUs", lo) % {"n": lo} if lo and lo == hi else
+                f._("%(lo)s to %(hi)s GPUs", lo=lo, hi=hi) if lo and hi else
+                f.tr.ngettext("from %(n)s GPU", "from %(n)s GPUs", lo) % {"n": lo} if lo else
+                f.tr.ngettext("up to %(n)s GPU", "up to %(n)s GPUs", hi) % {"n": hi} if hi else f._("any count"))
         if v["note"]:
             size = f._("%(size)s, %(note)s", size=size, note=f.cite(v["note"]))
         return f._("per GPU (%(size)s)", size=size) if kind == "per_gpu" else f._("per GPU spot (%(size)s)",
