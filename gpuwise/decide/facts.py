@@ -222,6 +222,9 @@ class CandidateFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 not "
                                    "computed)")
+    load_requests_per_s: float = _f("inference with no request rate asked: the request rate the load in flight "
+                                    "amounts to (Little's law: output tokens/s at the load / output tokens a "
+                                    "request; -1 a rate is asked, or nothing is served)")
     max_p95_ttft_s: float = _f("inference: the 95th-percentile time-to-first-token target at a request rate, s "
                                "(-1 none)")
     has_p95_ttft_target: bool = _f("inference: a p95 time-to-first-token target applies")

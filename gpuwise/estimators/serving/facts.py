@@ -22,8 +22,13 @@ def rate_fact(r: ServingResult | None) -> dict[str, Any]:
     the point the p95 rules judge (that rate, else a trickle of requests: ``RateAnswer.judged``)."""
     best = r.max_requests_per_s if r is not None else None
     at = r.rate_judged if r is not None else None
+    # no rate asked: the load in flight (the concurrent requests, or the fewest that reach a throughput target) as
+    # the rate it amounts to, by Little's law: the output tokens/s at the load over the output tokens of a request
+    load = (r.throughput_tokens_per_s / r.output_tokens if r is not None and not r.requests_per_s
+            and r.output_tokens > 0 and r.throughput_tokens_per_s > 0 else None)
     return {
         "max_requests_per_s": _num(best),
+        "load_requests_per_s": _num(load),
         "p95_ttft_s": _num(at.ttft_p95) if at is not None else -1.0,
         "p95_tpot_s": _num(at.tpot_p95) if at is not None else -1.0,
     }
