@@ -213,3 +213,27 @@ def test_a_p95_target_is_judged_at_the_rate_the_users_asked_for_amount_to() -> N
     asked = audit({"workload": {**QWEN_200, "requests_per_s": 0.3, "concurrent_requests": 1},
                    "hardware": {"gpu": "DGX Spark", "count": 4}, "acquisition": {"mode": "buy", "months": 12}})
     assert "SRV-RATE-AT-LOAD" not in {f.rule for f in asked.findings}
+
+
+def test_a_plan_in_yuan_at_a_rate_given_does_not_date_it_as_the_knowledge_bases() -> None:
+    # issue 22's approver (c) read the plan in yuan at the finance team's rate: `gpuwise plan PLAN --fx-rate 7.1`
+    # printed 'Amounts in CNY at 7.1 CNY per USD (2026-07-21)' and its JSON carried usd_cny 7.1 with tco.yaml's date
+    # and the ECB source deriving 6.7661, where recommend and audit carry a given rate undated, its source 'the rate
+    # given with --fx-rate' (docs/formats.md, --fx-rate). The plan now does as they do.
+    from gpuwise.plan.build import plan  # what `gpuwise plan --fx-rate` calls
+    from gpuwise.render.plan_view import render as render_plan
+
+    pf = {"horizon_months": 3, "constraints": {"currency": "CNY"},
+          "workloads": [{"name": "lora-8b", "deadline_days": 3, "cadence": {"per_month": 1},
+                         "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                      "train_tokens": 2.0e8}}]}
+    r = plan(pf, fx_rate=7.1)
+    assert r.usd_cny == 7.1 and r.currency_info.as_of == ""
+    assert r.currency_info.source == "the rate given with --fx-rate"
+    text = " ".join(render_plan(r, "text").split())
+    assert "Amounts are in Chinese yuan at 7.1 CNY per USD, the rate given for this report." in text
+    assert "(2026-07-21)" not in text
+    [a] = [a for a in r.assumptions if a.field == "constraints.currency"]
+    assert a.message_id == "assume.plan.currency.given" and "(the rate given with --fx-rate)" in a.reason
+    dated = plan(pf)  # the knowledge base's rate keeps its date
+    assert dated.currency_info.as_of == "2026-07-21" and dated.usd_cny == pytest.approx(6.7661)

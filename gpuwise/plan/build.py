@@ -19,6 +19,7 @@ from .. import messages
 from ..errors import N_, Term, UserError
 from ..frozen import record
 from ..inputs.job import note
+from ..inputs.money import with_rate
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge, owned_hosting
 from .milp import Solution
@@ -73,7 +74,7 @@ def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
     knowledge base's dated rate."""
     pf: PlanFile = _load(source)
     where = str(source) if isinstance(source, str) else "plan"
-    kb = knowledge_mod.load(knowledge)
+    kb = with_rate(knowledge_mod.load(knowledge), fx_rate)  # a rate given stands in tco.yaml's, undated, as recommend's
     if currency is not None and currency not in ("USD", "CNY"):
         raise UserError(N_("unknown currency '%(currency)s'"), hint=N_("use USD or CNY"), values={"currency": currency})
     return Planner(pf, kb, where, rules, currency, fx_rate).run()
@@ -142,8 +143,8 @@ class Planner:
         self.rate = float(self.fx_rate or rate_v.value)
         to_usd = (1 / self.rate) if c.currency == "CNY" else 1.0
         if c.currency == "CNY":
-            self.assumptions.append(note("constraints.currency", "CNY", "assume.plan.currency",
-                                         {"rate": self.rate, "as_of": rate_v.as_of}))
+            self.assumptions.append(note("constraints.currency", "CNY", "assume.plan.currency" + (
+                ".given" if self.fx_rate else ""), {"rate": self.rate, "as_of": rate_v.as_of}))
         self.market = market(pf)
         if "electricity_usd_per_kwh" in c.model_fields_set:
             electricity = c.electricity_usd_per_kwh * to_usd

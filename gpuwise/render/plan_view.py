@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+from .. import messages
 from ..errors import UserError
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
 from .fmt import (
@@ -276,8 +277,11 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     assumptions = [_("%(field)s: %(reason)s", field=named(a), reason=_reason(local.sentence(a.template, a.values,
                                                                                               a.reason)))
                    for a in r.assumptions]
-    rate = (_("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
-              as_of=info.as_of if info else "") if code == "CNY" else "")
+    given = info is not None and info.source == messages.template("source.fx_given")  # --fx-rate's: undated
+    rate = ("" if code != "CNY" else _("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
+                                       "report.", rate=f"{r.usd_cny:g}") if given else
+            _("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
+              as_of=info.as_of if info else ""))
     vm = {
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "commitments": commitments,
