@@ -237,3 +237,14 @@ def test_a_plan_in_yuan_at_a_rate_given_does_not_date_it_as_the_knowledge_bases(
     assert a.message_id == "assume.plan.currency.given" and "(the rate given with --fx-rate)" in a.reason
     dated = plan(pf)  # the knowledge base's rate keeps its date
     assert dated.currency_info.as_of == "2026-07-21" and dated.usd_cny == pytest.approx(6.7661)
+
+
+def test_a_serving_no_fit_does_not_cite_adam_state_alone() -> None:
+    # 1 x MI355X serving Qwen3.5-397B (452.8 GB a GPU) was rejected by MEM-NO-FIT with the source 'ZeRO paper ...
+    # (16 bytes per parameter of mixed-precision Adam state)': a serving job keeps no optimizer state. The source
+    # now names what each kind of job's figure counts.
+    from gpuwise.decide import rulebook
+
+    src = rulebook.load().rules["MEM-NO-FIT"].source
+    assert "inference, the weights in their serving format, the KV cache" in src
+    assert "training, the ZeRO paper (arXiv:1910.02054)" in src
