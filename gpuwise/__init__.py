@@ -68,10 +68,11 @@ def audit(proposal: dict[str, Any] | str | Path | Proposal, *, knowledge: str | 
 
 
 def plan(plan_file: Any, *, knowledge: str | None = None, rules: str | None = None,
-         currency: str | None = None) -> Any:
+         currency: str | None = None, fx_rate: float | None = None) -> Any:
     """A team's months of work on the GPUs it owns, buys and rents: what to buy and when, what to
     rent, the cash flow against two baselines and the hosted-API alternative (``gpuwise plan``).
-    ``currency`` (USD or CNY) is the result's; default: the plan file's ``constraints.currency``."""
+    ``currency`` (USD or CNY) is the result's; default: the plan file's ``constraints.currency``.
+    ``fx_rate``: CNY per USD in place of the dated rate, as ``--fx-rate``."""
     from .plan.build import plan as _plan
 
-    return _plan(plan_file, knowledge=knowledge, rules=rules, currency=currency)
+    return _plan(plan_file, knowledge=knowledge, rules=rules, currency=currency, fx_rate=fx_rate)

@@ -220,7 +220,7 @@ def test_a_plan_in_yuan_at_a_rate_given_does_not_date_it_as_the_knowledge_bases(
     # printed 'Amounts in CNY at 7.1 CNY per USD (2026-07-21)' and its JSON carried usd_cny 7.1 with tco.yaml's date
     # and the ECB source deriving 6.7661, where recommend and audit carry a given rate undated, its source 'the rate
     # given with --fx-rate' (docs/formats.md, --fx-rate). The plan now does as they do.
-    from gpuwise.plan.build import plan  # what `gpuwise plan --fx-rate` calls
+    from gpuwise import plan  # its fx_rate is `gpuwise plan --fx-rate`'s (the public function lacked it)
     from gpuwise.render.plan_view import render as render_plan
 
     pf = {"horizon_months": 3, "constraints": {"currency": "CNY"},

@@ -19,18 +19,18 @@ from typing import Any
 
 
 def plan(source: Any, *, knowledge: str | None = None, rules: str | None = None,
-         currency: str | None = None) -> Any:
+         currency: str | None = None, fx_rate: float | None = None) -> Any:
     """The plan for a plan file (a path, a dict or a :class:`~.schema.PlanFile`): a
-    :class:`~.result.PlanResult`."""
+    :class:`~.result.PlanResult`; ``fx_rate``: CNY per USD in place of the dated rate (``--fx-rate``)."""
     from .build import plan as _plan
 
-    return _plan(source, knowledge=knowledge, rules=rules, currency=currency)
+    return _plan(source, knowledge=knowledge, rules=rules, currency=currency, fx_rate=fx_rate)
 
 
 class _CallableModule(types.ModuleType):
     def __call__(self, source: Any, *, knowledge: str | None = None, rules: str | None = None,
-                 currency: str | None = None) -> Any:
-        return plan(source, knowledge=knowledge, rules=rules, currency=currency)
+                 currency: str | None = None, fx_rate: float | None = None) -> Any:
+        return plan(source, knowledge=knowledge, rules=rules, currency=currency, fx_rate=fx_rate)
 
 
 sys.modules[__name__].__class__ = _CallableModule
