@@ -248,3 +248,20 @@ def test_a_serving_no_fit_does_not_cite_adam_state_alone() -> None:
     src = rulebook.load().rules["MEM-NO-FIT"].source
     assert "inference, the weights in their serving format, the KV cache" in src
     assert "training, the ZeRO paper (arXiv:1910.02054)" in src
+
+
+def test_an_audited_rental_that_buying_halves_is_not_approved_silently() -> None:
+    # issue 22's buyer (a) proposing a year's rental of 8 x B200 (RunPod, $5.98 a GPU-hour: 47.84 x 8,760 h =
+    # $419,078) was APPROVED with no finding, while recommend, on the same GPUs, rejects that rental
+    # (TCO-RENT-DEARER: buying costs $212,859 net of resale after the year) and the audit's own full report gave
+    # 'Break-even: month 3'. TCO-RENT-DEARER-PROPOSED warns the approver; a short job's rental, and spot, stay quiet.
+    from gpuwise import audit
+
+    r = audit(B200_RENT)
+    [f] = [f for f in r.findings if f.rule == "TCO-RENT-DEARER-PROPOSED"]
+    assert f.severity == "warning" and r.verdict == "revise"
+    assert f.evidence["rent_usd"] == pytest.approx(47.84 * 8760, rel=1e-3)
+    assert f.evidence["buy_usd"] == pytest.approx(r.proposed.buy_cost_usd, rel=1e-3) and f.evidence["buy_usd"] < 213e3
+    assert "TCO-RENT-DEARER-PROPOSED" not in {f.rule for f in audit(SFT32_RENT).findings}  # a 6.6-hour job
+    spot = audit({**B200_RENT, "acquisition": {"mode": "rent", "months": 12, "spot": True}})
+    assert "TCO-RENT-DEARER-PROPOSED" not in {f.rule for f in spot.findings}
