@@ -715,7 +715,6 @@ _KEY = "names the subject: its key in a consultation and the subject of its find
 OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "candidate": {
         "stage": "the chain's position: the compiler adds the match on it to every candidate rule",
-        "tag": "tells an audit's proposal from recommend's options (part of the key)",
         "gpu": _KEY,
         "vendor": _HOUSE + " (cuda_device is the built-in rules' test)",
         "form_factor": _HOUSE, "architecture": _HOUSE, "launch_year": _HOUSE, "tdp_w": _HOUSE,
