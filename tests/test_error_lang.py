@@ -252,3 +252,15 @@ def test_argparse_s_argument_prefix_in_chinese_on_every_python():
     with argparse_in("zh"):
         assert str(err) == "参数 --format：boom"
     assert str(err) == english == "argument --format: boom"
+
+
+def test_a_prefix_of_one_gpu_name_hints_without_nested_brackets(tmp_path):
+    """'MI355' starts one catalog id only (mi355x): the hint names it once, in one pair of brackets; it read
+    "(did you mean mi355x? (give the whole name))" (review46)."""
+    f = tmp_path / "q.yaml"
+    f.write_text("workload: {task: inference, model: llama-3.1-8b}\n")
+    en = gpuwise("estimate", str(f), "--gpu", "MI355").stderr.strip()
+    zh = gpuwise("estimate", str(f), "--gpu", "MI355", "--lang", "zh").stderr.strip()
+    assert en == "gpuwise: --gpu: unknown gpu 'MI355' (give the whole name: did you mean mi355x?)"
+    assert en.count("(") == 1 and en.count(")") == 1
+    assert "请写完整名称：你是不是指 mi355x？" in zh and zh.count("（") == 1

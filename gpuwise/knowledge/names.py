@@ -150,7 +150,7 @@ class NameIndex:
         unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
-                            hint=N_("did you mean %(names)s? (give the whole name)"), hint_values={"names": family[0]})
+                            hint=N_("give the whole name: did you mean %(names)s?"), hint_values={"names": family[0]})
         ids = self.close(str(name))
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
             (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
