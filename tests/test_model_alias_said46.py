@@ -18,9 +18,10 @@ ALIAS_ZH = "“Qwen3-VL-8B-Instruct”按 Qwen3 8B（qwen3-8b）计价：目录�
 
 @pytest.mark.parametrize("name, ident", [
     ("GLM-5.1", "glm-5"),            # models.yaml glm-5 aliases: glm-5.1
-    ("Kimi K2.6", "kimi-k2"),        # kimi-k2 aliases: kimi k2.6
+    ("Kimi-K2-Instruct-0905", "kimi-k2"),  # kimi-k2 aliases (Kimi K2.6, whose INT4 files differ from the entry's
+    # FP8, says so too: name.alias_checkpoint, tests/test_alias_checkpoint_k26.py)
     ("Qwen3-VL-8B-Instruct", "qwen3-8b"),
-    ("nvidia/DeepSeek-R1-NVFP4", "deepseek-r1"),
+    ("DeepSeek-R1-0528", "deepseek-r1"),  # (nvidia/DeepSeek-R1-NVFP4 names its NVFP4 files: name.alias_checkpoint)
 ])
 def test_an_alias_is_read_as_its_entry_and_said(kb, name, ident):
     r = kb.model(name)

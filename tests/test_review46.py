@@ -127,7 +127,10 @@ def test_a_default_bf16_on_a_model_published_narrower_says_so() -> None:
 
     [k] = note("Kimi K2.6")
     assert k.message_id == "assume.default.workload.precision.checkpoint" and k.value == "bf16"
-    assert k.values == {"model": "Kimi K2", "checkpoint": "fp8", "precision": "fp8"}
+    # K2.6's own files are INT4 experts (models.yaml kimi-k2 alias_checkpoints, branch k26int4), not K2's FP8
+    assert k.values == {"model": "Kimi K2.6", "checkpoint": "int4", "precision": "int4"}
+    [k2] = note("Kimi K2")
+    assert k2.values == {"model": "Kimi K2", "checkpoint": "fp8", "precision": "fp8"}
     [g] = note("gpt-oss-120b")
     assert g.values["checkpoint"] == "mxfp4" and g.values["precision"] == "fp4"
     [lm] = note("llama-3.1-8b")  # published in bf16: the plain default

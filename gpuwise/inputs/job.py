@@ -14,6 +14,7 @@ from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
+from ..knowledge.names import published
 from ..knowledge.records import version_key
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
@@ -561,11 +562,13 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
                                     {"stack": named.name, "n": named.local_batch}))
             continue
-        shipped = _SHIPPED_PRECISION.get(getattr(catalog, "checkpoint_precision", None) or "")
+        checkpoint = published(catalog, w.model)  # an alias's own release (Kimi K2.6: int4), else the entry's
+        shipped = _SHIPPED_PRECISION.get(checkpoint or "")
         if name == "precision" and w.task == "inference" and shipped is not None:
             # the publisher's weights are narrower than the bf16 priced: a 16-bit copy of them is what is costed
+            own = checkpoint != getattr(catalog, "checkpoint_precision", None)
             assumptions.append(note("workload.precision", value, "assume.default.workload.precision.checkpoint",
-                                    {"model": catalog.name, "checkpoint": catalog.checkpoint_precision,
+                                    {"model": str(w.model) if own else catalog.name, "checkpoint": checkpoint,
                                      "precision": shipped}))
             continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))

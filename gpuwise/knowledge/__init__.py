@@ -104,7 +104,8 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         return schema.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = f"{path}: {_entry_name(data, tuple(err['loc']), index)}"
+        at = err.get("ctx", {}).get("error")  # a whole entry's check that judges one of its fields (SaidAt)
+        where = f"{path}: {_entry_name(data, (*err['loc'], *getattr(at, 'at', ())), index)}"
         from ..inputs.schema import _BOUNDS, _fields_of, _short
 
         if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
@@ -404,7 +405,7 @@ def _load(overlay: Path | None) -> Knowledge:
     model_names = NameIndex("model")
     for m in models.values():
         _one_owner(model_names, m.id, [m.id, m.name, *m.aliases], [], files["models.yaml"])
-        model_names.add(m.id, m.name, m.aliases, [])
+        model_names.add(m.id, m.name, m.aliases, [], model=m)
     kb = Knowledge(
         gpus=gpus,
         models=models,

@@ -88,11 +88,17 @@ class NameIndex:
     defaults: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # id -> display name
     cards: dict[str, _Card] = field(default_factory=dict)  # GPUs only
+    own: dict[str, tuple[str, str]] = field(default_factory=dict)  # models only: alias -> (its weights, entry's)
 
-    def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None) -> None:
+    def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None,
+            model: Any = None) -> None:
         """One catalog entry: its id, display name, aliases and the short names it is the default for;
-        ``card`` (a GPU) lets rule 2 see its family, form factor and memory."""
+        ``card`` (a GPU) lets rule 2 see its family, form factor and memory; ``model`` (a model) the aliases
+        whose published weights ship in another dtype than the entry's (``alias_checkpoints``)."""
         self.labels[ident] = display
+        for group in getattr(model, "alias_checkpoints", None) or ():
+            for n in group.aliases:
+                self.own[norm(n)] = (group.precision, model.checkpoint_precision or "bf16")
         for n in [ident, display, *names]:
             self.exact.setdefault(norm(n), ident)
         for n in defaults:
@@ -129,8 +135,13 @@ class NameIndex:
             if key in self.defaults and key not in self.exact:
                 return Resolved(ident, "name.default", {"name": str(name), "label": self.labels[ident], "id": ident})
             if self.kind == "model" and key not in (norm(ident), norm(self.labels[ident])):
-                # a listed alias (GLM-5.1 -> glm-5, Kimi K2.6 -> kimi-k2): priced as the entry, said so
-                return Resolved(ident, "name.alias", {"name": str(name), "label": self.labels[ident], "id": ident})
+                # a listed alias (GLM-5.1 -> glm-5, Kimi K2.6 -> kimi-k2): priced as the entry, said so; one whose
+                # published weights ship in another dtype (Kimi K2.6's INT4 experts) says which it assumed
+                said = {"name": str(name), "label": self.labels[ident], "id": ident}
+                if key in self.own:
+                    return Resolved(ident, "name.alias_checkpoint", {**said, "checkpoint": self.own[key][0],
+                                                                     "entry": self.own[key][1]})
+                return Resolved(ident, "name.alias", said)
             return Resolved(ident)
         if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
             return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})
@@ -205,6 +216,18 @@ class NameIndex:
             ids = [i for i in ids if not _sizes(i) or any(max(a, b) <= 1.5 * min(a, b)
                                                           for a in _sizes(i) for b in sizes if min(a, b) > 0)]
         return ids[:n]
+
+
+def published(model: Any, name: Any) -> str | None:
+    """The dtype the weights a model name stands for ship in: the ``alias_checkpoints`` group's where the name is
+    one of its aliases (Kimi K2.6 -> int4), else the catalog entry's ``checkpoint_precision``."""
+    if model is None:
+        return None
+    key = norm(str(name)) if name else ""
+    for group in getattr(model, "alias_checkpoints", None) or ():
+        if key and key in {norm(a) for a in group.aliases}:
+            return str(group.precision)
+    return getattr(model, "checkpoint_precision", None)
 
 
 _SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*b(?![a-z0-9])")

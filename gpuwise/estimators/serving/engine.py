@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from ...knowledge.names import published
 from ...knowledge.records import in_releases, version_key
 from .. import GiB, usable_share
 from .. import memory as M
@@ -124,7 +125,7 @@ def format_of(job: Any, fw: Framework, gpu: Gpu | None = None) -> str:
     if fp is not None and gpu is not None:
         fmt = fp.vendor_formats.get(gpu.vendor, fmt)
     model = job.kb.models.get(job.model_id) if job.model_id else None
-    shipped = model.checkpoint_precision if model is not None else None
+    shipped = published(model, job.w.model)  # an alias's own release (nvidia/Kimi-K2.6-NVFP4), else the entry's
     return shipped if (precision == "fp4" and fmt in FP4_FORMATS and shipped in FP4_FORMATS) else fmt
 
 

@@ -4,10 +4,26 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ...errors import N_, Said
+from ...errors import N_, Said, SaidAt
 from .base import Strict
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
+
+
+class AliasCheckpoint(Strict):
+    """Aliases of an entry that name a release of the same network whose published weights ship in another
+    dtype than the entry's own checkpoint (Kimi K2.6: K2's network, INT4 experts where K2 ships FP8)."""
+
+    aliases: list[str] = Field(min_length=1, description="aliases of this entry (each one of its `aliases`)")
+    precision: CheckpointPrecision = Field(description="dtype those releases' published weights ship in (the "
+                                           "bulk of them: a checkpoint that quantizes only the routed experts "
+                                           "is that format)")
+    source: str = Field(min_length=3)
+
+    @field_validator("aliases")
+    @classmethod
+    def _lower(cls, v: list[str]) -> list[str]:
+        return [a.lower() for a in v]
 
 
 class MoE(Strict):
@@ -177,6 +193,9 @@ class Model(Strict):
     checkpoint_precision: CheckpointPrecision | None = Field(
         default=None, description="dtype the published weights ship in (the bulk of them)"
     )
+    alias_checkpoints: list[AliasCheckpoint] = Field(
+        default=[], description="aliases whose own published weights ship in another dtype than "
+        "checkpoint_precision: where such an alias is the name given, its precision stands for the entry's")
     checkpoint_gb: float | None = Field(
         default=None, gt=0, description="published size of the weight files, decimal GB"
     )
@@ -242,7 +261,25 @@ class Model(Strict):
                 self.moe.blocks + (self.attention_layers or 0) + (self.recurrent.layers if self.recurrent else 0)
                 > self.layers):
             raise Said(N_("moe.blocks, attention_layers and recurrent.layers exceed layers"))
+        self._own_aliases()
         return self
+
+    def _own_aliases(self) -> None:
+        """Each name of ``alias_checkpoints`` is one of the entry's aliases (spelled as docs/names.md rule 1
+        reads it), else a one-line error with the closest alias."""
+        from ..names import norm
+
+        mine = {norm(a) for a in self.aliases}
+        for i, group in enumerate(self.alias_checkpoints):
+            for j, a in enumerate(group.aliases):
+                if norm(a) not in mine:
+                    import difflib
+
+                    close = difflib.get_close_matches(a, self.aliases, n=1, cutoff=0.5)
+                    raise SaidAt(("alias_checkpoints", i, "aliases", j), N_(
+                        "'%(alias)s' is not one of %(id)s's aliases: did you mean '%(close)s'?") if close else N_(
+                        "'%(alias)s' is not one of %(id)s's aliases"),
+                               alias=a, id=self.id, close=close[0] if close else "")
 
 
 class ShapeGuesses(Strict):
