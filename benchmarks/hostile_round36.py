@@ -80,8 +80,8 @@ def _escaped_rtl(r) -> bool:
     return r.returncode in (0, 1) and "Traceback" not in r.stderr and "\u202e" not in r.stdout and "\\u202e" in r.stdout
 
 
-def _resolved(model_id: str):
-    return _doc(lambda d: d["workload"]["resolved_model"]["id"] == model_id and "name.alias" in _assumed(d, "workload.model"))
+def _resolved(model_id: str, note: str = "name.alias"):
+    return _doc(lambda d: d["workload"]["resolved_model"]["id"] == model_id and note in _assumed(d, "workload.model"))
 
 
 def add(case, ns: dict[str, Any]) -> None:
@@ -142,4 +142,4 @@ def add(case, ns: dict[str, Any]) -> None:
     node = ("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--format", "json")
     rcase("alias36: 'glm-5.1' in lower case: glm-5, the alias said", {"workload": {**SERVE, "model": "glm-5.1"}}, _resolved("glm-5"), argv=node)
     rcase("alias36: 'GLM-5.1-FP8' (a quantization suffix): glm-5, the alias said", {"workload": {**SERVE, "model": "GLM-5.1-FP8"}}, _resolved("glm-5"), argv=node)
-    rcase("alias36: 'KIMI K2.6' in capitals: kimi-k2, the alias said", {"workload": {**SERVE, "model": "KIMI K2.6"}}, _resolved("kimi-k2"), argv=node)
+    rcase("alias36: 'KIMI K2.6' in capitals: kimi-k2, the alias and its INT4 release said", {"workload": {**SERVE, "model": "KIMI K2.6"}}, _resolved("kimi-k2", "name.alias_checkpoint"), argv=node)
