@@ -403,12 +403,18 @@ def _instance_network(p: Proposal, kb: Any, proposed: Any) -> Any:
                  "network_phrases": messages.phrase_json(known.phrases()), "stated": shape.network_stated})
 
 
+def _provider_only(p: Proposal) -> bool:
+    """A rental that names its provider and neither an instance nor the network between its servers."""
+    acq = p.acquisition
+    return acq.mode == "rent" and bool(acq.provider) and not acq.instance and not p.hardware.network
+
+
 def _matching_instance(p: Proposal, job: Any, gpu: Any) -> tuple[Any, str]:
     """A rental over several nodes that names its provider but no instance and no network: the provider's listed
     instance its stated nodes or its own rate a GPU-hour match (rental.matching_instance), and why; (None, "")
     otherwise (it is then estimated on the offer it is priced on, and :func:`_provider_network` says which)."""
     hw, acq = p.hardware, p.acquisition
-    if acq.mode != "rent" or not acq.provider or acq.instance or hw.network or hw.nodes <= 1:
+    if not _provider_only(p) or hw.nodes <= 1:
         return None, ""
     return matching_instance(job, gpu, hw.count, acq.provider, math.ceil(hw.count / hw.nodes),
                              None if acq.spot else acq.hourly_usd)
@@ -419,7 +425,7 @@ def _provider_network(p: Proposal, job: Any, gpu: Any, proposed: Any, match: Any
     instance the proposal matched (:func:`_matching_instance`), else that of the offer it is priced on."""
     hw, acq, kb = p.hardware, p.acquisition, job.kb
     topo = proposed.topology
-    if acq.mode != "rent" or not acq.provider or acq.instance or hw.network or topo is None or topo.nodes <= 1:
+    if not _provider_only(p) or topo is None or topo.nodes <= 1:
         return None
     known = kb.runtime.networks.get(topo.network)
     offer = match or named_offer(job, gpu, hw.count, acq.provider)

@@ -138,22 +138,26 @@ def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     server it judges. Where the owned servers are given (owned[].servers), the state is spread over the servers the
     run spans rather than the estimate's nodes."""
     out: list[dict[str, Any]] = []
-    placed = {(p.workload, p.gpu) for m in ex.months for p in m.placements if p.acquisition == "owned"}
-    for sz in pl.inp.sized:
-        for g, o in sz.options.items():
-            h = o.host_ram
-            if (sz.name, g) not in placed or not h:
-                continue
-            mine = [w for w in pl.pf.owned if pl.kb.gpu(w.gpu).id == g]
-            stated = [w.host_ram_gb for w in mine]
-            need = h["host_ram_needed_gb"]
-            if mine and all(w.servers for w in mine):  # the state over the owned servers the run spans
-                per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers for w in mine))
-                need = need * math.ceil(h["count"] / max(h["per_node"], 1)) / math.ceil(o.count / per_server)
-            out.append({"t": "plan_owned_run", "workload": sz.name, "gpu": g, "gpu_name": pl.kb.gpus[g].name,
-                        "count": o.count, "offload": h["offload"], "host_ram_needed_gb": need,
-                        "host_ram_gb": min(stated) if stated and None not in stated else -1.0})
+    for name, g, o in _offloaded_runs(pl, ex, "owned"):
+        h = o.host_ram
+        mine = [w for w in pl.pf.owned if pl.kb.gpu(w.gpu).id == g]
+        stated = [w.host_ram_gb for w in mine]
+        need = h["host_ram_needed_gb"]
+        if mine and all(w.servers for w in mine):  # the state over the owned servers the run spans
+            per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers for w in mine))
+            need = need * math.ceil(h["count"] / max(h["per_node"], 1)) / math.ceil(o.count / per_server)
+        out.append({"t": "plan_owned_run", "workload": name, "gpu": g, "gpu_name": pl.kb.gpus[g].name,
+                    "count": o.count, "offload": h["offload"], "host_ram_needed_gb": need,
+                    "host_ram_gb": min(stated) if stated and None not in stated else -1.0})
     return out
+
+
+def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str, str, Any]]:
+    """(workload, GPU id, its sizing.Option) of each run the plan places on ``acquisition`` (owned, buy) GPUs
+    whose option keeps state in host RAM (Option.host_ram), in the plan's order."""
+    placed = {(p.workload, p.gpu) for m in ex.months for p in m.placements if p.acquisition == acquisition}
+    return [(sz.name, g, o) for sz in pl.inp.sized for g, o in sz.options.items()
+            if (sz.name, g) in placed and o.host_ram]
 
 
 def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
@@ -219,13 +223,13 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
     for p in ex.purchases:
         bought[p.gpu] = bought.get(p.gpu, 0) + p.count
     said: list[tuple[str, str, dict[str, Any], list[str]]] = []  # (subject, gpu, facts, rules)
+    offloaded = _offloaded_runs(pl, ex, "buy")
     for g, count in bought.items():  # what the candidate rules say of buying it, as in recommend and audit
         alone = buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market)
         said.append((g, g, {"count": count}, alone))
-        for name in _runs_on_bought(pl, ex, g):  # an offloaded run on the bought GPUs: its host RAM too
-            run = next(sz for sz in pl.inp.sized if sz.name == name).options[g].host_ram
-            said.append((name, g, run, [r for r in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints,
-                                                                 pl.market, run) if r not in alone]))
+        for name, _g, o in (r for r in offloaded if r[1] == g):  # an offloaded run on the bought GPUs: its RAM too
+            said.append((name, g, o.host_ram, [r for r in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints,
+                                                                       pl.market, o.host_ram) if r not in alone]))
     for subject, g, run, rule_ids in said:
         values = {**buying(pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market), **run}
         for rule_id in rule_ids:
@@ -246,9 +250,3 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return findings, trace, house_rules(book, pl.rules)
 
-
-def _runs_on_bought(pl: Any, ex: Extracted, g: str) -> list[str]:
-    """The workloads the plan runs on bought ``g`` whose option keeps state in host RAM (sizing.Option.host_ram),
-    in the plan's order."""
-    placed = {p.workload for m in ex.months for p in m.placements if p.gpu == g and p.acquisition == "buy"}
-    return [sz.name for sz in pl.inp.sized if sz.name in placed and g in sz.options and sz.options[g].host_ram]

@@ -383,8 +383,8 @@ def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_
     if not _verdict(book, s, ev).fits:
         return
     offer = next((o for o in offers_for(s.job, g, paid) if o.instance == opt.rent_instance), None)
-    if ev.host_ram_needed_bytes_per_node and ev.topology and ev.host_ram_from != "shared":
-        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, offer)
+    if ev.host_ram_needed_bytes_per_node and ev.topology:
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, offer, ev.memory.per_gpu)
     ev.complete()
     wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
     if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(timed.rejected):
