@@ -88,7 +88,7 @@ class NameIndex:
     defaults: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # id -> display name
     cards: dict[str, _Card] = field(default_factory=dict)  # GPUs only
-    own: dict[str, tuple[str, str]] = field(default_factory=dict)  # models only: alias -> (its weights, entry's)
+    models: dict[str, Any] = field(default_factory=dict)  # models only: id -> its entry (alias_checkpoints read)
 
     def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None,
             model: Any = None) -> None:
@@ -96,9 +96,8 @@ class NameIndex:
         ``card`` (a GPU) lets rule 2 see its family, form factor and memory; ``model`` (a model) the aliases
         whose published weights ship in another dtype than the entry's (``alias_checkpoints``)."""
         self.labels[ident] = display
-        for group in getattr(model, "alias_checkpoints", None) or ():
-            for n in group.aliases:
-                self.own[norm(n)] = (group.precision, model.checkpoint_precision or "bf16")
+        if model is not None:
+            self.models[ident] = model
         for n in [ident, display, *names]:
             self.exact.setdefault(norm(n), ident)
         for n in defaults:
@@ -138,9 +137,10 @@ class NameIndex:
                 # a listed alias (GLM-5.1 -> glm-5, Kimi K2.6 -> kimi-k2): priced as the entry, said so; one whose
                 # published weights ship in another dtype (Kimi K2.6's INT4 experts) says which it assumed
                 said = {"name": str(name), "label": self.labels[ident], "id": ident}
-                if key in self.own:
-                    return Resolved(ident, "name.alias_checkpoint", {**said, "checkpoint": self.own[key][0],
-                                                                     "entry": self.own[key][1]})
+                model = self.models.get(ident)
+                if (release := _alias_release(model, key)) is not None:
+                    return Resolved(ident, "name.alias_checkpoint", {**said, "checkpoint": release,
+                                                                     "entry": model.checkpoint_precision or "bf16"})
                 return Resolved(ident, "name.alias", said)
             return Resolved(ident)
         if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
@@ -223,11 +223,17 @@ def published(model: Any, name: Any) -> str | None:
     one of its aliases (Kimi K2.6 -> int4), else the catalog entry's ``checkpoint_precision``."""
     if model is None:
         return None
-    key = norm(str(name)) if name else ""
+    release = _alias_release(model, norm(str(name)) if name else "")
+    return release if release is not None else getattr(model, "checkpoint_precision", None)
+
+
+def _alias_release(model: Any, key: str) -> str | None:
+    """The dtype of the release an alias (``key``, normalised) names where the entry lists it under
+    ``alias_checkpoints`` (Kimi K2.6 -> int4); None for any other name."""
     for group in getattr(model, "alias_checkpoints", None) or ():
         if key and key in {norm(a) for a in group.aliases}:
             return str(group.precision)
-    return getattr(model, "checkpoint_precision", None)
+    return None
 
 
 _SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*b(?![a-z0-9])")
