@@ -483,10 +483,6 @@ bitsandbytes' -bnb-4bit int4, a GGUF's Q4_K_M / Q4_0 int4 and Q8_0 int8): the wo
 names none."""
 
 
-_SHIPPED_PRECISION = {"fp8": "fp8", "mxfp4": "fp4", "nvfp4": "fp4", "int4": "int4"}
-"""A catalog checkpoint's dtype narrower than 16 bits -> the workload precision that serves it as published."""
-
-
 def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
     """An inference workload naming a quantized checkpoint (``...-FP8``): served at its precision where none is
     given (said), refused where another is given; a 16-bit one states nothing a workload must keep."""
@@ -563,7 +559,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                                     {"stack": named.name, "n": named.local_batch}))
             continue
         checkpoint = published(catalog, w.model)  # an alias's own release (Kimi K2.6: int4), else the entry's
-        shipped = _SHIPPED_PRECISION.get(checkpoint or "")
+        shipped = NAMED_PRECISIONS.get(checkpoint or "")  # a dtype narrower than 16 bits -> what serves it as shipped
         if name == "precision" and w.task == "inference" and shipped is not None:
             # the publisher's weights are narrower than the bf16 priced: a 16-bit copy of them is what is costed
             own = checkpoint != getattr(catalog, "checkpoint_precision", None)
