@@ -113,3 +113,16 @@ def test_a_wide_character_with_one_column_left_takes_a_line_of_its_own() -> None
     lines = wrap("显存不足", 10, first="x" * 9)
     assert lines == ["xxxxxxxxx显", "         存", "         不", "         足"]
     assert "".join(line.strip() for line in lines) == "xxxxxxxxx显存不足"
+
+
+def test_a_list_of_rule_ids_joined_by_full_width_commas_breaks_after_a_comma_not_inside_an_id() -> None:
+    """review47: a Chinese audit's 'another 12 in the full report' line joins the rule ids with '，'
+    and no space; the whole list was one word, cut at the column wherever it fell ('LIC-GEFOR' /
+    'CE-DATACENTER'). A line may break after a full-width mark, as Chinese text does."""
+    ids = ["NET-LOW-EFFICIENCY", "NET-SLOW-NETWORK", "NET-NO-P2P", "TCO-BOUGHT-IDLE",
+           "LIC-GEFORCE-DATACENTER", "PWR-CONSUMER-CHASSIS", "USED-NO-INSPECTION", "DATA-STALE-PRICE"]
+    lines = wrap("，".join(ids) + "。", 40, first="  ")
+    assert all(display_width(x) <= 40 for x in lines)
+    pieces = [p for line in lines for p in line.strip().rstrip("。").split("，") if p]
+    assert pieces == ids  # each id whole on one line
+    assert "".join(line.strip() for line in lines) == "，".join(ids) + "。"

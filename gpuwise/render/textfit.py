@@ -77,6 +77,9 @@ def _tokens(text: str) -> list[str]:
             if ch in _CLOSING and (buf or out):  # never at the start of a line
                 if buf:
                     buf += ch
+                    if _is_cjk(ch):  # a line may break after a full-width mark: a list of rule ids
+                        out.append(buf)  # joined by '，' was one word, cut inside an id
+                        buf = ""
                 else:
                     out[-1] += ch
                 continue
