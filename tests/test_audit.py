@@ -69,6 +69,10 @@ def test_used_mining_cards():
     assert (card.link_gb_s, card.link_gb_s_full) == (pytest.approx(1.97), 31.5)
     # 10,240 MiB shown against the 3090's 24 GB = 24,576 MiB
     assert card.memory_mib == 10240 and card.memory_ratio == pytest.approx(10240 / 24576, abs=1e-4)
+    # review47: the fix named a '12 GB board sold as a 32 GB one', sizes neither card has (10 GB shown, 24 GB
+    # offered); it names no size now, the message beside it gives this card's
+    fix = next(f.fix for f in r.findings if f.rule == "USED-WRONG-MEMORY")
+    assert "12 GB" not in fix and "32 GB" not in fix and "relabelled" in fix
 
 
 def test_old_driver_blocks_h100():
