@@ -50,6 +50,18 @@ def test_a_name_that_fits_several_sizes_is_ambiguous(kb):
     assert "ambiguous" in str(e.value) and "a100-40gb-sxm" in str(e.value) and "a100-80gb-sxm" in str(e.value)
 
 
+def test_an_ambiguous_name_of_a_family_without_a_module_is_not_told_it_means_the_sxm_part(kb):
+    """review47: 'RTX PRO 6000 Blackwel' (one letter short) starts three PCIe variants, none of them a module, yet
+    the hint said a name without the form factor is the SXM part; it now names a variant to give. A100, whose
+    family has SXM modules, keeps the SXM hint."""
+    with pytest.raises(UserError) as e:
+        kb.gpu("RTX PRO 6000 Blackwel")
+    assert "SXM" not in str(e.value) and "give the variant, e.g. rtx-pro-6000-blackwell" in str(e.value)
+    with pytest.raises(UserError) as e:
+        kb.gpu("A100")
+    assert "a name without the form factor is the SXM part" in str(e.value)
+
+
 @pytest.mark.parametrize("typed,meant", [("H10O", "h100-80gb-sxm"), ("A1OO-80G", "a100-80gb-sxm"),
                                          ("RTX 409O", "rtx-4090")])
 def test_a_misspelt_gpu_gets_did_you_mean(kb, typed, meant):

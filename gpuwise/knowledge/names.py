@@ -153,11 +153,13 @@ class NameIndex:
         if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
             return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
         if len(family) > 1:
+            # the SXM reading (rule 2) is said only where one of them is a module: 'RTX PRO 6000 Blackwel' has none
+            example = self.kind == "model" or not modules
             raise UserError(N_("'%(name)s' is ambiguous: it could be %(names)s"), where=where,
                             values={"name": visible(str(name)), "names": ", ".join(family)},
-                            hint=N_("give the variant, e.g. %(example)s") if self.kind == "model" else N_(
+                            hint=N_("give the variant, e.g. %(example)s") if example else N_(
                                 "give the variant; a name without the form factor is the SXM part (docs/names.md)"),
-                            hint_values={"example": family[0]} if self.kind == "model" else {})
+                            hint_values={"example": family[0]} if example else {})
         unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
