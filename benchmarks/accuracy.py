@@ -1083,6 +1083,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # FP8 on 8 x H200 (vLLM #34206), Qwen3-30B-A3B on 4 x A40 (SGLang #6121))
     ("SE", "  of which the rows added by serveblind21 (ids SE..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind21 (ids SE..): latency"),
+    # the serveblind23 round (ids SG..: InferenceX pull request #1531's local numbers, gpt-oss-120b MXFP4 on one
+    # MI355X, vLLM 0.19.0 with AITER, random 1k/1k at concurrency 4-128)
+    ("SG", "  of which the rows added by serveblind23 (ids SG..; blind figures in the validation README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:

@@ -1,0 +1,86 @@
+"""Rows SG01-SG06 (serveblind23): serving at load from a source no row cited before.
+
+SemiAnalysisAI/InferenceX pull request #1531 ('gpt-oss-fp4-mi355x: pin to v0.19 + switch to AITER-env-based recipe',
+2026-05-20) prints 'Local numbers (single MI355x, v0.19.0 image, 3 runs each, median)' for gpt-oss-120b at TP 1,
+ISL/OSL 1k/1k, concurrency 4-128: a 'dashboard' column (the recipe before) and a 'this PR' column. The rows take the
+'this PR' column. The figure is InferenceX's dashboard metric, total (input + output) tok/s per GPU; at TP 1 the GPU
+is the server, and with equal input and output means half of it is output. The metric was checked against a stored
+InferenceX CI artifact of the same model on the same GPU (ATOM, run 21012127808: tput_per_gpu 11,737 / 17,577 and
+output_tput_per_gpu 5,867 / 8,779 at concurrency 64 / 128, gminneci/mantile 1d3c259c), which puts this table's
+10,573 / 16,067 among totals.
+
+The checks redo each row's arithmetic from the printed figures (copied here with their source), and the last test
+checks that the harness estimates every row, within the band the blind reading set (validation README, 'Rows
+SG01-SG06')."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "validation"
+SOURCE = "https://github.com/SemiAnalysisAI/InferenceX/pull/1531"
+
+# the pull request's table at TP 1, 1k/1k: concurrency -> ('dashboard', 'this PR') total tok/s per GPU
+TABLE = {4: (1653, 1662), 8: (2668, 2787), 16: (4189, 4549), 32: (6275, 6785), 64: (8812, 10573),
+         128: (13186, 16067)}
+# InferenceX run 21012127808 (ATOM, gpt-oss-120b, one MI355X, TP 1, 1k/1k): concurrency -> (tput_per_gpu,
+# output_tput_per_gpu), the check on which the table's metric rests
+ATOM = {64: (11737, 5867), 128: (17577, 8779)}
+# blind ratios est / published (README, 'Rows SG01-SG06'): 0.75 (SG05) to 0.95 (SG01)
+BAND = (0.70, 1.05)
+
+
+def _rows() -> dict[str, dict]:
+    with (DATA / "serving_independent.csv").open(newline="") as fh:
+        return {r["id"]: r for r in csv.DictReader(fh) if r["id"].startswith("SG")}
+
+
+def test_the_round_has_its_rows_and_no_more():
+    assert sorted(_rows()) == [f"SG{i:02d}" for i in range(1, 7)]
+
+
+@pytest.mark.parametrize("row_id", [f"SG{i:02d}" for i in range(1, 7)])
+def test_a_row_is_its_cells_total_halved(row_id):
+    row = _rows()[row_id]
+    conc = int(row["concurrency"])
+    assert row["source"] == SOURCE
+    assert (row["model"], row["precision"], row["gpu"], row["count"], row["tp"]) == (
+        "gpt-oss-120b", "fp4", "mi355x", "1", "1")
+    assert (row["framework"], row["framework_version"]) == ("vllm", "0.19.0")
+    # the launcher the pull request writes: --max-num-seqs 256 and the AITER kernels
+    assert row["workload_options"] == "max_batch_size=256;rocm_aiter=true"
+    # InferenceX's random lengths at range ratio 0.8 (means 0.9 x 1,024) and 10 x the concurrency prompts
+    assert (row["prompt_tokens"], row["output_tokens"]) == ("922", "922") and int(row["prompts"]) == 10 * conc
+    total = TABLE[conc][1]
+    assert float(row["output_tokens_per_s"]) == pytest.approx(total / 2)
+    assert f"{total:,}" in row["notes"] and f"{TABLE[conc][0]:,}" in row["notes"]
+
+
+def test_the_tables_figures_are_totals_by_the_stored_artifact():
+    """As output tok/s the pull request's vLLM figures would stand 1.8x above ATOM's on the same GPU and workload; as
+    totals they stand 0.90-0.91 of ATOM's totals, an engine a little behind the other."""
+    for conc, (total, output) in ATOM.items():
+        ours = TABLE[conc][1]
+        assert 0.85 <= ours / total <= 1.0
+        assert ours / output > 1.8
+        assert output / total == pytest.approx(0.5, abs=0.01)  # equal lengths: half of a total is output
+
+
+def test_the_harness_estimates_every_row_within_the_blind_band():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import accuracy
+
+    from gpuwise import knowledge
+
+    kb = knowledge.load()
+    cases = {c[0].split()[0]: c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("SG")}
+    assert sorted(cases) == [f"SG{i:02d}" for i in range(1, 7)]  # none refused, none without a figure
+    rows = _rows()
+    for row_id, (label, est, published) in cases.items():
+        assert published == float(rows[row_id]["output_tokens_per_s"]), label
+        assert BAND[0] <= est / published <= BAND[1], label
