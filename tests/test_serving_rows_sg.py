@@ -9,6 +9,10 @@ InferenceX CI artifact of the same model on the same GPU (ATOM, run 21012127808:
 output_tput_per_gpu 5,867 / 8,779 at concurrency 64 / 128, gminneci/mantile 1d3c259c), which puts this table's
 10,573 / 16,067 among totals.
 
+The branch's own files (InferenceX commit e658541b: .github/configs/amd-master.yaml, key gptoss-fp4-mi355x-vllm, and
+benchmarks/single_node/gptoss_fp4_mi355x.sh) give the image (vLLM 0.19.0 ROCm), the checkpoint
+(amd/gpt-oss-120b-w-mxfp4-a-fp8), the server flags and the client (10 x c prompts at --max-concurrency c).
+
 The checks redo each row's arithmetic from the printed figures (copied here with their source), and the last test
 checks that the harness estimates every row, within the band the blind reading set (validation README, 'Rows
 SG01-SG06')."""
@@ -52,9 +56,11 @@ def test_a_row_is_its_cells_total_halved(row_id):
     assert (row["model"], row["precision"], row["gpu"], row["count"], row["tp"]) == (
         "gpt-oss-120b", "fp4", "mi355x", "1", "1")
     assert (row["framework"], row["framework_version"]) == ("vllm", "0.19.0")
-    # the launcher the pull request writes: --max-num-seqs 256 and the AITER kernels
-    assert row["workload_options"] == "max_batch_size=256;rocm_aiter=true"
-    # InferenceX's random lengths at range ratio 0.8 (means 0.9 x 1,024) and 10 x the concurrency prompts
+    # the branch's launcher (benchmarks/single_node/gptoss_fp4_mi355x.sh at e658541b): --max-num-seqs 256, the AITER
+    # kernels, --gpu-memory-utilization 0.95, --no-enable-prefix-caching
+    assert row["workload_options"] == "max_batch_size=256;rocm_aiter=true;prefix_cache=false;memory_fraction=0.95"
+    assert "e658541befe4901d87f224ed02ee7dc4b528f2d3/benchmarks/single_node/gptoss_fp4_mi355x.sh" in row["notes"]
+    # the launcher's 10 x c measured prompts, random lengths at the workflow's range ratio 0.8 (means 0.9 x 1,024)
     assert (row["prompt_tokens"], row["output_tokens"]) == ("922", "922") and int(row["prompts"]) == 10 * conc
     total = TABLE[conc][1]
     assert float(row["output_tokens_per_s"]) == pytest.approx(total / 2)
