@@ -1084,7 +1084,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("SE", "  of which the rows added by serveblind21 (ids SE..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind21 (ids SE..): latency"),
     # the serveblind23 round (ids SG..: InferenceX pull request #1531's local numbers, gpt-oss-120b MXFP4 on one
-    # MI355X, vLLM 0.19.0 with AITER, random 1k/1k at concurrency 4-128)
+    # MI355X, vLLM 0.19.0 with AITER, random 1k/1k at concurrency 4-128; InferenceX's experimental token-position
+    # sweeps, MiniMax-M2.5 FP8 TP 8 + EP and Qwen3.5-397B-A17B BF16 TP 8 on 8 x H200, vLLM main of February 2026)
     ("SG", "  of which the rows added by serveblind23 (ids SG..; blind figures in the validation README): throughput",
      None),
 )
