@@ -42,7 +42,7 @@ from .result import (
     Unplaced,
 )
 from .schema import PlanFile
-from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, size, workload_defaults
+from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, on_units, size, workload_defaults
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import (
     UNPLACED_RUN,
@@ -202,6 +202,7 @@ class Planner:
                 for g in dropped:
                     sz.why_not.setdefault(g, self._no_way(g, fleets[g]))
         self.fleets = {g: f for g, f in fleets.items() if g in keep}
+        on_units(sized, self.fleets, book, c.max_gpus)  # a run on a server bought: on all its GPUs
         if two_steps(pf.horizon_months):
             self.assumptions.append(note("horizon_months", pf.horizon_months, "assume.plan.two_steps",
                                          {"months": pf.horizon_months}))
@@ -413,7 +414,7 @@ class Planner:
                 rates[g].add(round(inp.fleets[g].units[k].power_per_gpu_hour, 9))
         apart = {g for g, r in rates.items() if len(r) > 1}
 
-        def place(sz: Sized, g: str, m: int, value: float, own: bool, term: str = "on-demand") -> None:
+        def place(sz: Sized, g: str, m: int, value: float, own: bool | str, term: str = "on-demand") -> None:
             o = sz.options[g]
             f = inp.fleets[g]
             if sz.serving:
@@ -422,8 +423,9 @@ class Planner:
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
                 extra: dict[str, Any] = {"copies": copies}
             else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
-                gpus = o.count if own else o.rented_count
-                hours = gpus * (o.wall_hours if own else o.rented_wall_hours) * value
+                gpus = (o.bought_count if own == "wide" else o.count) if own else o.rented_count
+                hours = (o.bought_gpu_hours if own == "wide" else gpus * (o.wall_hours if own else o.rented_wall_hours)
+                         ) * value  # "wide": on every GPU of a server bought (sizing.on_units)
                 extra = {"runs": round(value, 4)}
             total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
             if not own:
@@ -446,7 +448,8 @@ class Planner:
             placements[m].append(Placed(workload=sz.name, gpu=g, count=gpus, acquisition=acq, gpu_hours=hours,
                                         **extra))
 
-        for table, own in ((p.own_copy, True), (p.own_run, True), (p.rent_copy, False), (p.rent_run, False)):
+        for table, own in ((p.own_copy, True), (p.own_run, True), (p.wide_run, "wide"), (p.rent_copy, False),
+                           (p.rent_run, False)):
             for (name, m, g), j in table.items():
                 v = x[j]
                 if v <= 1e-6:
@@ -699,7 +702,7 @@ class Planner:
                           capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, rent_count=o.rent_count,
-                          rent_wall_hours=o.rent_wall_hours)
+                          rent_wall_hours=o.rent_wall_hours, buy_count=o.buy_count, buy_wall_hours=o.buy_wall_hours)
                    for sz in self.sized for g, o in sz.options.items()]
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
             for where in sorted({p.site for p in ex.purchases}):

@@ -138,8 +138,7 @@ def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     server it judges. Where the owned servers are given (owned[].servers), the state is spread over the servers the
     run spans rather than the estimate's nodes."""
     out: list[dict[str, Any]] = []
-    for name, g, o in _offloaded_runs(pl, ex, "owned"):
-        h = o.host_ram
+    for name, g, o, h in _offloaded_runs(pl, ex, "owned"):
         mine = [w for w in pl.pf.owned if pl.kb.gpu(w.gpu).id == g]
         stated = [w.host_ram_gb for w in mine]
         need = h["host_ram_needed_gb"]
@@ -152,12 +151,13 @@ def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     return out
 
 
-def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str, str, Any]]:
-    """(workload, GPU id, its sizing.Option) of each run the plan places on ``acquisition`` (owned, buy) GPUs
-    whose option keeps state in host RAM (Option.host_ram), in the plan's order."""
-    placed = {(p.workload, p.gpu) for m in ex.months for p in m.placements if p.acquisition == acquisition}
-    return [(sz.name, g, o) for sz in pl.inp.sized for g, o in sz.options.items()
-            if (sz.name, g) in placed and o.host_ram]
+def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str, str, Any, dict[str, Any]]]:
+    """(workload, GPU id, its sizing.Option, the run's host RAM facts) of each run the plan places on
+    ``acquisition`` (owned, buy) GPUs that keeps state in host RAM, in the plan's order: on the option's ``count``
+    (Option.host_ram) or on every GPU of a server bought (Option.buy_count, buy_host_ram)."""
+    placed = {(p.workload, p.gpu, p.count) for m in ex.months for p in m.placements if p.acquisition == acquisition}
+    return [(sz.name, g, o, h) for sz in pl.inp.sized for g, o in sz.options.items()
+            for n, h in ((o.count, o.host_ram), (o.buy_count, o.buy_host_ram)) if h and (sz.name, g, n) in placed]
 
 
 def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
@@ -227,9 +227,9 @@ def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], 
     for g, count in bought.items():  # what the candidate rules say of buying it, as in recommend and audit
         alone = buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market)
         said.append((g, g, {"count": count}, alone))
-        for name, _g, o in (r for r in offloaded if r[1] == g):  # an offloaded run on the bought GPUs: its RAM too
-            said.append((name, g, o.host_ram, [r for r in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints,
-                                                                       pl.market, o.host_ram) if r not in alone]))
+        for name, _g, _o, h in (r for r in offloaded if r[1] == g):  # an offloaded run on the bought GPUs: its RAM
+            said.append((name, g, h, [r for r in buy_findings(book, pl.kb, pl.kb.gpus[g], pl.pf.constraints,
+                                                              pl.market, h) if r not in alone]))
     for subject, g, run, rule_ids in said:
         values = {**buying(pl.kb, pl.kb.gpus[g], pl.pf.constraints, pl.market), **run}
         for rule_id in rule_ids:

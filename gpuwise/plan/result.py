@@ -145,6 +145,9 @@ class Option(Frozen):
     rent_count: int = Field(0, description="a run rented by the instance: the GPUs it runs on, every GPU paid for "
                                            "(0: on count)")
     rent_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
+    buy_count: int = Field(0, description="a run on a type the plan only buys: the GPUs of the server bought it runs "
+                                          "on (0: on count)")
+    buy_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
 
 
 class Commitment(Frozen):

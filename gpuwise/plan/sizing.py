@@ -86,10 +86,22 @@ class Option:
     # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
     rent_count: int = 0  # training rented by the instance: the run on every GPU paid for (0: on `count`)
     rent_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
+    buy_count: int = 0  # training on a type the plan only buys: the run on every GPU of the server bought (0: `count`)
+    buy_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
+    buy_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
+    rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
 
     @property
     def gpu_hours(self) -> float:
         return self.count * self.wall_hours
+
+    @property
+    def bought_count(self) -> int:
+        return self.buy_count or self.count
+
+    @property
+    def bought_gpu_hours(self) -> float:
+        return self.bought_count * (self.buy_wall_hours or self.wall_hours)
 
     @property
     def rented_count(self) -> int:
@@ -342,7 +354,7 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
                 s.owned_reason[g.id] = why("deadline", "plan.why.owned_deadline", n=n, days=wall / 24,
                                            allowed=s.deadline_hours / 24)
             continue
-        opt = Option(g.id, n, wall_hours=wall, layout=ev.label())
+        opt = Option(g.id, n, wall_hours=wall, layout=ev.label(), rejected=tuple(timed.rejected))
         refused = _rent(s, g, n, opt, book, ev)
         if ev.host_ram_needed_bytes_per_node:  # the server's RAM as a bought one's (no offer's): what recommend
             # says of buying it (MEM-HOST-RAM-BUY), the plan says of its purchase
@@ -391,6 +403,33 @@ def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_
         opt.rent_count, opt.rent_wall_hours = paid, wall
         if only:
             opt.count, opt.wall_hours, opt.layout = paid, wall, ev.label()
+
+
+def on_units(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, max_gpus: int) -> None:
+    """A run on a type the plan can only buy, not own, whose server (the first unit that holds the run) has more GPUs
+    than the run needs (one H100 of a 4-GPU server), may run on all of them: the plan pays for the server whatever
+    the run uses, and a data-parallel run on more GPUs finishes sooner (planfix50). Kept where the rules reject
+    nothing there they did not reject of ``count`` and it is faster; the program places a run there or on ``count``
+    (solve.build: the GPUs free at once and the power choose), and a run on the server has its host RAM judged there
+    (``buy_host_ram``: a purchase's facts, of the run on the server's GPUs)."""
+    for s in sized:
+        for g, opt in s.options.items() if not s.serving else ():
+            f = fleets.get(g)
+            if f is None or not f.unit or f.owned:
+                continue
+            u = next((u for u in f.units if max(u.holds, u.gpus) >= opt.count), None)
+            if u is None or not opt.count < u.gpus <= max_gpus:
+                continue
+            ev = evaluate(s.job, f.gpu, u.gpus, defer=True)
+            if not _verdict(book, s, ev).fits:
+                continue
+            ev.complete()
+            wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
+            if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(opt.rejected):
+                opt.buy_count, opt.buy_wall_hours = u.gpus, wall
+                if ev.host_ram_needed_bytes_per_node:
+                    fact = candidate_fact(s.job, ev, "buy")
+                    opt.buy_host_ram = {k: fact[k] for k in HOST_RAM_FACTS}
 
 
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:

@@ -264,6 +264,7 @@ class Program:
     model: Model
     buy: dict[tuple[str, int], int] = field(default_factory=dict)
     own_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    wide_run: dict[tuple[str, int, str], int] = field(default_factory=dict)  # on every GPU of a server bought
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
@@ -356,17 +357,22 @@ def build(inp: Inputs, s: Setting) -> Program:
                     f = inp.fleets[g]
                     fleet_here = f.owned if s.owned else 0
                     can_own = fleet_here > 0 or bool(s.buy and f.unit)
-                    if can_own:
-                        power = _power(p, g, f, opt.gpu_hours)
-                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=R, cost=power)
-                        p.own_run[(sz.name, m, g)] = j
+                    # on the fleet: on the fewest that fit, or (a type only bought) on every GPU of its server
+                    # where they are free (sizing.on_units): the GPUs at once and the power choose
+                    ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own else []
+                    if can_own and opt.buy_count and s.buy and f.unit:
+                        ways.append((p.wide_run, opt.buy_count, opt.bought_gpu_hours))
+                    for table, n, gpu_hours in ways:
+                        power = _power(p, g, f, gpu_hours)
+                        j = m_.var(f"{'wide' if n != opt.count else 'own'}[{sz.name},{m},{g}]", ub=R, cost=power)
+                        table[(sz.name, m, g)] = j
                         terms[j] = 1.0
                         add(m, j, power)
-                        use(power_hours, (g, m), j, opt.gpu_hours)
-                        use(use_count, (g, m), j, opt.count / R)
+                        use(power_hours, (g, m), j, gpu_hours)
+                        use(use_count, (g, m), j, n / R)
                         use(at_once, (g, m), j, 1 / R)
-                        size[j] = opt.count
-                        use(use_hours, (g, m), j, opt.gpu_hours)
+                        size[j] = n
+                        use(use_hours, (g, m), j, gpu_hours)
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * opt.rented_wall_hours  # on every GPU paid for
                         j = m_.var(f"rent[{sz.name},{m},{g}]", ub=R, cost=price)

@@ -1,0 +1,46 @@
+"""A run on a server the plan buys uses the server's GPUs (planfix50). H100 SXM is sold only as HGX servers of 4 or 8
+GPUs (knowledge/prices.yaml units.sizes [4, 8]); an 8B full fine-tune sized for 1 H100 (ZeRO-1 with CPU offload,
+61.7 h a run) ran on 1 GPU of the 4-GPU server the plan bought while 3 paid GPUs idled. It now runs on all 4 (no
+offload needed there), its wall hours and GPU-hours those of the 4-GPU estimate."""
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from tests.clirun import gpuwise
+
+FT8 = {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 4096, "train_tokens": 1.0e9}
+
+
+def _plan(tmp_path, doc: dict) -> dict:
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_run_on_a_bought_server_uses_its_gpus(tmp_path):
+    d = _plan(tmp_path, {"horizon_months": 6, "constraints": {"acquisition": "buy", "gpus": ["H100 SXM"]},
+                         "workloads": [{"name": "sft", "workload": FT8, "cadence": {"per_month": 2}}]})
+    [bought] = d["purchases"]
+    assert (bought["sold_as"], bought["unit_gpus"], bought["units"]) == ("server", 4, 1)
+    [o] = d["options"]
+    assert o["count"] == 1 and o["buy_count"] == 4  # the fewest that fit, and the server's 4 it runs on
+    assert 0 < o["buy_wall_hours"] < o["wall_hours"] / 4 * 1.5  # data parallel: about a quarter of the hours or less
+    for m in d["months"][1:]:  # month 1: before the server arrives (plan_delivery_months 1), left unplaced
+        [p] = m["placements"]
+        assert (p["acquisition"], p["count"], p["runs"]) == ("buy", 4, 2.0)
+        assert abs(p["gpu_hours"] - 2 * 4 * o["buy_wall_hours"]) < 0.01  # 2 runs x 4 GPUs x their wall hours
+    # the 4-GPU run needs no host RAM for offloaded state: the 1-GPU run's note is not said of the purchase
+    assert "MEM-HOST-RAM-NEEDED" not in {f["rule"] for f in d["findings"]}
+
+
+def test_an_owned_type_keeps_the_fewest(tmp_path):
+    # owned GPUs are not widened here: the run stays on the count that fits (on_units skips owned types)
+    d = _plan(tmp_path, {"horizon_months": 3, "owned": [{"gpu": "H100 SXM", "count": 4, "servers": 1}],
+                         "constraints": {"acquisition": "buy", "gpus": ["H100 SXM"]},
+                         "workloads": [{"name": "sft", "workload": FT8, "cadence": {"per_month": 2}}]})
+    [o] = d["options"]
+    assert o["buy_count"] == 0 and d["purchases"] == []
+    assert {p["count"] for m in d["months"] for p in m["placements"]} == {o["count"]}
