@@ -1,11 +1,10 @@
 """``gpuwise.plan``: the plan file in, the typed result out.
 
-Steps: validate the file; convert its amounts to USD; size every workload on every candidate GPU
-type (:mod:`.sizing`); price the owned fleet and a unit of each type bought (:mod:`.solve`); solve
-the program for the plan, and for the two baselines as points of the same program (the plan must
-not cost more than either when they keep to the same constraints: checked here); measure what
-each service adds to the plan against the hosted APIs; put the facts before the rules
-(``rules/plan.yaml``); assemble :class:`~.result.PlanResult` in the plan's currency.
+Steps: validate the file; convert its amounts to USD; size every workload on every candidate GPU type
+(:mod:`.sizing`); price the owned fleet and a unit of each type bought (:mod:`.solve`); solve the program for the
+plan, and for the two baselines as points of the same program (the plan must not cost more than either when they keep
+to the same constraints: checked here); measure what each service adds to the plan against the hosted APIs; put the
+facts before the rules (``rules/plan.yaml``); assemble :class:`~.result.PlanResult` in the plan's currency.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ from .result import (
     Unplaced,
 )
 from .schema import PlanFile
-from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, on_units, size, workload_defaults
+from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, on_hardware, size, workload_defaults
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import (
     UNPLACED_RUN,
@@ -103,8 +102,7 @@ def _load(source: Any) -> PlanFile:
     if isinstance(source, PlanFile):
         return source
     if isinstance(source, str | Path):
-        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")),
-                                                 caps=list_caps(PlanFile))
+        where, data = str(source), read_yaml(Path(source), what=Term(N_("plan file")), caps=list_caps(PlanFile))
     elif isinstance(source, dict):
         where, data = "<dict>", source
     else:
@@ -202,7 +200,7 @@ class Planner:
                 for g in dropped:
                     sz.why_not.setdefault(g, self._no_way(g, fleets[g]))
         self.fleets = {g: f for g, f in fleets.items() if g in keep}
-        on_units(sized, self.fleets, book, c.max_gpus)  # a run on a server bought: on all its GPUs
+        self.refused = on_hardware(sized, self.fleets, book, pf, kb)  # a server's GPUs, the owned servers' RAM
         if two_steps(pf.horizon_months):
             self.assumptions.append(note("horizon_months", pf.horizon_months, "assume.plan.two_steps",
                                          {"months": pf.horizon_months}))
@@ -747,8 +745,10 @@ class Planner:
         """Why a workload was left out, as message ids with values (plan.unplaced.*): the first three
         distinct reasons no GPU type can take it (plan.why.*), in the order of their English."""
         sz = next(s for s in self.sized if s.name == name)
-        if not sz.options:
-            distinct = {w.text: w for w in sz.why_not.values()}
+        kept_off = {g: sz.owned_reason[g] for g, o in sz.options.items() if o.owned_refused and (  # sizing.on_hardware
+            o.rent_usd_per_hour is None or self.pf.constraints.acquisition == "buy")}
+        if not sz.options or len(kept_off) == len(sz.options):  # no type, or only owned ones the rules keep it off
+            distinct = {w.text: w for w in (kept_off or sz.why_not).values()}
             reasons = [distinct[t] for t in sorted(distinct)[:3]]
             return (("", "plan.unplaced.no_type", {"reasons": joined(reasons)}),)
         c = self.pf.constraints

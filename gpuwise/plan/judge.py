@@ -10,7 +10,6 @@ refuse one keep the plan from buying it). The judgements and their thresholds ar
 from __future__ import annotations
 
 import datetime as dt
-import math
 from typing import Any
 
 from ..decide import engine, rulebook
@@ -20,7 +19,7 @@ from ..decide.verdicts import buy_findings, buying
 from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
-from .sizing import HOURS
+from .sizing import HOURS, owned_run_fact
 from .solution import Bought, Extracted, HostedApi
 from .why import Why, joined, why
 
@@ -132,23 +131,11 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
 
 
 def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
-    """Each run placed on owned GPUs that keeps its state in host RAM (sizing.Option.host_ram, the estimate's), with
-    the RAM the plan states of the owned servers (owned[].host_ram_gb, -1 where an entry of the type states none):
-    the rules say what it needs there (rules/plan.yaml PLAN-OWNED-HOST-RAM-*), as recommend's MEM-HOST-RAM-* of a
-    server it judges. Where the owned servers are given (owned[].servers), the state is spread over the servers the
-    run spans rather than the estimate's nodes."""
-    out: list[dict[str, Any]] = []
-    for name, g, o, h in _offloaded_runs(pl, ex, "owned"):
-        mine = [w for w in pl.pf.owned if pl.kb.gpu(w.gpu).id == g]
-        stated = [w.host_ram_gb for w in mine]
-        need = h["host_ram_needed_gb"]
-        if mine and all(w.servers for w in mine):  # the state over the owned servers the run spans
-            per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers for w in mine))
-            need = need * math.ceil(h["count"] / max(h["per_node"], 1)) / math.ceil(o.count / per_server)
-        out.append({"t": "plan_owned_run", "workload": name, "gpu": g, "gpu_name": pl.kb.gpus[g].name,
-                    "count": o.count, "offload": h["offload"], "host_ram_needed_gb": need,
-                    "host_ram_gb": min(stated) if stated and None not in stated else -1.0})
-    return out
+    """Each run placed on owned GPUs that keeps its state in host RAM, as the plan_owned_run rules read it
+    (sizing.owned_run_fact), and each the rules kept off them before the program (sizing.on_hardware: their
+    servers' stated RAM is short), so their findings say why."""
+    return [owned_run_fact(pl.pf, pl.kb, name, g, o.count, h) for name, g, o, h in _offloaded_runs(pl, ex, "owned")
+            ] + list(getattr(pl, "refused", ()))
 
 
 def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str, str, Any, dict[str, Any]]]:

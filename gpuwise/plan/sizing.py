@@ -16,6 +16,7 @@ import math
 from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..decide import engine
 from ..decide.rulebook import Rulebook
 from ..decide.subjects import candidate_fact
 from ..decide.verdicts import (
@@ -90,6 +91,7 @@ class Option:
     buy_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
     buy_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
     rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
+    owned_refused: str = ""  # the rule that keeps the run off the owned GPUs (their servers' stated RAM, on_hardware)
 
     @property
     def gpu_hours(self) -> float:
@@ -403,6 +405,44 @@ def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_
         opt.rent_count, opt.rent_wall_hours = paid, wall
         if only:
             opt.count, opt.wall_hours, opt.layout = paid, wall, ev.label()
+
+
+def owned_run_fact(pf: PlanFile, kb: Knowledge, name: str, g: str, count: int, h: dict[str, Any]) -> dict[str, Any]:
+    """A run on ``count`` owned GPUs of ``g`` that keeps its state in host RAM (``h``: Option.host_ram, the
+    estimate's), with the RAM the plan states of the owned servers (owned[].host_ram_gb, -1 where an entry of the type
+    states none), as the plan_owned_run rules (rules/plan.yaml PLAN-OWNED-HOST-RAM-*) read it. Where the owned servers
+    are given (owned[].servers), the state is spread over the servers the run spans rather than the estimate's
+    nodes."""
+    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
+    stated = [w.host_ram_gb for w in mine]
+    need = h["host_ram_needed_gb"]
+    if mine and all(w.servers for w in mine):  # the state over the owned servers the run spans
+        per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers for w in mine))
+        need = need * math.ceil(h["count"] / max(h["per_node"], 1)) / math.ceil(count / per_server)
+    return {"t": "plan_owned_run", "workload": name, "gpu": g, "gpu_name": kb.gpus[g].name, "count": count,
+            "offload": h["offload"], "host_ram_needed_gb": need,
+            "host_ram_gb": min(stated) if stated and None not in stated else -1.0}
+
+
+def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile,
+                kb: Knowledge) -> list[dict[str, Any]]:
+    """The runs on the hardware the plan holds: a run on a server bought may use its GPUs (:func:`on_units`); a run
+    that keeps its state in host RAM is kept off the owned GPUs where a plan_owned_run rule rejects their servers'
+    stated RAM (PLAN-OWNED-HOST-RAM-SHORT): the option's ``owned_refused``, the rule the owned GPUs' reason. The
+    facts the rules rejected, for the plan's findings (judge.facts)."""
+    on_units(sized, fleets, book, pf.constraints.max_gpus)
+    runs = [(s, g, o) for s in sized if not s.serving for g, o in s.options.items()
+            if o.host_ram and fleets.get(g) is not None and fleets[g].owned]
+    facts = [owned_run_fact(pf, kb, s.name, g, o.count, o.host_ram) for s, g, o in runs]
+    refused: list[dict[str, Any]] = []
+    for rule_id, idx, _stage in engine.run(book, facts).firings if facts else ():
+        s, g, o = runs[idx]
+        if book.rules[rule_id].then.action == "reject" and not o.owned_refused:
+            o.owned_refused = rule_id
+            s.owned_reason[g] = why("memory", "plan.why.ruled_out", rule=rule_id,
+                                    title=[("", "rule.title", {"title": book.rules[rule_id].title})])
+            refused.append(facts[idx])
+    return refused
 
 
 def on_units(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, max_gpus: int) -> None:

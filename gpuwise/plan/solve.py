@@ -356,7 +356,9 @@ def build(inp: Inputs, s: Setting) -> Program:
                 for g, opt in sz.options.items():
                     f = inp.fleets[g]
                     fleet_here = f.owned if s.owned else 0
-                    can_own = fleet_here > 0 or bool(s.buy and f.unit)
+                    # kept off the owned GPUs by the rules (their servers' stated RAM: sizing.on_hardware), and so
+                    # off the type's fleet, whose GPUs a run on as many as are owned is placed on first
+                    can_own = (fleet_here > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     # on the fleet: on the fewest that fit, or (a type only bought) on every GPU of its server
                     # where they are free (sizing.on_units): the GPUs at once and the power choose
                     ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own else []
