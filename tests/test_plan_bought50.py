@@ -44,3 +44,12 @@ def test_an_owned_type_keeps_the_fewest(tmp_path):
     [o] = d["options"]
     assert o["buy_count"] == 0 and d["purchases"] == []
     assert {p["count"] for m in d["months"] for p in m["placements"]} == {o["count"]}
+
+
+def test_the_full_report_says_the_run_on_the_server(tmp_path):
+    doc = {"horizon_months": 6, "constraints": {"acquisition": "buy", "gpus": ["H100 SXM"]},
+           "workloads": [{"name": "sft", "workload": FT8, "cadence": {"per_month": 2}}]}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", "--detail", "full", "--format", "md", cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    assert "| 1; on a server bought, its 4 GPUs: 9.5 h |" in r.stdout  # the options table: the fewest, and the server

@@ -259,9 +259,15 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
         return o.rent_provider or DASH
 
+    def count(o: Any) -> str:  # a run that may also use every GPU of a server bought: those, and its hours there
+        if o.buy_count and o.buy_count != o.count:
+            return _("%(n)s; on a server bought, its %(gpus)s GPUs: %(hours)s h", n=o.count, gpus=o.buy_count,
+                     hours=local.num(o.buy_wall_hours, 1))
+        return str(o.count)
+
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
                      _("Capacity of a copy"), _("Rent per hour, its GPUs"), _("Provider")],
-                    [[o.workload, gpu(o.gpu), str(o.count), local.num(o.wall_hours, 1) if o.wall_hours else DASH,
+                    [[o.workload, gpu(o.gpu), count(o), local.num(o.wall_hours, 1) if o.wall_hours else DASH,
                       capacity(o) if o.capacity else DASH,
                       m(o.rent_per_hour) if o.rent_per_hour is not None else DASH, provider(o)]
                      for o in r.options], right=(2, 3, 4, 5)) if full and r.options else None
