@@ -53,3 +53,17 @@ def test_the_full_report_says_the_run_on_the_server(tmp_path):
     r = gpuwise("plan", "plan.yaml", "--detail", "full", "--format", "md", cwd=tmp_path)
     assert "Traceback" not in r.stderr, r.stderr
     assert "| 1; on a server bought, its 4 GPUs: 9.5 h |" in r.stdout  # the options table: the fewest, and the server
+
+
+def test_an_offloaded_run_on_the_server_has_its_host_ram_said_of_the_server(tmp_path):
+    # ZeRO-3 with CPU offload asked for: the state, 8.03e9 params x 16 B / 0.8 = 160.6 GB, sits in the RAM of the one
+    # server the run spans, whose RAM a purchase does not state (MEM-HOST-RAM-NEEDED, of 4 x H200, not of 1 x)
+    ft = {**FT8, "precision": "bf16", "seq_len": 2048, "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7,
+          "gradient_checkpointing": True}
+    d = _plan(tmp_path, {"horizon_months": 3, "constraints": {"acquisition": "buy", "gpus": ["h200-141gb-sxm"]},
+                         "workloads": [{"name": "ft", "workload": ft, "cadence": {"at_month": 3}}]})
+    [p] = d["months"][2]["placements"]
+    assert (p["acquisition"], p["count"]) == ("buy", 4)
+    said = {f["rule"]: f for f in d["findings"]}
+    assert said["MEM-HOST-RAM-NEEDED"]["message"].startswith("4 x NVIDIA H200 SXM 141GB relies on cpu offload")
+    assert abs(said["MEM-HOST-RAM-NEEDED"]["values"]["host_ram_needed_gb"] - 8.03e9 * 16 / 0.8 / 1e9) < 0.2

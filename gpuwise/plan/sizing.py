@@ -467,7 +467,9 @@ def on_units(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, max_gpu
             wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
             if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(opt.rejected):
                 opt.buy_count, opt.buy_wall_hours = u.gpus, wall
-                if ev.host_ram_needed_bytes_per_node:
+                if ev.host_ram_needed_bytes_per_node:  # a bought server's RAM, unstated (as _rent leaves the fewest's)
+                    if ev.host_ram_from != "shared":
+                        ev.host_ram_gb, ev.host_ram_from = None, ""
                     fact = candidate_fact(s.job, ev, "buy")
                     opt.buy_host_ram = {k: fact[k] for k in HOST_RAM_FACTS}
 
