@@ -5,6 +5,7 @@ Variables, per GPU type ``g`` and month ``m``:
 * ``buy[g,m]`` - whole units ordered in month ``m`` (servers where the catalog sells servers, cards
   otherwise), usable from month ``m + delivery``;
 * ``own[w,m,g]`` / ``rent[w,m,g]`` - runs of training workload ``w`` on the fleet or on rented GPUs;
+  ``wide[w,m,g]`` - its runs on every GPU of a server bought, where it may use them (:func:`.sizing.on_units`);
 * ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented on
   demand for the month (whole copies, integers);
 * ``commit[s,g,t,o]`` - copies of service ``s`` rented on a committed term ``t`` (1 month, 1 year,
