@@ -23,7 +23,7 @@ from .checkpoint import (
     w4a16_experts,
 )
 from .draft import Drafter, drafter
-from .fusion import kernel_floor
+from .fusion import kernel_floor, torch_router
 from .recurrent import hybrid_consts
 from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
@@ -94,6 +94,7 @@ class Engine:
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
     norms_fused: bool = False  # compile fuses a layer's extra norms into its other kernels (compiled_norms)
+    router: tuple[tuple[float, float], ...] = ()  # a torch router's cost a MoE layer by tokens (fusion.torch_router)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -239,7 +240,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
-        norms_fused=compiled_norms(job, vo),
+        norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),
     )
 
 

@@ -6,6 +6,7 @@ figure for a counted kernel, and so does a listed model on a GPU the release lea
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from ...knowledge.records import version_key
@@ -33,3 +34,30 @@ def release_entry(entries: list, version: str | None) -> Any:
     key = version_key(version)
     got = [e for e in entries if version_key(e.since) <= key]
     return got[-1] if got else None
+
+
+def torch_router(job: Any, fw: Any, vendor: str | None) -> tuple[tuple[float, float], ...]:
+    """(tokens, seconds) points of what a MoE layer's router costs the job beyond a fused gate where the framework
+    runs the model's router as a torch.compile'd top-k function (serving.yaml ``torch_router``), each never less
+    than the one before (a step never pays less for more tokens); () where it does not."""
+    got = fw.torch_router
+    if got is None or job.model_id not in got.models or vendor not in got.vendors:
+        return ()
+    out, most = [], 0.0
+    for p in sorted(got.points, key=lambda p: p.tokens):
+        most = max(most, (p.torch_us - p.fused_us) * 1e-6)
+        out.append((float(p.tokens), most))
+    return tuple(out)
+
+
+def router_seconds(points: tuple[tuple[float, float], ...], tokens: float) -> float:
+    """Seconds a MoE layer's torch router costs beyond a fused gate for ``tokens`` tokens (:func:`torch_router`'s
+    points): the first point's below it, the line through the two around it between them, and beyond the last the
+    line through the last two (one point: its figure)."""
+    if tokens <= points[0][0] or len(points) == 1:
+        return points[0][1]
+    for (t0, s0), (t1, s1) in pairwise(points):
+        if tokens <= t1:
+            return s0 + (s1 - s0) * (tokens - t0) / (t1 - t0)
+    (t0, s0), (t1, s1) = points[-2], points[-1]
+    return s1 + (s1 - s0) * (tokens - t1) / (t1 - t0)

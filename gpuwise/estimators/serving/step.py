@@ -10,6 +10,7 @@ from ...frozen import frozen
 from ...knowledge.records import version_key
 from . import draft as D
 from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
+from .fusion import router_seconds
 from .layout import Replica
 from .recurrent import recurrent_extra_kernels
 from .support import request_lengths
@@ -114,7 +115,8 @@ class StepConsts:
                  "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
                  "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "passed", "peak_attn",
                  "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor",
-                 "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "sc",
+                 "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "router",
+                 "router_layers", "sc",
                  "seq_overhead", "sparse_k", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm",
                  "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
 
@@ -207,6 +209,10 @@ class StepConsts:
         self.pp_comm = pp > 1
         self.hop_latency, self.hop_bw = rep.hop_latency, rep.hop_bw
         self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
+        # a router the framework runs as a torch.compile'd top-k function (fusion.torch_router): each MoE layer pays
+        # its cost beyond the fused gate by the step's tokens; not under expert parallelism (a release may fuse it)
+        self.router = eng.router if ep <= 1 else ()
+        self.router_layers = sc.moe_layers / pp
         self.kserial = kserial_seconds(eng, split) / pp if eng.k_block else 0.0
         self.step_overhead, self.seq_overhead = eng.step_overhead, eng.seq_overhead
         self.host_floor = eng.host_floor  # a synchronous release's step lasts at least the host's time for it
@@ -314,7 +320,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         comm += c.moe_stage * (2 * c.allreduce_latency + 3 * (dpa - 1) / dpa * size / c.link_bw)
     if c.pp_comm:
         comm += c.hop_latency + tokens * c.hidden * ACT_BYTES / c.hop_bw
-    over = c.over
+    over = c.over + (c.router_layers * router_seconds(c.router, tokens) if c.router and tokens > 0 else 0.0)
     stage = gemm + attention + comm + over
     host = _host(c, decode)
     total = pp * stage + host

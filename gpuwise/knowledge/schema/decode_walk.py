@@ -1,5 +1,6 @@
 """``serving.yaml`` ``triton_decode_walk``: a framework's Triton split-KV decode attention kernel, priced by the
-programs that walk one sequence's cache rather than by the card's bandwidth."""
+programs that walk one sequence's cache rather than by the card's bandwidth; ``torch_router``: the MoE routers that
+run a torch.compile'd top-k function where no fused gate kernel takes their shape."""
 
 from typing import Literal
 
@@ -47,3 +48,28 @@ class AttentionBackendVendors(Strict):
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the framework's backends were read")
     source: str = Field(min_length=3)
     check: Check = "S"
+
+
+class RouterPoint(Strict):
+    """One row of a router benchmark: the microseconds both routers took for ``tokens`` tokens."""
+
+    tokens: int = Field(ge=1, description="tokens routed in one call")
+    torch_us: float = Field(gt=0, description="microseconds of the framework's torch.compile'd top-k function")
+    fused_us: float = Field(gt=0, description="microseconds of its fused gate kernel, in the same harness")
+
+
+class TorchRouter(Strict):
+    """The models whose sigmoid-with-bias router no fused gate kernel of the framework takes (their routed experts
+    are too many a group, or not a power of two), so every MoE layer runs the framework's torch.compile'd top-k
+    function instead: a MoE layer costs what that function takes beyond a fused gate for the step's tokens
+    (``points``, read in one harness; between two points the line through them, beyond the last its last segment,
+    never less than for fewer tokens). Only on the vendors whose code path was read, and only without expert
+    parallelism (a release may route an expert-parallel layer otherwise)."""
+
+    models: list[str] = Field(min_length=1, description="catalog models whose router takes the torch function")
+    vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
+        min_length=1, description="the GPU vendors whose builds take it")
+    points: list[RouterPoint] = Field(min_length=1, description="the benchmark's rows")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    source: str = Field(min_length=3)
+    check: Check = "U"

@@ -15,7 +15,7 @@ from ...errors import N_, Said
 from ..records import version_key
 from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
-from .decode_walk import AttentionBackendVendors, TritonDecodeWalk
+from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
 from .fused_models import FusedKernelModels
 from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
@@ -563,6 +563,8 @@ class Framework(Strict):
     triton_decode_walk: TritonDecodeWalk | None = Field(default=None, description="a Triton split-KV decode "
                                                         "attention kernel a job may state (None: none)")
     attention_backend_vendors: AttentionBackendVendors | None = None  # backends that run on one maker's GPUs only
+    torch_router: TorchRouter | None = Field(default=None, description="the models whose MoE router runs a "
+                                             "torch.compile'd top-k function, not a fused gate (None: none)")
     fused_kernel_models: FusedKernelModels | None = Field(default=None, description="the models a release's fused "
                                                           "small-kernel figure holds for (None: every model)")
     wna16_moe: Wna16MoeKernel | None = Field(
