@@ -25,7 +25,7 @@ from .checkpoint import (
 from .draft import Drafter, drafter
 from .fusion import kernel_floor, torch_router
 from .recurrent import hybrid_consts
-from .support import clock_factor, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
+from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -95,6 +95,7 @@ class Engine:
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
     norms_fused: bool = False  # compile fuses a layer's extra norms into its other kernels (compiled_norms)
     router: tuple[tuple[float, float], ...] = ()  # a torch router's cost a MoE layer by tokens (fusion.torch_router)
+    moe_pad_rows: float = 0.0  # padding rows a MoE layer's grouped GEMM multiplies (support.deepgemm_pad_rows)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -241,6 +242,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),
+        moe_pad_rows=deepgemm_pad_rows(job, fw, gpu, serves_block_checkpoint(job, fmt, weight_format, method)),
     )
 
 

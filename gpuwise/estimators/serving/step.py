@@ -113,12 +113,12 @@ class StepConsts:
                  "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
                  "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
                  "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
-                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "passed", "peak_attn",
-                 "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm", "prefill_floor",
-                 "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks", "rep", "router",
-                 "router_layers", "sc",
-                 "seq_overhead", "sparse_k", "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm",
-                 "tp_share", "two_layers", "w_dense", "w_experts", "waits", "window")
+                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "pad_rows", "passed",
+                 "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm",
+                 "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
+                 "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw", "step_overhead",
+                 "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits",
+                 "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -154,6 +154,9 @@ class StepConsts:
         self.bw_experts = eng.bw_experts  # the fused-MoE kernel streams the experts at its own share where it has one
         self.moe_rate = eng.moe_rate
         self.f_experts = 2.0 * sc.n_experts_active
+        # DeepGEMM's contiguous grouped GEMM (serving.yaml deepgemm_moe_padding): its buffer of the routed rows and
+        # block_m - 1 padding rows an expert, each multiplied by a whole expert (split over the ranks)
+        self.pad_rows = eng.moe_pad_rows
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
         balanced = bool(getattr(w, "eplb", False)) if w is not None else False  # EPLB evens the GPUs' loads
         # a release whose attention data parallel gathers every rank's tokens and runs the experts tensor-parallel
@@ -284,6 +287,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
             f_w, f_c = ep_imbalance(c.e_total, c.ep_k, c.ep, tokens, c.ep_z)
             real = per_expert / padded if padded > 0 else 1.0  # tile-padded GEMMs cost by experts, full ones by rows
             w_exp, f_exp, f_rows = w_exp * f_w, f_exp * (f_w * (1.0 - real) + f_c * real), f_rows * f_c
+        if c.pad_rows:  # every routed row and every expert's padding rows multiplied (DeepGEMM's M_sum buffer)
+            f_exp = max(f_exp, c.f_experts / c.ep_k * (tokens * c.ep_k + c.pad_rows) / ranks / pp)
         # the padded tiles at the dense rate, or the routed rows at the fused-MoE kernel's own rate on prompt-sized
         # batches (Engine.moe_rate), whichever is slower: the kernel reaches no more than its measured throughput
         e_mem, e_fl = w_exp / c.bw_experts, max(f_exp / c.peak_gemm, f_rows / c.moe_rate)

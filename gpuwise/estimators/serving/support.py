@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
-from ...knowledge.records import version_key
+from ...knowledge.records import in_releases, version_key
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import gpus_per_server
@@ -20,6 +20,21 @@ def request_lengths(w: Any) -> tuple[int, int]:
     prompt = w.prompt_tokens or max(1, w.context_len - max(1, w.context_len // 2))
     output = w.output_tokens or max(1, w.context_len // 2)
     return int(prompt), int(output)
+
+
+def deepgemm_pad_rows(job: Any, fw: Framework, gpu: Gpu, block_checkpoint: bool) -> float:
+    """Rows of padding a MoE layer's grouped expert GEMM multiplies beside the routed ones where the job's stated
+    release runs the model's own block-FP8 experts on DeepGEMM's contiguous kernel at every batch on the GPU's
+    architecture (serving.yaml ``deepgemm_moe_padding``): ``block_m - 1`` for each of the layer's experts (vLLM
+    DeepGemmExperts.workspace_shapes: M x topk + experts x (block_m - 1) rows); 0 elsewhere and for a job that
+    states no release."""
+    span = fw.deepgemm_moe_padding
+    shape = job.shape
+    if span is None or not block_checkpoint or not shape.moe or (gpu.architecture or "") not in span.architectures:
+        return 0.0
+    if not in_releases(span, getattr(job.w, "framework_version", None)):
+        return 0.0
+    return float(shape.experts * (span.block_m - 1))
 
 
 # ------------------------------------------------------------------------------- support

@@ -310,6 +310,19 @@ class PpDecodeBatch(Strict):
     check: Check = "S"
 
 
+class DeepGemmMoePadding(Strict):
+    """Releases whose block-FP8 MoE runs DeepGEMM's contiguous grouped GEMM at every batch on the listed
+    architectures, over a buffer of the routed rows plus ``block_m - 1`` padding rows for every expert, all of them
+    multiplied: from ``first`` up to, not including, ``before``. Applies only to jobs that state such a release."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that runs every batch so")
+    before: str = Field(pattern=RELEASE_VERSION, description="the first release not read to run so")
+    block_m: int = Field(ge=1, description="rows of the kernel's M block, to which each expert's rows are aligned")
+    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the path runs on")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class SyncHostFloor(Strict):
     """Releases whose engine schedules synchronously: from ``first`` up to, not including, ``before``. Each step
     the host schedules, prepares the inputs, launches the forward, samples and updates its requests before the
@@ -567,6 +580,8 @@ class Framework(Strict):
                                              "torch.compile'd top-k function, not a fused gate (None: none)")
     fused_kernel_models: FusedKernelModels | None = Field(default=None, description="the models a release's fused "
                                                           "small-kernel figure holds for (None: every model)")
+    deepgemm_moe_padding: DeepGemmMoePadding | None = Field(
+        default=None, description="the releases whose block-FP8 experts multiply DeepGEMM's padded rows (None: none)")
     wna16_moe: Wna16MoeKernel | None = Field(
         default=None, description="the releases whose weight-only 4-bit experts run on a kernel with its own fixed "
         "time per grouped GEMM (None: grouped_gemm_floor_us for every format)")
