@@ -201,13 +201,11 @@ def _gpu_count(text: str) -> int:
     return n
 
 
-MAX_FX_RATE = 1e6
-
-
 def _rate(text: str) -> float:
     """``--fx-rate``: a finite, positive number of CNY per USD, written as a number is (``7.1``,
     ``7``, ``7.1e0``): ``7_1`` was Python's 71, ten times the rate, and ``1e-300`` made every amount
-    nothing. From 1e-06 to 1e+06 (MAX_FX_RATE)."""
+    nothing. From 1e-06 to 1e+06 (inputs/money.py MAX_FX_RATE, which the Python API's ``fx_rate`` keeps too)."""
+    from .inputs.money import MAX_FX_RATE
     # a sign is a number's (-7.1 is refused as out of range, not as 'not a number')
     value = float(text) if re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text.strip(), re.ASCII) else None
     if value is None:

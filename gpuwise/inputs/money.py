@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import messages
 from ..checked import made
+from ..errors import N_, UserError
 from ..knowledge import Knowledge
 from ..results import Assumption
 from .schema import Constraints
@@ -26,6 +27,21 @@ def usd_cny(kb: Knowledge) -> tuple[float, str]:
 GIVEN_RATE = messages.template("source.fx_given")
 """The source of the rate ``--fx-rate`` puts in the knowledge base's place."""
 
+MAX_FX_RATE = 1e6
+"""The most CNY per USD a rate given may be, and 1 / it the least (``--fx-rate``, ``fx_rate=``)."""
+
+
+def checked_rate(fx_rate: Any) -> float:
+    """``fx_rate`` as the Python API takes it: a finite number from 1e-06 to 1e+06, else the package's one-line
+    error naming it. ``gpuwise.plan(fx_rate=0)`` stopped with a ZeroDivisionError from inside the plan, 'abc' with
+    a ValueError, and NaN or -1 priced every amount with it."""
+    if isinstance(fx_rate, bool) or not isinstance(fx_rate, (int, float)):
+        raise UserError(N_("%(given)s is not a number"), values={"given": repr(fx_rate)[:40]}, where="fx_rate")
+    if not 1 / MAX_FX_RATE <= fx_rate <= MAX_FX_RATE:  # NaN fails both comparisons
+        raise UserError(N_("%(given)s is not a rate of CNY per USD from %(min)s to %(max)s"), where="fx_rate",
+                        values={"given": repr(fx_rate)[:40], "min": f"{1 / MAX_FX_RATE:g}", "max": f"{MAX_FX_RATE:g}"})
+    return float(fx_rate)
+
 
 def with_rate(kb: Knowledge, fx_rate: float | None) -> Knowledge:
     """The knowledge base with the rate given on the command line (``--fx-rate``, CNY per USD) as tco.yaml's
@@ -36,7 +52,7 @@ def with_rate(kb: Knowledge, fx_rate: float | None) -> Knowledge:
     if fx_rate is None:
         return kb
     v = kb.tco.values.get("usd_cny")
-    given = {"value": float(fx_rate), "as_of": None, "source": GIVEN_RATE,
+    given = {"value": checked_rate(fx_rate), "as_of": None, "source": GIVEN_RATE,
              "check": "U"}
     if v is None:  # tco.yaml always dates one; its schema module is not imported on every start (~35 ms)
         from ..knowledge.schema.tco import SourcedValue
