@@ -1,5 +1,5 @@
 """Hostile round 37's fixed failures (benchmarks/hostile_round37.py): session 36's merges used as a careless
-author would -- the Python API's ``fx_rate``, ..."""
+author would -- the Python API's ``fx_rate``, a clouds.yaml offer's ``min_gpus``, ..."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import pytest
 
 import gpuwise
 from gpuwise.errors import UserError
+
+from .clirun import gpuwise as cli
 
 PLAN = """horizon_months: 3
 constraints: {acquisition: rent, gpus: [rtx-4090]}
@@ -49,3 +51,39 @@ def test_api_fx_rate_in_range_kept(tmp_path: Path):
     for rate in (7.1, 7):
         info = gpuwise.plan(str(tmp_path / "plan.yaml"), fx_rate=rate, currency="CNY").model_dump()["currency_info"]
         assert (info["usd_cny"], info["as_of"]) == (rate, "")
+
+
+OFFER = """gpu_hour_prices:
+  - provider: runpod
+    gpu: h100-80gb-sxm
+    usd_per_gpu_hour: 1.10
+    {sizes}
+    as_of: 2026-11-01
+    source: our own quote, 2026-11
+    check: U
+"""
+
+
+@pytest.mark.parametrize("sizes, words", [
+    # round 37: listed 'per GPU (16 to 8 GPUs)' and rented as 16 GPUs of an offer of at most 8 (offers.py
+    # n = max(count, min_gpus)); -8 and 0 were read as one GPU; 1e9 rented a billion GPUs at $1.1e9 an hour
+    ("min_gpus: 16\n    max_gpus: 8", "kb/clouds.yaml: gpu_hour_prices[0]: min_gpus 16 is more than max_gpus 8"),
+    ("min_gpus: -8\n    max_gpus: 8", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or"),
+    ("min_gpus: 0", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1"),
+    ("min_gpus: 1000000000", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be less than or equal to"),
+])
+def test_offer_min_gpus_refused(tmp_path: Path, sizes, words):
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes=sizes), encoding="utf-8")
+    r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
+    assert words in r.stderr, r.stderr
+
+
+def test_offer_min_gpus_a_whole_node_listed(tmp_path: Path):
+    """min_gpus 8 with max_gpus 8 (a node rented whole, as CoreWeave's HGX offers are) is listed as 8 GPUs."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: 8\n    max_gpus: 8"),
+                                                 encoding="utf-8")
+    r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 0 and "GPU (8 GPUs); amount: 1.1 USD per GPU-hour" in r.stdout, r.stderr

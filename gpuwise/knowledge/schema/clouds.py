@@ -141,10 +141,13 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
     cny_per_gpu_hour: Hourly | None = Field(default=None, gt=0)
     spot_usd_per_gpu_hour: Hourly | None = Field(
         default=None, gt=0, description="the provider's published spot or preemptible rate, same date and source")
-    min_gpus: int = 1
+    min_gpus: int = Field(
+        default=1, ge=1, le=100_000, description="the fewest GPUs one rental of this offer gives (a whole node's "
+                                                 "8 where only nodes are rented); never above max_gpus")
     max_gpus: int | None = Field(
-        default=None, ge=1, description="the most GPUs one rental of this offer gives (a pod is one machine); "
-                                        "None: any count, over the offer's network")
+        default=None, ge=1, le=100_000,
+        description="the most GPUs one rental of this offer gives (a pod is one machine); None: any count, over the "
+                    "offer's network")
     as_of: _dt.date
     source: str = Field(min_length=3)
     check: Check = "S"
@@ -156,6 +159,11 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise Said(N_("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)"))
         spot_not_above(self.spot_usd_per_gpu_hour, self.usd_per_gpu_hour, "spot_usd_per_gpu_hour")
+        if self.max_gpus is not None and self.min_gpus > self.max_gpus:
+            # hostile round 37: min_gpus 16 with max_gpus 8 was listed '16 to 8 GPUs' and rented as 16 of an offer
+            # of at most 8; min_gpus 1e9 priced a billion GPUs an hour
+            raise Said(N_("min_gpus %(least)s is more than max_gpus %(most)s"), least=self.min_gpus,
+                       most=self.max_gpus)
         return self
 
 
