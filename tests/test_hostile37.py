@@ -1,5 +1,6 @@
 """Hostile round 37's fixed failures (benchmarks/hostile_round37.py): session 36's merges used as a careless
-author would -- the Python API's ``fx_rate``, a clouds.yaml offer's ``min_gpus``, ..."""
+author would -- the Python API's ``fx_rate``, a clouds.yaml offer's ``min_gpus``, a DGX Spark's host RAM stated past
+its one memory."""
 
 from __future__ import annotations
 
@@ -87,3 +88,36 @@ def test_offer_min_gpus_a_whole_node_listed(tmp_path: Path):
                                                  encoding="utf-8")
     r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
     assert r.returncode == 0 and "GPU (8 GPUs); amount: 1.1 USD per GPU-hour" in r.stdout, r.stderr
+
+
+# one GB10 (a DGX Spark: 128 GB its GPU and CPU share, gpus.yaml memory.shared_with_host) for an 8B full fine-tune
+# with ZeRO-2 optimizer offload: 141 GB of host RAM needed, 128 - 36.1 GB held by the GPU side = 91.9 GB left
+SPARK = ("title: t\n"
+         "workload: {task: finetune, method: full, model: llama-3.1-8b, precision: bf16, seq_len: 2048, zero_stage: 2, "
+         "offload: cpu, train_tokens: 2.0e+7}\n"
+         "hardware: {gpu: gb10, count: %d%s}\nacquisition: {mode: buy}\n")
+
+
+@pytest.mark.parametrize("count, ram, most", [(1, 1000, 128), (1, 129, 128), (2, 200, 128)])
+def test_spark_host_ram_past_its_memory_refused(tmp_path: Path, count, ram, most):
+    """Round 37: 1,000 GB stated on one Spark was taken as host RAM beside its 128 GB, so the 141 GB offload was
+    judged held (MEM-HOST-RAM-HELD, audit exit 0); two Sparks are two servers of one GB10 each (128 GB each)."""
+    (tmp_path / "p.yaml").write_text(SPARK % (count, f", host_ram_gb: {ram}"), encoding="utf-8")
+    r = cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
+    assert "p.yaml: hardware.host_ram_gb: the 128 GB of NVIDIA GB10" in r.stderr
+    assert f"a server of 1 has {most} GB in all, not the {ram} GB given" in r.stderr, r.stderr
+
+
+def test_spark_host_ram_within_its_memory_judged(tmp_path: Path):
+    """128 GB stated (the whole memory) is read as stated: short of the 141 GB, MEM-HOST-RAM-SHORT (exit 1)."""
+    (tmp_path / "p.yaml").write_text(SPARK % (1, ", host_ram_gb: 128"), encoding="utf-8")
+    r = cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1 and "MEM-HOST-RAM-SHORT" in r.stdout, r.stderr
+
+
+def test_owned_spark_host_ram_past_its_memory_refused(tmp_path: Path):
+    (tmp_path / "plan.yaml").write_text(PLAN + "owned: [{gpu: gb10, count: 2, host_ram_gb: 200}]\n", encoding="utf-8")
+    r = cli("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
+    assert "plan.yaml: owned[0].host_ram_gb:" in r.stderr and "共有 128 GB，而非给出的 200 GB" in r.stderr, r.stderr

@@ -29,6 +29,7 @@ from ..inputs.job import (
     check_instance,
     check_instance_network,
     check_network,
+    check_shared_host_ram,
     listed_provider,
     note,
     provider_note,
@@ -493,6 +494,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         notes = [*money_notes, *named, *provider_note(kb, p.acquisition.provider)]
         gpu = kb.gpus[r.id]
         p = _systems(p, gpu, f"{where}: hardware.nodes")
+        check_shared_host_ram(gpu, p.hardware.count, p.hardware.nodes, p.hardware.host_ram_gb,
+                              f"{where}: hardware.host_ram_gb")
         hw, acq = p.hardware, p.acquisition
         check_network(kb, hw.network, f"{where}: hardware.network")
         if acq.mode == "rent":

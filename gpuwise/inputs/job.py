@@ -325,6 +325,23 @@ def _state_dtype(w: Workload, kb: Knowledge, shape: Shape, where: str, assumptio
                         hint_values={"ok": either(ok)} if ok else {"since": setting.releases[0].since})
 
 
+def check_shared_host_ram(gpu: Any, count: int, servers: int | None, given: float | None, where: str) -> None:
+    """A part whose memory is its system's only memory (gpus.yaml memory.shared_with_host: the GB10 of a DGX Spark)
+    has no host RAM beside it: a proposal's ``hardware.host_ram_gb`` or a plan's ``owned[].host_ram_gb`` above what
+    the parts of one server have in all is an input error (hostile round 37: 1,000 GB stated on one Spark passed a
+    141 GB offload its 128 GB cannot hold, audit exit 0). ``servers`` None: each system holds ``link.server_gpus``."""
+    if not gpu.memory.shared_with_host or not given:
+        return
+    per_server = math.ceil(count / (servers or math.ceil(count / (gpu.link.server_gpus or count))))
+    most = gpu.memory.gb * per_server
+    if given > most:
+        raise UserError(N_("the %(memory)s GB of %(gpu)s is also its host's memory: a server of %(per_node)s has "
+                           "%(most)s GB in all, not the %(given)s GB given"), where=where,
+                        hint=N_("leave host_ram_gb out: the memory its GPU side leaves is judged"),
+                        values={"gpu": gpu.name, "memory": f"{gpu.memory.gb:g}", "per_node": per_server,
+                                "most": f"{most:g}", "given": f"{given:g}"})
+
+
 def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
     """Per-op selective checkpointing (``gradient_checkpointing: selective_op``) is costed from the order of a dense
     block's matmuls (estimators/compute.py sac_op_recomputed_params): a model whose layers run another mixer,

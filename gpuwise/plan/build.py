@@ -17,7 +17,7 @@ from .. import knowledge as knowledge_mod
 from .. import messages
 from ..errors import N_, Term, UserError
 from ..frozen import record
-from ..inputs.job import note
+from ..inputs.job import check_shared_host_ram, note
 from ..inputs.money import with_rate
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .judge import judge, owned_hosting
@@ -164,6 +164,7 @@ class Planner:
                                 hint=N_("give servers: %(need)s, or leave servers out"), hint_values={"need": need},
                                 values={"count": o.count, "gpu": part.name, "servers": o.servers,
                                         "per_node": math.ceil(o.count / o.servers), "most": most})
+            check_shared_host_ram(part, o.count, o.servers, o.host_ram_gb, f"{self.where}: owned[{i}].host_ram_gb")
             owned[r.id] = owned.get(r.id, 0) + o.count
             owned_hosting.setdefault(r.id, o.hosting)
         self.owned = owned
