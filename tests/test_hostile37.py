@@ -1,6 +1,6 @@
 """Hostile round 37's fixed failures (benchmarks/hostile_round37.py): session 36's merges used as a careless
 author would -- the Python API's ``fx_rate``, a clouds.yaml offer's ``min_gpus``, a DGX Spark's host RAM stated past
-its one memory."""
+its one memory, an alias named by two alias_checkpoints groups."""
 
 from __future__ import annotations
 
@@ -121,3 +121,34 @@ def test_owned_spark_host_ram_past_its_memory_refused(tmp_path: Path):
     r = cli("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
     assert "plan.yaml: owned[0].host_ram_gb:" in r.stderr and "共有 128 GB，而非给出的 200 GB" in r.stderr, r.stderr
+
+
+K26 = ("workload: {task: inference, model: Kimi K2.6, framework: sglang, prompt_tokens: 1000, output_tokens: 1000, "
+       "concurrent_requests: 1}\n")
+GROUP = "models:\n  - id: kimi-k2\n    alias_checkpoints:\n      - {aliases: [%s], precision: %s, source: ours}\n"
+
+
+def _k26(tmp: Path, overlay: str):
+    (tmp / "kb").mkdir()
+    (tmp / "kb" / "models.yaml").write_text(overlay, encoding="utf-8")
+    (tmp / "r.yaml").write_text(K26, encoding="utf-8")
+    return cli("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--format", "json", "--knowledge", "kb", cwd=tmp)
+
+
+def test_alias_in_two_groups_of_two_precisions_refused(tmp_path: Path):
+    """Round 37: an overlay's group giving Kimi-K2.6 nvfp4 was added after models.yaml's int4 group naming it, and
+    never read (the alias note still said int4, exit 0)."""
+    r = _k26(tmp_path, GROUP % ("Kimi-K2.6", "nvfp4"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
+    assert ("kb/models.yaml: models[0] (id kimi-k2).alias_checkpoints[0].aliases[0]: 'kimi-k2.6' is named by two "
+            "alias_checkpoints groups, int4 and nvfp4") in r.stderr, r.stderr
+
+
+def test_alias_repeated_in_its_own_precision_read(tmp_path: Path):
+    """The same alias in the same precision (an overlay restating models.yaml's group) is no conflict: int4 said."""
+    import json
+
+    r = _k26(tmp_path, GROUP % ("kimi k2.6", "int4"))
+    assert r.returncode == 0, r.stderr
+    note = next(a for a in json.loads(r.stdout)["assumptions"] if a["field"] == "workload.model")
+    assert note["message_id"] == "name.alias_checkpoint" and note["values"]["checkpoint"] == "int4", note

@@ -270,8 +270,16 @@ class Model(Strict):
         from ..names import norm
 
         mine = {norm(a) for a in self.aliases}
+        seen: dict[str, int] = {}  # an alias -> the group that names it first (a group may repeat it)
         for i, group in enumerate(self.alias_checkpoints):
             for j, a in enumerate(group.aliases):
+                first = seen.setdefault(norm(a), i)
+                if self.alias_checkpoints[first].precision != group.precision:
+                    # hostile round 37: a second group naming an alias in another precision was never read
+                    raise SaidAt(("alias_checkpoints", i, "aliases", j), N_(
+                        "'%(alias)s' is named by two alias_checkpoints groups, %(first)s and %(second)s (an "
+                        "overlay's groups add to the built-in ones)"), alias=a,
+                                 first=self.alias_checkpoints[first].precision, second=group.precision)
                 if norm(a) not in mine:
                     import difflib
 
