@@ -495,8 +495,7 @@ class Planner:
                 lines.append(_line(m, "rent", _item("item.plan.committed", workload=name, count=r.gpus_paid * k,
                                                     gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=r.provider,
                                                     term=term, start=o), per_month,
-                                   messages.formula("formula.plan.committed"),
-                                   inputs))
+                                   messages.formula("formula.plan.committed"), inputs))
             after = o + r.months - 1 - H
             if after > 0:
                 lines.append(_line(H, "rent", _item("item.plan.committed_after", workload=name,
