@@ -56,7 +56,9 @@ def build_result(job: Job, con: Consultation, notes: list[Assumption], rules: st
     relevant = shown | prices | {f"env:{g}" for g in shown_gpus}
     blocking = {} if r.best else blocking_rules(con, first, detailed)
     said = {k for k, _n in blocking.values()} | {f"env:{con.options[k][0].gpu.id}" for k, _n in blocking.values()}
-    con.detail(detailed)
+    # every candidate the result lists is run through every rule: its ``rules`` are all that fired on
+    # its facts, not only the deciding ones (review47: CMP-FP4-EMULATED on some H100 counts, not others)
+    con.detail([*detailed, *(k for k in con.options if not k.startswith("proposed"))])
     outcome = con.outcome(lambda key: key in relevant or key in said or not _per_subject(key))
     scores = {s.key: s.score for s in r.order}
     candidates = [_candidate(con, outcome, k, r.ranks.get(k), scores.get(k)) for k in con.options

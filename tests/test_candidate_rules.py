@@ -1,0 +1,40 @@
+"""Every candidate a ``recommend`` result lists carries every rule that fired on its facts, not only
+the rules that decide (review47: CMP-FP4-EMULATED was in ``candidates[].rules`` of the H100 x 2 and
+L40S x 4 rentals of a gpt-oss-120b fp4 question, not of H100 x 4 bought, H100 x 1 or L40S x 2: the
+rule book's first pass runs only the deciding rules, and only the shown candidates were run again)."""
+
+from __future__ import annotations
+
+from gpuwise.decide.recommend import recommend
+
+GPTOSS_FP4 = {
+    "workload": {"task": "inference", "model": "gpt-oss-120b", "precision": "fp4", "prompt_tokens": 2000,
+                 "output_tokens": 500, "requests_per_s": 5, "p95_ttft_s": 1.5, "p95_tpot_s": 0.05},
+    "constraints": {"gpus": ["l40s", "h100-80gb-sxm", "rtx-pro-6000-blackwell", "gb10"], "max_gpus": 4,
+                    "project_months": 12},
+}
+# knowledge/gpus.yaml: FP4 tensor math (peaks.fp4) on Blackwell (RTX PRO 6000, GB10), none on Hopper
+# (H100) or Ada (L40S); NVIDIA Blackwell architecture technical brief (2024)
+NO_FP4 = {"h100-80gb-sxm", "l40s"}
+
+
+def test_fp4_emulated_on_every_candidate_past_memory():
+    result = recommend(GPTOSS_FP4)
+    judged = [c for c in result.candidates if "CMP-SERVES" in c.rules]  # reached the compute step
+    assert {(c.gpu, c.count, c.acquisition) for c in judged if c.gpu in NO_FP4} >= {
+        ("h100-80gb-sxm", 1, "rent"), ("h100-80gb-sxm", 2, "rent"), ("h100-80gb-sxm", 4, "rent"),
+        ("h100-80gb-sxm", 4, "buy"), ("l40s", 2, "rent"), ("l40s", 4, "rent")}
+    for c in judged:
+        assert ("CMP-FP4-EMULATED" in c.rules) == (c.gpu in NO_FP4), (c.gpu, c.count, c.acquisition, c.rules)
+    # the L40S that does not fit stops at the memory step, before the compute rules
+    one = next(c for c in result.candidates if (c.gpu, c.count) == ("l40s", 1))
+    assert "MEM-NO-FIT" in one.rules and "CMP-FP4-EMULATED" not in one.rules
+
+
+def test_listed_rules_do_not_depend_on_which_candidates_are_shown():
+    """The same H100 x 4 facts, bought and rented, get the same non-deciding findings of the compute step."""
+    result = recommend(GPTOSS_FP4)
+    by = {(c.gpu, c.count, c.acquisition): set(c.rules) for c in result.candidates}
+    compute = {"CMP-FP4-EMULATED", "CMP-SERVES"}
+    assert by[("h100-80gb-sxm", 4, "buy")] & compute == by[("h100-80gb-sxm", 4, "rent")] & compute == compute
+
