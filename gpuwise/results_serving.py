@@ -125,6 +125,7 @@ class RatePoint(_Frozen):
     stable: bool
     prefill_copies: int | None = None
     decode_copies: int | None = None
+    output_tokens_per_s: Number | None = None  # the rate x output tokens a request (None: the queue grows)
 
 
 class RateTargets(_Frozen):

@@ -5,6 +5,8 @@ rule book's first pass runs only the deciding rules, and only the shown candidat
 
 from __future__ import annotations
 
+import pytest
+
 from gpuwise.decide.recommend import recommend
 
 GPTOSS_FP4 = {
@@ -38,3 +40,23 @@ def test_listed_rules_do_not_depend_on_which_candidates_are_shown():
     compute = {"CMP-FP4-EMULATED", "CMP-SERVES"}
     assert by[("h100-80gb-sxm", 4, "buy")] & compute == by[("h100-80gb-sxm", 4, "rent")] & compute == compute
 
+
+def test_rate_rejected_candidate_shows_what_it_serves_within_targets():
+    """2 x L40S serves at most ~1.09 requests/s within p95 TPOT 50 ms; at 500 output tokens a request that is
+    1.09 x 500 = ~544 tokens/s, the figure the alternatives table shows (it showed 1,726, the full batch's at a
+    122 ms TPOT). An accepted candidate shows the asked rate's: 5 requests/s x 500 tokens = 2,500."""
+    from gpuwise.render import report
+
+    result = recommend(GPTOSS_FP4)
+    l40s = next(c for c in result.candidates if (c.gpu, c.count) == ("l40s", 2))
+    at = l40s.serving.rate.at_max
+    assert "SRV-RATE-TARGET" in l40s.rules and l40s.serving.rate.meets_requests_per_s is False
+    assert at.output_tokens_per_s == pytest.approx(at.requests_per_s * 500)
+    assert 500 < at.output_tokens_per_s < 600 < l40s.decode_tokens_per_s_total
+    shown = f"{at.output_tokens_per_s:,.0f}"
+    for lang in ("en", "zh"):
+        text = report.render(result, "text", lang=lang)
+        row = text[text.index("2 × NVIDIA L40S 48GB"):][:200]
+        assert shown in row and f"{l40s.decode_tokens_per_s_total:,.0f}" not in row, row
+    best = next(c for c in result.candidates if c.rank == 1)
+    assert best.serving.rate.at_requests_per_s.output_tokens_per_s == pytest.approx(5 * 500)

@@ -117,7 +117,9 @@ class ServingResult:
         return self.max_concurrent_sequences > self.framework_default_max_batch * lay.replicas * lay.dp_attention
 
 
-def _rate_point(p: RatePoint | None) -> RO.RatePoint | None:
+def _rate_point(p: RatePoint | None, output_tokens: float) -> RO.RatePoint | None:
+    """One rate's figures; its output tokens/s are every request's output at that rate (Little's law), where the
+    queue is stable (above what the system serves, what comes out is not the rate's)."""
     if p is None:
         return None
 
@@ -128,7 +130,8 @@ def _rate_point(p: RatePoint | None) -> RO.RatePoint | None:
         requests_per_s=p.requests_per_s, p95_ttft_s=fin(p.ttft_p95), p95_tpot_s=fin(p.tpot_p95),
         mean_ttft_s=fin(p.ttft_mean), mean_tpot_s=fin(p.tpot_mean), batch_per_copy=p.batch,
         slot_utilisation=p.slot_utilisation, prefill_utilisation=p.prefill_utilisation, stable=p.stable,
-        prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None))
+        prefill_copies=p.prefill_copies or None, decode_copies=p.decode_copies or None,
+        output_tokens_per_s=p.requests_per_s * output_tokens if p.stable else None))
 
 
 def _finite(x: float) -> float | None:
@@ -198,8 +201,8 @@ def serving_json(r: ServingResult | None, *, with_curve: bool = True) -> RO.Serv
             model=template(r.rate_model), note=template(r.rate_note) if r.rate_note else None,
             requests_per_s=r.requests_per_s,
             targets=built(RO.RateTargets, dict(p95_ttft_s=r.p95_ttft_target_s, p95_tpot_s=r.p95_tpot_target_s)),
-            max_requests_per_s=r.max_requests_per_s, at_max=_rate_point(r.rate_best),
-            at_requests_per_s=_rate_point(r.rate_at), meets_requests_per_s=r.meets_rate))
+            max_requests_per_s=r.max_requests_per_s, at_max=_rate_point(r.rate_best, r.output_tokens),
+            at_requests_per_s=_rate_point(r.rate_at, r.output_tokens), meets_requests_per_s=r.meets_rate))
             if r.rate_model else None),
         cost_per_million_output_tokens=None,
         with_curve=with_curve))
