@@ -60,3 +60,15 @@ def test_rate_rejected_candidate_shows_what_it_serves_within_targets():
         assert shown in row and f"{l40s.decode_tokens_per_s_total:,.0f}" not in row, row
     best = next(c for c in result.candidates if c.rank == 1)
     assert best.serving.rate.at_requests_per_s.output_tokens_per_s == pytest.approx(5 * 500)
+
+
+def test_buying_not_weighed_is_said_where_no_purchase_price_exists():
+    """knowledge/prices.yaml lists the L40S under excluded (no dated street price: OEM server quotes), so with
+    renting or buying allowed only its rentals are judged; the report says buying it was not weighed. The H100 SXM
+    has a dated price (bought at x 4) and the RTX PRO 6000 both; with renting alone asked, buying is not in question."""
+    result = recommend(GPTOSS_FP4)
+    said = {(c.gpu, c.count, c.acquisition) for c in result.candidates if "TCO-BUY-NOT-WEIGHED" in c.rules}
+    assert said == {("l40s", 2, "rent"), ("l40s", 4, "rent")}
+    assert any(f.rule == "TCO-BUY-NOT-WEIGHED" and f.severity == "info" for f in result.findings)
+    rent_only = recommend({**GPTOSS_FP4, "constraints": {**GPTOSS_FP4["constraints"], "acquisition": "rent"}})
+    assert not any("TCO-BUY-NOT-WEIGHED" in c.rules for c in rent_only.candidates)
