@@ -552,6 +552,15 @@ def input_text(v: Any) -> str:
     return " ".join(str(v).split())
 
 
+MONEY_INPUTS = frozenset({"capex"})
+"""Formula inputs in USD whose names do not end in ``_usd`` (the buy formula's hardware + host + network)."""
+
+
+def money_input(name: str) -> bool:
+    """Whether a formula input is an amount or a rate in USD, shown in the report's money."""
+    return name in MONEY_INPUTS or name.endswith("_usd") or name.startswith("usd_per_") or "_usd_per_" in name
+
+
 def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
     """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
     (a price per hour in the report's money, a discount as a percentage, hours and seconds with their
@@ -561,8 +570,7 @@ def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str 
         return None
     if name == "usd_per_hour":
         return (money(v) if money else f"${v:,.2f}") + "/h"
-    if name.endswith("_usd") or name.startswith("usd_per_") or "_usd_per_" in name:  # an amount or a rate: the
-        # report's money, cents
+    if money_input(name):  # an amount or a rate: the report's money, cents
         return money(v) if money else f"${v:,.2f}"
     if name == "discount":
         return f"{v:.0%}"

@@ -4,6 +4,7 @@ understood, formulas, findings and blockers, assumptions, knowledge dates, names
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ from ..fmt import (
     _flatten,
     _reason,
     input_text,
+    money_input,
     operand_number,
     pairs,
     table,
@@ -240,6 +242,12 @@ class BaseView:
         a layout label) in the report's language, any other text as written (a source quoted)."""
         if parts:
             return words.said(parts, self.f)
+        if money_input(key) and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+            # an amount in the report's money and house style, as the line with the numbers has it (review47: a
+            # yuan audit's buy inputs read 'capex = 7.704e+04, host_usd = 64,000' beside CN¥ figures)
+            local = self.f.to_local(v) or 0.0
+            return (self.f.money_exact(v) if 0 < abs(local) < 100 else self.f.money(v)) + (
+                "/h" if key == "usd_per_hour" else "")
         return words.input_value(key, input_text(v), self.f) if isinstance(v, str) else input_text(v)
 
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
