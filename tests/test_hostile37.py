@@ -152,3 +152,19 @@ def test_alias_repeated_in_its_own_precision_read(tmp_path: Path):
     assert r.returncode == 0, r.stderr
     note = next(a for a in json.loads(r.stdout)["assumptions"] if a["field"] == "workload.model")
     assert note["message_id"] == "name.alias_checkpoint" and note["values"]["checkpoint"] == "int4", note
+
+
+@pytest.mark.parametrize("given", ["Selective_Op", "selective_op "])
+def test_selective_op_written_otherwise_gets_did_you_mean(tmp_path: Path, given):
+    """Round 37: 'Selective_Op' and 'selective_op ' (a trailing space) were refused listing true, false, 'auto' and
+    'selective_op' but without the close match other enumerated fields give: the union's word (Literal 'auto' or
+    'selective_op' of workload.gradient_checkpointing) is now offered as a misspelt choice's is, in both languages."""
+    (tmp_path / "r.yaml").write_text(
+        "workload: {task: finetune, method: full, model: llama-3.1-8b, train_tokens: 1.0e+6, "
+        f"gradient_checkpointing: '{given}'}}\n", encoding="utf-8")
+    r = cli("recommend", "r.yaml", cwd=tmp_path)
+    assert r.returncode == 2 and "workload.gradient_checkpointing" in r.stderr, r.stderr
+    assert "(did you mean selective_op?)" in r.stderr, r.stderr
+    r = cli("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and "必须是 true 或 false，或者 'auto' 或 'selective_op'" in r.stderr, r.stderr
+    assert "你是不是指 selective_op" in r.stderr, r.stderr

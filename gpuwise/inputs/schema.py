@@ -267,7 +267,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         words = [e for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc and e["type"] == "literal_error"]
         if words and err["type"] in _OR_WORD:
             expected = words[0].get("ctx", {}).get("expected", "")
-            msgid, values["expected"] = _OR_WORD[err["type"]], expected
+            quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
+            msgid, values["expected"] = _OR_WORD[err["type"]], either(quoted, commas=True)  # 'or' in its language
             close = literal_close(err["input"], expected)
             hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
@@ -377,6 +378,7 @@ _OR_WORD = {
     "int_parsing": N_("must be a whole number or %(expected)s (got %(given)s)"),
     "int_from_float": N_("must be a whole number or %(expected)s (got %(given)s)"),
     "float_parsing": N_("must be a number or %(expected)s (got %(given)s)"),
+    "bool_parsing": N_("must be true or false, or %(expected)s (got %(given)s)"),
 }
 """A number refused where the field also takes a word ('auto'): the complaint in another language names it."""
 
