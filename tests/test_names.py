@@ -59,7 +59,27 @@ def test_an_ambiguous_name_of_a_family_without_a_module_is_not_told_it_means_the
     assert "SXM" not in str(e.value) and "give the variant, e.g. rtx-pro-6000-blackwell" in str(e.value)
     with pytest.raises(UserError) as e:
         kb.gpu("A100")
-    assert "a name without the form factor is the SXM part" in str(e.value)
+    assert "a name without the form factor means the SXM or OAM module" in str(e.value)
+
+
+@pytest.mark.parametrize("typed, words", [
+    # hostile round 37: every family with no module had the SXM hint, nested in the hint's brackets
+    # ('(give the variant; ... the SXM part (docs/names.md))'). MI300X / MI325X / MI350X / MI355X, B200 / B300 and
+    # Ascend 910B / 910C are modules only (gpus.yaml form_factor oam / sxm), no PCIe card beside them; the two
+    # V100 SXM2 parts differ by memory: rule 2 cannot pick any of them, so a variant is named instead
+    ("MI3", "(give the variant, e.g. mi300x)"), ("B", "(give the variant, e.g. b200)"),
+    ("ascend", "(give the variant, e.g. ascend-910b)"), ("V100 SX", "(give the variant, e.g. v100-16gb-sxm2)"),
+    ("RTX 40", "(give the variant, e.g. rtx-4090)"),
+    # a module and a PCIe card of one family among them (A100 SXM4 and PCIe, Gaudi 3 OAM and PCIe): rule 2 is said
+    ("A100", "(give the variant; a name without the form factor means the SXM or OAM module, as docs/names.md says)"),
+    ("HL", "(give the variant; a name without the form factor means the SXM or OAM module, as docs/names.md says)"),
+])
+def test_the_sxm_hint_only_where_rule_2_could_pick_and_no_nested_brackets(kb, typed, words):
+    with pytest.raises(UserError) as e:
+        kb.gpu(typed)
+    line = str(e.value)
+    assert line.endswith(words) and line.count("(") == 1 and line.count(")") == 1, line
+    assert ("SXM" in words) == ("SXM" in line), line
 
 
 @pytest.mark.parametrize("typed,meant", [("H10O", "h100-80gb-sxm"), ("A1OO-80G", "a100-80gb-sxm"),

@@ -153,13 +153,17 @@ class NameIndex:
         if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
             return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
         if len(family) > 1:
-            # the SXM reading (rule 2) is said only where one of them is a module: 'RTX PRO 6000 Blackwel' has none
-            example = self.kind == "model" or not modules
+            # the SXM reading (rule 2) is said only where it could apply: a module and a PCIe card of its family
+            # among them ('A100', 'H1'); not for 'RTX 40' or 'RTX PRO 6000 Blackwel' (no module), 'MI3', 'B',
+            # 'ascend' (modules only) or 'V100 SX' (two modules the memory size tells apart)
+            cards = [self.cards[i] for i in family if i in self.cards]
+            rule2 = self.kind == "gpu" and any(
+                m.form in _MODULE and any(c.family == m.family and c.form not in _MODULE for c in cards) for m in cards)
             raise UserError(N_("'%(name)s' is ambiguous: it could be %(names)s"), where=where,
                             values={"name": visible(str(name)), "names": ", ".join(family)},
-                            hint=N_("give the variant, e.g. %(example)s") if example else N_(
-                                "give the variant; a name without the form factor is the SXM part (docs/names.md)"),
-                            hint_values={"example": family[0]} if example else {})
+                            hint=N_("give the variant; a name without the form factor means the SXM or OAM module, "
+                                    "as docs/names.md says") if rule2 else N_("give the variant, e.g. %(example)s"),
+                            hint_values={} if rule2 else {"example": family[0]})
         unknown = N_("unknown model '%(name)s'") if self.kind == "model" else N_("unknown gpu '%(name)s'")
         if family:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
