@@ -69,8 +69,10 @@ OFFER = """gpu_hour_prices:
     # round 37: listed 'per GPU (16 to 8 GPUs)' and rented as 16 GPUs of an offer of at most 8 (offers.py
     # n = max(count, min_gpus)); -8 and 0 were read as one GPU; 1e9 rented a billion GPUs at $1.1e9 an hour
     ("min_gpus: 16\n    max_gpus: 8", "kb/clouds.yaml: gpu_hour_prices[0]: min_gpus 16 is more than max_gpus 8"),
-    ("min_gpus: -8\n    max_gpus: 8", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or"),
-    ("min_gpus: 0", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1"),
+    # the value given is said in English as in zh (round 37: '(got -8)' was in the zh line only)
+    ("min_gpus: -8\n    max_gpus: 8",
+     "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1 (got -8)"),
+    ("min_gpus: 0", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1 (got 0)"),
     ("min_gpus: 1000000000", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be less than or equal to"),
 ])
 def test_offer_min_gpus_refused(tmp_path: Path, sizes, words):
@@ -79,6 +81,21 @@ def test_offer_min_gpus_refused(tmp_path: Path, sizes, words):
     r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr)
     assert words in r.stderr, r.stderr
+
+
+def test_knowledge_bound_error_names_the_value_in_both_languages(tmp_path: Path):
+    """A knowledge file's number past its bound (clouds.yaml min_gpus: -8, bound ge=1) shows the value given in
+    English as the zh line does; a validator's own complaint is not given it twice."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: -8"), encoding="utf-8")
+    en = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
+    zh = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path)
+    assert en.stderr.strip().endswith("greater than or equal to 1 (got -8)"), en.stderr
+    assert zh.stderr.strip().endswith("必须不小于 1（给出的是 -8）"), zh.stderr
+    (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: 16\n    max_gpus: 8"),
+                                                 encoding="utf-8")
+    en = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
+    assert en.stderr.strip().endswith("min_gpus 16 is more than max_gpus 8") and "(got" not in en.stderr, en.stderr
 
 
 def test_offer_min_gpus_a_whole_node_listed(tmp_path: Path):

@@ -138,6 +138,8 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         english = str(said) if isinstance(said, Said) else err["msg"]  # not pydantic's "Value error, " before it
         given = (f"{err['ctx'].get('actual_length', 0):,}" if err["type"] in ("too_short", "too_long")
                  else _short(err.get("input")))  # a list of 3,000 is counted, not quoted
+        if not isinstance(said, Said) and "input" in err and err["type"] in set(_BOUNDS) - {"too_short", "too_long"}:
+            english += f" (got {given})"  # the value given, as the catalog's words say it (pydantic counts a list's)
         raise KnowledgeError(english + (f" (+{n} more)" if n else ""), where=where, msgid=msgid,
                              values={**err.get("ctx", {}), "reason": err["msg"], "given": given,
                                      "more": n}) from None
