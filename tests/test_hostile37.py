@@ -185,3 +185,40 @@ def test_selective_op_written_otherwise_gets_did_you_mean(tmp_path: Path, given)
     r = cli("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path)
     assert r.returncode == 2 and "必须是 true 或 false，或者 'auto' 或 'selective_op'" in r.stderr, r.stderr
     assert "你是不是指 selective_op" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("entry, en, zh", [
+    # round 37: 'sparse_attention.kind: Field required (+5 more)'; SparseAttention (gpuwise/knowledge/schema/models.py)
+    # requires kind, index_heads, index_head_dim, top_k, index_key_bytes and source, indexer_layers alone is given
+    ("    sparse_attention:\n      indexer_layers: 8\n",
+     "kb/models.yaml: models[0] (id llama-3.1-8b).sparse_attention: sparse_attention needs kind, index_heads, "
+     "index_head_dim, top_k, index_key_bytes, source",
+     "sparse_attention 缺少 kind, index_heads, index_head_dim, top_k, index_key_bytes, source"),
+    # round 37: at the entry's top level it was offered 'layers' (the nearest spelling); it is sparse_attention's field
+    ("    indexer_layers: 8\n",
+     "kb/models.yaml: models[0] (id llama-3.1-8b).indexer_layers: unknown key (did you mean "
+     "'sparse_attention.indexer_layers'?)", "你是不是指“sparse_attention.indexer_layers”"),
+])
+def test_indexer_layers_on_a_model_without_sparse_attention(tmp_path: Path, entry, en, zh):
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "models.yaml").write_text("models:\n  - id: llama-3.1-8b\n" + entry, encoding="utf-8")
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 1000, "
+                                     "output_tokens: 100, concurrent_requests: 1}\n", encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip() == f"gpuwise: {en}", r.stderr
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and zh in r.stderr, r.stderr
+
+
+def test_a_section_missing_fields_beside_another_problem_counts_it(tmp_path: Path):
+    """The missing fields of one section are one problem named whole; another problem in it (indexer_layers 0, its
+    bound ge=1) is counted after, in each language."""
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "models.yaml").write_text(
+        "models:\n  - id: llama-3.1-8b\n    sparse_attention:\n      indexer_layers: 0\n", encoding="utf-8")
+    r = cli("prices", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip().endswith(
+        "sparse_attention: sparse_attention needs kind, index_heads, index_head_dim, top_k, index_key_bytes, source; "
+        "1 more problem"), r.stderr
+    r = cli("prices", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip().endswith("source；另有 1 处问题"), r.stderr

@@ -107,6 +107,21 @@ def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(current.model_fields) if current is not None else []
 
 
+def _nested_key(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
+    """The dotted place of an unknown key that is a field of a section one level down (a models.yaml entry's
+    ``indexer_layers`` -> ``sparse_attention.indexer_layers``): a key written a level too high is that field,
+    not the nearest spelling at its own level ('layers'). None where no section, or more than one, has it."""
+    homes = []
+    for name in _fields_of(model, loc):
+        fld = _field_info(model, (*loc[:-1], name))
+        section = _nested_model(fld.annotation) if fld is not None else None
+        keyed = fld is not None and any(get_origin(a) is dict for a in (fld.annotation, *getattr(
+            fld.annotation, "__args__", ())))  # vendor_overrides: {nvidia: ...}: its fields are a level further down
+        if section is not None and not keyed and str(loc[-1]) in section.model_fields:
+            homes.append(f"{name}.{loc[-1]}")
+    return homes[0] if len(homes) == 1 else None
+
+
 def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
     """The pydantic FieldInfo at ``loc`` (None when ``loc`` names no field)."""
     current: Any = model

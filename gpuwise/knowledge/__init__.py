@@ -106,18 +106,30 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         err = exc.errors()[0]
         at = err.get("ctx", {}).get("error")  # a whole entry's check that judges one of its fields (SaidAt)
         where = f"{path}: {_entry_name(data, (*err['loc'], *getattr(at, 'at', ())), index)}"
-        from ..inputs.schema import _BOUNDS, _fields_of, _short
+        from ..inputs.schema import _BOUNDS, _fields_of, _nested_key, _short
 
         if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
             import difflib
 
             valid = _fields_of(schema, tuple(err["loc"]))
-            close = difflib.get_close_matches(str(err["loc"][-1])[:100], valid, n=1)
+            # a section's own field written a level up (an entry's indexer_layers) before a near spelling ('layers')
+            close = [nested] if (nested := _nested_key(schema, tuple(err["loc"]))) else difflib.get_close_matches(
+                str(err["loc"][-1])[:100], valid, n=1)
             hint = ({"hint": N_("did you mean '%(name)s'?"), "hint_values": {"name": close[0]}} if close else
                     {"hint": N_("valid keys: %(names)s"), "hint_values": {"names": ", ".join(valid)}} if valid else {})
             raise KnowledgeError(N_("unknown key"), where=where, **hint) from None
 
         n = len(exc.errors()) - 1
+        block = tuple(err["loc"][:-1])
+        missing = [str(e["loc"][-1]) for e in exc.errors() if e["type"] == "missing" and tuple(e["loc"][:-1]) == block]
+        if err["type"] == "missing" and len(missing) > 1 and block and isinstance(block[-1], str):
+            # a section given without most of its fields (sparse_attention: {indexer_layers: 8} on a model without
+            # one) is named with all it lacks, not as its first field's 'Field required (+5 more)'
+            more = n + 1 - len(missing)
+            tail = (N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems"),) if more else ()
+            place = f"{path}: {_entry_name(data, block, index)}"
+            raise KnowledgeError((N_("%(block)s needs %(names)s"), *tail), where=place,
+                                 values={"block": block[-1], "names": ", ".join(missing), "more": more}) from None
         if err["type"] == "literal_error" and not n:  # a misspelt choice ('kind: list'): what was given, the
             # choices and the close match, as an input file's field says them (it read 'Input should be ...' alone)
             from ..errors import either
