@@ -36,14 +36,15 @@ def test_a_run_on_a_bought_server_uses_its_gpus(tmp_path):
     assert "MEM-HOST-RAM-NEEDED" not in {f["rule"] for f in d["findings"]}
 
 
-def test_an_owned_type_keeps_the_fewest(tmp_path):
-    # owned GPUs are not widened here: the run stays on the count that fits (on_units skips owned types)
+def test_an_owned_type_is_widened_on_the_owned_gpus_not_a_server_bought(tmp_path):
+    # on_units skips owned types: no server is bought to widen the run; the 4 owned H100s in one server take it
+    # (sizing.on_owned, ownwide51: own_count 4, the owned server's, as a bought server's 4 above)
     d = _plan(tmp_path, {"horizon_months": 3, "owned": [{"gpu": "H100 SXM", "count": 4, "servers": 1}],
                          "constraints": {"acquisition": "buy", "gpus": ["H100 SXM"]},
                          "workloads": [{"name": "sft", "workload": FT8, "cadence": {"per_month": 2}}]})
     [o] = d["options"]
-    assert o["buy_count"] == 0 and d["purchases"] == []
-    assert {p["count"] for m in d["months"] for p in m["placements"]} == {o["count"]}
+    assert o["buy_count"] == 0 and d["purchases"] == [] and (o["count"], o["own_count"]) == (1, 4)
+    assert {(p["count"], p["acquisition"]) for m in d["months"] for p in m["placements"]} == {(4, "owned")}
 
 
 def test_the_full_report_says_the_run_on_the_server(tmp_path):

@@ -422,9 +422,9 @@ class Planner:
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
                 extra: dict[str, Any] = {"copies": copies}
             else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
-                gpus = (o.bought_count if own == "wide" else o.count) if own else o.rented_count
-                hours = (o.bought_gpu_hours if own == "wide" else gpus * (o.wall_hours if own else o.rented_wall_hours)
-                         ) * value  # "wide": on every GPU of a server bought (sizing.on_units)
+                gpus = (o.wide_count if own == "wide" else o.count) if own else o.rented_count
+                hours = (o.wide_gpu_hours if own == "wide" else gpus * (o.wall_hours if own else o.rented_wall_hours)
+                         ) * value  # "wide": on a server bought's GPUs or more owned (sizing.on_units, on_owned)
                 extra = {"runs": round(value, 4)}
             total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
             if not own:
@@ -696,11 +696,9 @@ class Planner:
                         rent=rentals, commitments=commitments,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
-        options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours,
-                          capacity=o.capacity,
+        options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
-                          rent_provider=o.rent_provider, layout=o.layout, rent_count=o.rent_count,
-                          rent_wall_hours=o.rent_wall_hours, buy_count=o.buy_count, buy_wall_hours=o.buy_wall_hours)
+                          rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields())
                    for sz in self.sized for g, o in sz.options.items()]
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
             for where in sorted({p.site for p in ex.purchases}):

@@ -134,17 +134,19 @@ def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     """Each run placed on owned GPUs that keeps its state in host RAM, as the plan_owned_run rules read it
     (sizing.owned_run_fact), and each the rules kept off them before the program (sizing.on_hardware: their
     servers' stated RAM is short), so their findings say why."""
-    return [owned_run_fact(pl.pf, pl.kb, name, g, o.count, h) for name, g, o, h in _offloaded_runs(pl, ex, "owned")
+    return [owned_run_fact(pl.pf, pl.kb, name, g, h["count"], h) for name, g, _o, h in _offloaded_runs(pl, ex, "owned")
             ] + list(getattr(pl, "refused", ()))
 
 
 def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str, str, Any, dict[str, Any]]]:
     """(workload, GPU id, its sizing.Option, the run's host RAM facts) of each run the plan places on
     ``acquisition`` (owned, buy) GPUs that keeps state in host RAM, in the plan's order: on the option's ``count``
-    (Option.host_ram) or on every GPU of a server bought (Option.buy_count, buy_host_ram)."""
+    (Option.host_ram), on every GPU of a server bought (Option.buy_count, buy_host_ram) or on more of the owned GPUs
+    (Option.own_count, own_host_ram)."""
     placed = {(p.workload, p.gpu, p.count) for m in ex.months for p in m.placements if p.acquisition == acquisition}
     return [(sz.name, g, o, h) for sz in pl.inp.sized for g, o in sz.options.items()
-            for n, h in ((o.count, o.host_ram), (o.buy_count, o.buy_host_ram)) if h and (sz.name, g, n) in placed]
+            for n, h in ((o.count, o.host_ram), (o.buy_count, o.buy_host_ram), (o.own_count, o.own_host_ram))
+            if h and (sz.name, g, n) in placed]
 
 
 def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:

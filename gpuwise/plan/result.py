@@ -148,6 +148,9 @@ class Option(Frozen):
     buy_count: int = Field(0, description="a run on a type the plan only buys: the GPUs of the server bought it runs "
                                           "on (0: on count)")
     buy_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
+    own_count: int = Field(0, description="a run on an owned type: the owned GPUs, of one owned server, it may run on "
+                                          "beside count (0: on count)")
+    own_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
 
 
 class Commitment(Frozen):

@@ -90,6 +90,9 @@ class Option:
     buy_count: int = 0  # training on a type the plan only buys: the run on every GPU of the server bought (0: `count`)
     buy_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
     buy_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
+    own_count: int = 0  # training on an owned type: the run on more of the owned GPUs, one server's (0: `count`)
+    own_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
+    own_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
     rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
     owned_refused: str = ""  # the rule that keeps the run off the owned GPUs (their servers' stated RAM, on_hardware)
 
@@ -98,12 +101,19 @@ class Option:
         return self.count * self.wall_hours
 
     @property
-    def bought_count(self) -> int:
-        return self.buy_count or self.count
+    def wide_count(self) -> int:
+        """The GPUs of the run widened on the hardware the plan holds: a server bought's, or the owned ones'."""
+        return self.buy_count or self.own_count or self.count
 
     @property
-    def bought_gpu_hours(self) -> float:
-        return self.bought_count * (self.buy_wall_hours or self.wall_hours)
+    def wide_gpu_hours(self) -> float:
+        return self.wide_count * (self.buy_wall_hours or self.own_wall_hours or self.wall_hours)
+
+    def wide_fields(self) -> dict[str, Any]:
+        """The counts and hours a run has besides the fewest's (the plan JSON's options, result.Option)."""
+        return {"rent_count": self.rent_count, "rent_wall_hours": self.rent_wall_hours, "buy_count": self.buy_count,
+                "buy_wall_hours": self.buy_wall_hours, "own_count": self.own_count,
+                "own_wall_hours": self.own_wall_hours}
 
     @property
     def rented_count(self) -> int:
@@ -431,12 +441,19 @@ def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: 
     stated RAM (PLAN-OWNED-HOST-RAM-SHORT): the option's ``owned_refused``, the rule the owned GPUs' reason. The
     facts the rules rejected, for the plan's findings (judge.facts)."""
     on_units(sized, fleets, book, pf.constraints.max_gpus)
-    runs = [(s, g, o) for s in sized if not s.serving for g, o in s.options.items()
-            if o.host_ram and fleets.get(g) is not None and fleets[g].owned]
-    facts = [owned_run_fact(pf, kb, s.name, g, o.count, o.host_ram) for s, g, o in runs]
+    on_owned(sized, fleets, book, pf, kb)
+    runs = [(s, g, o, wide) for s in sized if not s.serving for g, o in s.options.items()
+            if fleets.get(g) is not None and fleets[g].owned
+            for wide, h in ((False, o.host_ram), (True, o.own_host_ram)) if h]
+    facts = [owned_run_fact(pf, kb, s.name, g, o.own_count if wide else o.count, o.own_host_ram if wide else o.host_ram)
+             for s, g, o, wide in runs]
     refused: list[dict[str, Any]] = []
     for rule_id, idx, _stage in engine.run(book, facts).firings if facts else ():
-        s, g, o = runs[idx]
+        s, g, o, wide = runs[idx]
+        if wide:  # the owned servers' stated RAM cannot hold the widened run's state: it stays on the fewest
+            if book.rules[rule_id].then.action == "reject":
+                o.own_count, o.own_wall_hours, o.own_host_ram = 0, 0.0, {}
+            continue
         if book.rules[rule_id].then.action == "reject" and not o.owned_refused:
             o.owned_refused = rule_id
             s.owned_reason[g] = why("memory", "plan.why.ruled_out", rule=rule_id,
@@ -460,18 +477,62 @@ def on_units(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, max_gpu
             u = next((u for u in f.units if max(u.holds, u.gpus) >= opt.count), None)
             if u is None or not opt.count < u.gpus <= max_gpus:
                 continue
-            ev = evaluate(s.job, f.gpu, u.gpus, defer=True)
-            if not _verdict(book, s, ev).fits:
+            wider = _wider(s, f.gpu, u.gpus, opt, book)
+            if wider is not None:
+                opt.buy_count, (opt.buy_wall_hours, opt.buy_host_ram) = u.gpus, wider
+
+
+def _wider(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook, one_node: bool = False
+           ) -> tuple[float, dict[str, Any]] | None:
+    """The run of ``opt`` on ``n`` GPUs of ``g``, where the rules reject nothing there they did not of ``opt.count``
+    and it finishes sooner (``one_node``: and spans one server): its wall hours and its host RAM facts (a server whose
+    RAM the plan does not state, as :func:`_rent` leaves the fewest's; none where it keeps no state in host RAM).
+    None where it may not run there."""
+    ev = evaluate(s.job, g, n, defer=True)
+    if not _verdict(book, s, ev).fits:
+        return None
+    ev.complete()
+    wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
+    if one_node and (ev.topology is None or ev.topology.nodes > 1):
+        return None
+    if not (0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(opt.rejected)):
+        return None
+    if not ev.host_ram_needed_bytes_per_node:
+        return wall, {}
+    if ev.host_ram_from != "shared":
+        ev.host_ram_gb, ev.host_ram_from = None, ""
+    fact = candidate_fact(s.job, ev, "buy")
+    return wall, {k: fact[k] for k in HOST_RAM_FACTS}
+
+
+def owned_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
+    """The GPUs of the largest owned server of ``g`` (owned[].count / servers), the owned count where an entry states
+    no servers."""
+    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
+    if mine and all(w.servers for w in mine):
+        return max(w.count // w.servers for w in mine)
+    return sum(w.count for w in mine)
+
+
+def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
+    """A run on a type the team owns, sized on the fewest GPUs that fit (one A100 with ZeRO and CPU offload), may run
+    on more of the owned GPUs (ownwide51): the plan pays their hosting whatever runs on them, and a run on more GPUs
+    keeps its state on them and finishes sooner. The largest count of the ladder within one owned server (and within
+    ``max_gpus``) whose estimate spans one server, where the rules reject nothing there they did not of ``count`` and
+    it is faster -- the option's ``own_count`` and ``own_wall_hours``; the program places a run there or on ``count``
+    (solve.build: the GPUs free at once and the power choose), the owned servers' stated RAM judged of each
+    (:func:`on_hardware`)."""
+    for s in sized:
+        for g, opt in s.options.items() if not s.serving else ():
+            f = fleets.get(g)
+            if f is None or not f.owned:
                 continue
-            ev.complete()
-            wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
-            if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(opt.rejected):
-                opt.buy_count, opt.buy_wall_hours = u.gpus, wall
-                if ev.host_ram_needed_bytes_per_node:  # a bought server's RAM, unstated (as _rent leaves the fewest's)
-                    if ev.host_ram_from != "shared":
-                        ev.host_ram_gb, ev.host_ram_from = None, ""
-                    fact = candidate_fact(s.job, ev, "buy")
-                    opt.buy_host_ram = {k: fact[k] for k in HOST_RAM_FACTS}
+            top = min(f.owned, owned_server_gpus(pf, kb, g), pf.constraints.max_gpus)
+            for n in sorted((n for n in counts(pf.constraints.max_gpus) if opt.count < n <= top), reverse=True):
+                wider = _wider(s, f.gpu, n, opt, book, one_node=True)
+                if wider is not None:
+                    opt.own_count, (opt.own_wall_hours, opt.own_host_ram) = n, wider
+                    break
 
 
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:

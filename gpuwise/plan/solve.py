@@ -5,7 +5,8 @@ Variables, per GPU type ``g`` and month ``m``:
 * ``buy[g,m]`` - whole units ordered in month ``m`` (servers where the catalog sells servers, cards
   otherwise), usable from month ``m + delivery``;
 * ``own[w,m,g]`` / ``rent[w,m,g]`` - runs of training workload ``w`` on the fleet or on rented GPUs;
-  ``wide[w,m,g]`` - its runs on every GPU of a server bought, where it may use them (:func:`.sizing.on_units`);
+  ``wide[w,m,g]`` - its runs on every GPU of a server bought, where it may use them (:func:`.sizing.on_units`),
+                     or on more of the owned GPUs (:func:`.sizing.on_owned`);
 * ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented on
   demand for the month (whole copies, integers);
 * ``commit[s,g,t,o]`` - copies of service ``s`` rented on a committed term ``t`` (1 month, 1 year,
@@ -265,7 +266,7 @@ class Program:
     model: Model
     buy: dict[tuple[str, int], int] = field(default_factory=dict)
     own_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
-    wide_run: dict[tuple[str, int, str], int] = field(default_factory=dict)  # on every GPU of a server bought
+    wide_run: dict[tuple[str, int, str], int] = field(default_factory=dict)  # a server bought's GPUs, or more owned
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
@@ -361,10 +362,11 @@ def build(inp: Inputs, s: Setting) -> Program:
                     # off the type's fleet, whose GPUs a run on as many as are owned is placed on first
                     can_own = (fleet_here > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     # on the fleet: on the fewest that fit, or (a type only bought) on every GPU of its server
-                    # where they are free (sizing.on_units): the GPUs at once and the power choose
+                    # where they are free (sizing.on_units), or on more of the owned GPUs, one owned server's
+                    # (sizing.on_owned): the GPUs at once and the power choose
                     ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own else []
-                    if can_own and opt.buy_count and s.buy and f.unit:
-                        ways.append((p.wide_run, opt.buy_count, opt.bought_gpu_hours))
+                    if can_own and ((opt.buy_count and s.buy and f.unit) or (opt.own_count and fleet_here)):
+                        ways.append((p.wide_run, opt.wide_count, opt.wide_gpu_hours))  # or on more of the owned
                     for table, n, gpu_hours in ways:
                         power = _power(p, g, f, gpu_hours)
                         j = m_.var(f"{'wide' if n != opt.count else 'own'}[{sz.name},{m},{g}]", ub=R, cost=power)

@@ -259,10 +259,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
         return o.rent_provider or DASH
 
-    def count(o: Any) -> str:  # a run that may also use every GPU of a server bought: those, and its hours there
+    def count(o: Any) -> str:  # a run that may also use every GPU of a server bought, or more of the owned GPUs
         if o.buy_count and o.buy_count != o.count:
             return _("%(n)s; on a server bought, its %(gpus)s GPUs: %(hours)s h", n=o.count, gpus=o.buy_count,
                      hours=local.num(o.buy_wall_hours, 1))
+        if o.own_count and o.own_count != o.count:
+            return _("%(n)s; on %(gpus)s of the GPUs owned: %(hours)s h", n=o.count, gpus=o.own_count,
+                     hours=local.num(o.own_wall_hours, 1))
         return str(o.count)
 
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
