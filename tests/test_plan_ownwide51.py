@@ -1,4 +1,5 @@
-"""A run on owned GPUs may use more of them (ownwide51).
+"""A run on owned GPUs may use more of them (ownwide51), and the saving the answer says is the difference of the
+totals it shows.
 
 review47's plan (/tmp/review47/b-plan.yaml, below as PLAN): a lab owns 8 A100 80GB SXM in one server, a 3B pretrain
 in month 3 and an 8B full fine-tune twice a month. The fine-tune's fewest A100s are 1 (ZeRO-1 with CPU offload, 141 GB
@@ -65,3 +66,26 @@ def test_the_owned_run_is_widened_only_within_max_gpus(tmp_path):
     d = _plan(tmp_path, doc)
     [o] = [o for o in d["options"] if o["workload"] == "finetune-8b" and o["gpu"] == "a100-80gb-sxm"]
     assert (o["count"], o["own_count"]) == (1, 4) and o["own_wall_hours"] < o["wall_hours"] / 4
+
+
+def test_the_saving_is_the_difference_of_the_totals_shown(tmp_path):
+    d = _plan(tmp_path, PLAN)
+    a = d["answer"]
+    assert a["beats"] == "rent_all"
+    # the report shows whole dollars from $100 (render.fmt.Fmt.local); the saving is their difference
+    assert a["saving"] == round(d["baselines"]["rent_all"]) - round(d["total"])
+    text = _run(tmp_path, PLAN).stdout
+    shown = f"It beats renting everything (${round(d['baselines']['rent_all']):,}) by ${round(a['saving']):,}."
+    assert shown in text and f"Cost over 12 months: ${round(d['total']):,}," in text
+    zh = _run(tmp_path, PLAN, "--lang", "zh").stdout
+    assert f"比全部租用（${round(d['baselines']['rent_all']):,}）节省 ${round(a['saving']):,}。" in zh
+
+
+def test_review47s_totals_differ_by_the_saving_said(tmp_path):
+    # before the change: totals $77,474 and $78,240 shown, "by $767" said (78,240.40 - 77,473.53 = 766.87 rounded);
+    # the same rounding of the unrounded figures, on the plan with the run kept on one owned GPU (max_gpus 1 there
+    # would change the pretrain too, so the check is on the rounding itself)
+    from gpuwise.plan.result import Answer
+    assert Answer.shown_saving(78240.39972847891, 77473.5303063772) == 766
+    assert Answer.shown_saving(150.49, 99.99) == 50.01  # below $100 the report shows cents
+    assert Answer.shown_saving(60.30, 50.40) == 9.9

@@ -693,9 +693,9 @@ class Planner:
         commitments = [Commitment(**{**c.fields(), "usd_per_hour": M(c.usd_per_hour), "amount": M(c.amount)})
                        for c in ex.commitments]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
-                        rent=rentals, commitments=commitments,
+                        rent=rentals, commitments=commitments, buy_nothing=not purchases,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
-                        saving=(allowed[beats] - M(total)) if beats else 0.0, buy_nothing=not purchases)
+                        saving=Answer.shown_saving(allowed[beats], M(total)) if beats else 0.0)  # as the totals shown
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields())

@@ -179,6 +179,10 @@ class Rental(Frozen):
     amount: float
 
 
+SHOWN_WHOLE_FROM = 100.0
+"""The amount from which the reports show money in whole units, cents below (render.fmt.Fmt.local)."""
+
+
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
@@ -188,8 +192,17 @@ class Answer(Frozen):
     commitments: list[Commitment] = []
     monthly_average: float = 0.0
     beats: Literal["rent_all", "buy_for_peak", ""] = ""
-    saving: float = 0.0
+    saving: float = Field(0.0, description="the baseline's total less the plan's, each as the reports show it")
     buy_nothing: bool = False
+
+    @staticmethod
+    def shown_saving(baseline: float, total: float) -> float:
+        """What the plan saves against a baseline: the difference of the two totals as the reports show them (whole
+        units from 100, cents below: render.fmt.Fmt.local), so the saving said is the difference of the figures
+        beside it ($78,240 less $77,474: $766, where the unrounded $766.57 read $767)."""
+        def shown(v: float) -> float:
+            return round(v) if abs(v) >= SHOWN_WHOLE_FROM else round(v, 2)
+        return round(shown(baseline) - shown(total), 2)
 
 
 class OwnedFleet(Frozen):
