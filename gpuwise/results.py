@@ -16,6 +16,9 @@ from .results_training import NO_TRAINING, TrainingLayout, TrainingOut, Training
 if TYPE_CHECKING:
     from .results_audit import AuditResult, GivenUp, UsedCard  # noqa: F401 - named here (see __getattr__)
 
+MONEY_WHOLE_FROM = 100.0
+"""The amount from which reports show money in whole units, cents below (render.fmt.Fmt.local; the plan's
+saving is worked out on the totals as so shown: plan.result.Answer.shown_saving)."""
 SEVERITIES = ("blocker", "warning", "info")
 TOPICS = ("memory", "compute", "interconnect", "cost", "compatibility", "used-hardware", "cloud-fees",
           "power-cooling", "licensing", "data-freshness")

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..prebuilt import Prebuilt
-from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
+from ..results import MONEY_WHOLE_FROM, Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 
@@ -179,10 +179,6 @@ class Rental(Frozen):
     amount: float
 
 
-SHOWN_WHOLE_FROM = 100.0
-"""The amount from which the reports show money in whole units, cents below (render.fmt.Fmt.local)."""
-
-
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
@@ -201,7 +197,7 @@ class Answer(Frozen):
         units from 100, cents below: render.fmt.Fmt.local), so the saving said is the difference of the figures
         beside it ($78,240 less $77,474: $766, where the unrounded $766.57 read $767)."""
         def shown(v: float) -> float:
-            return round(v) if abs(v) >= SHOWN_WHOLE_FROM else round(v, 2)
+            return round(v) if abs(v) >= MONEY_WHOLE_FROM else round(v, 2)
         return round(shown(baseline) - shown(total), 2)
 
 

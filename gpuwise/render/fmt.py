@@ -23,7 +23,7 @@ from ..errors import UserError
 from ..frozen import frozen
 from ..messages import fill, share, template_parts
 from ..paths import templates_dir
-from ..results import MEMORY_PARTS, STEPS, Candidate, Recommendation
+from ..results import MEMORY_PARTS, MONEY_WHOLE_FROM, STEPS, Candidate, Recommendation
 from . import words
 from .formats import DETAILS  # noqa: F401  (the report's vocabulary)
 from .words import times
@@ -341,7 +341,7 @@ class Fmt:
 
     def _money(self, usd: float, decimals: int = 0) -> str:
         local = self.to_local(usd)
-        if decimals and local is not None and abs(local) < 100:
+        if decimals and local is not None and abs(local) < MONEY_WHOLE_FROM:
             sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
             return f"{'-' if local < 0 else ''}{sym}{abs(local):,.2f}"
         return self.local(local)
@@ -397,7 +397,7 @@ class Fmt:
             else:
                 text = f"{a:g}"
             return f"{sign}{sym}{text}"
-        text = f"{a:,.0f}" if a >= 100 or a == 0 else f"{a:,.2f}"
+        text = f"{a:,.0f}" if a >= MONEY_WHOLE_FROM or a == 0 else f"{a:,.2f}"
         return f"{sign}{sym}{text}"
 
     def to_local(self, usd: float | None) -> float | None:
