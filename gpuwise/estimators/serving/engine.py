@@ -23,7 +23,7 @@ from .checkpoint import (
     w4a16_experts,
 )
 from .draft import Drafter, drafter
-from .fusion import kernel_floor, torch_router
+from .fusion import kernel_floor, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
@@ -75,6 +75,7 @@ class Engine:
     drafter: Drafter | None = None  # what the drafter holds in memory (None: nothing)
     release: str | None = None  # the framework release whose constants apply (None: the framework's own)
     fuses_shared: bool = False  # the MoE shared expert runs inside the routed experts' grouped GEMM
+    shared_gemms: tuple = ()  # a shared expert's block GEMMs run after the routed ones (fusion.serial_shared_gemms)
     dpa_tp_experts: bool = False  # attention data parallel gathers the tokens and runs the experts tensor-parallel
     static_share: tuple[tuple[int, float], ...] = ()  # (GPUs, share): the release's weights + KV pool memory share
     reserve: Any = None  # the release's ReservedMemory (its default share from the device's memory), or None
@@ -223,7 +224,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         eager_kernel=eager_kernel_seconds(fw, rel, getattr(w, "prefill_cuda_graphs", None)),
         drafter=drafter(job, spec, mbytes.linear_bytes_per_param, kv_b),
         release=rel.version if rel is not None else None,
-        fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
+        fuses_shared=fuses_shared_experts(fw, getattr(w, "framework_version", None), gpu.vendor)
+        and not serial_shared_gemms(job, fw, gpu), shared_gemms=serial_shared_gemms(job, fw, gpu),
         dpa_tp_experts=dp_attention_tp_experts(fw, getattr(w, "framework_version", None), gpu.vendor),
         static_share=tuple(sorted((rel.mem_fraction_static or {}).items())) if rel is not None else (),
         reserve=rel.reserved_memory if rel is not None else None,

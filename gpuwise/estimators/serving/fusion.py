@@ -2,7 +2,9 @@
 builds from 0.5.7 list the architectures with explicit support for their fused decode-layer kernels (the models
 its FlashInfer all-reduce fusion is turned on for by default), and the release entry's per-kernel figure was read
 on one of them (DeepSeek-R1). Another model runs the small kernels its own code launches, at the framework's own
-figure for a counted kernel, and so does a listed model on a GPU the release leaves the fusion off on."""
+figure for a counted kernel, and so does a listed model on a GPU the release leaves the fusion off on. And where
+a release leaves a MoE layer's shared expert out of the fused-MoE kernel with no second stream beside it
+(``serial_shared_expert``), the GEMMs it runs after the routed experts."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from itertools import pairwise
 from typing import Any
 
 from ...knowledge.records import version_key
+from .support import _post
+from .weights import moe_layers
 
 
 def kernel_floor(job: Any, fw: Any, rel: Any, floor: float, gpu_id: str | None = None) -> float:
@@ -61,3 +65,31 @@ def router_seconds(points: tuple[tuple[float, float], ...], tokens: float) -> fl
             return s0 + (s1 - s0) * (tokens - t0) / (t1 - t0)
     (t0, s0), (t1, s1) = points[-2], points[-1]
     return s1 + (s1 - s0) * (tokens - t1) / (t1 - t0)
+
+
+def serial_shared_gemms(job: Any, fw: Any, gpu: Any) -> tuple[tuple[float, float, str, float], ...]:
+    """A MoE layer's shared-expert GEMMs where the framework runs them apart from the fused-MoE kernel and after it on
+    the same stream (serving.yaml ``serial_shared_expert``: the model, the GPU's vendor and the stated release; a job
+    that states none runs the newest, which an entry ending at a release does not reach), as
+    ``engine.block_gemms`` lists GEMMs: gate/up (N = 2 x the shared width, K = hidden, columns split) and down
+    (N = hidden, K = the shared width, depth split), once a MoE layer. Empty elsewhere: the shared expert runs inside
+    the routed experts' kernel, or beside it on a second stream."""
+    shape = job.shape
+    shared = float(getattr(shape, "shared_experts", 0) or 0)
+    if not shape.moe or not shared:
+        return ()
+    version = getattr(job.w, "framework_version", None)
+    for entry in fw.serial_shared_expert:
+        if gpu.vendor not in entry.vendors or (entry.models and job.model_id not in entry.models):
+            continue
+        if version is None and entry.before is not None:
+            continue
+        if version is not None and not all((
+                entry.first is None or (version_key(version), _post(version)) >= (version_key(entry.first),
+                                                                                  _post(entry.first)),
+                entry.before is None or (version_key(version), _post(version)) < (version_key(entry.before),
+                                                                                  _post(entry.before)))):
+            continue
+        width, h, layers = float(shape.ffn) * shared, float(shape.hidden), float(moe_layers(shape))
+        return ((2.0 * width, h, "n", layers), (h, width, "k", layers))
+    return ()

@@ -448,7 +448,7 @@ def kserial_seconds(eng: Engine, split: int) -> float:
     has, and a GEMM lasts the longer of that walk and its weights at the dense bandwidth. ``split``: the
     tensor-parallel ranks that divide the projections ("n" columns, "k" the reduction)."""
     total = 0.0
-    for n, k, dim, count in eng.sc.gemms:
+    for n, k, dim, count in eng.sc.gemms + eng.shared_gemms:  # a shared expert run after the routed ones walks too
         n_gpu = n / split if dim == "n" else n
         k_gpu = k / split if dim == "k" else k
         walk = math.ceil(k_gpu / 128.0) * eng.k_block

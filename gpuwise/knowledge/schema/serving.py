@@ -20,6 +20,7 @@ from .fused_models import FusedKernelModels
 from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .runtime import Factor, QuantFormat
+from .shared_expert import SerialSharedExpert
 from .vlm_share import VlmMemoryShare
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
@@ -580,6 +581,8 @@ class Framework(Strict):
                                              "torch.compile'd top-k function, not a fused gate (None: none)")
     fused_kernel_models: FusedKernelModels | None = Field(default=None, description="the models a release's fused "
                                                           "small-kernel figure holds for (None: every model)")
+    serial_shared_expert: list[SerialSharedExpert] = Field(default_factory=list, description="where a MoE layer's "
+                                                           "shared expert runs apart, after the routed experts")
     deepgemm_moe_padding: DeepGemmMoePadding | None = Field(
         default=None, description="the releases whose block-FP8 experts multiply DeepGEMM's padded rows (None: none)")
     wna16_moe: Wna16MoeKernel | None = Field(
