@@ -95,6 +95,7 @@ class Option:
     own_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
     rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
     owned_refused: str = ""  # the rule that keeps the run off the owned GPUs (their servers' stated RAM, on_hardware)
+    fewest_refused: str = ""  # the rule that keeps the run on `count` off the owned GPUs; it may run on `own_count`
 
     @property
     def gpu_hours(self) -> float:
@@ -438,8 +439,11 @@ def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: 
                 kb: Knowledge) -> list[dict[str, Any]]:
     """The runs on the hardware the plan holds: a run on a server bought may use its GPUs (:func:`on_units`); a run
     that keeps its state in host RAM is kept off the owned GPUs where a plan_owned_run rule rejects their servers'
-    stated RAM (PLAN-OWNED-HOST-RAM-SHORT): the option's ``owned_refused``, the rule the owned GPUs' reason. The
-    facts the rules rejected, for the plan's findings (judge.facts)."""
+    stated RAM (PLAN-OWNED-HOST-RAM-SHORT): the option's ``owned_refused``, the rule the owned GPUs' reason -- unless
+    the run on more of the owned GPUs (``own_count``) holds, its state on them or within their RAM: then only the
+    fewest is kept off (``fewest_refused``) and the program may place the wider run (review48: an 8B fine-tune on 1 of
+    8 owned A100s offloads 141 GB to a 128 GB server; on 4 it offloads nothing, and the owned A100s idled while 4090s
+    were rented). The facts the rules rejected, for the plan's findings (judge.facts)."""
     on_units(sized, fleets, book, pf.constraints.max_gpus)
     on_owned(sized, fleets, book, pf, kb)
     runs = [(s, g, o, wide) for s in sized if not s.serving for g, o in s.options.items()
@@ -447,18 +451,26 @@ def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: 
             for wide, h in ((False, o.host_ram), (True, o.own_host_ram)) if h]
     facts = [owned_run_fact(pf, kb, s.name, g, o.own_count if wide else o.count, o.own_host_ram if wide else o.host_ram)
              for s, g, o, wide in runs]
-    refused: list[dict[str, Any]] = []
+    rejected: dict[int, str] = {}
     for rule_id, idx, _stage in engine.run(book, facts).firings if facts else ():
+        if book.rules[rule_id].then.action == "reject":
+            rejected.setdefault(idx, rule_id)
+    for idx in rejected:  # the owned servers' stated RAM cannot hold the widened run's state: no wider run
         s, g, o, wide = runs[idx]
-        if wide:  # the owned servers' stated RAM cannot hold the widened run's state: it stays on the fewest
-            if book.rules[rule_id].then.action == "reject":
-                o.own_count, o.own_wall_hours, o.own_host_ram = 0, 0.0, {}
+        if wide:
+            o.own_count, o.own_wall_hours, o.own_host_ram = 0, 0.0, {}
+    refused: list[dict[str, Any]] = []
+    for idx, rule_id in rejected.items():
+        s, g, o, wide = runs[idx]
+        if wide or o.owned_refused or o.fewest_refused:
             continue
-        if book.rules[rule_id].then.action == "reject" and not o.owned_refused:
-            o.owned_refused = rule_id
-            s.owned_reason[g] = why("memory", "plan.why.ruled_out", rule=rule_id,
-                                    title=[("", "rule.title", {"title": book.rules[rule_id].title})])
-            refused.append(facts[idx])
+        refused.append(facts[idx])
+        if o.own_count:  # the wider run holds (its state on the GPUs, or within the RAM): only the fewest is kept off
+            o.fewest_refused = rule_id
+            continue
+        o.owned_refused = rule_id
+        s.owned_reason[g] = why("memory", "plan.why.ruled_out", rule=rule_id,
+                                title=[("", "rule.title", {"title": book.rules[rule_id].title})])
     return refused
 
 

@@ -364,7 +364,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                     # on the fleet: on the fewest that fit, or (a type only bought) on every GPU of its server
                     # where they are free (sizing.on_units), or on more of the owned GPUs, one owned server's
                     # (sizing.on_owned): the GPUs at once and the power choose
-                    ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own else []
+                    ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own and not opt.fewest_refused else []
                     if can_own and ((opt.buy_count and s.buy and f.unit) or (opt.own_count and fleet_here)):
                         ways.append((p.wide_run, opt.wide_count, opt.wide_gpu_hours))  # or on more of the owned
                     for table, n, gpu_hours in ways:
