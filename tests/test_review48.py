@@ -61,3 +61,37 @@ def test_owned_ram_short_for_the_wider_run_too_keeps_it_off(tmp_path):
     assert o["own_count"] == 0
     assert all(p["acquisition"] != "owned" for m in d["months"] for p in m["placements"])
     assert {"PLAN-OWNED-HOST-RAM-SHORT", "PLAN-OWNED-CANNOT-RUN"} <= {f["rule"] for f in d["findings"]}
+
+
+# 2. A rental of a listed instance at the proposal's own price was billed for the GPUs the proposal uses, not the
+#    instance's. Two A100 80GB of an AWS p4de.24xlarge (knowledge/clouds.yaml: 8 A100 80GB an instance; AWS sells
+#    the instance whole, per instance-hour) at the proposal's $5.12 a GPU-hour for 12 months: before, the rent line
+#    was '2 GPUs (p4de.24xlarge)', 2 x 5.12 x 8,760 h = $89,702; the same proposal without a price is billed the
+#    instance's 8 GPUs (at its 1-year rate). Now 8 x 5.12 x 8,760 = $358,809.60, and FEE-INSTANCE-WHOLE says so.
+SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 800, "output_tokens": 200,
+          "concurrent_requests": 64}
+P4DE = {"title": "two A100s of a p4de", "workload": SERVE8, "hardware": {"gpu": "A100-80G", "count": 2},
+        "acquisition": {"mode": "rent", "provider": "aws", "instance": "p4de.24xlarge", "hourly_usd": 5.12,
+                        "months": 12}}
+
+
+def test_a_named_instance_at_the_proposals_price_is_billed_whole(tmp_path):
+    d = _json(tmp_path, "audit", "p.yaml", P4DE)
+    [rent] = [x for x in d["proposed"]["ledger"]["lines"] if x["kind"] == "rent"]
+    assert rent["inputs"]["gpus_paid"] == 8 and rent["inputs"]["usd_per_hour"] == 8 * 5.12
+    assert abs(rent["amount"] - 8 * 5.12 * 12 * 730) < 0.01  # $358,809.60
+    assert abs(d["proposed"]["total_cost_usd"] - sum(x["amount"] for x in d["proposed"]["ledger"]["lines"])) < 0.01
+    [f] = [f for f in d["findings"] if f["rule"] == "FEE-INSTANCE-WHOLE"]
+    assert f["message"] == ("2 x NVIDIA A100 SXM4 80GB rented as p4de.24xlarge: the instance is rented whole, so 8 "
+                            "GPUs are billed and the job uses 2")
+    # the same proposal without its own price was already billed the instance's 8 GPUs
+    bare = {**P4DE, "acquisition": {k: v for k, v in P4DE["acquisition"].items() if k != "hourly_usd"}}
+    b = _json(tmp_path, "audit", "b.yaml", bare)
+    [rent_b] = [x for x in b["proposed"]["ledger"]["lines"] if x["kind"] == "rent"]
+    assert rent_b["inputs"]["gpus_paid"] == 8
+    # a whole instance's GPUs used: nothing said
+    whole = {**P4DE, "hardware": {"gpu": "A100-80G", "count": 8}}
+    w = _json(tmp_path, "audit", "w.yaml", whole)
+    assert "FEE-INSTANCE-WHOLE" not in {f["rule"] for f in w["findings"]}
+    [rent_w] = [x for x in w["proposed"]["ledger"]["lines"] if x["kind"] == "rent"]
+    assert rent_w["inputs"]["gpus_paid"] == 8 and abs(rent_w["amount"] - 8 * 5.12 * 8760) < 0.01

@@ -501,6 +501,9 @@ class ProposalFact(FactModel):
     fees_pct: float = _f("fees as a percentage of the rental bill (-1 not rented)")
     commitment: bool = _f("the rental states a term, billed in full whatever the job uses of it")
     commitment_hours: float = _f("hours billed: the committed term, else the hours used (-1 unknown)")
+    gpus_paid: int = _f("rented: the GPUs billed, a listed instance's whole GPUs (a p4de.24xlarge's 8 for 2 used); "
+                        "-1 bought")
+    instance: str = _f("the rented instance named ('none')")
     job_hours: float = _f("wall-clock hours the training job needs (-1 a service)")
     idle_fraction: float = _f("share of the billed hours the job leaves idle (0 none)")
     owned_hours: float = _f("bought: hours the hardware is owned, the project's months x 730 (-1 rented)")

@@ -546,7 +546,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         # (within 5%: RunPod's Secure and Community Cloud differ in price and in the RAM they state)
         listed = next((o for o in offers if provider and o.provider == provider and o.instance == instance
                        and abs(o.per_gpu_hour - hourly_usd) <= 0.05 * hourly_usd), None)
-        offer = K.Offer(provider or "proposal", instance, ev.count, hourly_usd * ev.count,
+        # a listed instance is rented whole: 2 A100s of a p4de.24xlarge pay for its 8 (review48)
+        shape = next((i.gpus for i in kb.clouds.instances if i.id == instance), None) if instance else None
+        paid = max(topo.nodes if topo is not None else 1, -(-ev.count // shape)) * shape if shape else ev.count
+        offer = K.Offer(provider or "proposal", instance, paid, hourly_usd * paid,
                         None, "proposal", template("source.proposal"), "U",
                         network=offer.network if offer and offer.provider == provider else None,
                         host_ram_gb_per_gpu=listed.host_ram_gb_per_gpu if listed else None)
