@@ -95,3 +95,24 @@ def test_a_named_instance_at_the_proposals_price_is_billed_whole(tmp_path):
     assert "FEE-INSTANCE-WHOLE" not in {f["rule"] for f in w["findings"]}
     [rent_w] = [x for x in w["proposed"]["ledger"]["lines"] if x["kind"] == "rent"]
     assert rent_w["inputs"]["gpus_paid"] == 8 and abs(rent_w["amount"] - 8 * 5.12 * 8760) < 0.01
+
+
+# 3. Renting not weighed. A LoRA of Llama 3.1 8B on the RTX A6000 alone, renting or buying allowed: no cloud in
+#    knowledge/clouds.yaml rents an A6000, so only buying was costed, and the answer 'Buy 1 x NVIDIA RTX A6000 48GB'
+#    read as if buying had won against renting; nothing said renting was not weighed (TCO-BUY-NOT-WEIGHED says the
+#    converse). Now TCO-RENT-NOT-WEIGHED (info) says so; with buying alone asked, renting is not in question.
+LORA8 = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "train_tokens": 2.0e8},
+         "constraints": {"gpus": ["RTX A6000"], "acquisition": "either", "project_months": 6}}
+
+
+def test_renting_not_weighed_is_said_where_no_rental_exists(tmp_path):
+    d = _json(tmp_path, "recommend", "r.yaml", LORA8)
+    r = d["recommendation"]
+    assert (r["gpu"], r["count"], r["acquisition"]) == ("rtx-a6000", 1, "buy")
+    [f] = [f for f in d["findings"] if f["rule"] == "TCO-RENT-NOT-WEIGHED"]
+    assert f["severity"] == "info" and f["candidate"] == "rtx-a6000x1:buy"
+    assert f["message"] == ("Renting 1 x NVIDIA RTX A6000 48GB was not weighed: no cloud in the knowledge base rents "
+                            "it, so only buying is costed")
+    buy_only = {**LORA8, "constraints": {**LORA8["constraints"], "acquisition": "buy"}}
+    b = _json(tmp_path, "recommend", "b.yaml", buy_only)
+    assert "TCO-RENT-NOT-WEIGHED" not in {f["rule"] for f in b["findings"]}
