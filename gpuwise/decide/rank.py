@@ -165,12 +165,17 @@ def why_not(job: Job, con: Consultation, order: list[Scored], outcome: Outcome, 
 
 def _closest(con: Consultation, outcome: Outcome, keys: list[str]) -> str | None:
     """Of a GPU's rejected candidates, the one that says most about it: the one that got furthest
-    in the chain, smallest count first (its rejection is about time, speed, units or cost), or, if
-    none got past the memory step, the largest count (it does not fit even there)."""
+    in the chain, then the one the fewest rules reject (as :func:`closeness` orders them: 8 rented
+    RTX 3090s that no cloud rents before 1 that no cloud rents and whose host RAM is short, review48),
+    smallest count first (its rejection is about time, speed, units or cost), or, if none got past
+    the memory step, the largest count (it does not fit even there)."""
     def furthest(k: str) -> int:
         return STAGES.index(outcome.reached.get(k, "memory"))
 
+    def rejecting(k: str) -> int:
+        return len({r.rule for r in outcome.rejections.get(k, [])})
+
     past = [k for k in keys if furthest(k) > 0]
     if past:
-        return min(past, key=lambda k: (-furthest(k), con.options[k][0].count))
+        return min(past, key=lambda k: (-furthest(k), rejecting(k), con.options[k][0].count))
     return max(keys, key=lambda k: con.options[k][0].count, default=None)
