@@ -137,3 +137,23 @@ def test_the_alternative_shown_for_a_gpu_is_the_count_the_fewest_rules_reject(tm
     assert a["reasons"] == ["No cloud in the knowledge base rents 8 x NVIDIA GeForce RTX 3090 24GB"]
     one = next(c for c in d["candidates"] if c["gpu"] == "rtx-3090" and c["count"] == 1)
     assert len(one["reasons"]) == 2 and "host RAM" in one["reasons"][0]  # the one shown before
+
+
+# 5. PLAN-RENT-ABROAD said a China-market plan's RTX 4090 rental 'runs outside mainland China' when the plan rented it
+#    from AutoDL, a mainland-China cloud (knowledge/clouds.yaml providers: autodl, market china; its RTX 4090 offer at
+#    1.98 CNY a GPU-hour). The RTX 4090 is not sold into China (prices.yaml markets), but renting one in China is what
+#    the rule's fix asks for. The rule now judges only rentals from clouds outside mainland China; the rule case
+#    (H100s, rented abroad: no China cloud lists them) still fires.
+CNY_PLAN = {"horizon_months": 2,
+            "workloads": [{"name": "sft-8b", "workload": {**FT8, "offload": "cpu", "zero_stage": 3},
+                           "cadence": {"per_month": 1}, "deadline_days": 5}],
+            "constraints": {"acquisition": "rent", "currency": "CNY", "gpus": ["RTX 4090"]}}
+
+
+def test_a_rental_from_a_china_cloud_is_not_said_to_run_abroad(tmp_path):
+    d = _json(tmp_path, "plan", "plan.yaml", CNY_PLAN)
+    [o] = [o for o in d["options"] if o["gpu"] == "rtx-4090"]
+    assert o["rent_provider"] == "autodl"
+    placed = {(p["gpu"], p["acquisition"]) for m in d["months"] for p in m["placements"]}
+    assert placed == {("rtx-4090", "rent")}
+    assert "PLAN-RENT-ABROAD" not in {f["rule"] for f in d["findings"]}

@@ -60,7 +60,8 @@ class PlanWorkloadFact(_Fact):
     arrival_month: int = _f("month that hardware arrives (-1 none)")
     first_month: int = _f("first month the workload runs")
     market: str = _f("global | china: where the team buys and rents")
-    rented_abroad: str = _f("china market: GPU types it rents that cannot be sold into China ('' none)")
+    rented_abroad: str = _f("china market: GPU types it rents from clouds outside mainland China that cannot be "
+                            "sold into China ('' none)")
 
 
 class PlanBudgetFact(_Fact):

@@ -57,6 +57,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "utilisation": owned_used / (n * HOURS * H), "idle_months": idle, "months": H,
                     "hosting_usd": owned_hosting(inp, ex, g) + power})
     owned_names = ", ".join(f"{n} x {kb.gpus[g].name}" for g, n in pl.owned.items())
+    in_china = {c.id for c in kb.clouds.providers if c.market == "china"}
     first_arrival: dict[str, Bought] = {}
     for p in ex.purchases:
         first_arrival.setdefault(p.gpu, p)
@@ -93,8 +94,10 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         if pm > 0:
             late = any(pl_.workload == sz.name and pl_.acquisition == "rent"
                        for m in range(first, am) for pl_ in ex.months[m - 1].placements)
+        # a part not sold into China, rented from a cloud outside mainland China (AutoDL's RTX 4090s run there)
         abroad = sorted({kb.gpus[p_.gpu].name for m in ex.months for p_ in m.placements
                          if p_.workload == sz.name and p_.acquisition == "rent"
+                         and sz.options[p_.gpu].rent_provider not in in_china
                          and (mk := K.market_entry(kb.prices, p_.gpu)) is not None and mk.sold_in_china is False})
         out.append({"t": "plan_workload", "market": pl.market,
                     "rented_abroad": ", ".join(abroad) if pl.market == "china" else "", "workload": sz.name,
