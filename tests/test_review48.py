@@ -157,3 +157,22 @@ def test_a_rental_from_a_china_cloud_is_not_said_to_run_abroad(tmp_path):
     placed = {(p["gpu"], p["acquisition"]) for m in d["months"] for p in m["placements"]}
     assert placed == {("rtx-4090", "rent")}
     assert "PLAN-RENT-ABROAD" not in {f["rule"] for f in d["findings"]}
+
+
+#    The same in recommend and audit: MARKET-EXPORT-RENT-ABROAD said 'renting it from autodl runs the work outside
+#    mainland China' of a CNY LoRA of Qwen2.5-7B on RTX 4090s rented from AutoDL. It now reads the candidate fact
+#    rent_in_china (the offer's cloud is a mainland-China one) and stays quiet there; H100s, which no China cloud
+#    lists, are still said to be rented abroad.
+CN_LORA = {"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-7b", "train_tokens": 1.0e8},
+           "constraints": {"gpus": ["RTX 4090"], "acquisition": "rent", "currency": "CNY"}}
+
+
+def test_recommend_does_not_say_a_china_cloud_rental_runs_abroad(tmp_path):
+    d = _json(tmp_path, "recommend", "r.yaml", CN_LORA)
+    assert d["recommendation"]["gpu"] == "rtx-4090"
+    assert d["recommendation"]["ledger"]["lines"][0]["inputs"]["provider"] == "autodl"
+    assert "MARKET-EXPORT-RENT-ABROAD" not in {f["rule"] for f in d["findings"]}
+    h100 = {**CN_LORA, "constraints": {**CN_LORA["constraints"], "gpus": ["H100-80G"]}}
+    h = _json(tmp_path, "recommend", "h.yaml", h100)
+    [f] = [f for f in h["findings"] if f["rule"] == "MARKET-EXPORT-RENT-ABROAD"]
+    assert "runs the work outside mainland China" in f["message"] and "autodl" not in f["message"]

@@ -214,6 +214,7 @@ class CandidateFact(FactModel):
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     provider: str = _f("rental provider ('none' when bought)")
     rent_provider: str = _f("the provider of the cheapest rental offer for this GPU and count ('none')")
+    rent_in_china: bool = _f("the rental offer priced is a mainland-China cloud's (clouds.yaml market china)")
     spot: bool = _f("spot / preemptible capacity")
     spot_wall_days: float = _f("wall days on spot capacity (availability and restarts included; -1 none)")
     market: Literal["global", "china"] = _f("where the hardware is bought or rented")

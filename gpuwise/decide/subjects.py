@@ -282,6 +282,7 @@ def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dic
         "network_name": (topo.network if topo else None) or "none",
         "spot": bool(k.spot), "spot_wall_days": k.spot_wall_days if k.spot_wall_days is not None else -1.0,
         "rent_provider": k.rent_provider or "none",
+        "rent_in_china": k.rent_provider in {c.id for c in job.kb.clouds.providers if c.market == "china"},
         **_jurisdiction(job, ev.gpu.id),
         "rent_reserved_only": k.rent_reserved_only, "rent_term": k.rent_term,
         "rent_min_term_days": k.rent_min_term_hours / 24, "rent_term_why": phrase_text(k.rent_term_why),
