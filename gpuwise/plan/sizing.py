@@ -464,10 +464,10 @@ def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: 
         s, g, o, wide = runs[idx]
         if wide or o.owned_refused or o.fewest_refused:
             continue
-        refused.append(facts[idx])
-        if o.own_count:  # the wider run holds (its state on the GPUs, or within the RAM): only the fewest is kept off
-            o.fewest_refused = rule_id
+        if o.own_count:  # the wider run holds (its state on the GPUs, or within the RAM): only the fewest is kept off,
+            o.fewest_refused = rule_id  # and no blocker is said of a count the plan does not offer
             continue
+        refused.append(facts[idx])
         o.owned_refused = rule_id
         s.owned_reason[g] = why("memory", "plan.why.ruled_out", rule=rule_id,
                                 title=[("", "rule.title", {"title": book.rules[rule_id].title})])
