@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import yaml
 
@@ -177,3 +178,35 @@ def test_recommend_does_not_say_a_china_cloud_rental_runs_abroad(tmp_path):
     h = _json(tmp_path, "recommend", "h.yaml", h100)
     [f] = [f for f in h["findings"] if f["rule"] == "MARKET-EXPORT-RENT-ABROAD"]
     assert "runs the work outside mainland China" in f["message"] and "autodl" not in f["message"]
+
+
+# 6. A plan's cash-flow table did not add up as shown: each amount is rounded on its own, so review48's CNY plan showed
+#    rent CN¥1,104 and hosting + power CN¥76,114 beside a total of CN¥77,217 (exact: 1,103.53 + 76,113.66 =
+#    77,217.19), and the 8-A100 plan three months of $1,625 beside a total of $4,876 (exact 3 x 1,625.497 = 4,876.49),
+#    with nothing said. The report now says so under the table where the shown figures do not add up, and only there.
+def _month(m: int, rent: float, opex: float) -> SimpleNamespace:
+    return SimpleNamespace(month=m, capex=0.0, rent=rent, opex=opex, fees=0.0, resale=0.0, total=rent + opex)
+
+
+def test_the_cash_flow_check_reads_the_amounts_as_shown():
+    from gpuwise.render.plan_view import _adds_up
+    months = [_month(m, 183.92, 12672.99) for m in range(1, 7)]
+    # columns: 6 x 184 = 1,104 = round(1,103.52); 6 x 12,673 = 76,038 = round(76,037.94); totals 6 x 12,857 = 77,142
+    # against round(77,141.46) = 77,141: off by one as shown
+    assert not _adds_up(SimpleNamespace(months=months, total=sum(x.total for x in months)))
+    whole = [_month(m, 184.0, 12673.0) for m in range(1, 7)]
+    assert _adds_up(SimpleNamespace(months=whole, total=sum(x.total for x in whole)))
+    # below 100 shown with cents: hosting 2 x 56.78 = 113.56 shown as 114 beside two 56.78s
+    cents = [_month(m, 12.34, 56.78) for m in range(1, 3)]
+    assert _adds_up(SimpleNamespace(months=cents, total=138.24)) is False
+
+
+def test_the_plan_report_says_its_totals_are_rounded_one_by_one(tmp_path):
+    d = _json(tmp_path, "plan", "plan.yaml", PLAN)
+    assert [round(m["total"]) for m in d["months"]] == [1625, 1625, 1625] and round(d["total"]) == 4876
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(PLAN), encoding="utf-8")
+    text = " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
+    note = "Each amount is rounded on its own, so a total can differ slightly from the sum of the amounts shown."
+    assert note in text
+    zh = "".join(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "每个金额单独取整，因此合计可能与所列金额之和略有出入。" in zh

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import messages
 from ..errors import UserError
+from ..results import MONEY_WHOLE_FROM
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
 from .fmt import (
     DASH,
@@ -155,6 +156,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                        m(sum(x.opex for x in r.months)), m(sum(x.fees for x in r.months)),
                        m(sum(x.resale for x in r.months)), m(r.total), ""]],
                    right=range(1, 8))
+    rounded = not _adds_up(r)
     # the brief text at its shortest: back-to-back months with the same figures in one row ("4-12")
     runs: list[list[str]] = []
     for row in [rw["cells"] for rw in months["rows"][:-1]]:
@@ -299,6 +301,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
+        "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "
+                           "amounts shown.") if rounded else "",
         "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
                      list=local.clause.join([*(a.field for a in r.assumptions if a not in took),
                                              *([took_count] if took else [])])) if r.assumptions else "",
@@ -372,6 +376,21 @@ def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
         v = v * usd_cny if code == "CNY" else v / usd_cny
     sym = "$" if code == "USD" else ("¥" if f.lang == "zh" else "CN¥")
     return f"{sym}{v:.3g}"
+
+
+def _adds_up(r: Any) -> bool:
+    """Whether the cash-flow table's totals, as shown (whole units from MONEY_WHOLE_FROM, cents below), are the sums
+    of the amounts shown beside and above them: each month's total of its parts, each column's total of its months,
+    the plan's total of the column totals (review48: 1,104 + 76,114 shown beside a total of 77,217)."""
+    def shown(v: float) -> float:
+        return round(v) if abs(v) >= MONEY_WHOLE_FROM else round(v, 2)
+
+    parts = ("capex", "rent", "opex", "fees", "resale")
+    columns = [[getattr(x, k) for x in r.months] for k in parts] + [[x.total for x in r.months]]
+    sums = [sum(c) for c in columns[:-1]] + [r.total]
+    ok = all(abs(sum(shown(v) for v in c) - shown(t)) < 0.005 for c, t in zip(columns, sums, strict=True))
+    ok = ok and all(abs(sum(shown(getattr(x, k)) for k in parts) - shown(x.total)) < 0.005 for x in r.months)
+    return ok and abs(sum(shown(t) for t in sums[:-1]) - shown(r.total)) < 0.005
 
 
 def _months_in(parts: list[Any], months: list[int], lang: str) -> list[Any]:
