@@ -49,6 +49,11 @@ def test_owned_ram_short_for_one_gpu_places_the_wider_run_that_holds(tmp_path):
     rules = {f["rule"] for f in d["findings"]}
     # the owned GPUs run the workload: no blocker of the one-GPU run the plan does not offer beside it
     assert "PLAN-OWNED-HOST-RAM-SHORT" not in rules and "PLAN-OWNED-CANNOT-RUN" not in rules
+    # the options say the fewest is kept off the owned GPUs and by which rule (the full report's options table too)
+    assert o["fewest_refused"] == "PLAN-OWNED-HOST-RAM-SHORT"
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(PLAN), encoding="utf-8")
+    full = " ".join(gpuwise("plan", "plan.yaml", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "GPUs per run or copy: 1, not on the GPUs owned (PLAN-OWNED-HOST-RAM-SHORT); on 4 of them: 7.2 h" in full
     # the plan pays only the owned GPUs' hosting and power: less than renting everything
     assert d["total"] < d["baselines"]["rent_all"]
     assert abs(d["total"] - sum(m["opex"] for m in d["months"])) < 0.01
@@ -60,7 +65,7 @@ def test_owned_ram_short_for_the_wider_run_too_keeps_it_off(tmp_path):
     doc = {**PLAN, "workloads": [{**PLAN["workloads"][0], "workload": {**FT8, "offload": "cpu", "zero_stage": 3}}]}
     d = _json(tmp_path, "plan", "plan.yaml", doc)
     [o] = [o for o in d["options"] if o["workload"] == "sft-8b" and o["gpu"] == "a100-80gb-sxm"]
-    assert o["own_count"] == 0
+    assert o["own_count"] == 0 and o["fewest_refused"] == ""
     assert all(p["acquisition"] != "owned" for m in d["months"] for p in m["placements"])
     assert {"PLAN-OWNED-HOST-RAM-SHORT", "PLAN-OWNED-CANNOT-RUN"} <= {f["rule"] for f in d["findings"]}
 

@@ -151,6 +151,8 @@ class Option(Frozen):
     own_count: int = Field(0, description="a run on an owned type: the owned GPUs, of one owned server, it may run on "
                                           "beside count (0: on count)")
     own_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
+    fewest_refused: str = Field("", description="the rule that keeps the run on count off the owned GPUs (their "
+                                                "servers' stated RAM) while it may run on own_count ('' none)")
 
 
 class Commitment(Frozen):

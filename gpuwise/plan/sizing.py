@@ -114,6 +114,7 @@ class Option:
         """The counts and hours a run has besides the fewest's (the plan JSON's options, result.Option)."""
         return {"rent_count": self.rent_count, "rent_wall_hours": self.rent_wall_hours, "buy_count": self.buy_count,
                 "buy_wall_hours": self.buy_wall_hours, "own_count": self.own_count,
+                "fewest_refused": self.fewest_refused,
                 "own_wall_hours": self.own_wall_hours}
 
     @property

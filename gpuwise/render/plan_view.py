@@ -265,6 +265,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if o.buy_count and o.buy_count != o.count:
             return _("%(n)s; on a server bought, its %(gpus)s GPUs: %(hours)s h", n=o.count, gpus=o.buy_count,
                      hours=local.num(o.buy_wall_hours, 1))
+        if o.own_count and o.fewest_refused:  # the fewest kept off the owned GPUs, the wider run on them
+            return _("%(n)s, not on the GPUs owned (%(rule)s); on %(gpus)s of them: %(hours)s h", n=o.count,
+                     rule=o.fewest_refused, gpus=o.own_count, hours=local.num(o.own_wall_hours, 1))
         if o.own_count and o.own_count != o.count:
             return _("%(n)s; on %(gpus)s of the GPUs owned: %(hours)s h", n=o.count, gpus=o.own_count,
                      hours=local.num(o.own_wall_hours, 1))
