@@ -175,6 +175,9 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     cf, bw_factor = cf * blk, bw_factor * blk
     spec, _ = O.speculative(kb, fw, w, job)
     bwf = pick("bandwidth_fraction")
+    cap = [o.read_bytes_per_fp32_flop for o in (chip, ao, mo, vo, rel) if getattr(o, "read_bytes_per_fp32_flop", None)]
+    if cap and gpu.peaks.fp32:  # a chip-bound batch-1 kernel reads no faster than the SMs turn its blocks over
+        bwf = min(bwf, cap[0] * gpu.peaks.fp32 * 1e3 / gpu.memory.bandwidth_gb_s)  # TFLOPS x B/FLOP over GB/s
     mem_bw = gpu.memory.bandwidth_gb_s * 1e9
     kv_b = kv_element_bytes(w, fp)
     cap = capacity_bytes(gpu)

@@ -144,6 +144,10 @@ class VendorOverride(Strict):
         "fused-MoE kernel streams 16-bit and FP8 expert weights on decode-sized batches (few rows per expert), where "
         "it trails the dense GEMMs' (bandwidth_fraction); unset: the dense GEMMs' share. MXFP4 and 4-bit integer "
         "experts run other kernels and keep the dense share")
+    read_bytes_per_fp32_flop: float | None = Field(
+        default=None, gt=0, description="weight bytes a second the build's batch-1 matrix-vector kernels read per FP32 "
+        "FLOP/s of the part's datasheet peak (its SMs x clock), where the kernels are bound by the chip, not by its "
+        "memory: the weights stream at the lesser of this rate and bandwidth_fraction; unset: the bandwidth share")
     efficiency_read_on: str | None = Field(
         default=None, description="the GPU (gpus.yaml id) the build's compute_efficiency was read on: on a part whose "
         "catalog entry gives the clock it holds under dense GEMMs (gpus.yaml clocks), the efficiency scales by that "
