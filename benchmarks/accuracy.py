@@ -1088,6 +1088,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # sweeps, MiniMax-M2.5 FP8 TP 8 + EP and Qwen3.5-397B-A17B BF16 TP 8 on 8 x H200, vLLM main of February 2026)
     ("SG", "  of which the rows added by serveblind23 (ids SG..; blind figures in the validation README): throughput",
      None),
+    # the serveblind24 round (ids SH..: MLPerf Inference DeepSeek-R1 Offline logs of submitters no row cited before,
+    # v6.0 Nebius / Dell / Google B200 and Cisco / Quanta / Giga Computing B300, v5.1 Dell / Giga Computing B200,
+    # HPE's open-division 8 x H200)
+    ("SH", "  of which the rows added by serveblind24 (ids SH..; blind figures in the validation README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -1100,6 +1105,8 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # the serveblind20 round (ids RP..: MLPerf Inference v6.1 DeepSeek-R1 Server on NVIDIA's 8 x B300; GPUStack's
     # Qwen3.5-9B page, guidellm at a constant 1 request/s, 32k/100 and 1k/2k, vLLM 0.17.1 on one H100)
     ("RP", "  of which the rows added by serveblind20 (ids RP..; blind figures in the validation README): throughput"),
+    # the serveblind24 round (ids RT..: the same submitters' DeepSeek-R1 Server logs, loadgen's Poisson arrivals)
+    ("RT", "  of which the rows added by serveblind24 (ids RT..; blind figures in the validation README): throughput"),
 )
 
 
