@@ -10,6 +10,8 @@ mlcommons/inference_results_v5.1 at 965182b0. The figures below are copied from 
 row's arithmetic (output tokens a sample = tokens/s over samples/s) and that the harness estimates every row within
 the band the blind reading set (validation README, 'Rows SH01-SH09 and RT01-RT08').
 
+SH19-SH20 / RT09-RT14: GPUStack's lab pages glm-4.x/a100.md and qwen3.5-35b-a3b/h200-latency.md at 47277d79.
+
 SH10-SH15: SGLang's MiniMax-M3 cookbook benchmark file (minimax-m3-benchmarks.jsx at 09af86c9), whose
 tokens_per_sec_per_gpu is output tok/s over the served GPUs; SH16-SH18: sgl-cookbook's Nemotron3-Nano / Nemotron3-Super
 pages at 7b5bd9c0, bench_serving printouts whose totals give the mean lengths."""
@@ -71,10 +73,24 @@ NEMOTRON = {
     "SH18": ("Nemotron3-Super.md", "nvidia-nemotron-3-super-120b-a12b", "bf16", "h200-141gb-sxm", 4, 2081726, 2087288,
              3347.77, 436.49, 75.02),
 }
+GPUSTACK = "https://github.com/gpustack/gpustack/blob/47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d/docs/performance-lab/"
+# row -> (-tp, expert parallel, duration s, output tok/s, mean TTFT, mean TPOT): 1000 ShareGPT prompts at once,
+# 214,465 in / 199,904 out
+GLM_A100 = {"SH19": (8, "", 148.61, 1345.12, 51022.80, 154.20), "SH20": (8, "8", 153.11, 1305.62, 51031.51, 158.11)}
+# row -> (engine, release, precision, offered /s, served /s, duration s, output tok/s, TTFT mean, p50, p95, p99):
+# 1000 ShareGPT requests, 342,058 in / 281,412 out
+QWEN_RATE = {
+    "RT09": ("vllm", "0.17.1", "bf16", 1, 1.00, 1000.76, 281.70, 46.01, 35.63, 90.77, 98.52),
+    "RT10": ("vllm", "0.17.1", "bf16", 4, 3.93, 254.48, 1119.46, 126.16, 42.08, 96.81, 3590.0),
+    "RT11": ("vllm", "0.17.1", "bf16", 8, 7.56, 132.25, 2137.15, 68.48, 62.59, 102.52, 131.38),
+    "RT12": ("vllm", "0.17.1", "bf16", 16, 12.38, 80.77, 3499.91, 232.24, 229.86, 402.69, 465.5),
+    "RT13": ("sglang", "0.5.9", "bf16", 8, 6.72, 148.88, 1896.19, 6456.42, 6537.59, 12387.08, 12670.79),
+    "RT14": ("vllm", "0.17.1", "fp8", 8, 7.68, 130.13, 2194.80, 51.56, 43.82, 91.52, 107.55),
+}
 # blind ratios est / published (README): SH 0.43 (SH04) to 1.66 (SH09), SH10-SH18 0.66 (SH16) to 1.60 (SH15), and after
 # SH16 / SH17 took their page's release 0.61 (SH16); RT throughput 0.63 (RT04) to 1.01
-BAND_SH = (0.40, 1.75)  # SH10-SH18 inside it: 0.61 (SH16) to 1.60 (SH15)
-BAND_RT = (0.60, 1.05)
+BAND_SH = (0.40, 1.75)  # SH10-SH20 inside it: 0.61 (SH16) to 1.60 (SH15)
+BAND_RT = (0.60, 1.15)  # RT09-RT14: 0.99 (RT14) to 1.11 (RT12)
 
 
 def _rows(name: str, prefix: str) -> dict[str, dict]:
@@ -83,8 +99,8 @@ def _rows(name: str, prefix: str) -> dict[str, dict]:
 
 
 def test_the_round_has_its_rows_and_no_more():
-    assert sorted(_rows("serving_independent.csv", "SH")) == sorted(OFFLINE | MINIMAX | NEMOTRON)
-    assert sorted(_rows("serving_rate.csv", "RT")) == sorted(SERVER)
+    assert sorted(_rows("serving_independent.csv", "SH")) == sorted(OFFLINE | MINIMAX | NEMOTRON | GLM_A100)
+    assert sorted(_rows("serving_rate.csv", "RT")) == sorted(SERVER | QWEN_RATE)
 
 
 @pytest.mark.parametrize("row_id", sorted(OFFLINE))
@@ -153,6 +169,38 @@ def test_a_nemotron_row_is_its_printouts_totals(row_id):
     assert row["framework_version"] == ("0.5.6.post2" if page == "Nemotron3-Nano.md" else "")
 
 
+@pytest.mark.parametrize("row_id", sorted(GLM_A100))
+def test_a_glm_a100_row_is_its_bursts_rate(row_id):
+    row = _rows("serving_independent.csv", "SH")[row_id]
+    tp, ep, seconds, tput, ttft, tpot = GLM_A100[row_id]
+    assert row["source"] == GPUSTACK + "glm-4.x/a100.md"
+    stated = (row["model"], row["precision"], row["gpu"], row["count"], row["framework"], row["framework_version"])
+    assert stated == ("glm-4.5", "fp8", "a100-80gb-sxm", "8", "vllm", "0.11.0")
+    assert (int(row["tp"]), row["ep"], row["length_distribution"]) == (tp, ep, "sharegpt")
+    assert (row["concurrency"], row["prompts"]) == ("1000", "1000")  # every prompt at once
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (round(214465 / 1000), round(199904 / 1000))
+    assert float(row["output_tokens_per_s"]) == tput and 199904 / seconds == pytest.approx(tput, rel=2e-3)
+    assert (float(row["ttft_ms"]), float(row["tpot_ms"])) == (ttft, tpot)
+
+
+@pytest.mark.parametrize("row_id", sorted(QWEN_RATE))
+def test_a_qwen_rate_row_is_its_printout(row_id):
+    row = _rows("serving_rate.csv", "RT")[row_id]
+    fw, ver, precision, rate, served, seconds, tput, mean, p50, p95, p99 = QWEN_RATE[row_id]
+    assert row["source"] == GPUSTACK + "qwen3.5-35b-a3b/h200-latency.md"
+    stated = (row["model"], row["gpu"], row["count"], row["framework"], row["framework_version"], row["precision"])
+    assert stated == ("qwen3.5-35b-a3b", "h200-141gb-sxm", "1", fw, ver, precision)
+    assert (float(row["request_rate"]), float(row["served_requests_per_s"])) == (rate, served)
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (round(342058 / 1000), round(281412 / 1000))
+    # the output rate is the run's tokens over its duration and the served rate its requests over it, each over
+    # guidellm's own window for the tokens, a little inside the printed duration (0.2-1.5% here, as RS01-RS04's)
+    assert float(row["output_tokens_per_s"]) == tput
+    assert 1.0 <= tput / (281412 / seconds) <= 1.02 and served == pytest.approx(1000 / seconds, abs=0.005)
+    assert (float(row["ttft_ms"]), float(row["ttft_p50_ms"]), float(row["ttft_p95_ms"]), float(row["ttft_p99_ms"])) == (
+        mean, p50, p95, p99)
+    assert row["tpot_ms"] == "" and row["tpot_p50_ms"] == ""  # guidellm's printed TPOT is not the request's
+
+
 def test_the_harness_estimates_every_row_within_the_blind_band():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import accuracy
@@ -161,13 +209,14 @@ def test_the_harness_estimates_every_row_within_the_blind_band():
 
     kb = knowledge.load()
     offline = {c[0].split()[0]: c for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT) if c[0].startswith("SH")}
-    assert sorted(offline) == sorted(OFFLINE | MINIMAX | NEMOTRON)  # none refused, none without a figure
+    assert sorted(offline) == sorted(OFFLINE | MINIMAX | NEMOTRON | GLM_A100)  # none refused, none without a figure
     rows = _rows("serving_independent.csv", "SH")
     for row_id, (label, est, published) in offline.items():
         assert published == float(rows[row_id]["output_tokens_per_s"]), label
         assert BAND_SH[0] <= est / published <= BAND_SH[1], label
     rate = {c[0].split()[0]: c for c in accuracy.rate_cases(kb) if c[0].startswith("RT") and "out tok" in c[0]}
-    assert sorted(rate) == sorted(SERVER)
+    assert sorted(rate) == sorted(SERVER | QWEN_RATE)
+    rates = _rows("serving_rate.csv", "RT")
     for row_id, (label, est, published) in rate.items():
-        assert published == SERVER[row_id][5], label
+        assert published == float(rates[row_id]["output_tokens_per_s"]), label
         assert BAND_RT[0] <= est / published <= BAND_RT[1], label
