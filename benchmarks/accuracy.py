@@ -1090,7 +1090,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      None),
     # the serveblind24 round (ids SH..: MLPerf Inference DeepSeek-R1 Offline logs of submitters no row cited before,
     # v6.0 Nebius / Dell / Google B200 and Cisco / Quanta / Giga Computing B300, v5.1 Dell / Giga Computing B200,
-    # HPE's open-division 8 x H200)
+    # HPE's open-division 8 x H200; SGLang's MiniMax-M3 cookbook cells on B200 / B300 / GB300 / H200 / MI355X; sgl-cookbook's
+    # Nemotron 3 Nano / Super printouts; GPUStack's GLM-4.6 FP8 bursts on 8 x A100)
     ("SH", "  of which the rows added by serveblind24 (ids SH..; blind figures in the validation README): throughput",
      None),
 )
@@ -1105,7 +1106,8 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # the serveblind20 round (ids RP..: MLPerf Inference v6.1 DeepSeek-R1 Server on NVIDIA's 8 x B300; GPUStack's
     # Qwen3.5-9B page, guidellm at a constant 1 request/s, 32k/100 and 1k/2k, vLLM 0.17.1 on one H100)
     ("RP", "  of which the rows added by serveblind20 (ids RP..; blind figures in the validation README): throughput"),
-    # the serveblind24 round (ids RT..: the same submitters' DeepSeek-R1 Server logs, loadgen's Poisson arrivals)
+    # the serveblind24 round (ids RT..: the same submitters' DeepSeek-R1 Server logs, loadgen's Poisson arrivals;
+    # GPUStack's Qwen3.5-35B-A3B on one H200, guidellm at a constant 1-16 requests/s, vLLM 0.17.1 and SGLang 0.5.9)
     ("RT", "  of which the rows added by serveblind24 (ids RT..; blind figures in the validation README): throughput"),
 )
 
