@@ -1090,8 +1090,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      None),
     # the serveblind24 round (ids SH..: MLPerf Inference DeepSeek-R1 Offline logs of submitters no row cited before,
     # v6.0 Nebius / Dell / Google B200 and Cisco / Quanta / Giga Computing B300, v5.1 Dell / Giga Computing B200,
-    # HPE's open-division 8 x H200; SGLang's MiniMax-M3 cookbook cells on B200 / B300 / GB300 / H200 / MI355X; sgl-cookbook's
-    # Nemotron 3 Nano / Super printouts; GPUStack's GLM-4.6 FP8 bursts on 8 x A100)
+    # HPE's open-division 8 x H200; SGLang's MiniMax-M3 cookbook cells on B200 / B300 / GB300 / H200 / MI355X;
+    # sgl-cookbook's Nemotron 3 Nano / Super printouts; GPUStack's GLM-4.6 FP8 bursts on 8 x A100)
     ("SH", "  of which the rows added by serveblind24 (ids SH..; blind figures in the validation README): throughput",
      None),
 )
