@@ -150,6 +150,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["torch_compile"] = cond["torch_compile"] == "true"
     if cond.get("liger_kernel"):
         w["liger_kernel"] = cond["liger_kernel"] == "true"
+    if cond.get("cut_cross_entropy"):  # the loss by Apple's cut cross-entropy (linear_cross_entropy): no logits held
+        w["cut_cross_entropy"] = cond["cut_cross_entropy"] == "true"
     if cond.get("transformers_version"):  # the Hugging Face transformers release a run's model code came from
         w["transformers_version"] = cond["transformers_version"]
     if cond.get("mixed_precision"):  # false: weights, gradients and Adam moments all in 16 bits (no fp32 master)

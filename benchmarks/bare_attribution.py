@@ -46,7 +46,7 @@ GROUPS = {
     "network": ("network",),
     "hours_basis": ("hours_basis",),
     "kernels": ("overlap_comm", "fp8_params", "torch_compile", "liger_kernel", "transformers_version",
-                "mixed_precision", "tp_comm_overlap"),
+                "mixed_precision", "tp_comm_overlap", "cut_cross_entropy"),
 }
 
 

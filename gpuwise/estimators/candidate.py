@@ -259,8 +259,8 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
         batch=w.batch_size, seq=w.seq_len, checkpointing=strategy.checkpointing, attention=w.attention,
         sac_op=strategy.sac_op and not strategy.checkpointing,
         zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,
-        ce_chunks=tj.ce_chunks, te=tj.stack_te, loss_bytes=tj.stack_loss_bytes, fused_layers=tj.stack_fused_layers,
-        grad_bytes=tj.stack_grad_bytes,
+        ce_chunks=tj.ce_chunks, ce_cut=tj.ce_cut, te=tj.stack_te, loss_bytes=tj.stack_loss_bytes,
+        fused_layers=tj.stack_fused_layers, grad_bytes=tj.stack_grad_bytes,
     )
     return M.training_memory(job.shape, setup, quant=kb.runtime.quantization, overhead=_overhead(job))
 

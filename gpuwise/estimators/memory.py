@@ -106,6 +106,7 @@ class TrainSetup:
     inflight: float = 1.0  # micro-batches whose activations the first pipeline stage holds
     base_format: str | None = None  # LoRA: storage format of the frozen base (int8 / int4 = quantized)
     ce_chunks: int = 0  # chunked cross-entropy (torchtune): fp32 logits one chunk at a time; 0 = off
+    ce_cut: bool = False  # cut cross-entropy (apple/ml-cross-entropy): the loss keeps no logits
     bucket_bytes: float = 1e9  # offload: the gradient bucket a GPU keeps while gradients stream to the host
     loss_bytes: float = 0.0  # bytes per vocab entry per token the stack's loss holds (0: LOGITS_SAVED + LOGITS_TEMP)
     te: bool = False  # Megatron-Core layers with Transformer Engine (runtime.yaml training_stacks transformer_engine)
@@ -282,18 +283,18 @@ def _per_token_layer(shape: Shape, s: TrainSetup, mode: str) -> tuple[float, flo
 
 
 def logits_bytes_per_token(s: TrainSetup) -> float:
-    """Bytes per vocabulary entry per token the loss holds: the fp32 log-softmax (4 B) and its
-    backward's two fp32 temporaries (8 B); chunked cross-entropy keeps the bf16 logits (2 B) and
-    upcasts one chunk at a time (torchtune CEWithChunkedOutputLoss); a stack whose loss says its own
-    figure (``loss_bytes``: Megatron's in-place vocabulary-parallel loss, 6 B) holds that."""
-    if s.ce_chunks and s.ce_chunks > 1:
-        return 2.0 + (LOGITS_SAVED + LOGITS_TEMP) / s.ce_chunks
-    if s.loss_bytes:
-        return s.loss_bytes
-    return LOGITS_SAVED + LOGITS_TEMP
+    """Bytes per vocabulary entry per token the loss holds: the fp32 log-softmax (4 B) and its backward's two fp32
+    temporaries (8 B); chunked cross-entropy keeps the bf16 logits (2 B) and upcasts one chunk at a time (torchtune
+    CEWithChunkedOutputLoss); a stack whose loss says its own figure (``loss_bytes``: Megatron's in-place
+    vocabulary-parallel loss, 6 B) holds that; cut cross-entropy (``ce_cut``) holds none."""
+    if s.ce_cut or (s.ce_chunks and s.ce_chunks > 1):
+        return 0.0 if s.ce_cut else 2.0 + (LOGITS_SAVED + LOGITS_TEMP) / s.ce_chunks
+    return s.loss_bytes or LOGITS_SAVED + LOGITS_TEMP
 
 
 def _logits_formula(s: TrainSetup) -> tuple[Phrase, ...]:
+    if s.ce_cut:
+        return formula("formula.logits_bytes_cut")
     if s.ce_chunks and s.ce_chunks > 1:
         return formula("formula.logits_bytes_chunked", chunks=s.ce_chunks)
     if s.loss_bytes:

@@ -203,6 +203,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                        lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
+                       ce_cut=getattr(w, "cut_cross_entropy", False),
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=memory_bound_scale(job),
                        stack_attention=spec.attention_kernel,

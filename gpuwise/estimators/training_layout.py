@@ -150,6 +150,7 @@ class TrainingJob:
     lora_targets: str = "all-linear"
     base_format: str | None = None
     ce_chunks: int = 0
+    ce_cut: bool = False  # cut cross-entropy (workload.cut_cross_entropy): the loss holds no logits
     stack_efficiency: float = 1.0  # the training stack's speed relative to the calibrated middle
     stack_memory_bound: float = 1.0  # the share of the middle's memory-bound work the stack still pays
     stack_attention: str = "fa2"  # the stack's class of attention kernel (runtime.yaml training.attention_kernels)
@@ -288,7 +289,7 @@ class TrainingJob:
             shard_group=lay.shard_group,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
             cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
-            bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
+            ce_cut=self.ce_cut, bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
             loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:

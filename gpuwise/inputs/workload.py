@@ -168,8 +168,8 @@ on one would say the run is cheaper than it is (accepted and ignored until round
 TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "batch_size", "seq_len",
                  "gradient_checkpointing", "zero_stage", "offload", "host_cpu_cores", "train_tokens",
                  "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap", "fp8_params",
-                 "chunked_cross_entropy", "stack_version", "transformers_version", "torch_compile", "liger_kernel",
-                 "grad_reduce_in_fp32")
+                 "chunked_cross_entropy", "cut_cross_entropy", "stack_version", "transformers_version",
+                 "torch_compile", "liger_kernel", "grad_reduce_in_fp32")
 """Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
 estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
 ``prompt_tokens`` / ``output_tokens``), so ``zero_stage: 3`` or ``mixed_precision: false`` on one was accepted and
@@ -268,6 +268,10 @@ class Workload(Strict):
     chunked_cross_entropy: bool = Field(
         default=False, description="training: compute the loss in chunks of the logits (torchtune-style), "
         "so only one chunk is upcast to fp32 at a time")
+    cut_cross_entropy: bool = Field(
+        default=False, description="training: the loss is Apple's cut cross-entropy (ml-cross-entropy's "
+        "linear_cross_entropy), which computes the output layer and the loss a block at a time in on-chip memory "
+        "and keeps no logits (only each token's log-sum-exp): the loss then holds nothing a vocabulary entry")
     stack_version: str | None = Field(
         default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", max_length=32,
         description="training: the stack's release (e.g. NeMo 26.04): a release whose performance table gpuwise "
