@@ -251,7 +251,7 @@ def _memory_estimates(kb):
     """Memory estimates over the layouts memory.py words differently: each branch of the training
     model (torch-amp, torch-pure, DeepSpeed ZeRO 1-3 with CPU/NVMe offload, LoRA/QLoRA with a sharded
     or quantized base, model-parallel layouts), every optimizer, checkpointing, eager attention,
-    chunked loss; serving layouts (tensor, pipeline, attention data parallel); states only."""
+    chunked and cut loss; serving layouts (tensor, pipeline, attention data parallel); states only."""
     import dataclasses
     import itertools
 
@@ -268,7 +268,7 @@ def _memory_estimates(kb):
               dict(precision="fp32", mixed=False, zero=1),
               dict(optimizer="adafactor", zero=1), dict(optimizer="adamw-8bit", zero=2), dict(optimizer="sgd", zero=1),
               dict(zero=3, offload="cpu", checkpointing=True), dict(zero=2, offload="nvme", attention="eager"),
-              dict(ce_chunks=4, checkpointing=True), dict(offload="cpu"),
+              dict(ce_chunks=4, checkpointing=True), dict(ce_cut=True), dict(offload="cpu"),
               dict(loss_bytes=6.0, checkpointing=True), dict(checkpointing=True, attention="eager")]
     setups += [dict(method=m, zero=z, base_format=b, checkpointing=c)
                for m, z, b, c in itertools.product(("lora", "qlora"), (0, 3), (None, "int8"), (False, True))]

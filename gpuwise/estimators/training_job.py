@@ -286,9 +286,24 @@ def stack_efficiency(job: Job) -> float:
     stack = getattr(job.w, "stack", None)
     if stack is None and not any(a.field == "workload.stack" for a in job.assumptions):
         default = default_stack(job)
-        job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if default == "middle"
-                                    else "assume.stack.low_precision_pretraining"))
+        middle = default == "middle"
+        job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if middle
+                                    else "assume.stack.low_precision_pretraining",
+                                    middle_figures(job.kb) if middle else None))
     return stack_spec(job).efficiency
+
+
+def middle_figures(kb: Any) -> dict[str, float]:
+    """What the middle's assumption says of the other stacks, read from runtime.yaml: training_stacks' efficiencies
+    (Megatron-Core, Megatron-DeepSpeed, the Hugging Face Trainer's FSDP class, Unsloth) and the share of the middle's
+    memory-bound work a compiled or fused-kernel model pays (training.compiled_memory_bound_scale)."""
+    st, rt = kb.runtime.training_stacks, kb.runtime.training
+    named = (("megatron", "megatron"), ("megatron_deepspeed", "megatron-deepspeed"), ("hf", "fsdp-hf"),
+             ("unsloth", "unsloth"))
+    out = {k: float(st[s].efficiency) for k, s in named if s in st}
+    if rt.compiled_memory_bound_scale is not None:
+        out["fused"] = float(rt.compiled_memory_bound_scale.value)
+    return out
 
 
 def default_stack(job: Job) -> str:
