@@ -289,11 +289,11 @@ def stack_efficiency(job: Job) -> float:
         middle = default == "middle"
         job.assumptions.append(note("workload.stack", default, "assume.default.workload.stack" if middle
                                     else "assume.stack.low_precision_pretraining",
-                                    middle_figures(job.kb) if middle else None))
+                                    _middle_figures(job.kb) if middle else None))
     return stack_spec(job).efficiency
 
 
-def middle_figures(kb: Any) -> dict[str, float]:
+def _middle_figures(kb: Any) -> dict[str, float]:
     """What the middle's assumption says of the other stacks, read from runtime.yaml: training_stacks' efficiencies
     (Megatron-Core, Megatron-DeepSpeed, the Hugging Face Trainer's FSDP class, Unsloth) and the share of the middle's
     memory-bound work a compiled or fused-kernel model pays (training.compiled_memory_bound_scale)."""
