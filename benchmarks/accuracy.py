@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import re
@@ -574,25 +575,7 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
             elif looped is not None:  # a closed loop over a dataset's requests: the run's tail as they finish
                 est = looped
             elif conc and got is not None and "benchmark_latency" in row.get("metric", ""):
-                # a batch started together: its output over the run (vLLM benchmark_latency/_throughput). The
-                # prompts arrive at once, so the run lasts until the last prompt is prefilled and then decodes
-                # its output with no prompt left to prefill: decode-only steps at the batch (the steady state's
-                # TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the memory
-                # holds runs in waves of what it holds
-                out_tokens = int(row["output_tokens"])
-                sent = max(1, round(conc / s.layout.replicas))
-                running = min(sent, max(s.replica.max_seqs, 1))
-                # over HTTP (a burst sent to the server) the last prompt reaches the engine only once the front
-                # end has taken every request before it (none offline)
-                first = SV.burst_last_ttft(job, s.engine, s.replica, running)
-                last = max(first, SV.burst_seconds(job, s.engine, sent))
-                step = SV.burst_decode_step(job, s.engine, s.replica, running)
-                est = running * s.layout.replicas * out_tokens / (last + out_tokens * step)
-                if sent > running:  # a burst the memory holds in waves: the whole burst's output over the waves it
-                    # runs in, each prefilled and decoded in turn, or over the front end's time for every request
-                    waves = math.ceil(sent / running)
-                    run = max(waves * (first + out_tokens * step), last + out_tokens * step)
-                    est = sent * s.layout.replicas * out_tokens / run
+                est = batch_throughput(job, s, conc, int(row["output_tokens"]))
             if drawn is None and conc and got is not None and row.get("fixed_lengths") == "1" and (
                     "benchmark_latency" not in row.get("metric", "")):
                 est = wave_throughput(job, s, conc, est)
@@ -618,6 +601,29 @@ def serving_cases(kb, path: Path = SERVING, *, latency: list | None = None) -> l
                         ttft = run_ttft(job, s, got, row)
                     latency.append((label + " TTFT", ttft * 1e3, float(row["ttft_ms"])))
     return out
+
+
+def batch_throughput(job, s, conc: int, out_tokens: int) -> float:
+    """Output tok/s of a batch of ``conc`` requests of the job's lengths started together (vLLM
+    benchmark_latency/_throughput, or a burst sent at once). The prompts arrive at once, so the run lasts until the
+    last prompt is prefilled and then decodes its output with no prompt left to prefill: decode-only steps at the
+    batch (the steady state's TPOT would carry the prompts' chunks a second time); a batch beyond the sequences the
+    memory holds runs in waves of what it holds (:func:`burst_waves`)."""
+    from gpuwise.estimators import serving as SV
+
+    sent = max(1, round(conc / s.layout.replicas))
+    running = min(sent, max(s.replica.max_seqs, 1))
+    # over HTTP (a burst sent to the server) the last prompt reaches the engine only once the front end has taken
+    # every request before it (none offline)
+    first = SV.burst_last_ttft(job, s.engine, s.replica, running)
+    last = max(first, SV.burst_seconds(job, s.engine, sent))
+    step = SV.burst_decode_step(job, s.engine, s.replica, running)
+    if sent <= running:
+        return running * s.layout.replicas * out_tokens / (last + out_tokens * step)
+    # the whole burst's output over the waves it runs in, each prefilled and decoded in turn, or over the front
+    # end's time for every request
+    run = max(sum(burst_waves(job, s, sent, running, out_tokens)), last + out_tokens * step)
+    return sent * s.layout.replicas * out_tokens / run
 
 
 def wave_tpot(job, s, got, conc: int) -> float:
@@ -811,20 +817,31 @@ def dataset_loop(kb, job, s, row: dict, conc: int) -> float | None:
 def burst_run_ttft(job, s, row: dict) -> float:
     """The mean TTFT of a burst row (``benchmark_latency`` in its metric: every prompt sent at once), timed as
     its throughput is: a copy holds ``running`` sequences (its memory's limit), so the burst runs in waves of
-    that many; the first wave's prompts get their first tokens as their chunks are prefilled (``burst_ttft``)
-    and every later wave waits for the waves before it to prefill and decode their output (the run time a
-    wave takes in :func:`serving_cases`). The steady state's TTFT (``got.ttft``) is not a burst's."""
+    that many (the last one what is left); each wave's prompts get their first tokens as their chunks are
+    prefilled (``burst_ttft`` of the wave's size) after the waves before it have prefilled and decoded their
+    output (:func:`burst_waves`, as :func:`serving_cases` times the run). The steady state's TTFT (``got.ttft``)
+    is not a burst's."""
     from gpuwise.estimators import serving as SV
 
     n = max(1, round(int(row["concurrency"]) / s.layout.replicas))
     running = min(n, max(s.replica.max_seqs, 1))
-    out_tokens = int(row["output_tokens"])
-    wave = SV.burst_last_ttft(job, s.engine, s.replica, running) \
-        + out_tokens * SV.burst_decode_step(job, s.engine, s.replica, running)
-    full, rest = divmod(n, running)
-    sizes = [running] * full + ([rest] if rest else [])
-    waited = sum(k * size for k, size in enumerate(sizes)) / n  # the mean number of waves a prompt waits for
-    return SV.burst_ttft(job, s.engine, s.replica, running) + waited * wave
+    sizes = wave_sizes(n, running, True)
+    ran = [0.0, *itertools.accumulate(burst_waves(job, s, n, running, int(row["output_tokens"])))]
+    # a prompt of wave k waits for the k waves before it, then its own wave's chunks
+    return sum(size * (ran[k] + SV.burst_ttft(job, s.engine, s.replica, size)) for k, size in enumerate(sizes)) / n
+
+
+def burst_waves(job, s, sent: int, running: int, output: int) -> list[float]:
+    """Seconds of each wave of a burst of ``sent`` requests of the job's lengths at a copy whose memory holds
+    ``running`` sequences: the scheduler admits what the pool holds, the requests of a wave (their lengths the same)
+    end together, and the queued ones fill the freed pool as the next wave (:func:`wave_sizes`: full waves, then
+    the rest). Each wave is its own size's prefill (the last of its prompts) and ``output`` decode steps at its own
+    batch. Priced as a full wave, the last one would make a pool that leaves few requests to it read slower than a
+    smaller pool cutting ``sent`` into as many waves, more evenly."""
+    from gpuwise.estimators import serving as SV
+
+    return [SV.burst_last_ttft(job, s.engine, s.replica, k) + output * SV.burst_decode_step(job, s.engine, s.replica, k)
+            for k in wave_sizes(sent, running, True)]
 
 
 def run_ttft(job, s, got, row: dict) -> float:
