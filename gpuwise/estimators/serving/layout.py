@@ -13,6 +13,7 @@ from .. import memory_serving as MS
 from ..interconnect import GPUS_PER_NODE, default_network, link_bandwidth
 from . import statepool as SP
 from .engine import Engine, kv_per_token, window_tokens
+from .profile import profile_beyond
 from .support import request_lengths
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -190,6 +191,7 @@ class Replica:
     state_pool_gpu: float = 0.0  # the bytes a GPU that pool takes beside the KV pool
     state_capped: bool = False  # its slots capped the batch below what the KV pool holds
     share_stated: bool = False  # pool_share is the job's own setting of the engine's (workload.memory_fraction)
+    profile_gpu: float = 0.0  # of held_gpu: the engine's profiled sampler peak beyond the working set (profile.py)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -258,11 +260,13 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         if per_seq <= pooled < free:
             free, bound = pooled, default
     kp = eng.fw.kv_pool
+    # what the engine's start-up profile holds beyond the working set where it sizes its pool from that profile
+    profiled = profile_beyond(job, eng, gpu.vendor, act)
     if kp is not None and not share and not bound and eng.capacity > 0:
         # the engine sizes its pool itself at its default setting: a share of the memory the weights, activations
         # and context leave (TensorRT-LLM), or of the whole device, those included (vLLM); a setting that leaves
         # no room for one request does not start, so its operator raised it and the headroom policy stands
-        held_by = eng.usable - free
+        held_by = eng.usable - free + profiled
         own = kp.share * (eng.capacity - held_by) if kp.of == "free" else kp.share * eng.capacity - held_by
         if per_seq <= own < free:
             free, bound, sized_by = own, kp.share, kp.of
@@ -271,9 +275,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         # the job states the engine's own setting: it sizes the pool as the engine does, below or past gpuwise's
         # headroom, never past the device (what the weights, working set and context leave of it)
         kind = fw.memory_fraction.of
-        free, bound, sized_by = stated_pool(kind, frac, eng.capacity, weights + eng.context_bytes, beside), frac, (
-            "" if kind == "static" else kind)
-        held_by = beside
+        free, bound, sized_by = stated_pool(kind, frac, eng.capacity, weights + eng.context_bytes,
+                                            beside + profiled), frac, ("" if kind == "static" else kind)
+        held_by = beside + profiled
     pool = getattr(job.w, "kv_cache_tokens", None)
     # a stated pool is the engine's log, so it may pass the headroom policy, never the device: beyond the memory
     # the weights, working set and context leave, no engine allocates it and the copy serves nothing
@@ -325,7 +329,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
                    bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
-                   pool_room, *slots, state_capped, bool(frac))
+                   pool_room, *slots, state_capped, bool(frac), profiled if sized_by else 0.0)
 
 
 def stated_pool(kind: str, share: float, capacity: float, resident: float, beside: float) -> float:

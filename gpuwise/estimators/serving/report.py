@@ -206,6 +206,8 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
               {"memory_share": rep.pool_share, "capacity_per_gpu_bytes": eng.capacity} if rep.pool_share else {})
     if rep.sched_cap:
         shared["batch_cap_per_rank"] = rep.sched_cap
+    if rep.profile_gpu:  # of the working set: the engine's profiled sampler peak beyond the forward's (profile.py)
+        shared["profile_sampler_per_gpu_bytes"] = rep.profile_gpu
     if rep.state_slots:
         shared.update({"state_slots_per_rank": rep.state_slots, "state_slots_per_request": rep.state_slots_per_request,
                        "state_pool_per_gpu_bytes": rep.state_pool_gpu})
@@ -215,7 +217,7 @@ def _kv_capacity(s: Serving, common: dict[str, Any]) -> Term:
     # has a pool of its own)
     beside = M.total_bytes(rep.weights_gpu + rep.act_gpu, rep.act_gpu, (eng.context_bytes, eng.alloc_frac))
     shared.update({"context_bytes": eng.context_bytes,
-                   "working_set_per_gpu_bytes": beside - rep.weights_gpu - eng.context_bytes,
+                   "working_set_per_gpu_bytes": beside - rep.weights_gpu - eng.context_bytes + rep.profile_gpu,
                    "kv_per_sequence_per_gpu_bytes": rep.per_seq_gpu - (rep.state_gpu if rep.state_slots else 0.0)})
     said = (formula("formula.serving.kv_capacity_state_pool", cap=rep.sched_cap, ranks=lay.dp_attention,
                     fw=eng.fw.name, slots=rep.state_slots, per=rep.state_slots_per_request) if rep.state_capped

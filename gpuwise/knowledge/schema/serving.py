@@ -19,6 +19,7 @@ from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
 from .fused_models import FusedKernelModels
 from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
+from .profile_peak import ProfileSampler
 from .runtime import Factor, QuantFormat
 from .shared_expert import SerialSharedExpert
 from .vlm_share import VlmMemoryShare
@@ -531,6 +532,9 @@ class Framework(Strict):
     memory_fraction: MemoryFraction | None = Field(
         default=None, description="the engine's memory setting a job may state (workload.memory_fraction; None: "
         "the engine has none, and a job stating one is refused)")
+    profile_sampler: ProfileSampler | None = Field(
+        default=None, description="the sampler's share of the start-up profile the engine sizes its KV pool from "
+        "(None: not read; the working set alone)")
     prefill_chunk_tokens: int = Field(ge=1, description="tokens one step processes at most (max_num_batched_tokens)")
     prefill_chunk_defaults: PrefillChunkDefaults | None = Field(default=None, description="the budget on the GPUs "
                                                                 "the large-GPU rule leaves out, where it differs")
