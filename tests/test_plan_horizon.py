@@ -72,7 +72,9 @@ def test_where_nothing_changes_between_months_the_two_steps_find_the_one_step_pl
     """The same load every month: the plan buys in month 1 whatever it buys. The first step alone (rented
     copies fractional) bought one H100 PCIe where whole copies need two ($123,562 against $115,409): a
     fraction of a rented copy covered what one more unit carries; the second step's extra unit finds the
-    one-step plan."""
+    one-step plan: three H100 PCIe in month 1 (two before vLLM's pool was short of its start-up profile's sampler
+    pass, 37.7 B x 128,256 x 1,024 = 4.95 GB a GPU: serving.yaml vllm profile_sampler; a copy holds fewer 70B
+    sequences, so the 4 requests/s within the TTFT target take one more)."""
     two = plan(_constant_service(36))
     assert [a.message_id for a in two.assumptions if a.field == "horizon_months"] == ["assume.plan.two_steps"]
     monkeypatch.setattr(solve_mod, "LONG_HORIZON", 60)  # the same file searched in one step, every month
@@ -80,16 +82,21 @@ def test_where_nothing_changes_between_months_the_two_steps_find_the_one_step_pl
     assert not any(a.field == "horizon_months" for a in one.assumptions)
     assert two.total_usd == pytest.approx(one.total_usd, rel=1e-9)
     assert [(p.month, p.gpu, p.units) for p in two.purchases] == [(p.month, p.gpu, p.units) for p in one.purchases]
-    assert [(p.month, p.gpu, p.units) for p in one.purchases] == [(1, "h100-80gb-pcie", 2)]
+    assert [(p.month, p.gpu, p.units) for p in one.purchases] == [(1, "h100-80gb-pcie", 3)]
 
 
 # The bundled team plan over 36 months, each site billed once (plan32) and each order bounded (plan33): HiGHS 1.16 on
 # the one-step program, one thread, seed 0, gap 2e-4, no node limit, stopped by an 840 s limit (646 CPU-s on a
 # shared host) after 212,538 nodes: objective $1,938,323.78 (bound $1,838,443.92). The one-step search as shipped
 # (5,000 nodes, then 5,000 at HEURISTIC_EFFORT, 70 CPU-s) found $1,950,036.13; the two steps find $1,939,245.44.
-TEAM_36_BEST_OBJECTIVE = 1_938_323.78
-TEAM_36_BOUND = 1_838_443.92
-TEAM_36_ONE_STEP_OBJECTIVE = 1_950_036.13
+# With vLLM's pool short of its start-up profile's sampler pass (serving.yaml vllm profile_sampler; the RTX 4090s
+# hold fewer sequences) the program is another: the same 840 s search (132 CPU-s on the shared 2-core host, 38,477
+# nodes) found $2,033,355.44 (bound $1,883,555.96), the one-step search as shipped $2,033,602.07 (31 CPU-s), the two
+# steps $2,018,945.39, the best found (branch burstpool52: solve.LONG_HORIZON 60, milp.NODE_LIMIT unbounded, the
+# integer runs at time_limit 840 and gap 2e-4); the figures below are these.
+TEAM_36_BEST_OBJECTIVE = 2_018_945.39
+TEAM_36_BOUND = 1_883_555.96
+TEAM_36_ONE_STEP_OBJECTIVE = 2_033_602.07
 
 
 def test_the_team_plan_over_36_months_is_within_a_percent_of_the_best_found():

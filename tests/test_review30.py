@@ -58,11 +58,13 @@ def _chat_capacity(targets: dict) -> float:
 def test_a_plans_ttft_target_is_named_max_ttft_ms_and_the_old_name_still_reads() -> None:
     """A plan's targets.p95_ttft_ms set the workload's max_ttft_ms, a bound on the estimated time to first token
     at the load, not a 95th percentile (the workload's p95_ttft_s is that). It is named max_ttft_ms now; the old
-    key reads as it. The target binds: one RTX 4090 serves llama-3.1-8b at fewer tokens/s within 300 ms than
-    without a target."""
-    free, new, old = _chat_capacity({}), _chat_capacity({"max_ttft_ms": 300}), _chat_capacity({"p95_ttft_ms": 300})
+    key reads as it. The target binds: one RTX 4090 serves llama-3.1-8b at fewer tokens/s within 280 ms than
+    without a target (482 against 531). At 300 ms it no longer binds: vLLM's pool is short of its start-up profile's
+    sampler pass (37.7 B x 128,256 x 1,024 = 4.95 GB: serving.yaml vllm profile_sampler), and the fewer sequences
+    it holds reach their first tokens within 300 ms (541 against 558 before that peak was counted)."""
+    free, new, old = _chat_capacity({}), _chat_capacity({"max_ttft_ms": 280}), _chat_capacity({"p95_ttft_ms": 280})
     assert new == old < free
-    assert _chat_capacity({"max_ttft_ms": 300, "p95_ttft_ms": 300}) == new
+    assert _chat_capacity({"max_ttft_ms": 280, "p95_ttft_ms": 280}) == new
 
 
 def test_a_plan_giving_both_ttft_names_different_values_is_refused(tmp_path: Path) -> None:

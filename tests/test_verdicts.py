@@ -285,26 +285,27 @@ SERVE_CASE = ROOT / "tests" / "rules" / "TCO-ALT-LESS-THROUGHPUT" / "input.yaml"
 
 
 def test_what_the_alternative_gives_up_is_the_comparison_rules_verdict(tmp_path):
-    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 3090 (its 24,576 MiB as
-    nvidia-smi reports them hold the 8 chats' 8K contexts beside the weights; with the marketed 24 GB the
-    alternative was an RTX 4090): about 953 against 203 output tokens/s and 8.4 against 34.0 ms per token.
-    With the policy's 5 % tolerance both are given up (203 < 0.95 x 953; 34.0 > 1.05 x 8.4). A site that
-    tolerates 80 % (a policy overlay, which the comparison rules read) still sees the time per token given
-    up (34.0 > 1.8 x 8.4 = 15 ms) but not the throughput (203 > 0.2 x 953 = 191); a house rule replacing
+    """2 x H100 PCIe serving an 8B model to 8 chats against its alternative, one RTX 3090 (with the marketed 24 GB
+    the alternative was an RTX 4090): about 953 against 163 output tokens/s and 8.4 against 30.1 ms per token. The
+    3090 holds 5 of the 8 chats' 8K contexts beside the weights and vLLM's start-up sampler pass (37.7 B x 128,256
+    x 1,024 = 4.95 GB: serving.yaml vllm profile_sampler; it held all 8 at 203 tok/s and 34.0 ms before that was
+    counted). With the policy's 5 % tolerance both are given up (163 < 0.95 x 953; 30.1 > 1.05 x 8.4). A site
+    that tolerates 85 % (a policy overlay, which the comparison rules read) still sees the time per token given
+    up (30.1 > 1.85 x 8.4 = 15.5 ms) but not the throughput (163 > 0.15 x 953 = 143); a house rule replacing
     TCO-ALT-SLOWER-TOKENS with a 5x margin (42 ms) then leaves the saving like for like."""
     base = gpuwise.audit(SERVE_CASE)
     given = {g.what: g for g in base.alternative_gives_up}
     assert set(given) == {"throughput_tokens_per_s", "tpot_s"} and not base.savings_comparable
     tps, tpot = given["throughput_tokens_per_s"], given["tpot_s"]
-    assert 900 < tps.proposed < 1000 and 200 < tps.alternative < 280
+    assert 900 < tps.proposed < 1000 and 143 < tps.alternative < 190
     assert base.alternative.gpu == "rtx-3090"
     assert 0.007 < tpot.proposed < 0.01 and 0.025 < tpot.alternative < 0.040
     assert (tps.rule, tpot.rule) == ("TCO-ALT-LESS-THROUGHPUT", "TCO-ALT-SLOWER-TOKENS")
     assert "rule" not in json.loads(base.model_dump_json())["alternative_gives_up"][0]  # the JSON is unchanged
 
-    (tmp_path / "policy.yaml").write_text("comparison_tolerance_fraction: 0.8\n")
+    (tmp_path / "policy.yaml").write_text("comparison_tolerance_fraction: 0.85\n")
     loose = gpuwise.audit(SERVE_CASE, knowledge=str(tmp_path))
-    assert tps.alternative > 0.2 * tps.proposed and tpot.alternative > 1.8 * tpot.proposed
+    assert tps.alternative > 0.15 * tps.proposed and tpot.alternative > 1.85 * tpot.proposed
     assert [g.what for g in loose.alternative_gives_up] == ["tpot_s"] and not loose.savings_comparable
 
     doc = load_yaml((ROOT / "rules" / "comparison.yaml").read_text())

@@ -191,7 +191,7 @@ class Replica:
     state_pool_gpu: float = 0.0  # the bytes a GPU that pool takes beside the KV pool
     state_capped: bool = False  # its slots capped the batch below what the KV pool holds
     share_stated: bool = False  # pool_share is the job's own setting of the engine's (workload.memory_fraction)
-    profile_gpu: float = 0.0  # of held_gpu: the engine's profiled sampler peak beyond the working set (profile.py)
+    profile_gpu: float = 0.0  # the profiled sampler peak beyond the working set the pool is sized short of (profile.py)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -262,6 +262,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     kp = eng.fw.kv_pool
     # what the engine's start-up profile holds beyond the working set where it sizes its pool from that profile
     profiled = profile_beyond(job, eng, gpu.vendor, act)
+    short = 0.0  # of it, what the pool is sized short of
     if kp is not None and not share and not bound and eng.capacity > 0:
         # the engine sizes its pool itself at its default setting: a share of the memory the weights, activations
         # and context leave (TensorRT-LLM), or of the whole device, those included (vLLM); a setting that leaves
@@ -269,7 +270,11 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         held_by = eng.usable - free + profiled
         own = kp.share * (eng.capacity - held_by) if kp.of == "free" else kp.share * eng.capacity - held_by
         if per_seq <= own < free:
-            free, bound, sized_by = own, kp.share, kp.of
+            free, bound, sized_by, short = own, kp.share, kp.of, profiled
+        elif own < per_seq and profiled:
+            # raised to the headroom policy's share, the engine still sizes its pool from its profile run: the
+            # pool is short of the same peak there (else the profile would make the pool larger, not smaller)
+            free, short = free - profiled, profiled
     frac = getattr(job.w, "memory_fraction", None) if fw.memory_fraction is not None and eng.capacity > 0 else None
     if frac:
         # the job states the engine's own setting: it sizes the pool as the engine does, below or past gpuwise's
@@ -277,7 +282,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         kind = fw.memory_fraction.of
         free, bound, sized_by = stated_pool(kind, frac, eng.capacity, weights + eng.context_bytes,
                                             beside + profiled), frac, ("" if kind == "static" else kind)
-        held_by = beside + profiled
+        held_by, short = beside + profiled, profiled
     pool = getattr(job.w, "kv_cache_tokens", None)
     # a stated pool is the engine's log, so it may pass the headroom policy, never the device: beyond the memory
     # the weights, working set and context leave, no engine allocates it and the copy serves nothing
@@ -329,7 +334,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
                    bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
-                   pool_room, *slots, state_capped, bool(frac), profiled if sized_by else 0.0)
+                   pool_room, *slots, state_capped, bool(frac), short)
 
 
 def stated_pool(kind: str, share: float, capacity: float, resident: float, beside: float) -> float:
