@@ -364,23 +364,33 @@ def burst_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
     """Mean time to first token of ``n`` requests that reach one idle copy at once (a traffic spike, or
     the first wave of a closed-loop benchmark): their prompts are prefilled in chunks of the framework's
     step, and each request's first token comes with the chunk that ends its prompt."""
-    prompt, _ = request_lengths(job.w)
-    full, prompt = prompt, prefill_tokens(job.w, prompt)
-    total = n * float(prompt)
-    chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
-    per_chunk = prefill_seconds(job, eng, rep, chunk, full - prompt / 2)
+    prompt, chunk, per_chunk, last, tail = _burst_chunks(job, eng, rep, n)
     ends = [math.ceil((i + 1) * prompt / chunk) for i in range(n)]  # the chunk in which request i's prompt ends
-    return per_chunk * sum(ends) / n
+    return sum((k - 1) * per_chunk + (tail if k == last else per_chunk) for k in ends) / n
 
 
 def burst_last_ttft(job: Any, eng: Engine, rep: Replica, n: int) -> float:
     """When the last of ``n`` requests that reach one idle copy at once gets its first token: every prompt's
     chunks have been prefilled (the end of a batch benchmark's prefill, which its run time counts whole)."""
+    _, _, per_chunk, last, tail = _burst_chunks(job, eng, rep, n)
+    return (last - 1) * per_chunk + tail
+
+
+def _burst_chunks(job: Any, eng: Engine, rep: Replica, n: int) -> tuple[float, float, float, int, float]:
+    """The chunks in which ``n`` prompts that reach one idle copy at once are prefilled: full chunks of the step
+    budget (max_num_batched_tokens), then a last one of the tokens left, priced at those tokens (vLLM's V1
+    scheduler, vllm/v1/core/sched/scheduler.py schedule(), gives each waiting request min(its tokens left, the
+    budget left) and runs the step with what it scheduled; a forward's price follows its tokens). Gives a prompt's
+    new tokens, a chunk's tokens, a full chunk's seconds, the number of chunks and the last chunk's seconds."""
     prompt, _ = request_lengths(job.w)
     full, prompt = prompt, prefill_tokens(job.w, prompt)
     total = n * float(prompt)
     chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
-    return prefill_seconds(job, eng, rep, chunk, full - prompt / 2) * math.ceil(total / chunk)
+    last = math.ceil(total / chunk)
+    rest = total - (last - 1) * chunk
+    per_chunk = prefill_seconds(job, eng, rep, chunk, full - prompt / 2)
+    tail = per_chunk if rest >= chunk else prefill_seconds(job, eng, rep, rest, full - prompt / 2)
+    return float(prompt), chunk, per_chunk, last, tail
 
 
 def burst_decode_step(job: Any, eng: Engine, rep: Replica, n: int) -> float:
