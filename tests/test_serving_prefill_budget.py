@@ -62,16 +62,22 @@ def test_a_burst_ttft_under_a_stated_budget_by_hand(kb, accuracy):
     """32 prompts of 7,373 tokens sent at once to one copy (SZ20's first wave): a request's first token comes with the
     prefill forward that ends its prompt. With the server's 196,608-token budget the first forward ends 26 prompts
     (26 x 7,373 = 191,698 tokens; the 27th is cut) and the second the other 6: (26 x 1 + 6 x 2) / 32 = 38/32
-    forwards on average. With SGLang's default 8,192 the prompts end in forwards 1, 2, ... 29 (the i-th in
-    ceil(i x 7,373 / 8,192)), 492 forwards summed over the 32, each of 8,192 tokens."""
+    forwards on average, the second of the 39,328 tokens left (235,936 - 196,608: a forward carries the tokens
+    waiting, no more). With SGLang's default 8,192 the prompts end in forwards 1, 2, ... 29 (the i-th in
+    ceil(i x 7,373 / 8,192)), 492 forwards summed over the 32, each of 8,192 tokens but the 29th, the last
+    prompt's, of the 6,560 left (235,936 - 28 x 8,192)."""
     stated = _job(accuracy, kb, options="prefill_chunk_tokens=196608")
     s = SV.choose(stated, kb.gpus["mi300x"], 8)
     big = prefill_seconds(stated, s.engine, s.replica, 196608.0, 7373 / 2)
-    assert burst_ttft(stated, s.engine, s.replica, 32) == pytest.approx(big * 38 / 32)
+    rest = prefill_seconds(stated, s.engine, s.replica, 39328.0, 7373 / 2)
+    assert 32 * 7373 - 196608 == 39328 and rest < big
+    assert burst_ttft(stated, s.engine, s.replica, 32) == pytest.approx((26 * big + 6 * (big + rest)) / 32)
     default = _job(accuracy, kb)
     d = SV.choose(default, kb.gpus["mi300x"], 8)
     small = prefill_seconds(default, d.engine, d.replica, 8192.0, 7373 / 2)
-    assert burst_ttft(default, d.engine, d.replica, 32) == pytest.approx(small * 492 / 32)
+    tail = prefill_seconds(default, d.engine, d.replica, 6560.0, 7373 / 2)
+    assert 32 * 7373 - 28 * 8192 == 6560
+    assert burst_ttft(default, d.engine, d.replica, 32) == pytest.approx((491 * small + tail) / 32)
     # the stated budget's forwards are longer than the default's 24 a prompt's worth (fixed costs once, not 24 times)
     assert 196608 / 8192 * small > big > small
 
