@@ -59,10 +59,17 @@ RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
 
 
 class ReleaseWindow(Strict):
-    """Releases from ``first`` up to, not including, ``before``."""
+    """Releases from ``first`` up to, not including, ``before``, which must come after it (else no release is in it)."""
 
     first: str = Field(pattern=RELEASE_VERSION)
     before: str = Field(pattern=RELEASE_VERSION)
+
+    @model_validator(mode="after")
+    def _holds_one(self) -> "ReleaseWindow":  # 'from 0.12.0 before 0.11.1' was read as no release, silently
+        if version_key(self.before) <= version_key(self.first):
+            raise Said(N_("before %(before)s is not after first %(first)s: no release is in the window"),
+                       before=self.before, first=self.first)
+        return self
 
 
 class BatchLimit(Strict):
@@ -293,7 +300,7 @@ class PcieAllReduce(Strict):
     check: Check = "S"
 
 
-class MlaWholePrefill(Strict):
+class MlaWholePrefill(ReleaseWindow):
     """Releases that turn chunked prefill off for MLA models (DeepSeek V2/V3/R1, Kimi K2): from ``first`` up to,
     not including, ``before``. Their prompts are prefilled whole, in forwards that carry no decode, with the
     model's whole context (max(max_model_len, 2048) tokens) as the step budget, which the memory profile also
@@ -316,7 +323,7 @@ class PpDecodeBatch(Strict):
     check: Check = "S"
 
 
-class DeepGemmMoePadding(Strict):
+class DeepGemmMoePadding(ReleaseWindow):
     """Releases whose block-FP8 MoE runs DeepGEMM's contiguous grouped GEMM at every batch on the listed
     architectures, over a buffer of the routed rows plus ``block_m - 1`` padding rows for every expert, all of them
     multiplied: from ``first`` up to, not including, ``before``. Applies only to jobs that state such a release."""
@@ -329,7 +336,7 @@ class DeepGemmMoePadding(Strict):
     check: Check = "S"
 
 
-class SyncHostFloor(Strict):
+class SyncHostFloor(ReleaseWindow):
     """Releases whose engine schedules synchronously: from ``first`` up to, not including, ``before``. Each step
     the host schedules, prepares the inputs, launches the forward, samples and updates its requests before the
     next step starts, so a step lasts at least ``step_us`` of host time whatever the GPU. Applies only to jobs
@@ -342,7 +349,7 @@ class SyncHostFloor(Strict):
     check: Check = "S"
 
 
-class Wna16MoeKernel(Strict):
+class Wna16MoeKernel(ReleaseWindow):
     """Releases that run a weight-only 4-bit (AWQ/GPTQ) model's routed experts on a kernel whose fixed time per
     grouped expert GEMM at a decode batch is its own, for models with more than ``more_experts_than`` experts:
     from ``first`` up to, not including, ``before``. Applies only to jobs that state such a release
