@@ -31,8 +31,8 @@ def test_a_release_window_that_holds_no_release_refused(tmp_path: Path, first, b
     on Hopper was dropped, exit 0 (a .postN counts as the release it follows: records.version_key)."""
     r = _estimate(tmp_path, PADDING.format(first=first, before=before, arch="hopper"))
     assert r.returncode == 2, r.stdout[:200]
-    assert r.stderr.strip() == (f"gpuwise: kb/serving.yaml: frameworks[0] (id vllm).deepgemm_moe_padding: before {before} "
-                                f"is not after first {first}: no release is in the window")
+    assert r.stderr.strip() == ("gpuwise: kb/serving.yaml: frameworks[0] (id vllm).deepgemm_moe_padding: "
+                                f"before {before} is not after first {first}: no release is in the window")
 
 
 def test_a_window_that_holds_no_release_refused_in_chinese(tmp_path: Path):
@@ -51,3 +51,53 @@ def test_a_window_of_one_release_read(tmp_path: Path):
         assert r.returncode == 0, r.stderr
         tpot[first] = json.loads(r.stdout)["gpu"]["serving"]["tpot_s"]
     assert tpot["0.11.1"] > 1.5 * tpot["0.11.2"]
+
+
+GLM = ("workload: {task: inference, model: glm-4.5, framework: sglang, precision: fp8, prompt_tokens: 1000, "
+       "output_tokens: 1000, concurrent_requests: 64, parallelism: {tp: 8}}\n")
+ROUTER = ("frameworks:\n  - id: sglang\n    torch_router:\n      models: [{model}]\n      vendors: [nvidia]\n"
+          "      points: [{{tokens: 1, torch_us: 10, fused_us: 5}}]\n      as_of: '2026-01'\n      source: ours\n")
+
+
+@pytest.mark.parametrize("arch, hint", [("hoper", "hopper"), ("Hopper", "hopper"), ("sm91", "sm90"), ("quantum", None)])
+def test_a_serving_architecture_not_in_gpus_yaml_refused(tmp_path: Path, arch, hint):
+    """Round 38: 'hoper' matched no GPU, so the padding was never charged (exit 0); an architecture is one of
+    gpus.yaml's or a chip of one (sm and the compute capability without the dot)."""
+    r = _estimate(tmp_path, PADDING.format(first="0.11.1", before="0.12.0", arch=arch))
+    want = (f"gpuwise: kb/serving.yaml: frameworks[0] (id vllm).deepgemm_moe_padding.architectures: unknown "
+            f"architecture '{arch}'") + (f" (did you mean {hint}?)" if hint else "")
+    assert (r.returncode, r.stderr.strip()) == (2, want)
+
+
+def test_architectures_of_other_sections_and_overrides_checked(tmp_path: Path):
+    over = ("frameworks:\n  - id: vllm\n    architecture_overrides:\n"
+            "      blackwel: {layer_overhead_us: 5, source: ours}\n")
+    r = _estimate(tmp_path, over)
+    assert r.returncode == 2 and "frameworks[0] (id vllm).architecture_overrides: unknown architecture 'blackwel' " \
+        "(did you mean blackwell?)" in r.stderr
+
+
+@pytest.mark.parametrize("model, hint", [("glm-4.5x", "glm-4.5"), ("GLM-4.5", "glm-4.5")])
+def test_a_serving_model_not_in_the_catalog_refused(tmp_path: Path, model, hint):
+    """Round 38: the overlay's list replaced the shipped [glm-4.5] and named no catalog model, so GLM-4.5 lost its
+    router cost (TPOT 30.8 -> 30.2 ms at 64 sequences on 8 x H200), exit 0; a name of a model is not its id."""
+    (tmp_path / "r.yaml").write_text(GLM, encoding="utf-8")
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "serving.yaml").write_text(ROUTER.format(model=model), encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--knowledge", "kb", cwd=tmp_path)
+    assert (r.returncode, r.stderr.strip()) == (2, "gpuwise: kb/serving.yaml: frameworks[0] (id sglang).torch_router."
+                                                   f"models: unknown model '{model}' (did you mean {hint}?)")
+
+
+def test_the_shipped_serving_names_are_known():
+    """The shipped serving.yaml is not walked at each load (3 ms): here instead."""
+    from gpuwise.knowledge import load
+    from gpuwise.knowledge.serving_names import check_serving_names
+
+    kb = load()
+    check_serving_names(kb, kb.files["serving.yaml"])
+
+
+def test_an_architecture_refused_in_chinese(tmp_path: Path):
+    r = _estimate(tmp_path, PADDING.format(first="0.11.1", before="0.12.0", arch="hoper"), "--lang", "zh")
+    assert r.returncode == 2 and "hoper" in r.stderr and "hopper" in r.stderr and "unknown" not in r.stderr

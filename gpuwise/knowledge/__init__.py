@@ -713,6 +713,10 @@ def _check_serving(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] |
                     raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), values={"gpu": ident}, where=where,
                                          hint=N_("did you mean %(name)s?") if close else None,
                                          hint_values={"name": close[0]} if close else None)
+    if path != knowledge_dir() / "serving.yaml":  # the shipped file's names: tests/test_hostile38.py
+        from .serving_names import check_serving_names  # a misspelt architecture or model matched no job, silently
+
+        check_serving_names(kb, path, index)
 
 
 def _check_prices(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] | None = None) -> None:
