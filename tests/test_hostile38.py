@@ -56,7 +56,7 @@ def test_a_window_of_one_release_read(tmp_path: Path):
 GLM = ("workload: {task: inference, model: glm-4.5, framework: sglang, precision: fp8, prompt_tokens: 1000, "
        "output_tokens: 1000, concurrent_requests: 64, parallelism: {tp: 8}}\n")
 ROUTER = ("frameworks:\n  - id: sglang\n    torch_router:\n      models: [{model}]\n      vendors: [nvidia]\n"
-          "      points: [{{tokens: 1, torch_us: 10, fused_us: 5}}]\n      as_of: '2026-01'\n      source: ours\n")
+          "      points: [{{tokens: 3, torch_us: 10, fused_us: 5}}]\n      as_of: '2026-01'\n      source: ours\n")
 
 
 @pytest.mark.parametrize("arch, hint", [("hoper", "hopper"), ("Hopper", "hopper"), ("sm91", "sm90"), ("quantum", None)])
@@ -101,3 +101,29 @@ def test_the_shipped_serving_names_are_known():
 def test_an_architecture_refused_in_chinese(tmp_path: Path):
     r = _estimate(tmp_path, PADDING.format(first="0.11.1", before="0.12.0", arch="hoper"), "--lang", "zh")
     assert r.returncode == 2 and "hoper" in r.stderr and "hopper" in r.stderr and "unknown" not in r.stderr
+
+
+def test_router_points_at_one_token_count_refused(tmp_path: Path):
+    """Round 38: two readings at 50,000 tokens (beyond the shipped 40,000) stopped a 200,000-token prompt's prefill
+    with 'internal error: ZeroDivisionError' (fusion.router_seconds' line beyond the last point)."""
+    (tmp_path / "r.yaml").write_text(GLM.replace("prompt_tokens: 1000", "prompt_tokens: 200000, prefill_chunk_tokens: "
+                                                 "100000").replace("concurrent_requests: 64", "concurrent_requests: 1"),
+                                     encoding="utf-8")
+    (tmp_path / "kb").mkdir()
+    over = ROUTER.format(model="glm-4.5").replace(
+        "[{tokens: 3, torch_us: 10, fused_us: 5}]",
+        "[{tokens: 50000, torch_us: 1000, fused_us: 5}, {tokens: 50000, torch_us: 2000, fused_us: 6}]")
+    (tmp_path / "kb" / "serving.yaml").write_text(over, encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--knowledge", "kb", cwd=tmp_path)
+    assert (r.returncode, r.stderr.strip()) == (2, "gpuwise: kb/serving.yaml: frameworks[0] (id sglang).torch_router."
+                                                   "points: 50000 tokens read twice: give one reading a token count")
+
+
+def test_router_point_at_a_shipped_count_refused(tmp_path: Path):
+    """An overlay's points are added to the shipped ones (1 to 40,000 tokens): a reading at 8 tokens is a second."""
+    (tmp_path / "r.yaml").write_text(GLM, encoding="utf-8")
+    (tmp_path / "kb").mkdir()
+    over = ROUTER.format(model="glm-4.5").replace("tokens: 3,", "tokens: 8,")
+    (tmp_path / "kb" / "serving.yaml").write_text(over, encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h200", "--gpus", "8", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and "torch_router.points" in r.stderr and "8" in r.stderr and "read twice" not in r.stderr

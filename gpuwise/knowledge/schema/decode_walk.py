@@ -4,8 +4,9 @@ run a torch.compile'd top-k function where no fused gate kernel takes their shap
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from ...errors import N_, Said
 from .base import Check, Strict
 
 
@@ -73,3 +74,15 @@ class TorchRouter(Strict):
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "U"
+
+    @field_validator("points")
+    @classmethod
+    def _one_reading_a_count(cls, points: list[RouterPoint]) -> list[RouterPoint]:
+        """Two readings at one token count leave no line between them: beyond the last point it was divided by zero
+        (an overlay's points are added to the shipped ones, so a count they read is refused too)."""
+        seen: set[int] = set()
+        for p in points:
+            if p.tokens in seen:
+                raise Said(N_("%(tokens)s tokens read twice: give one reading a token count"), tokens=p.tokens)
+            seen.add(p.tokens)
+        return points
