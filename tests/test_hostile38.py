@@ -1,6 +1,7 @@
 """Hostile round 38's fixed failures (benchmarks/hostile_round38.py): session 37's serving.yaml entries overlaid as a
 careless author would -- a release window that holds no release (``deepgemm_moe_padding`` from 0.12.0 before
-0.11.1)."""
+0.11.1), an architecture or model no other knowledge file has ('hoper', 'glm-4.5x'), two router readings at one
+token count."""
 
 from __future__ import annotations
 
