@@ -127,7 +127,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
     w = dict(workload)
     if cond["stack"]:
         w["stack"] = cond["stack"]
-    par: dict = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp", "vpp") if cond.get(k)}
+    # etp: the experts' tensor-parallel size where the run's config states it (a column only those rows fill)
+    par: dict = {k: int(cond[k]) for k in ("tp", "pp", "ep", "cp", "vpp", "etp") if cond.get(k)}
     if cond.get("dp_shard"):  # hybrid sharding's group of data-parallel ranks, or 'auto' (stated, size not given)
         par["dp_shard"] = cond["dp_shard"] if cond["dp_shard"] == "auto" else int(cond["dp_shard"])
     if par:

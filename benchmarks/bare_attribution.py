@@ -37,7 +37,7 @@ from gpuwise import knowledge  # noqa: E402
 # each group of training_conditions.csv columns, as with_conditions / run_estimate / hours_as_published read them
 GROUPS = {
     "stack": ("stack", "stack_version"),
-    "layout": ("tp", "pp", "ep", "cp", "vpp", "dp_shard"),
+    "layout": ("tp", "pp", "ep", "cp", "vpp", "dp_shard", "etp"),
     "micro_batch": ("micro_batch",),
     "zero": ("zero",),
     "checkpointing": ("checkpointing",),

@@ -41,6 +41,7 @@ class TrainingLayout(_Frozen):
     interleave: int
     recompute_share: Number
     shard_group: int = 0  # GPUs one ZeRO / FSDP group shards over (hybrid sharding: fewer than dp, the rest replicas)
+    etp: int | None = None  # MoE: the GPUs each routed expert's matrices are split over (expert tensor parallel)
 
 
 class StepTerms(_Frozen):
@@ -132,6 +133,7 @@ class Pins(_Frozen):
     offload: str | None = None
     vpp: int | None = None
     dp_shard: int | str | None = None  # a group's data-parallel ranks, or 'auto'
+    etp: int | None = None  # MoE: the experts' tensor-parallel size
 
     @model_serializer(mode="wrap")
     def _given(self, handler: Any) -> dict[str, Any]:

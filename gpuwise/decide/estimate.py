@@ -265,7 +265,7 @@ def layout_out(lay: Layout) -> TrainingLayout:
         tp=lay.tp, pp=lay.pp, dp=lay.dp, ep=lay.ep, cp=lay.cp, micro_batch=lay.micro_batch, grad_accum=lay.grad_accum,
         global_batch_tokens=lay.global_batch_tokens, zero=lay.zero, checkpointing=lay.checkpointing,
         offload=lay.offload, interleave=lay.interleave, recompute_share=lay.recompute_share,
-        shard_group=lay.shard_group))
+        shard_group=lay.shard_group, etp=lay.etp or None))
 
 
 def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
@@ -297,7 +297,7 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
         wall_days=wall_days,
         pins=made(PinsOut, dict(tp=p.tp, pp=p.pp, ep=p.ep, cp=p.cp, zero=p.zero, checkpointing=p.checkpointing,
                                 offload=p.offload, vpp=p.vpp,
-                                dp_shard="auto" if p.dp_shard == AUTO_SHARD else p.dp_shard)),
+                                dp_shard="auto" if p.dp_shard == AUTO_SHARD else p.dp_shard, etp=p.etp)),
         layouts_tried=plan.tried))
 
 

@@ -102,6 +102,7 @@ class TrainSetup:
     tp: int = 1  # tensor parallel (with sequence parallelism: activations split too)
     pp: int = 1  # pipeline stages
     ep: int = 1  # expert parallel (MoE), carved out of the data-parallel GPUs
+    etp: int = 0  # expert tensor parallel (MoE; stage_split.expert_split): 0, Megatron-LM's default
     cp: int = 1  # context parallel: the sequence split across GPUs
     inflight: float = 1.0  # micro-batches whose activations the first pipeline stage holds
     base_format: str | None = None  # LoRA: storage format of the frozen base (int8 / int4 = quantized)
@@ -548,10 +549,10 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     al. 2022: sequence parallelism splits all of a layer's activations by tp, context parallelism
     by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
     dpc = max(1, s.dp * s.cp)
-    dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc)
+    dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc, s.etp)
     zs = min(dpc, s.shard_group or dpc)  # the GPUs of a ZeRO group (hybrid sharding: fewer, the rest replicas)
     local = dense + expert
-    sharded = dense / zs + expert / expert_shards(s.tp, dpc, s.ep, zs)  # a ZeRO shard of the GPU's parameters
+    sharded = dense / zs + expert / expert_shards(s.tp, dpc, s.ep, zs, s.etp)  # a ZeRO shard of the GPU's parameters
     lora = s.method in ("lora", "qlora")
     if lora:
         if s.method == "qlora":
@@ -638,7 +639,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     split = f"TP{s.tp} PP{s.pp}" + (f" EP{s.ep}" if s.ep > 1 else "") + (f" CP{s.cp}" if s.cp > 1 else "")
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
               "ep": s.ep, "cp": s.cp, "zero_shards": dpc,
-              "expert_zero_shards": expert_shards(s.tp, s.dp * s.cp, s.ep, dpc)}
+              "expert_zero_shards": expert_shards(s.tp, s.dp * s.cp, s.ep, dpc, s.etp)}
     zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
     lora = s.method != "full"
     layers_stage = math.ceil(shape.layers / s.pp)

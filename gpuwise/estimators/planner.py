@@ -169,7 +169,7 @@ SAC_OP = -1.0
 Rung = tuple[int, float, str, int]  # (ZeRO stage, share recomputed, offload, data-parallel ranks a ZeRO group spans)
 
 
-def shard_groups(n: int, tp: int, pp: int, cp: int, ep: int, per_node: int) -> list[int]:
+def shard_groups(n: int, tp: int, pp: int, cp: int, ep: int, per_node: int, etp: int = 0) -> list[int]:
     """Hybrid-sharding groups (data-parallel ranks, :attr:`Layout.dp_shard`) the planner tries for a job that asks
     for hybrid sharding without a size (workload.parallelism.dp_shard 'auto'), without pipeline stages, smallest
     first: a group's GPUs fill one fast-link domain (a server, an NVL rack) or 2, 4, ... of them, hold whole
@@ -179,7 +179,7 @@ def shard_groups(n: int, tp: int, pp: int, cp: int, ep: int, per_node: int) -> l
     dp = n // (tp * pp)
     if pp > 1 or dp <= 1:
         return []
-    etp = expert_split(tp, dp, ep)[0]
+    etp = expert_split(tp, dp, ep, etp)[0]
     out, size = [], max(1, per_node // tp)  # the group's GPUs (cp ones included), from one domain's
     while size < dp:
         if size % cp == 0 and dp % size == 0 and (tp * size) % (ep * etp) == 0:
@@ -250,8 +250,9 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
     if 0.0 < ck < 1.0:  # whole layers of the stage: at least one
         per_stage = math.ceil(tj.shape.layers / pp)
         share = math.ceil(ck * per_stage) / per_stage
+    etp = expert_split(tp, dp, ep, tj.etp)[0] if tj.shape.moe else 0  # the job's, where the layout holds it
     return Layout(tp, pp, dp, ep, cp, micro, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
-                  v, share if share < 1.0 else 0.0, shard, ck == SAC_OP)
+                  v, share if share < 1.0 else 0.0, shard, ck == SAC_OP, etp)
 
 
 def interleaves(layers: int, pp: int) -> list[int]:
@@ -377,7 +378,7 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
         dp = n // (tp * pp)
         if pins.dp_shard and pins.dp_shard > 0 and ((dp // cp) % pins.dp_shard or (pins.dp_shard * cp * tp) % ep):
             continue  # the pinned group does not divide this split's replicas or hold its expert groups
-        hybrid = shard_groups(n, tp, pp, cp, ep, per_node) if pins.dp_shard == AUTO_SHARD else []
+        hybrid = shard_groups(n, tp, pp, cp, ep, per_node, tj.etp) if pins.dp_shard == AUTO_SHARD else []
         plain, off = _rungs(tj, dp, pp, pins, hybrid)
         if tp > 1 and tj.stack_tp_max_zero is not None:  # DeepSpeed's AutoTP trains with ZeRO 0-2 only
             plain = [r for r in plain if r[0] <= tj.stack_tp_max_zero]

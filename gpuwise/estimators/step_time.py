@@ -348,13 +348,17 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         if tj.stack_tp_overlap and lay.tp <= min(per_node, g.topo.tp_domain):  # userbuffers: one NVLink domain
             exposed = min(exposed, 1 - tj.stack_tp_overlap)
         tp = st.tp_count * _allreduce(g, st.tp_bytes, lay.tp, min(lay.tp, per_node)) * exposed
+    if st.etp_count:  # the MoE dispatcher's gathers and scatters over the experts' tensor-parallel GPUs, which sit
+        # inside the tensor-parallel group's stride; Transformer Engine's userbuffers do not take them
+        etp = max(1, lay.etp)
+        tp += st.etp_count * _allreduce(g, st.etp_bytes, etp, min(etp, per_node)) * g.tp_exposed
     if st.pp_count:  # pipeline sends: once stages span nodes the slowest boundary sets the pace
         if topo.nodes > 1 and not _replica_in_fabric(lay, topo):
             pp = st.pp_count * (st.pp_bytes / g.net_bw + g.net_lat)
         else:
             pp = st.pp_count * (st.pp_bytes / (g.mesh or g.intra) + g.intra_lat)
     if st.ep_count:  # expert all-to-all: EP ranks are tp x cp GPUs apart (folded over the TP GPUs: cp apart)
-        apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep)[0] == lay.tp else lay.cp
+        apart = lay.tp * lay.cp if expert_split(lay.tp, lay.dp, lay.ep, lay.etp)[0] == lay.tp else lay.cp
         local = min(lay.ep, max(1, per_node // apart))
         ep = st.ep_count * _alltoall(g, st.ep_bytes, lay.ep, local) * g.ep_exposed
     moe = (0.0, 0.0)
@@ -530,8 +534,8 @@ def _group(lay: Layout, topo: I.Topology) -> tuple[int, int, int, int]:
     every data-parallel GPU, or under hybrid sharding (:attr:`Layout.shard_group`) the group's, placed innermost
     (the shard dimension of PyTorch's 2-D HSDP mesh, DeepSpeed MiCS's partition group)."""
     n = lay.shard_group
-    etp = expert_split(lay.tp, lay.dp, lay.ep)[0]
-    dpe = expert_shards(lay.tp, lay.dp, lay.ep, n)
+    etp = expert_split(lay.tp, lay.dp, lay.ep, lay.etp)[0]
+    dpe = expert_shards(lay.tp, lay.dp, lay.ep, n, lay.etp)
     return n, dpe, min(n, _dp_local(lay, topo)), min(dpe, max(1, topo.fabric // (etp * lay.ep)))
 
 

@@ -41,6 +41,7 @@ def _requested_pins(job: Job) -> P.Pins:
         offload=w.offload if "offload" in given and "offload" not in off else None,
         vpp=par.vpp if par else None,
         dp_shard=_dp_shard(job),
+        etp=par.etp if par and job.shape.moe else None,
     )
 
 
@@ -92,7 +93,7 @@ def _dp_shard(job: Job) -> int | None:
 
 _PIN_FIELDS = (("tp", "parallelism.tp", "tp"), ("pp", "parallelism.pp", "pp"), ("ep", "parallelism.ep", "ep"),
                ("cp", "parallelism.cp", "cp"), ("vpp", "parallelism.vpp", "interleave"),
-               ("dp_shard", "parallelism.dp_shard", "dp_shard"),
+               ("dp_shard", "parallelism.dp_shard", "dp_shard"), ("etp", "parallelism.etp", "etp"),
                ("zero", "zero_stage", "zero"), ("checkpointing", "gradient_checkpointing", "checkpointing"),
                ("offload", "offload", "offload"))
 """(pin, the workload field it comes from, the layout's field) for :func:`pins_not_kept`."""
@@ -178,6 +179,31 @@ def training_job(job: Job) -> P.TrainingJob:
     return tj
 
 
+def expert_tp(job: Job, spec: Any) -> int:
+    """The job's expert tensor-parallel size for the planner: the user's (workload.parallelism.etp), else the named
+    stack's default (runtime.yaml training_stacks expert_tensor_parallel: NeMo's 1; none, Megatron-LM's rule: 0,
+    stage_split.expert_split); a Megatron-Core stack assumed for FP8 / FP4 training takes NeMo's, the recipes of the
+    published runs that assumption rests on (default_stack). Said as an assumption on a Megatron-Core stack, where
+    it moves the MoE dispatcher's traffic. A dense model 0."""
+    if not job.shape.moe:
+        return 0
+    par = job.w.parallelism
+    if par is not None and par.etp:
+        return par.etp
+    stacks = job.kb.runtime.training_stacks
+    named = getattr(job.w, "stack", None)
+    etp = spec.expert_tensor_parallel
+    if named is None and spec.transformer_engine and "nemo" in stacks:
+        etp = stacks["nemo"].expert_tensor_parallel
+    if spec.transformer_engine and "expert" in stack_parallelism(job) and not any(
+            a.field == "workload.parallelism.etp" for a in job.assumptions):
+        job.assumptions.append(note("workload.parallelism.etp", etp or "tp",
+                                    "assume.default.workload.parallelism.etp" if etp
+                                    else "assume.default.workload.parallelism.etp_tp",
+                                    {"stack": named or default_stack(job), "etp": etp or 0}))
+    return etp or 0
+
+
 def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     w, rt = job.w, job.kb.runtime
     # NVFP4 GEMMs under full training and LoRA alike: NVIDIA's MLPerf Training v5.1 Llama 2 70B LoRA recipes run the
@@ -218,6 +244,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_local_batch=(spec.local_batch or 0) if "batch_size" not in w.model_fields_set else 0,
                        stack_tp_overlap=0.0 if fp4 else tp_overlap(job, spec),
                        stack_te=spec.transformer_engine,
+                       etp=expert_tp(job, spec),
                        stack_parallelism=stack_parallelism(job),
                        stack_tp_max_zero=spec.tensor_parallel_max_zero,
                        stack_zero_stages=(None if spec.zero_stages is None

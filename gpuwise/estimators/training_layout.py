@@ -19,7 +19,7 @@ from ..frozen import frozen, record
 from ..inputs.shape import Shape
 from . import compute as C
 from . import memory as M
-from .stage_split import expert_shards
+from .stage_split import expert_shards, expert_split
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import RuntimeFile
@@ -53,6 +53,10 @@ class Layout:
     # per-op selective activation checkpointing (torchtitan's 'op' policy; compute.sac_op_recomputed_params): every
     # layer recomputes its even matmuls and the tensor-parallel all-gathers, keeping the rest of its outputs
     sac_op: bool = False
+    # an MoE model's expert tensor-parallel size: the GPUs each routed expert's matrices are split over
+    # (stage_split.expert_split; 0: Megatron-LM's argument default, the tensor-parallel size where the expert-parallel
+    # groups fit in the data-parallel GPUs, else 1); a dense model 0
+    etp: int = 0
 
     @property
     def gpus(self) -> int:
@@ -76,6 +80,8 @@ class Layout:
                  f"DP{self.dp}"]
         if self.ep > 1:
             parts.append(f"EP{self.ep}")
+            if self.etp and self.etp != self.tp:  # experts split otherwise than the dense layers
+                parts.append(f"ETP{self.etp}")
         if self.cp > 1:
             parts.append(f"CP{self.cp}")
         parts.append(f"ZeRO-{self.zero}" + (f" HSDP{self.shard_group}" if self.shard_group < self.dp else ""))
@@ -94,7 +100,8 @@ class Layout:
                 "micro_batch": self.micro_batch, "grad_accum": self.grad_accum,
                 "global_batch_tokens": self.global_batch_tokens, "zero": self.zero,
                 "checkpointing": self.checkpointing, "offload": self.offload, "interleave": self.interleave,
-                "recompute_share": self.recompute_share, "shard_group": self.shard_group}
+                "recompute_share": self.recompute_share, "shard_group": self.shard_group,
+                **({"etp": self.etp} if self.etp else {})}
 
     @property
     def recompute_share(self) -> float:
@@ -116,6 +123,9 @@ class Pins:
     vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
     dp_shard: int | None = None  # data-parallel ranks a ZeRO / FSDP group spans (hybrid sharding; AUTO_SHARD: chosen)
     sac_op: bool | None = None  # per-op selective checkpointing stated (workload.gradient_checkpointing 'selective_op')
+    # the experts' tensor-parallel size stated (workload.parallelism.etp): the job carries it (TrainingJob.etp), each
+    # layout keeps it where it divides; here only so that a layout which does not is said (training_job.pins_not_kept)
+    etp: int | None = None
 
     @property
     def any(self) -> bool:
@@ -186,6 +196,9 @@ class TrainingJob:
     # the stack's layers are Megatron-Core's with Transformer Engine: Megatron's memory layout at every layout
     # and FP8 copies of the GEMM inputs under FP8 (runtime.yaml training_stacks transformer_engine)
     stack_te: bool = False
+    # an MoE model's expert tensor-parallel size: the user's (workload.parallelism.etp) or the stack's default
+    # (runtime.yaml training_stacks expert_tensor_parallel); 0: Megatron-LM's (stage_split.expert_split)
+    etp: int = 0
     # full training: the stack's fused layers save what Korthikanti et al. count (runtime.yaml training_stacks
     # layer_activations), and its gradients take stack_grad_bytes a parameter (0: the layout's)
     stack_fused_layers: bool = False
@@ -288,8 +301,9 @@ class TrainingJob:
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             shard_group=lay.shard_group,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,
-            cp=lay.cp, inflight=float(max(1.0, inflight)), base_format=self.base_format, ce_chunks=self.ce_chunks,
-            ce_cut=self.ce_cut, bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
+            cp=lay.cp, etp=lay.etp, inflight=float(max(1.0, inflight)), base_format=self.base_format,
+            ce_chunks=self.ce_chunks, ce_cut=self.ce_cut,
+            bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
             loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
@@ -329,6 +343,11 @@ class Static:
     trainable: float
     ckpt: bool = False
     grad_bytes_per_param: float = 4.0  # of the gradients the data-parallel GPUs reduce
+    # Megatron-Core's MoE dispatcher with the experts split over an expert tensor-parallel group (ETP > 1): one
+    # all-gather of the routed rows after the all-to-all, or reduce-scatter of the experts' output before the one
+    # back, as all-reduce equivalents over the ETP group (bytes per GPU, count per GPU per step)
+    etp_bytes: float = 0.0
+    etp_count: float = 0.0
 
 
 def figures(tj: TrainingJob, lay: Layout) -> Static:
@@ -366,6 +385,12 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     per_layer_colls = 4 + 2 * lay.recompute_share + (1 if sac else 0)
     tp_bytes = mb_tokens * shape.hidden * ACT_BYTES if lay.tp > 1 else 0.0
     tp_count = layers_stage * lay.grad_accum * per_layer_colls if lay.tp > 1 else 0.0
+    etp_bytes, etp_count = moe_tp_traffic(tj, lay, mb_tokens)
+    if tp_count and tj.stack_te and shape.moe:  # Megatron-Core: the MoE block's MLP half has
+        # no sequence gather of its own; a shared expert keeps one (a tensor-parallel MLP on the gathered sequence)
+        moe_stage = math.ceil(getattr(shape, "moe_layers", shape.layers) / lay.pp)
+        routed_only = 0 if shape.shared_experts else min(moe_stage, layers_stage)
+        tp_count -= routed_only * lay.grad_accum * (2 + lay.recompute_share)
     pp_bytes = mb_tokens * shape.hidden * ACT_BYTES / lay.tp if lay.pp > 1 else 0.0
     pp_count = 2.0 * lay.grad_accum * lay.interleave if lay.pp > 1 else 0.0
     bubble = (lay.pp - 1) / (lay.grad_accum * lay.interleave) if lay.pp > 1 else 0.0
@@ -383,10 +408,32 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     opt_params = (dense + expert) if not lora else trainable / (lay.tp * lay.pp)
     if lay.zero >= 1:  # the optimizer steps the shard of the GPU's ZeRO group (hybrid sharding: of its group)
         dpc = max(1, lay.shard_group)
-        edp = expert_shards(lay.tp, lay.dp, lay.ep, dpc)
+        edp = expert_shards(lay.tp, lay.dp, lay.ep, dpc, lay.etp)
         opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
-                lay.checkpointing, 4.0 if lora else gb)
+                lay.checkpointing, 4.0 if lora else gb, etp_bytes, etp_count)
     tj.memo[key] = st
     return st
+
+
+def moe_tp_traffic(tj: TrainingJob, lay: Layout, mb_tokens: float) -> tuple[float, float]:
+    """(bytes, count) of the expert tensor-parallel collectives of Megatron-Core's MoE dispatcher on a GPU a step,
+    as all-reduce equivalents over the layout's ETP group (NVIDIA/Megatron-LM megatron/core/transformer/moe/
+    token_dispatcher.py at core_r0.12.0, MoEAlltoAllTokenDispatcher: 'permute->A2A(EP)->AG(TP)->sort_chunk' and
+    'sort_chunk->RS(TP)->A2A(EP)->unpermute', the TP there being the experts' tensor-parallel group). Each GPU
+    dispatches the top-k rows of its 1/tp of the micro-batch's tokens (sequence parallel) at the experts' input width;
+    the ETP group gathers those of its etp GPUs before the experts and reduce-scatters the output after: an
+    all-gather and a reduce-scatter a pass, each half an all-reduce of the gathered rows, in the forward, the backward
+    and a recomputed forward. (0, 0) with the experts whole on each GPU (ETP 1), which moves no tensor-parallel
+    collective in the MoE block; (0, 0) too for a stack not built on Megatron-Core's MoE layer, whose MoE block keeps
+    the dense layers' sequence gather (:func:`figures`)."""
+    shape = tj.shape
+    if not shape.moe or not tj.stack_te:
+        return 0.0, 0.0
+    etp = lay.etp or expert_split(lay.tp, lay.dp, lay.ep)[0]
+    if etp <= 1:
+        return 0.0, 0.0
+    rows = etp * mb_tokens / lay.tp * shape.experts_per_token  # the rows one ETP group's GPUs hold after the gather
+    moe_stage = math.ceil(getattr(shape, "moe_layers", shape.layers) / lay.pp)
+    return rows * shape.expert_width * ACT_BYTES, moe_stage * lay.grad_accum * (2 + lay.recompute_share)

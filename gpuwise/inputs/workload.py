@@ -117,6 +117,9 @@ class Parallelism(Strict):
     pp: int | None = Field(default=None, ge=1, le=1024, description="pipeline parallel")
     ep: int | None = Field(default=None, ge=1, le=100_000, description="expert parallel (MoE)")
     cp: int | None = Field(default=None, ge=1, le=1024, description="context (sequence) parallel")
+    etp: int | None = Field(default=None, ge=1, le=1024, description="training, MoE: expert tensor parallel, the "
+                            "GPUs each routed expert's matrices are split over (Megatron-Core's "
+                            "expert_tensor_parallel_size; 1: each expert whole on its GPU)")
     vpp: int | None = Field(default=None, ge=1, le=64, description="virtual pipeline stages per rank (Megatron's "
                             "interleaved 1F1B schedule; 1: the plain 1F1B schedule, Megatron's default)")
     dp_shard: int | Literal["auto"] | None = Field(
@@ -176,8 +179,9 @@ estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_
 ignored (hostile rounds 27-28). ``precision``, ``attention`` (the transformers framework's kernels) and
 ``parallelism``'s tp / pp / ep (a serving copy's pinned split) mean something to serving and stay."""
 
-TRAINING_ONLY_PARALLELISM = ("cp", "vpp", "dp_shard")
-"""``parallelism`` parts no serving layout reads: context parallelism, Megatron's virtual stages, hybrid sharding."""
+TRAINING_ONLY_PARALLELISM = ("cp", "vpp", "dp_shard", "etp")
+"""``parallelism`` parts no serving layout reads: context parallelism, Megatron's virtual stages, hybrid sharding,
+the experts' tensor-parallel size of a training layout."""
 
 
 def _says_something(value: Any, default: Any) -> bool:

@@ -59,6 +59,9 @@ def training_layout(layout: TrainingLayout, count: int, f: Speaker) -> str:
         if v > 1:
             split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=layout.interleave)
                          if name == "PP" and layout.interleave > 1 else f"{name} {v}")
+    etp = getattr(layout, "etp", None)
+    if etp and layout.ep > 1 and etp != layout.tp:  # the experts split otherwise than the dense layers (ETP 1)
+        split.insert(next(i for i, p in enumerate(split) if p.startswith("EP")) + 1, f"ETP {etp}")
     parts = [" × ".join(split) if split else (_("one GPU") if count == 1 else _("no split"))]
     parts.append(_("micro-batch %(n)s", n=layout.micro_batch))
     tokens = layout.global_batch_tokens

@@ -385,6 +385,11 @@ class StackSpeed(Strict):
         "as Megatron lays it out at any layout (bf16 weights, fp32 main gradients, the layer's saved tensors as "
         "Korthikanti et al. count them), under FP8 the GEMM inputs are saved as their FP8 copies, and expert "
         "parallelism may span the tensor-parallel GPUs as well as the data-parallel ones (MoE parallel folding)")
+    expert_tensor_parallel: int | None = Field(
+        default=None, ge=1, le=64, description="the expert tensor-parallel size the stack's MoE recipes run when the "
+        "user states none (workload.parallelism.etp), where the layout holds it: 1, each routed expert whole on its "
+        "GPU (Megatron-Bridge / NeMo); None: Megatron-LM's argument default, the tensor-parallel size where the "
+        "expert-parallel groups fit in the data-parallel GPUs, else 1 (stage_split.expert_split)")
     loss_bytes_per_vocab: float | None = Field(
         default=None, gt=0, le=32, description="bytes per vocabulary entry per token the stack's loss holds at its "
         "peak (None: the Hugging Face loss's fp32 log-softmax and its backward's two temporaries, 12 B); Megatron's "
@@ -423,6 +428,8 @@ class StackSpeed(Strict):
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
+    expert_tensor_parallel_source: str = Field(
+        default="", description="where the stack's expert_tensor_parallel is read (required with it)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -430,6 +437,8 @@ class StackSpeed(Strict):
     def _parallelism_sourced(self) -> "StackSpeed":
         if self.parallelism is not None and len(self.parallelism_source) < 3:
             raise Said(N_("a stack's parallelism needs its parallelism_source"))
+        if self.expert_tensor_parallel is not None and len(self.expert_tensor_parallel_source) < 3:
+            raise Said(N_("a stack's expert_tensor_parallel needs its expert_tensor_parallel_source"))
         return self
 
 
