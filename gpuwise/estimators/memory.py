@@ -317,8 +317,7 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     inputs = {
         "tokens_per_gpu": T, "layers": shape.layers, "bytes_per_token_layer": per_layer,
         "coefficients": {"hidden": ch, "kv_dim": ckv, "ffn": cf}, "hidden": shape.hidden,
-        "kv_dim": shape.kv_dim, "ffn": f_eff, "vocab": shape.vocab,
-    }
+        "kv_dim": shape.kv_dim, "ffn": f_eff, "vocab": shape.vocab}
     if shape.mlp_matrices == 2:  # ffn is the width a gated MLP saves as much for: ffn_size x 2 / 3 (_per_token_layer)
         inputs.update(ffn_size=shape.ffn, mlp_matrices=2)
     sac = again = 0.0
