@@ -91,3 +91,21 @@ def test_a_training_workload_refuses_it(kb):
         Requirements.model_validate({"workload": {"task": "finetune", "model": "qwen3.5-9b",
                                                   "recurrent_state_dtype": "bfloat16"}})
     assert "recurrent_state_dtype" in str(e.value)
+
+
+@pytest.mark.parametrize(("version", "dtype", "ok"), [
+    ("0.10.0", "float32", False),  # 0.10.0's arg_utils.py has no --mamba-ssm-cache-dtype
+    ("0.10.1", "float32", True),   # 0.10.1 adds it: MambaDType = Literal['auto', 'float32'] (branch assume52)
+    ("0.12.0", "float16", False),  # 0.12.0 keeps those two
+    ("0.13.0", "float16", True),   # 0.13.0's MambaDType adds 'float16'
+])
+def test_vllm_release_edges_read_in_the_sdists(kb, version, dtype, ok):
+    """vLLM's --mamba-ssm-cache-dtype choices at the window edges, read in the vllm sdists on PyPI
+    (vllm/engine/arg_utils.py and vllm/config/cache.py MambaDType of 0.10.0, 0.10.1, 0.12.0 and 0.13.0)."""
+    w = {"model": "qwen3.5-35b-a3b", "framework": "vllm", "framework_version": version, "recurrent_state_dtype": dtype}
+    if ok:
+        assert _job(kb, **w).w.recurrent_state_dtype == dtype
+    else:
+        with pytest.raises(UserError) as e:
+            _job(kb, **w)
+        assert "workload.recurrent_state_dtype" in str(e.value) and "\n" not in str(e.value)

@@ -2,10 +2,11 @@
 serving.yaml sglang ``serial_shared_expert``; fusion.serial_shared_gemms; engine.Engine.shared_gemms): its three
 kernels at the kernel floor and, for a block-FP8 checkpoint, the reduction walk of its two GEMMs (step.kserial_seconds).
 
-- When: the sglang wheels' python/sglang/srt/models/deepseek_v2.py fuse the shared expert on HIP in 0.4.6 (a
-  capability >= (9, 0) check an MI300X passes), not from 0.4.7 (`not _is_cuda`) until 0.5.5.post3 ('AMD-platform with
-  capability >= gfx942(MI30x)'), and never for a DeepseekV3ForCausalLM with other than 256 routed experts (Kimi K2's
-  384: 0.4.6 to 0.5.12).
+- When: the sglang wheels' python/sglang/srt/models/deepseek_v2.py fuse the shared expert on HIP in 0.4.6 to
+  0.4.6.post3 (a capability >= (9, 0) check an MI300X passes), not from 0.4.6.post4 (`not _is_cuda`) until 0.5.5.post3
+  ('AMD-platform with capability >= gfx942(MI30x)'), and never for a DeepseekV3ForCausalLM with other than 256 routed
+  experts (Kimi K2's 384: 0.4.6 to 0.5.12; 0.5.13 to 0.5.23 admit 384 only for a Quark checkpoint, which Kimi K2's
+  own FP8 release is not).
 - Why serial on ROCm: the same files make DeepseekV2Model.alt_stream a CUDA stream only where _is_cuda, and
   DeepseekV2MoE runs the shared expert beside the routed ones (forward_normal_dual_stream) only with that stream."""
 
@@ -29,7 +30,10 @@ def _choice(kb, accuracy, model: str, gpu: str, version: str | None):
 
 @pytest.mark.parametrize(("model", "gpu", "version", "serial"), [
     ("deepseek-v3", "mi300x", "0.4.10.post1", True),     # LMSYS's MTP blog baseline (row DZ03): `not _is_cuda`
-    ("deepseek-v3", "mi300x", "0.4.7", True),            # the first release with that check
+    ("deepseek-v3", "mi300x", "0.4.7", True),            # inside the window
+    ("deepseek-v3", "mi300x", "0.4.6.post4", True),      # the first release with that check (branch assume52)
+    ("deepseek-v3", "mi300x", "0.4.6.post3", False),     # the last with the capability check alone
+    ("deepseek-v3", "mi300x", "0.5.2", True),            # read inside the window (0.5.0 was never uploaded)
     ("deepseek-v3", "mi300x", "0.5.5.post2", True),      # the last without the AMD branch
     ("deepseek-v3", "mi300x", "0.5.5.post3", False),     # the first with it
     ("deepseek-v3.1", "mi300x", "0.5.7", False),         # fused on gfx942 (row M01)
@@ -38,6 +42,7 @@ def _choice(kb, accuracy, model: str, gpu: str, version: str | None):
     ("deepseek-v3", "h200-141gb-sxm", "0.4.10.post1", False),  # a CUDA build fuses it
     ("kimi-k2", "mi300x", "0.5.7", True),                # 384 routed experts: never fused (row SX10)
     ("kimi-k2", "mi300x", None, True),                   # ... in every release read
+    ("kimi-k2", "mi300x", "0.5.23", True),               # 0.5.13 on admit 384 only for a Quark checkpoint
     ("kimi-k2", "h200-141gb-sxm", "0.5.7", False),       # unfused but on CUDA's second stream: not serial
 ])
 def test_which_jobs_run_it_apart(kb, accuracy, model, gpu, version, serial):

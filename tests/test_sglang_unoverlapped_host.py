@@ -33,6 +33,16 @@ def test_the_published_pair():
     ("qwen3-next-80b-a3b", "0.5.8", "prefix_cache=false", 0.0),  # no radix cache: the scheduler stays on
     ("qwen3-next-80b-a3b", "0.5.3", "", 0.0),       # before the first state-pool entry (radix cache turned off)
     ("qwen3-30b-a3b", "0.5.8", "", 0.0),            # no recurrent state
+    # the kinds' first releases, read in the wheels (branch assume52): gated DeltaNet (Qwen3NextForCausalLM) from
+    # 0.5.5.post2's server_args.py; Mamba-2 (NemotronHForCausalLM, FalconH1ForCausalLM) from 0.5.7's, whose
+    # model_runner.py no longer turns the radix cache off for a Mamba-2 model as 0.5.4-0.5.6 did
+    ("qwen3-next-80b-a3b", "0.5.5.post1", "", 0.0),
+    ("qwen3-next-80b-a3b", "0.5.5.post2", "", 740e-6),
+    ("qwen3-next-80b-a3b", "0.5.4", "", 0.0),
+    ("nvidia-nemotron-nano-9b-v2", "0.5.6", "", 0.0),
+    ("nvidia-nemotron-nano-9b-v2", "0.5.7", "", 740e-6),
+    ("falcon-h1-34b", "0.5.6", "", 0.0),
+    ("falcon-h1-34b", "0.5.7", "", 740e-6),
 ])
 def test_which_jobs_run_without_the_overlap(kb, accuracy, model, version, options, seconds):
     job = _job(kb, accuracy, model, version, options)

@@ -149,6 +149,18 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in core.split("."))
 
 
+def release_key(version: str) -> tuple[tuple[int, ...], int]:
+    """A release number as releases order, a .postN suffix after the release it follows (0.5.5.post2 after
+    0.5.5.post1 and 0.5.5) and an rcN before it."""
+    post = version.split("post")[1] if "post" in version else ""
+    return version_key(version), int(post) if post.isdigit() else (-1 if "rc" in version else 0)
+
+
+def release_at_least(version: str, first: str) -> bool:
+    """Whether ``version`` is ``first`` or a later release (:func:`release_key`)."""
+    return release_key(version) >= release_key(first)
+
+
 def in_releases(span: Any, version: str | None) -> bool:
     """Whether the stated release ``version`` is in ``span``'s releases, from ``span.first`` up to, not
     including, ``span.before`` (a knowledge entry's release window); never for a job that states none."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from ...knowledge.names import published
-from ...knowledge.records import in_releases, version_key
+from ...knowledge.records import in_releases, release_at_least, version_key
 from .. import GiB, usable_share
 from .. import memory as M
 from .. import memory_serving as MS
@@ -316,7 +316,7 @@ def unoverlapped_host(job: Any, fw: Framework) -> float:
     without the overlap scheduler (``hybrid_state_pool.unoverlapped_host_us``): with the prefix cache on and no
     extra state buffer (the 'no_buffer' strategy) SGLang turns the scheduler off, so the host's work for a step runs
     between forwards. The release entry gives the listed models the buffer where its slots a request exceed the
-    other models'. 0 with the prefix cache off, for a model without a recurrent state, or before the first entry."""
+    other models'. 0 with the prefix cache off, without a recurrent state, or before the kind's first release."""
     pool = getattr(fw, "hybrid_state_pool", None)
     if pool is None or pool.unoverlapped_host_us is None or not getattr(job.shape, "recurrent", None):
         return 0.0
@@ -325,6 +325,9 @@ def unoverlapped_host(job: Any, fw: Framework) -> float:
         return 0.0
     if job.model_id in pool.buffered_models and entry.slots_per_request > entry.plain_slots_per_request:
         return 0.0
+    v, kind = getattr(job.w, "framework_version", None), (hybrid_consts(job.shape) or "  ")[1]
+    if v and kind in pool.unoverlapped_from and not release_at_least(v, pool.unoverlapped_from[kind]):
+        return 0.0  # a release before the one that turns the scheduler off for the model's mixer kind
     return pool.unoverlapped_host_us.value * 1e-6
 
 
@@ -356,7 +359,7 @@ def triton_block_fp8_floor_us(job: Any, fw: Framework, gpu: Gpu, fmt: str, weigh
     if fmt != "fp8" or weight_format is not None or method is not None or job.model_id not in span.models:
         return floor_us
     version = getattr(job.w, "framework_version", None)
-    if version is not None and version_key(version) < version_key(span.first):
+    if version is not None and not release_at_least(version, span.first):
         return floor_us
     return span.grouped_gemm_floor_us
 
@@ -602,8 +605,8 @@ def release(fw: Framework, version: str | None, vendor: str | None = None) -> Fr
     if version is None:
         got = fw.releases[-1]
     else:
-        key = version_key(version)
-        at = [r for r in fw.releases if version_key(r.version) <= key]
+        bare = version.split("rc")[0].rstrip(".")  # a candidate as its release; a .postN after the release
+        at = [r for r in fw.releases if release_at_least(bare, r.version)]
         got = at[-1] if at else None
     if got is not None and got.vendors and vendor not in got.vendors:
         return None

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
-from ..records import version_key
+from ..records import release_key, version_key
 from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
@@ -463,6 +463,8 @@ class HybridStatePool(Strict):
     unoverlapped_host_us: Factor | None = Field(
         default=None, description="host time a decode step adds where the release turns the overlap scheduler off "
         "for such a model (the prefix cache on, no extra state buffer: 'no_buffer'), us")
+    unoverlapped_from: dict[Literal["mamba2", "gated_deltanet"], str] = Field(
+        default={}, description="the first release that turns it off, by mixer kind (not listed: the first entry)")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
@@ -638,7 +640,7 @@ class Framework(Strict):
 
     @model_validator(mode="after")
     def _disjoint(self) -> "Framework":
-        keys = [version_key(r.version) for r in self.releases]
+        keys = [release_key(r.version) for r in self.releases]
         if keys != sorted(keys) or len(set(keys)) != len(keys):
             raise Said(N_("releases must be listed oldest first, each version once"))
         both = set(self.precisions) & set(self.unsupported)
