@@ -53,7 +53,9 @@ def test_the_recipes_a_b_on_h100(kb, accuracy):
     ("0.11.1", "h20-141gb", "minimax-m2", EXPERTS * 127),   # Hopper, block-FP8 checkpoint, in the window
     (None, "h100-80gb-sxm", "minimax-m2", 0),               # no release stated: the current kernels
     ("0.11.0", "h100-80gb-sxm", "minimax-m2", 0),           # before pull request #26197
-    ("0.12.0", "h100-80gb-sxm", "minimax-m2", 0),           # from 0.12.0: not read (TP 8 off by #29346)
+    ("0.12.0", "h100-80gb-sxm", "minimax-m2", EXPERTS * 127),  # 0.12.0-0.14.1: on below a MoE TP of 8 (assume52)
+    ("0.14.1", "h100-80gb-sxm", "minimax-m2", EXPERTS * 127),
+    ("0.15.0", "h100-80gb-sxm", "minimax-m2", 0),           # 0.15.x not read (no sdist), 0.16.0 another oracle
     ("0.11.1", "b200", "minimax-m2", 0),                    # another architecture
     ("0.11.1", "h100-80gb-sxm", "llama-3.1-8b", 0),         # a dense model
 ])
@@ -70,3 +72,20 @@ def test_row_sw01_within_2x(kb, accuracy):
     got = SV.choose(job, kb.gpus["h20-141gb"], 4).load
     assert 115.95 / 2 < got.throughput < 115.95 * 2
     assert got.tpot * 1e3 == pytest.approx(82.82, rel=0.5)
+
+
+@pytest.mark.parametrize(("version", "tp", "padded"), [
+    ("0.11.1", 8, True),    # inside the window every layout pads
+    ("0.13.0", 4, True),    # 0.12.0-0.14.1: the DeepGEMM MoE stays on below a MoE TP of 8 ...
+    ("0.13.0", 8, False),   # ... and is off from 8 ('DeepGEMM MoE is disabled by default when TP size is >= 8')
+    ("0.14.1", 4, True),
+    ("0.15.0", 4, False),   # past the last release read
+])
+def test_the_moe_tp_gate_after_the_window(kb, accuracy, version, tp, padded):
+    """vllm 0.12.0 / 0.13.0 quantization/fp8.py and 0.14.0 / 0.14.1 fused_moe/oracle/fp8.py (sdists on PyPI): the
+    default turns DeepGEMM's MoE off only where FusedMoEParallelConfig.tp_size >= 8; compute_aligned_M still pads. The
+    step's expert FLOPs at one decode step of 10 sequences carry the 256 x 127 padding rows only where it is on."""
+    job, s = _copy(kb, accuracy, version, tp=tp)
+    step = ST.step(job, s.engine, s.replica, 10, 0.0, 2048 + 471, 0.0)
+    by_hand = 2 * 3 * HIDDEN * EXPERT_FFN * (10 * TOP_K + EXPERTS * 127) / tp * LAYERS
+    assert (step.flops_gpu > by_hand) is padded

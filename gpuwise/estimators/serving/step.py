@@ -13,7 +13,7 @@ from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .fusion import router_seconds
 from .layout import Replica
 from .recurrent import recurrent_extra_kernels
-from .support import request_lengths
+from .support import deepgemm_pad_at, request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
@@ -156,7 +156,7 @@ class StepConsts:
         self.f_experts = 2.0 * sc.n_experts_active
         # DeepGEMM's contiguous grouped GEMM (serving.yaml deepgemm_moe_padding): its buffer of the routed rows and
         # block_m - 1 padding rows an expert, each multiplied by a whole expert (split over the ranks)
-        self.pad_rows = eng.moe_pad_rows
+        self.pad_rows = eng.moe_pad_rows if deepgemm_pad_at(eng.fw, version, 1 if ep > 1 else tp * dpa) else 0.0
         # expert parallel: the step waits for the GPU whose experts the batch routes most to (ep_imbalance)
         balanced = bool(getattr(w, "eplb", False)) if w is not None else False  # EPLB evens the GPUs' loads
         # a release whose attention data parallel gathers every rank's tokens and runs the experts tensor-parallel

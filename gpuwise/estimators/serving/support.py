@@ -32,9 +32,21 @@ def deepgemm_pad_rows(job: Any, fw: Framework, gpu: Gpu, block_checkpoint: bool)
     shape = job.shape
     if span is None or not block_checkpoint or not shape.moe or (gpu.architecture or "") not in span.architectures:
         return 0.0
-    if not in_releases(span, getattr(job.w, "framework_version", None)):
+    version = getattr(job.w, "framework_version", None)
+    if not in_releases(span, version) and not (span.below_tp and version is not None and version_key(
+            span.before) <= version_key(version) < version_key(span.below_tp_before or span.before)):
         return 0.0
     return float(shape.experts * (span.block_m - 1))
+
+
+def deepgemm_pad_at(fw: Framework, version: str | None, moe_tp: int) -> bool:
+    """Whether a layout whose MoE layer is ``moe_tp``-way tensor parallel (vLLM FusedMoEParallelConfig.tp_size: TP x
+    DP, 1 with expert parallelism) runs the padded DeepGEMM path in the stated release: always inside the window;
+    after it, up to ``below_tp_before``, only below ``below_tp`` (0.12.0-0.14.1 turn it off from a MoE TP of 8)."""
+    span = fw.deepgemm_moe_padding
+    if span is None or version is None or version_key(version) < version_key(span.before):
+        return True
+    return span.below_tp is not None and moe_tp < span.below_tp
 
 
 # ------------------------------------------------------------------------------- support

@@ -332,6 +332,9 @@ class DeepGemmMoePadding(ReleaseWindow):
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that runs every batch so")
     before: str = Field(pattern=RELEASE_VERSION, description="the first release not read to run so")
     block_m: int = Field(ge=1, description="rows of the kernel's M block, to which each expert's rows are aligned")
+    below_tp: int | None = Field(default=None, ge=2, description="from `before` on the path still runs where the MoE "
+                                 "layer's tensor-parallel size (TP x DP, 1 with expert parallelism) is below this")
+    below_tp_before: str | None = Field(default=None, pattern=RELEASE_VERSION, description="... up to this release")
     architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the path runs on")
     source: str = Field(min_length=3)
     check: Check = "S"
