@@ -32,7 +32,8 @@ def test_the_floor_is_the_pull_requests_reading_divided(kb):
     floor = (52.65 - stream_us) / 2
     span = kb.framework("sglang").triton_block_fp8_moe
     assert span.grouped_gemm_floor_us == pytest.approx(floor, abs=0.05)  # 22.3 us
-    assert span.first == "0.5.7" and span.architectures == ["sm100"] and "minimax-m2" in span.models
+    # first: the 0.5.4.post3 wheel, the first with models/minimax_m2.py (branch assume52)
+    assert span.first == "0.5.4.post3" and span.architectures == ["sm100"] and "minimax-m2" in span.models
 
 
 def _engine(kb, accuracy, model: str, gpu: str, count: int, version: str | None, precision: str = "fp8",
@@ -46,7 +47,8 @@ def _engine(kb, accuracy, model: str, gpu: str, count: int, version: str | None,
     ("minimax-m2", "b200", "0.5.8", "fp8", "sglang", 22.3),   # DQ05 / CK03-CK06's server: Triton block-FP8
     ("minimax-m2", "b200", "0.5.9", "fp8", "sglang", 22.3),
     ("minimax-m2", "b200", None, "fp8", "sglang", 22.3),      # no release stated: as the newest read
-    ("minimax-m2", "b200", "0.5.5", "fp8", "sglang", 14.0),   # before the releases read: the Blackwell BF16 figure
+    ("minimax-m2", "b200", "0.5.5", "fp8", "sglang", 22.3),   # 0.5.5's server_args.py names no MiniMax (assume52)
+    ("minimax-m2", "b200", "0.5.4", "fp8", "sglang", 14.0),   # before its model file: the Blackwell BF16 figure
     ("minimax-m2", "h100-80gb-sxm", "0.5.9", "fp8", "sglang", 13.0),  # Hopper keeps its own block-FP8 reading
     ("minimax-m2", "gb300", "0.5.10", "fp8", "sglang", 17.0),  # SM103 was not timed: the framework's figure
     ("minimax-m2", "b300", "0.5.9", "fp8", "sglang", 17.0),
