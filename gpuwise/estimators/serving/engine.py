@@ -193,8 +193,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
                                                              pick("kernel_floor_us")) * 1e-6, gpu.id)
     return Engine(
         fw=fw, gpu_id=gpu.id, precision=precision, fp=fp, weight_format=fmt, bw_fraction=bwf, compute_eff=eff,
-        compute=compute, weight_only=weight_only,
-        peak_gemm=gemm,
+        compute=compute, weight_only=weight_only, peak_gemm=gemm,
         peak_dense=nvfp4_gemm_rate(job, fw, gpu, fmt, compute, weight_only, block_fp8_gemm_rate(
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
@@ -209,8 +208,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
                         + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
-        allreduce_latency=pick("allreduce_latency_us") * 1e-6,
-        kernel_floor=floor,
+        allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=floor,
         grouped_floor=triton_block_fp8_floor_us(
             job, fw, gpu, fmt, weight_format, method,
             wna16_grouped_floor_us(job, fw, gpu, fmt, compute, pick("grouped_gemm_floor_us"))) * 1e-6,
