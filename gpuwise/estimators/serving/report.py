@@ -265,16 +265,18 @@ def _bound(job: Any, s: Serving) -> tuple[dict[str, Any], tuple[tuple[str, str, 
 
 
 # ------------------------------------------------------------------------------ memory
-def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M.MemoryEstimate:
+def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None,
+              sequences: int | None = None) -> M.MemoryEstimate:
     """Per-GPU memory of serving ``workload.concurrent_requests`` (spread over the copies) with
     ``fw`` in ``lay``: the breakdown reports show. Engines with chunked prefill hold one chunk's
-    working set; static batches prefill every prompt at once."""
+    working set; static batches prefill every prompt at once. ``sequences``: the sequences a copy
+    holds at the load the report shows (:func:`load_sequences`), in place of the stated concurrency."""
     w, kb = job.w, job.kb
     fp = fw.precisions.get(w.precision)  # type: ignore[call-overload]
     fmt = format_of(job, fw, gpu)
     kv_b = kv_element_bytes(w, fp)
     prompt, output = request_lengths(w)
-    per_copy = max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
+    per_copy = sequences or max(1, math.ceil(w.concurrent_requests / max(lay.replicas, 1)))
     chunk = step_budget(job, fw, gpu) if gpu is not None else fw.prefill_chunk_tokens
     prefill = min(chunk, prompt * per_copy) if fw.continuous_batching else prompt * per_copy
     held = prompt + output / 2 if (fw.continuous_batching and fw.kv_reserve == "current") else prompt + output
@@ -290,6 +292,10 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None) -> M
     est = with_held_whole(est, mbytes, lay)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
     est = with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
+    if sequences:  # the KV cache of the sequences in flight at the load shown, not of the stated concurrency
+        kv = est.kv_cache
+        said = (("; " if kv.note_phrases else "", "note.kv_at_load", {"sequences": per_copy}),)
+        est = replace(est, kv_cache=replace(kv, note_phrases=kv.note_phrases + said, note=""))
     if held != prompt + output and not getattr(w, "kv_cache_tokens", None):  # the mean span a running sequence holds
         kv = est.kv_cache
         said = (("; " if kv.note_phrases else "", "note.kv_held_mean",
@@ -349,13 +355,27 @@ def _plus(t: Term, more: tuple[Phrase, ...]) -> tuple[Phrase, ...] | str:
     return str(t.formula) + formula_text(first)  # a memory formula still written in English
 
 
+def load_sequences(job: Any, s: Serving) -> int | None:
+    """The sequences a (decoding) copy holds at the load ``s`` is reported at where the workload states no
+    ``concurrent_requests``: at a request rate, those in service by Little's law (:mod:`.rate`); at a
+    throughput target, the fewest in flight that reach it (:func:`.choice.load_concurrency`); never more
+    than the copy's KV cache holds at once. None: the stated concurrency is the load (or no copy fits)."""
+    if s.load_source not in ("load.rate", "load.target", "load.target_unreached") or not s.replica.fits:
+        return None
+    at = s.rate.at_rate if s.rate is not None else None
+    copies = (at.decode_copies if at is not None and s.load_source == "load.rate" else 0) or s.layout.replicas
+    return max(1, min(math.ceil(s.load.concurrency / max(copies, 1) - 1e-9), s.replica.max_seqs))
+
+
 def memory(job: Any, s: Serving) -> M.MemoryEstimate:
-    """Memory per GPU of the chosen way to serve (see :func:`memory_of`): the one figure the candidate's
-    memory, its rules and its label (:func:`_label`) show (memoised per job, GPU, framework and layout)."""
-    key = ("serving-memory", s.engine.gpu_id, s.engine.fw.id, s.engine.weight_format, s.layout)
+    """Memory per GPU of the chosen way to serve (see :func:`memory_of`) at the load it is reported at
+    (:func:`load_sequences`): the one figure the candidate's memory, its rules and its label (:func:`_label`)
+    show (memoised per job, GPU, framework, layout and load)."""
+    seqs = load_sequences(job, s)
+    key = ("serving-memory", s.engine.gpu_id, s.engine.fw.id, s.engine.weight_format, s.layout, seqs)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id])
+        got = job.memo[key] = memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id], seqs)
     return got
 
 

@@ -1,0 +1,49 @@
+"""review48fix: the page items helper review48 found and left (a buyer's reading of the reports).
+
+1. Serving memory at a request rate. Qwen3-32B fp8 at 4 requests/s (1,500-token prompts, 350 output tokens) on
+   1 x H200 with vLLM: the rate model puts ~51 requests in flight (Little's law), yet the memory step counted one
+   sequence's KV cache (36.1 GB a GPU). Qwen3-32B's config (64 layers, 8 KV heads of 128) holds
+   2 x 64 x 8 x 128 x 2 B = 262,144 B of 16-bit KV a token; vLLM's running sequence holds 1,500 + 350 / 2 = 1,675
+   tokens on average, so 51 in flight hold 51 x 1,675 x 262,144 B = 22.39 GB (59.5 GB a GPU), what the same
+   workload with concurrent_requests: 51 shows.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import yaml
+
+from tests.clirun import gpuwise
+
+SERVE = {"workload": {"task": "inference", "model": "qwen3-32b", "precision": "fp8", "prompt_tokens": 1500,
+                      "output_tokens": 350, "requests_per_s": 4, "p95_ttft_s": 2, "p95_tpot_s": 0.06},
+         "constraints": {"gpus": ["H200"], "max_gpus": 1, "project_months": 12, "acquisition": "rent"}}
+KV_TOKEN = 2 * 64 * 8 * 128 * 2  # bytes of 16-bit KV a token of Qwen3-32B
+HELD = 1500 + 350 / 2  # tokens a running vLLM sequence holds on average
+
+
+def _run(tmp_path, doc: dict, *args: str):
+    (tmp_path / "in.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("recommend", "in.yaml", *args, cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+def test_serving_memory_at_a_rate_holds_the_kv_cache_of_the_requests_in_flight(tmp_path):
+    d = json.loads(_run(tmp_path, SERVE, "--format", "json").stdout)
+    [c] = [c for c in d["candidates"] if c["gpu"] == "h200-141gb-sxm" and c["count"] == 1]
+    flight = math.ceil(c["serving"]["concurrency"])
+    assert flight == 51
+    assert c["memory_breakdown"]["kv_cache"] == flight * HELD * KV_TOKEN  # 22.39 GB, not one sequence's 0.44 GB
+    assert abs(c["memory_per_gpu_bytes"] / 1e9 - 59.5) < 0.05
+    # the same load stated as concurrent_requests gives the same memory
+    stated = {**SERVE, "workload": {**SERVE["workload"], "concurrent_requests": flight}}
+    s = json.loads(_run(tmp_path, stated, "--format", "json").stdout)
+    [t] = [t for t in s["candidates"] if t["gpu"] == "h200-141gb-sxm" and t["count"] == 1]
+    assert t["memory_breakdown"] == c["memory_breakdown"]
+    # the page says the KV cache is that of the load's sequences in flight
+    full = " ".join(_run(tmp_path, SERVE, "--detail", "full").stdout.split())
+    assert "the sequences in flight at the load shown: 51 per copy (workload.concurrent_requests is not given)" in full
+    assert "59.5 GB per GPU of 143.2 GB usable" in full
+
