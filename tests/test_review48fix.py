@@ -6,11 +6,16 @@
    2 x 64 x 8 x 128 x 2 B = 262,144 B of 16-bit KV a token; vLLM's running sequence holds 1,500 + 350 / 2 = 1,675
    tokens on average, so 51 in flight hold 51 x 1,675 x 262,144 B = 22.39 GB (59.5 GB a GPU), what the same
    workload with concurrent_requests: 51 shows.
+2. The brief's cost sentence of a rental billed whole. Two A100s of an AWS p4de.24xlarge at $5.12 a GPU-hour: the
+   instance is rented whole (FEE-INSTANCE-WHOLE), so 8 GPUs are billed, 8 x 5.12 x 8,760 h = $358,809.60, yet the
+   sentence read '2 x A100 ... at $5.12 per GPU-hour costs $358,810' (2 x 5.12 x 8,760 = $89,702). It now names the
+   GPUs billed (TCO-RENT-WHOLE), so its own arithmetic holds.
 """
 from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import yaml
 
@@ -47,3 +52,18 @@ def test_serving_memory_at_a_rate_holds_the_kv_cache_of_the_requests_in_flight(t
     assert "the sequences in flight at the load shown: 51 per copy (workload.concurrent_requests is not given)" in full
     assert "59.5 GB per GPU of 143.2 GB usable" in full
 
+
+def test_the_cost_sentence_of_a_rental_billed_whole_names_the_gpus_billed(tmp_path):
+    r = gpuwise("audit", "tests/rules/TCO-RENT-WHOLE/input.yaml", "--format", "json")
+    p = json.loads(r.stdout)["proposed"]
+    assert "TCO-RENT-WHOLE" in p["rules"] and "TCO-RENT" not in p["rules"]
+    assert abs(p["total_cost_usd"] - 8 * 5.12 * 8760) < 0.01  # $358,809.60
+    text = " ".join(gpuwise("audit", "tests/rules/TCO-RENT-WHOLE/input.yaml").stdout.split())
+    assert ("2 × NVIDIA A100 SXM4 80GB: renting from aws bills 8 GPUs, the fewest it rents them in, at $5.12 per "
+            "GPU-hour: $358,810") in text
+    # all 8 of the instance used: the plain sentence, its arithmetic 8 x 5.12 x 8,760 h
+    whole = yaml.safe_load((Path(__file__).parent / "rules/TCO-RENT-WHOLE/input.yaml").read_text(encoding="utf-8"))
+    whole["hardware"]["count"] = 8
+    (tmp_path / "w.yaml").write_text(yaml.safe_dump(whole), encoding="utf-8")
+    w = json.loads(gpuwise("audit", "w.yaml", "--format", "json", cwd=tmp_path).stdout)["proposed"]
+    assert "TCO-RENT" in w["rules"] and "TCO-RENT-WHOLE" not in w["rules"]

@@ -212,6 +212,8 @@ class CandidateFact(FactModel):
     break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
     project_months: float = _f("project length, months")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
+    gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (a p4de.24xlarge's 8 for 2 "
+                        "used; -1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")
     rent_provider: str = _f("the provider of the cheapest rental offer for this GPU and count ('none')")
     rent_in_china: bool = _f("the rental offer priced is a mainland-China cloud's (clouds.yaml market china)")

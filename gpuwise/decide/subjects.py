@@ -240,6 +240,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
+        "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
         "provider": ((k.provider if k else None) or "none") if mode == "rent" else "none",
     }
     # a pin this count cannot hold (a serving layout's, or a training setting the planner could keep in no

@@ -654,7 +654,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent_network_stated=offer.network_stated if offer else "", buy_network=buy_net,
         spot=spot, spot_wall_hours=spot_wall.value if spot_wall else None,
         spot_rent_usd=K.rent_cost(offer, rent_hours, kb.clouds, spot=True).value if offer else None,
-        currency=c.currency, usd_cny=rate)
+        currency=c.currency, usd_cny=rate, rent_gpus_paid=offer.gpus if offer else 0)
     office = kb.tco.hosting.get("office") if kb.tco.hosting else None
     circuit, office_max = (office.circuit_kw, office.max_kw) if office else (None, None)
     in_servers, size_listed, past_whole = _server_units(kb, ev.gpu.id, ev.count)

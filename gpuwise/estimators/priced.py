@@ -48,6 +48,7 @@ class Cost:
     spot_rent_usd: float | None
     currency: str  # the user's
     usd_cny: float
+    rent_gpus_paid: int = 0  # the GPUs the rental offer priced bills (a listed instance's whole GPUs; 0: none)
 
     def usd(self, mode: str) -> float | None:
         """The total of renting (``rent``) or of buying (``buy``)."""
