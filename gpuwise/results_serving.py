@@ -159,6 +159,10 @@ class CostPerMillion(_Frozen):
     hours: Number
     formula: str
     formula_phrases: list[Any] = Field(default=[], description="the formula as [separator, message id, values] parts")
+    buy_unavailable_reason: str = Field(default="", description="why this count cannot be bought where buy_usd is "
+                                        "null (a GPU sold only in whole servers); '' otherwise")
+    buy_unavailable_reason_phrases: list[Any] = Field(default=[], description="the same reason as [separator, "
+                                                      "message id, values] parts")
 
 
 class ServingOut(_Frozen):

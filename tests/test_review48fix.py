@@ -10,6 +10,9 @@
    instance is rented whole (FEE-INSTANCE-WHOLE), so 8 GPUs are billed, 8 x 5.12 x 8,760 h = $358,809.60, yet the
    sentence read '2 x A100 ... at $5.12 per GPU-hour costs $358,810' (2 x 5.12 x 8,760 = $89,702). It now names the
    GPUs billed (TCO-RENT-WHOLE), so its own arithmetic holds.
+3. 'n/a buying' with no reason. The cost per million output tokens of 1 x H200 read '$0.71 renting, n/a buying':
+   knowledge/prices.yaml sells H200 SXM only on 4- and 8-GPU HGX baseboards in whole servers, so one cannot be
+   bought. The row now gives that reason (the market's buy.server_sizes, also in the JSON).
 """
 from __future__ import annotations
 
@@ -67,3 +70,23 @@ def test_the_cost_sentence_of_a_rental_billed_whole_names_the_gpus_billed(tmp_pa
     (tmp_path / "w.yaml").write_text(yaml.safe_dump(whole), encoding="utf-8")
     w = json.loads(gpuwise("audit", "w.yaml", "--format", "json", cwd=tmp_path).stdout)["proposed"]
     assert "TCO-RENT" in w["rules"] and "TCO-RENT-WHOLE" not in w["rules"]
+
+
+def test_cost_per_million_tokens_says_why_the_count_cannot_be_bought(tmp_path):
+    either = {**SERVE, "constraints": {**SERVE["constraints"], "acquisition": "either"}}
+    d = json.loads(_run(tmp_path, either, "--format", "json").stdout)
+    assert (d["recommendation"]["gpu"], d["recommendation"]["count"]) == ("h200-141gb-sxm", 1)
+    cost = d["estimate"]["gpu"]["serving"]["cost_per_million_output_tokens"]
+    assert cost["buy_usd"] is None and cost["rent_usd"] > 0
+    assert cost["buy_unavailable_reason"].startswith("NVIDIA H200 SXM 141GB is sold only as 4 or 8-GPU baseboards")
+    assert cost["buy_unavailable_reason"].endswith("1 cannot be bought: buy 4")
+    text = " ".join(_run(tmp_path, either).stdout.split())
+    assert "renting, not bought: NVIDIA H200 SXM 141GB is sold only as 4 or 8-GPU baseboards" in text
+    assert "n/a buying" not in text
+    # a count that can be bought gives its figure and no reason
+    four = {"workload": {**SERVE["workload"], "requests_per_s": 0.5},  # 2 x RTX 4090 serve 0.70 requests/s
+            "constraints": {**either["constraints"], "gpus": ["RTX 4090"], "max_gpus": 8}}
+    f = json.loads(_run(tmp_path, four, "--format", "json").stdout)
+    c4 = f["estimate"]["gpu"]["serving"]["cost_per_million_output_tokens"]
+    assert c4["buy_usd"] is not None
+    assert c4["buy_unavailable_reason"] == "" and c4["buy_unavailable_reason_phrases"] == []

@@ -204,6 +204,7 @@ class CostPerMillion:
     hours: float
     rent_usd_per_hour: float | None
     buy_usd_per_hour: float | None
+    buy_unavailable: tuple[Any, ...] = ()  # why this count cannot be bought, as message ids (empty: it can)
 
     def per_million(self, usd_per_hour: float | None) -> float | None:
         tps = self.tokens_per_s
@@ -216,15 +217,19 @@ class CostPerMillion:
             rent_usd=self.per_million(self.rent_usd_per_hour), buy_usd=self.per_million(self.buy_usd_per_hour),
             rent_usd_per_hour=self.rent_usd_per_hour, buy_usd_per_hour=self.buy_usd_per_hour,
             tokens_per_s=self.tokens_per_s, hours=self.hours, formula=messages.formula_text(words),
-            formula_phrases=messages.phrase_json(words))
+            formula_phrases=messages.phrase_json(words),
+            buy_unavailable_reason=messages.phrase_text(self.buy_unavailable) if self.buy_unavailable else "",
+            buy_unavailable_reason_phrases=messages.phrase_json(self.buy_unavailable))
 
 
 def cost_per_million_tokens(tokens_per_s: float | None, rent_usd: float | None, buy_usd: float | None,
-                            months: float) -> CostPerMillion:
-    """:class:`CostPerMillion` of a service's rent and buy totals over ``months``."""
+                            months: float, buy_unavailable: tuple[Any, ...] = ()) -> CostPerMillion:
+    """:class:`CostPerMillion` of a service's rent and buy totals over ``months``; ``buy_unavailable``: why the
+    count cannot be bought (the market's reason), kept only where buying is not priced."""
     hours = months * HOURS_PER_MONTH
     return CostPerMillion(tokens_per_s, hours, rent_usd / hours if rent_usd is not None and hours > 0 else None,
-                          buy_usd / hours if buy_usd is not None and hours > 0 else None)
+                          buy_usd / hours if buy_usd is not None and hours > 0 else None,
+                          tuple(buy_unavailable) if buy_usd is None else ())
 
 
 @frozen
@@ -308,8 +313,9 @@ def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:
             return PlanOut(True, wall_days=ev.wall_days, timed=bool(ev.speed))
         return PlanOut(True, verdict.fits_as_requested, ev.training, ev.wall_days)
     k = ev.cost
+    why = ev.market.buy_unavailable if ev.market is not None else ()
     per_million = cost_per_million_tokens(ev.serving.throughput_tokens_per_s, k.rent_usd if k else None,
-                                          k.buy_usd if k else None, job.c.project_months) if ev.serving else None
+                                          k.buy_usd if k else None, job.c.project_months, why) if ev.serving else None
     return PlanOut(False, verdict.fits_as_requested, serving=ev.serving, cost_per_million=per_million,
                    judged=verdict.serving)
 

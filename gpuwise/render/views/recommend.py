@@ -324,7 +324,10 @@ class RecommendView(StepsView, ChartsView):
             rows.append([self._("Targets"), f.clause.join(met)])
         cost = sv.cost_per_million_output_tokens
         if cost is not None and (cost.rent_usd is not None or cost.buy_usd is not None):
+            why = cost.buy_unavailable_reason_phrases if cost.buy_usd is None else []
             rows.append([self._("Cost per million output tokens"), self._(
+                "%(rent)s renting, not bought: %(why)s (at this load, all the time)", rent=f.money2(cost.rent_usd),
+                why=words.phrase(why, f)) if why else self._(
                 "%(rent)s renting, %(buy)s buying (at this load, all the time)",
                 rent=f.money2(cost.rent_usd), buy=f.money2(cost.buy_usd))])
         return {"rows": rows, "framework": fw, "layout": layout}
