@@ -27,4 +27,4 @@ def test_a_model_given_by_size_is_named_by_its_size(tmp_path: Path) -> None:
     (tmp_path / "q.yaml").write_text("workload: {task: pretrain, params_b: 3.2, train_tokens: 1e9, precision: bf16}\n"
                                      "constraints: {max_gpus: 8}\n", encoding="utf-8")
     out = gpuwise("recommend", "q.yaml", cwd=tmp_path).stdout.splitlines()
-    assert out[0] == "GPU recommendation: pretrain, a 3.2 B-parameter model, bf16"
+    assert out[0] == "GPU recommendation: pretrain, a 3.2B-parameter model, bf16"

@@ -13,6 +13,9 @@
 3. 'n/a buying' with no reason. The cost per million output tokens of 1 x H200 read '$0.71 renting, n/a buying':
    knowledge/prices.yaml sells H200 SXM only on 4- and 8-GPU HGX baseboards in whole servers, so one cannot be
    bought. The row now gives that reason (the market's buy.server_sizes, also in the JSON).
+4. Display. knowledge/runtime.yaml's job_setup_hours of 0.25 printed '0.2 hours' in the time table (one decimal
+   rounds 0.25 half to even); a figure with two decimals is now shown as written. A model given by size read
+   'a 3 B-parameter model' (tests/test_report_subject.py: 'a 3.2B-parameter model').
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from gpuwise.render.fmt import Fmt
 from tests.clirun import gpuwise
 
 SERVE = {"workload": {"task": "inference", "model": "qwen3-32b", "precision": "fp8", "prompt_tokens": 1500,
@@ -90,3 +94,14 @@ def test_cost_per_million_tokens_says_why_the_count_cannot_be_bought(tmp_path):
     c4 = f["estimate"]["gpu"]["serving"]["cost_per_million_output_tokens"]
     assert c4["buy_usd"] is not None
     assert c4["buy_unavailable_reason"] == "" and c4["buy_unavailable_reason_phrases"] == []
+
+
+def test_a_stated_quarter_hour_is_shown_as_written(tmp_path):
+    f = Fmt("en")
+    assert f.hours(0.25) == "0.25 hours"  # was '0.2 hours'
+    assert f.hours(0.75) == "0.75 hours" and f.hours(2.5) == "2.5 hours" and f.hours(0.6234) == "0.6 hours"
+    assert f.hours(1.0) == "1 hour" and f.hours(47.25) == "47.25 hours" and f.hours(100.25) == "100 hours"
+    ft = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "train_tokens": 3.0e8,
+                       "seq_len": 4096}}
+    text = " ".join(_run(tmp_path, ft, "--detail", "full").stdout.split())
+    assert "start-up and wind-down 0.25 hours" in text  # runtime.yaml training.job_setup_hours: 0.25

@@ -441,6 +441,9 @@ class Fmt:
             return self._("%(n)s hours", n=format(h, ".2g"))
         if h >= 48:
             return self._("%(n)s hours", n=format(h, ",.0f"))
+        cents = h * 100
+        if abs(cents - round(cents)) < 1e-6 and round(cents) % 10:  # a figure with two decimals (a stated 0.25 h)
+            return self._("%(n)s hours", n=format(h, ",.2f"))  # as written: one decimal would round it half to even
         return self._("%(n)s hours", n=format(h, ",.1f"))
 
     def duration_column(self, values: Sequence[float | None], title: str) -> tuple[str, list[str]]:

@@ -39,7 +39,7 @@ class RecommendView(StepsView, ChartsView):
         w = (question or {}).get("workload") or {}
         if not w.get("task"):
             return ""
-        model = w.get("model") or (self._("a %(b)s B-parameter model", b=self.f.num(w["params_b"]))
+        model = w.get("model") or (self._("a %(b)sB-parameter model", b=self.f.num(w["params_b"]))
                                    if w.get("params_b") else "")
         if w.get("method") and w["task"] == "finetune":  # a QLoRA and a full fine-tune differ several times over
             return self._("%(task)s (%(method)s), %(model)s, %(precision)s", task=w["task"], method=w["method"],
