@@ -125,9 +125,12 @@ class UserError(GpuwiseError):
 
     def __init__(self, message: str | tuple[str, ...], *, where: str | None = None, hint: str | None = None,
                  values: dict[str, Any] | None = None, hint_values: dict[str, Any] | None = None,
-                 msgid: str | tuple[str, ...] | None = None):
+                 msgid: str | tuple[str, ...] | None = None, tail: str | None = None,
+                 tail_values: dict[str, Any] | None = None):
         # msgid: the catalog's template when the English line is another's words as written (pydantic's)
         self.template, self.values = msgid or message, values
+        # tail: a clause after the hint, which belongs to the message ('1 more problem': the file's others)
+        self.tail_template, self.tail_values = tail, tail_values
         self.hint_template, self.hint_values = hint, hint_values
         self.message = message if isinstance(message, str) and msgid else _say(message, values, "en")
         self.where = where
@@ -142,6 +145,8 @@ class UserError(GpuwiseError):
         text = f"{self.where}: {message}" if self.where else message
         if hint:
             text += f" ({hint})" if lang == "en" else f"（{hint}）"
+        if self.tail_template:
+            text += ("; " if lang == "en" else "；") + _say(self.tail_template, self.tail_values, lang)
         return " ".join(text.split())
 
 

@@ -16,6 +16,8 @@
 4. Display. knowledge/runtime.yaml's job_setup_hours of 0.25 printed '0.2 hours' in the time table (one decimal
    rounds 0.25 half to even); a figure with two decimals is now shown as written. A model given by size read
    'a 3 B-parameter model' (tests/test_report_subject.py: 'a 3.2B-parameter model').
+5. An unknown key beside another problem put its 'did you mean' after the count of the others ('owned[0].host_ram:
+   unknown key; 1 more problem (did you mean 'host_ram_gb'?)'); the hint now follows the key it is for.
 """
 from __future__ import annotations
 
@@ -105,3 +107,15 @@ def test_a_stated_quarter_hour_is_shown_as_written(tmp_path):
                        "seq_len": 4096}}
     text = " ".join(_run(tmp_path, ft, "--detail", "full").stdout.split())
     assert "start-up and wind-down 0.25 hours" in text  # runtime.yaml training.job_setup_hours: 0.25
+
+
+def test_the_did_you_mean_hint_follows_the_key_not_the_count_of_other_problems(tmp_path):
+    (tmp_path / "plan.yaml").write_text(  # host_ram misspelt, and no workloads: two problems
+        "horizon_months: 6\nowned:\n  - {gpu: A100-80G, count: 8, servers: 3, host_ram: 256}\nworkloads: []\n",
+        encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip().endswith(
+        "plan.yaml: owned[0].host_ram: unknown key (did you mean 'host_ram_gb'?); 1 more problem"), r.stderr
+    z = gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path)
+    assert z.returncode == 2 and z.stderr.strip().endswith(
+        "owned[0].host_ram: 未知的键（你是不是指“host_ram_gb”？）；另有 1 处问题"), z.stderr

@@ -297,12 +297,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         msg = N_("%(msg)s (got %(given)s)") if quoted else "%(msg)s"
     else:
         msg = "%(msg)s"
-    more = len(set(bases) - {loc})
-    if more:
-        values["more"] = more
-        tail = N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems")
-        msg, msgid = (f"{msg}; {tail % values}", (msgid, tail)) if msgid else ((msg, tail), None)
-    return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid)
+    more = len(set(bases) - {loc})  # the other problems, counted after the hint, which is the first one's
+    tail = (N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems")) if more else None
+    return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid,
+                     tail=tail, tail_values={"more": more})
 
 
 _FILE_KINDS = {"Requirements": (N_("a requirements file"), "recommend"), "Proposal": (N_("a proposal"), "audit"),
