@@ -356,6 +356,18 @@ def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
                         hint=N_("set gradient_checkpointing to true, false or auto"))
 
 
+def _check_etp(w: Workload, shape: Shape, where: str) -> None:
+    """``parallelism.etp`` splits each routed expert's matrices over GPUs (Megatron-Core's
+    expert_tensor_parallel_size): on a model with no routed experts it names nothing, and was dropped unsaid
+    (the pins kept it for MoE models alone), so a user who stated it believed it ran. An input error."""
+    par = w.parallelism
+    if w.task == "inference" or par is None or par.etp is None or shape.moe:
+        return
+    raise UserError(N_("expert tensor parallelism splits routed experts, and %(model)s has none (a dense model)"),
+                    values={"model": shape.name}, where=field_at(where, "workload.parallelism.etp"),
+                    hint=N_("leave parallelism.etp out"))
+
+
 def _check_schedule(w: Workload, layers: int, where: str, slots: int = 0) -> None:
     """A pinned interleaved schedule (``parallelism.vpp`` > 1) the model's layers cannot fill is an input
     error, never a silent fall-back to the plain schedule: each of the pp ranks holds vpp stages of at least
@@ -546,6 +558,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     named = stacks.get(w.stack) if getattr(w, "stack", None) else None
     _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
     _check_sac_op(w, shape, where)
+    _check_etp(w, shape, where)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
     if given_over is not None:
         assumptions.append(given_over)
