@@ -3,6 +3,9 @@
 * ``workload.parallelism.etp`` (Megatron-Core's expert_tensor_parallel_size, branch etp52) splits each routed
   expert's matrices over GPUs: on a model with no routed experts it was dropped unsaid (training_job.py kept the
   pin for MoE models alone), so a user who stated it believed it ran.
+* A GPU name typed with look-alike characters (Cyrillic 'Н', Greek 'Η', fullwidth 'Ｈ' or '１') is no name: it is
+  still refused, but its 'did you mean' hint names the H100 first (difflib on 'н100' ranked v100-16gb-sxm2, one
+  letter off, above h100-80gb-sxm, all four off before NFKC and a Cyrillic/Greek-to-Latin fold).
 """
 
 from __future__ import annotations
@@ -80,3 +83,39 @@ def test_etp_the_count_cannot_hold_said_as_not_kept(tmp_path):
     r = cli("recommend", str(tmp_path / "w.yaml"))
     assert r.returncode == 0
     assert "workload.parallelism.etp 4 cannot be kept on this GPU count or model" in " ".join(r.stdout.split())
+
+
+LOOKALIKES = ["\u041d100",  # Cyrillic capital EN
+              "\u043d100",  # Cyrillic small en
+              "\u0397100",  # Greek capital ETA
+              "\uff28100",  # fullwidth H
+              "h\uff11\uff10\uff10"]  # fullwidth digits
+
+
+@pytest.mark.parametrize("typed", LOOKALIKES)
+def test_lookalike_gpu_hint_names_the_h100_first(kb, typed):
+    assert kb.gpu_names.close(typed)[0] == "h100-80gb-sxm"
+    with pytest.raises(UserError) as err:  # the look-alike is never taken for the GPU
+        kb.gpu(typed)
+    assert "did you mean h100-80gb-sxm or " in str(err.value)
+
+
+def test_lookalike_gpu_on_the_command_line_and_in_a_file(tmp_path):
+    from .clirun import gpuwise as cli
+    r = cli("estimate", "examples/pretrain-7b.yaml", "--gpu", "\u041d100")
+    assert r.returncode == 2
+    assert "--gpu: unknown gpu '\\u041d100' (did you mean h100-80gb-sxm or v100-16gb-sxm2" in r.stderr
+    (tmp_path / "w.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, seq_len: 4096, "
+                                     "train_tokens: 2.0e+8}\nconstraints: {gpus: [\uff28100]}\n", encoding="utf-8")
+    r = cli("recommend", str(tmp_path / "w.yaml"))
+    assert r.returncode == 2
+    assert "constraints.gpus[0]: unknown gpu '\\uff28100' (did you mean h100-80gb-sxm" in r.stderr
+
+
+def test_lookalike_fold_keeps_other_names(kb):
+    """Latin names fold to themselves ('H10O' keeps its digit-for-letter reading), a Chinese name is kept, and a
+    look-alike model name is folded alike: Cyrillic 'Llаma-3.1-8В' (а, В) hints llama-3.1-8b."""
+    from gpuwise.knowledge.names import folded
+    assert folded("H10O") == "H10O" and kb.gpu_names.close("H10O")[0] == "h100-80gb-sxm"
+    assert folded("\u6607\u817e910B") == "\u6607\u817e910B"  # 昇腾910B: CJK is no look-alike
+    assert kb.model_names.close("Ll\u0430ma-3.1-8\u0412")[0] == "llama-3.1-8b"

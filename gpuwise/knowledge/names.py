@@ -205,17 +205,20 @@ class NameIndex:
 
     def close(self, name: str, n: int = 3) -> list[str]:
         """The ids whose names are closest to ``name`` (ids, display names, aliases and the short
-        names a variant is the default for: ``H10O`` -> h100-80gb-sxm)."""
+        names a variant is the default for: ``H10O`` -> h100-80gb-sxm). A look-alike letter or digit (Cyrillic
+        ``Н100``, fullwidth ``Ｈ100``, ``h１００``) is read as the Latin one it looks like (:func:`folded`): here
+        only, for the hint; :meth:`resolve` never takes it for the name."""
         pool = {**self.exact, **{k: v for k, v in self.defaults.items() if k not in self.exact}}
-        key = norm(name)
+        typed = norm(name)
+        key = norm(folded(name))
         # a letter typed for a digit beside digits ("H10O", "A1OO"): the digit's name first
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", key)
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", fixed)
-        first = [fixed] if fixed != key and fixed in pool else []
+        first = [fixed] if fixed != typed and fixed in pool else []
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
         ids = list(dict.fromkeys(pool[c] for c in close))
-        if self.kind == "model" and (sizes := _sizes(name)):
+        if self.kind == "model" and (sizes := _sizes(folded(name))):
             # a model of another size is no close match, however alike the names: 'ernie-4.5-0.3b' was offered
             # ernie-4.5-300b-a47b, 'olmo-2-1b' olmo-2-13b (hostile round 27); a digit mistyped ('llama-3.1-9b')
             # keeps its match within half as much again, and an id that states no size stays
@@ -249,6 +252,25 @@ def _sizes(name: str) -> set[float]:
     """The parameter counts a model name states in billions ('0.3b', '80B', 'a3b' is an active count and not read):
     the figures before a 'b' that ends a word."""
     return {float(x) for x in _SIZE.findall(re.sub(r"[\s_/]+", "-", name.lower()))}
+
+
+_LATIN_LOOKALIKES = str.maketrans(
+    "АВСЕНІЈКМОРЅТХУаеіјосрѕхуһӏнкмт"  # Cyrillic (н к м т: small capitals of H K M T)
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιοκνρχ",  # Greek
+    "ABCEHIJKMOPSTXYaeijocpsxyhlhkmt"
+    "ABEZHIKMNOPTYXaiokvpx")
+"""The Cyrillic and Greek letters drawn as the Latin letters GPU and model names are written in (Н100 is no H100
+to a computer, and a difflib match of 'н100' named v100-16gb-sxm2 before h100-80gb-sxm): each to the Latin letter
+it is drawn as. NFKC first takes fullwidth and mathematical forms to theirs (Ｈ100, h１００)."""
+
+
+def folded(name: str) -> str:
+    """``name`` with its look-alike characters as the Latin letters and digits they are drawn as (NFKC, then
+    :data:`_LATIN_LOOKALIKES`): for a 'did you mean' hint only, never to accept a name."""
+    if name.isascii():
+        return name
+    import unicodedata
+    return unicodedata.normalize("NFKC", name).translate(_LATIN_LOOKALIKES)
 
 
 _LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "FULLWIDTH", "ARMENIAN", "CHEROKEE", "MATHEMATICAL", "LETTERLIKE")
