@@ -189,7 +189,8 @@ def _check_shape(text: str, caps: Mapping[str, int] | None = None) -> None:
             why = ("once aliases are expanded (an alias bomb?)" if aliases else
                    "(the most one file may hold; a real file holds far fewer)")
             named = entries and isinstance(top_key, str)
-            where = f" {_clip(top_key)!r} had {entries:,} entries so far" if named else ""
+            noun = "entry" if entries == 1 else "entries"  # 'f' had 1 entries (hostile round 38)
+            where = f" {_clip(top_key)!r} had {entries:,} {noun} so far" if named else ""
             raise yaml.MarkedYAMLError(problem=f"more than {MAX_YAML_VALUES:,} values {why}"
                                        + (f";{where}" if where else ""), problem_mark=event.start_mark)
 

@@ -119,3 +119,19 @@ def test_lookalike_fold_keeps_other_names(kb):
     assert folded("H10O") == "H10O" and kb.gpu_names.close("H10O")[0] == "h100-80gb-sxm"
     assert folded("\u6607\u817e910B") == "\u6607\u817e910B"  # 昇腾910B: CJK is no look-alike
     assert kb.model_names.close("Ll\u0430ma-3.1-8\u0412")[0] == "llama-3.1-8b"
+
+
+@pytest.mark.parametrize("rows, said", [
+    # round 38's bomb: a..i each nine aliases of the one before; 'f' is the first past 100,000 values, at its first
+    # entry (a..e hold 9 + 81 + 729 + 6,561 + 59,049 values, and f's first *e adds 59,049 more)
+    ("".join(f"{k}: &{k} [{', '.join([f'*{p}'] * 9) if p else ', '.join(['x'] * 9)}]\n"
+             for p, k in zip(["", *"abcdefgh"], "abcdefghi", strict=True)), "'f' had 1 entry so far"),
+    ("a: &a [" + ", ".join(["x"] * 60_000) + "]\nb: [1, *a]\n", "'b' had 2 entries so far"),
+])
+def test_alias_bomb_count_agrees_with_its_noun(rows, said):
+    from pathlib import Path
+
+    from gpuwise.yamlio import parse_yaml
+    with pytest.raises(UserError) as err:
+        parse_yaml(rows.encode(), Path("x.yaml"))
+    assert "once aliases are expanded (an alias bomb?); " + said in str(err.value)
