@@ -83,19 +83,21 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
             extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
             modes: dict[int, list[str]] | None = None, server: Server | None,
             judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None,
-            before_host_ram: tuple[Evaluation | None] | None = None) -> Consultation:
+            before_host_ram: tuple[Evaluation | None] | None = None, every_rule: bool = False) -> Consultation:
     """Run the rule book over every candidate (each estimate once per acquisition mode) and the
     consultation's other facts. ``judged_before``: estimates (and their options) an earlier
     consultation of the same question judged and that are not judged again here (a batch's
     audits share them): the job fact and the price facts still cover them, as if they were.
     ``before_host_ram``: :func:`host_ram_server` of those estimates, when the caller kept it (one
-    item: None is an answer)."""
+    item: None is an answer). ``every_rule``: every candidate is asserted with ``detail: 1`` at
+    once, for a caller whose result runs them all through every rule anyway (a recommendation,
+    :func:`result.build_result`): one pass, not a deciding pass and then the same chain again."""
     facts: list[dict[str, Any]] = []
     options: dict[str, tuple[Evaluation, str]] = {}
     for i, ev in enumerate(evaluations):
         for mode in ways_judged(job, ev, (modes or {}).get(i), book):
             f = fact_of(job, ev, mode)
-            f["detail"] = 1 if ev.tag else 0  # an audit's proposal is judged in full at once
+            f["detail"] = 1 if ev.tag or every_rule else 0  # an audit's proposal is judged in full at once
             key = fact_key(f)
             if key in options:
                 continue

@@ -42,7 +42,7 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None,
         gpu_ids, notes = candidate_gpus(job)
         notes = [*money_notes, *notes]
         evaluations, modes, server = estimates(job, gpu_ids, book)
-        con = consult(job, evaluations, book, modes=modes, server=server)
+        con = consult(job, evaluations, book, modes=modes, server=server, every_rule=True)
         if job_mod.KEPT is not None:  # the gpuwise process: freed by its end (inputs/job.py KEPT)
             job_mod.KEPT.append((evaluations, con))
         return build_result(job, con, notes, rules)

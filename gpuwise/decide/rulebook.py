@@ -91,10 +91,10 @@ counts a fact as handled once a rule's first condition matches it (gpuwise/decid
 CAP = 1_000_000
 """Each rule fires once on up to this many matching facts (durable-rules' ``cap``)."""
 DETAIL = "detail"
-"""Candidates are asserted twice: once all of them with ``detail: 0``, when only the rules that
-decide (``reject`` and ``pass``) look at them, and again, with ``detail: 1``, the few a result
-presents, when every rule does (findings, conclusions). Findings about a candidate no one will
-read are not worth an action each: across a full catalog they were a third of all firings."""
+"""A candidate asserted with ``detail: 0`` is seen only by the rules that decide (``reject`` and
+``pass``); with ``detail: 1``, by every rule (findings, conclusions). An audit's alternatives go
+in with 0 and those its result presents again with 1; a recommendation lists every candidate with
+all that fired on it, so its candidates go in with 1 at once (one pass through the chain)."""
 
 
 class Then(BaseModel):
