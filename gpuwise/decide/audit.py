@@ -536,7 +536,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
                       server=roomiest(server, Server.of(proposed)),
                       judged_before=None if judged is None else (alternatives, judged.options),
-                      before_host_ram=None if judged is None else search.host_ram(job, book))
+                      before_host_ram=None if judged is None else search.host_ram(job, book),
+                      every_rule=judged is None)  # build_result below runs them all through every rule
         if judged is None:  # the alternatives judged and ranked here; a batch keeps what the audit uses
             rec = build_result(job, con, [*notes, *more_notes], rules)
             alt = _best_alternative(rec.candidates)
