@@ -72,3 +72,19 @@ def test_buying_not_weighed_is_said_where_no_purchase_price_exists():
     assert any(f.rule == "TCO-BUY-NOT-WEIGHED" and f.severity == "info" for f in result.findings)
     rent_only = recommend({**GPTOSS_FP4, "constraints": {**GPTOSS_FP4["constraints"], "acquisition": "rent"}})
     assert not any("TCO-BUY-NOT-WEIGHED" in c.rules for c in rent_only.candidates)
+
+
+def test_every_candidate_goes_through_the_chain_once(monkeypatch):
+    """startup53: a recommendation asserts its candidates with ``detail: 1`` at once, so the rule book
+    runs once over them and no second (detail) session is merged in. Before, every candidate was run
+    through the deciding rules and then through the whole chain again (Consultation.detail, 14 ms of a
+    lora-70b recommend); the rules listed are the same (the tests above)."""
+    from gpuwise.decide import engine
+
+    merged: list[int] = []
+    real = engine.merge
+    monkeypatch.setattr(engine, "merge", lambda s, more, index: (merged.append(len(index)), real(s, more, index)))
+    result = recommend(GPTOSS_FP4)
+    assert merged == []
+    one = next(c for c in result.candidates if (c.gpu, c.count) == ("l40s", 1))
+    assert "MEM-NO-FIT" in one.rules
