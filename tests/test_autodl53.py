@@ -53,3 +53,23 @@ def test_recommend_rents_autodl_on_one_host(tmp_path):
     [blocked] = [f for f in d["findings"] if f["rule"] == "TCO-NO-RENTAL"]
     assert "64 x NVIDIA GeForce RTX 4090" in blocked["message"]
 
+
+def _audit_rules(tmp_path, count: int, nodes: int) -> dict[str, str]:
+    doc = {"title": "LoRA at AutoDL", "workload": CN_LORA["workload"],
+           "constraints": {"market": "china", "currency": "CNY"},
+           "hardware": {"gpu": "rtx-4090", "count": count, "nodes": nodes},
+           "acquisition": {"mode": "rent", "provider": "autodl"}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1, 2) and "Traceback" not in r.stderr, r.stderr
+    return {f["rule"]: f["message"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_an_audited_node_larger_than_one_autodl_host_is_a_blocker(tmp_path):
+    # 16 on one node: one AutoDL rental is one host of at most 8 (max_gpus), so that node cannot be rented
+    one = _audit_rules(tmp_path, 16, 1)
+    assert one["FEE-NODE-BEYOND-RENTAL"].startswith("16 x NVIDIA GeForce RTX 4090 24GB on one node rented from "
+                                                    "autodl: one rental there holds at most 8 GPUs")
+    # two nodes of 8 are two rentals of one host each: the rule is quiet (their network is the assumed default)
+    assert "FEE-NODE-BEYOND-RENTAL" not in _audit_rules(tmp_path, 16, 2)
+    assert "FEE-NODE-BEYOND-RENTAL" not in _audit_rules(tmp_path, 8, 1)

@@ -100,6 +100,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "commitment": led is not None and led.period.kind == "commitment",
         "commitment_hours": tl.billed_hours if tl is not None else -1.0,
         "gpus_paid": int(ev.offer.gpus) if acq.mode == "rent" and ev.offer is not None else -1,
+        "rental_max_gpus": (ev.offer.max_gpus or -1) if acq.mode == "rent" and ev.offer is not None else -1,
         "instance": acq.instance or "none",
         "job_hours": tl.wall_hours if tl is not None and job.training else -1.0,
         "idle_fraction": tl.idle_fraction if tl is not None and job.training else 0.0,

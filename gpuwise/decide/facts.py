@@ -506,6 +506,8 @@ class ProposalFact(FactModel):
     commitment_hours: float = _f("hours billed: the committed term, else the hours used (-1 unknown)")
     gpus_paid: int = _f("rented: the GPUs billed, a listed instance's whole GPUs (a p4de.24xlarge's 8 for 2 used); "
                         "-1 bought")
+    rental_max_gpus: int = _f("rented: the most GPUs one rental of the offer holds, one machine (an AutoDL host's or a "
+                              "RunPod pod's 8; clouds.yaml max_gpus); -1 any count, or bought")
     instance: str = _f("the rented instance named ('none')")
     job_hours: float = _f("wall-clock hours the training job needs (-1 a service)")
     idle_fraction: float = _f("share of the billed hours the job leaves idle (0 none)")

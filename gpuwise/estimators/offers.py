@@ -50,6 +50,7 @@ class Offer:
     sold_as_source: str = ""
     terms_as_of: str = ""  # when the sizes, terms and reserved rates were read (ISO date; "" not stated)
     host_ram_gb_per_gpu: float | None = None  # host RAM per rented GPU as the provider states it (None: not stated)
+    max_gpus: int | None = None  # the most GPUs one rental holds, one machine (clouds.yaml max_gpus; None: any count)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -109,7 +110,7 @@ def _rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | No
         spot_gpu = p.spot_usd_per_gpu_hour * n if p.spot_usd_per_gpu_hour else None
         offers.append(Offer(p.provider, None, n, native * n / rate, spot_gpu, p.as_of.isoformat(), p.source, p.check,
                             p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global"),
-                            **_sold_as(p, n / rate, 1 / rate)))
+                            max_gpus=p.max_gpus, **_sold_as(p, n / rate, 1 / rate)))
     for inst in instances:
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
         rate = 1.0 if inst.currency == "USD" else usd_cny
