@@ -10,11 +10,13 @@ import gpuwise
 from gpuwise.render import report
 
 PROPOSAL = {
-    "title": "16 x RTX 3090, bought, yuan",
+    "title": "8 x RTX 3090, bought, yuan",
     "workload": {"task": "finetune", "method": "lora", "model": "qwen3-32b", "seq_len": 4096,
                  "gradient_checkpointing": True, "train_tokens": 2.0e8},
     "constraints": {"currency": "CNY", "deadline_days": 14},
-    "hardware": {"gpu": "RTX 3090", "count": 16, "nodes": 2, "link": "pcie-4", "host_ram_gb": 256},
+    # one 8-GPU server: the rent-instead line rents it from AutoDL, whose rental is one host of at most 8
+    # (knowledge/clouds.yaml max_gpus; 16 on 2 nodes were rented from it before autodl53, no longer)
+    "hardware": {"gpu": "RTX 3090", "count": 8, "nodes": 1, "link": "pcie-4", "host_ram_gb": 256},
     "acquisition": {"mode": "buy", "condition": "used", "unit_price_usd": 4500, "months": 12},
 }
 
@@ -32,10 +34,10 @@ def test_buy_formula_inputs_are_yuan_in_house_style():
     line = _inputs_line(text, "购买总成本")
     assert not re.search(r"\de[+-]\d", line), line  # no 7.704e+04
     # each amount is the estimator's USD input x the rate, whole yuan at 100 or more (as the assumptions show one):
-    # host_usd 64,000 x 6.7661 = ¥433,030
+    # host_usd 32,000 x 6.7661 = ¥216,515
     term = next(t for s in result.steps for t in s.terms if t.name == "buy_usd")
     for key in ("capex", "host_usd", "hardware_usd", "resale_usd"):
         assert f"{key} = ¥{term.inputs[key] * rate:,.0f}" in line, (key, line)
-    assert "host_usd = 64,000" not in line and "licences_usd = ¥0" in line
+    assert "host_usd = 32,000" not in line and "licences_usd = ¥0" in line
     rent = _inputs_line(text, "租用 = ")
     assert "usd_per_hour = ¥" in rent and "/h" in rent
