@@ -31,6 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.hostile_givens import api_fx_refused
 from benchmarks.hostile_round12 import _refused
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round25 import _doc, _feasible, _rules
@@ -77,19 +78,7 @@ def _ft(workload: dict, month: int = 1) -> list[dict]:
 
 
 def _api_refused(fx_rate: Any):
-    """gpuwise.plan(fx_rate=...) from Python raises the package's own error naming fx_rate, never a ZeroDivisionError
-    or ValueError from deep inside."""
-    def check(r) -> bool:
-        import gpuwise
-        from gpuwise.errors import UserError
-        try:
-            gpuwise.plan(str(Path(r.cwd, "plan.yaml")), fx_rate=fx_rate)
-        except UserError as e:
-            return "fx_rate" in str(e) and "\n" not in str(e)
-        except Exception:
-            return False
-        return False
-    return check
+    return api_fx_refused("plan", "plan.yaml", fx_rate)
 
 
 def add(case, ns: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.hostile_givens import api_fx_refused
 from benchmarks.hostile_round12 import _refused
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round25 import _doc, _feasible, _rules
@@ -93,18 +94,7 @@ def _padded_on_hopper(r) -> bool:
 
 
 def _api_refused(fx_rate: Any):
-    """gpuwise.recommend(fx_rate=...) from Python raises the package's one-line error naming fx_rate."""
-    def check(r) -> bool:
-        import gpuwise
-        from gpuwise.errors import UserError
-        try:
-            gpuwise.recommend(str(Path(r.cwd, "r.yaml")), fx_rate=fx_rate)
-        except UserError as e:
-            return "fx_rate" in str(e) and "\n" not in str(e)
-        except Exception:
-            return False
-        return False
-    return check
+    return api_fx_refused("recommend", "r.yaml", fx_rate)
 
 
 def _saving_shown(d: dict) -> bool:
