@@ -138,5 +138,5 @@ def add(case, ns: dict[str, Any]) -> None:
     for fmt in ("md", "html"):
         case(f"line31: a model by size, --format {fmt}, --lang zh", {"r.yaml": _dump({"workload": {"task": "inference", "params_b": 3.2, "precision": "int4"}})},
              ["recommend", "r.yaml", "--format", fmt, "--lang", "zh", "-o", f"o.{fmt}"], expect="any",
-             check=lambda r, fmt=fmt: r.returncode in (0, 1) and "GPU 选型建议：inference，3.2 B 参数的模型，int4" in Path(r.cwd, f"o.{fmt}").read_text(encoding="utf-8"))
+             check=lambda r, fmt=fmt: r.returncode in (0, 1) and "GPU 选型建议：inference，3.2B 参数的模型，int4" in Path(r.cwd, f"o.{fmt}").read_text(encoding="utf-8"))
 
