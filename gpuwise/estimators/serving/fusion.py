@@ -11,8 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from ...knowledge.records import version_key
-from .support import _post
+from ...knowledge.records import release_at_least, version_key
 from .weights import moe_layers
 
 
@@ -84,11 +83,8 @@ def serial_shared_gemms(job: Any, fw: Any, gpu: Any) -> tuple[tuple[float, float
             continue
         if version is None and entry.before is not None:
             continue
-        if version is not None and not all((
-                entry.first is None or (version_key(version), _post(version)) >= (version_key(entry.first),
-                                                                                  _post(entry.first)),
-                entry.before is None or (version_key(version), _post(version)) < (version_key(entry.before),
-                                                                                  _post(entry.before)))):
+        if version is not None and not ((entry.first is None or release_at_least(version, entry.first))
+                                        and (entry.before is None or not release_at_least(version, entry.before))):
             continue
         width, h, layers = float(shape.ffn) * shared, float(shape.hidden), float(moe_layers(shape))
         return ((2.0 * width, h, "n", layers), (h, width, "k", layers))

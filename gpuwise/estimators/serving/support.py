@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
-from ...knowledge.records import in_releases, version_key
+from ...knowledge.records import in_releases, release_at_least, version_key
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import gpus_per_server
@@ -260,15 +260,7 @@ def holds_from(override: Any, name: str, version: str | None) -> bool:
     bound = getattr(override, FROM_RELEASE.get(name, ""), None)
     if bound is None or version is None:
         return True
-    return (version_key(version), _post(version)) >= (version_key(bound), _post(bound))
-
-
-def _post(version: str) -> int:
-    """A release's post number: N of a .postN suffix, -1 for a release candidate (before its release), else 0."""
-    if "post" in version:
-        digits = version.split("post")[1]
-        return int(digits) if digits.isdigit() else 0
-    return -1 if "rc" in version else 0
+    return release_at_least(version, bound)
 
 
 def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,
