@@ -359,9 +359,16 @@ def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
 def _check_etp(w: Workload, shape: Shape, where: str) -> None:
     """``parallelism.etp`` splits each routed expert's matrices over GPUs (Megatron-Core's
     expert_tensor_parallel_size): on a model with no routed experts it names nothing, and was dropped unsaid
-    (the pins kept it for MoE models alone), so a user who stated it believed it ran. An input error."""
+    (the pins kept it for MoE models alone), so a user who stated it believed it ran. An input error; so is
+    ``parallelism.ep`` above 1 there (expert parallelism, dropped the same way)."""
     par = w.parallelism
-    if w.task == "inference" or par is None or par.etp is None or shape.moe:
+    if w.task == "inference" or par is None or shape.moe:
+        return
+    if par.ep is not None and par.ep > 1:  # ep 1 (no expert parallelism) is true of a dense model
+        raise UserError(N_("expert parallelism places routed experts on GPUs, and %(model)s has none (a dense model)"),
+                        values={"model": shape.name}, where=field_at(where, "workload.parallelism.ep"),
+                        hint=N_("leave parallelism.ep out, or use dp for the same GPUs"))
+    if par.etp is None:
         return
     raise UserError(N_("expert tensor parallelism splits routed experts, and %(model)s has none (a dense model)"),
                     values={"model": shape.name}, where=field_at(where, "workload.parallelism.etp"),
