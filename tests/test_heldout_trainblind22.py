@@ -1,7 +1,7 @@
-"""Held-out H586-H600 (branch trainblind22), scored blind on main 4a10518a: fifteen MLPerf Training
+"""Held-out H586-H602 (branch trainblind22), scored blind on main 4a10518a: seventeen MLPerf Training
 v6.0 submitter-system pairs no row had used (Richardyu114/training_results_v6.0, a copy of
 mlcommons/training_results_v6.0 at commit eabf23a0): Llama 3.1 8B pretraining, gpt-oss-20b pretraining and Llama 2 70B
-LoRA on B300, B200, GB200, GB300, GH200, H100, H200 NVL, MI350X and MI355X, 8 to 64 GPUs, on NVIDIA's NeMo recipes and
+LoRA on B300, B200, GB200, GB300, GH200, H100, H200 NVL, MI350X and MI355X, 8 to 72 GPUs, on NVIDIA's NeMo recipes and
 AMD's Primus. Each row's tokens (run_stop samples x 8,192), GPU-hours (GPUs x steps x the logged step time, or the
 summed training blocks) and batch are checked here by hand against the logs; no figure of the model was set from
 them."""
@@ -12,7 +12,7 @@ import pytest
 
 from .test_heldout_trainblind11 import _rows
 
-IDS = [f"H{i}" for i in range(586, 601)]
+IDS = [f"H{i}" for i in range(586, 603)]
 
 # id: (GPU, GPUs, run_stop samples, global batch in sequences, seconds a step as logged (None: summed blocks), stack)
 STEPPED = {
@@ -28,6 +28,8 @@ STEPPED = {
     "H598": ("b200", 8, 196_608, 16, (0.453342 + 0.453090) / 2, "nemo"),
     "H599": ("gb300", 8, 208_896, 24, (0.490697 + 0.490711 + 0.490698) / 3, "nemo"),
     "H600": ("b200", 8, 172_032, 16, 0.440177, "nemo"),             # the log's 'Average train_step_time'
+    "H601": ("gb300", 72, 3_096, 9, (0.161792 + 0.161759 + 0.161934 + 0.161984) / 4, "nemo"),  # 9 replicas (CP8)
+    "H602": ("gb300", 32, 294_912, 64, (0.352876 + 0.352375) / 2, "nemo"),
 }
 # AMD Primus LoRA logs: block_start..block_stop seconds of the five training blocks (0-1,536 samples, then 384 each)
 BLOCKS = {
@@ -80,8 +82,11 @@ def test_layouts_as_the_launch_configs_name_them():
     conds = _rows("training_conditions.csv")
     expect = {"H588": ("2", "", "2", "1"), "H592": ("4", "", "1", "1"), "H596": ("2", "4", "1", "1"),
               "H597": ("2", "", "1", "1"), "H586": ("1", "", "1", "2"), "H587": ("1", "1", "1", "3"),
-              "H599": ("1", "1", "1", "3"), "H598": ("1", "1", "1", "2")}
+              "H599": ("1", "1", "1", "3"), "H598": ("1", "1", "1", "2"), "H601": ("1", "", "8", "1"),
+              "H602": ("1", "1", "1", "2")}
     for rid, (tp, ep, cp, mb) in expect.items():
         c = conds[rid]
         assert (c["tp"], c["ep"], c["cp"], c["micro_batch"]) == (tp, ep, cp, mb), rid
     assert conds["H596"]["fp8_params"] == "true" and conds["H596"]["network"] == "roce-400"
+    # the logged configuration summaries: Megatron-FSDP (data_parallel_sharding_strategy optim_grads_params)
+    assert {rid for rid in IDS if conds[rid]["zero"] == "3"} == {"H586", "H587", "H598", "H599", "H602"}
