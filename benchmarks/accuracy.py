@@ -1112,8 +1112,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # v6.0 Nebius / Dell / Google B200 and Cisco / Quanta / Giga Computing B300, v5.1 Dell / Giga Computing B200,
     # HPE's open-division 8 x H200; SGLang's MiniMax-M3 cookbook cells on B200 / B300 / GB300 / H200 / MI355X;
     # sgl-cookbook's Nemotron 3 Nano / Super printouts; GPUStack's GLM-4.6 FP8 bursts on 8 x A100)
-    ("SH", "  of which the rows added by serveblind24 (ids SH..; blind figures in the validation README): throughput",
-     None),
+    ("SH(?=[01]|20)", "  of which the rows added by serveblind24 (ids SH01-SH20; blind figures in the validation "
+     "README): throughput", None),
+    # the serveblind25 round (ids SH21..: vLLM pull request #48983's stock baseline, Gemma 4 26B-A4B NVFP4 on one RTX
+    # PRO 6000 Blackwell, random 1k/1k at concurrency 32)
+    ("SH(?=2[1-9]|[3-9])", "  of which the rows added by serveblind25 (ids SH21..; blind figures in the validation "
+     "README): throughput", "  of which the rows added by serveblind25 (ids SH21..): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
