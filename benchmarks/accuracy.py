@@ -1115,7 +1115,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("SH(?=[01]|20)", "  of which the rows added by serveblind24 (ids SH01-SH20; blind figures in the validation "
      "README): throughput", None),
     # the serveblind25 round (ids SH21..: vLLM pull request #48983's stock baseline, Gemma 4 26B-A4B NVFP4 on one RTX
-    # PRO 6000 Blackwell, random 1k/1k at concurrency 32)
+    # PRO 6000 Blackwell, random 1k/1k at concurrency 32; the vLLM blog's EAGLE3-on-AMD no-speculation bars,
+    # MiniMax-M2.5 FP8 and Kimi-K2.5 MXFP4 on 4 x MI355X at TP 4, 1K/1K at concurrency 4-64)
     ("SH(?=2[1-9]|[3-9])", "  of which the rows added by serveblind25 (ids SH21..; blind figures in the validation "
      "README): throughput", "  of which the rows added by serveblind25 (ids SH21..): latency"),
 )
