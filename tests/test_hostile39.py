@@ -61,3 +61,40 @@ def test_a_window_of_post_releases_holds_them(tmp_path: Path):
     r = _mi300x(tmp_path, SERIAL.format(vendors="amd", first="0.4.6", before="0.5.9"))
     assert json.loads(r.stdout)["gpu"]["serving"]["tpot_s"] > base
 
+
+# ------------------------------------------------------------------------------------------- cloud fees
+LAMBDA = ("providers:\n  - id: lambda\n    name: Lambda\n    kind: gpu-cloud\n    egress_free_gb_per_month: {free}\n"
+          "    egress_tiers:\n      - {{up_to_tb: null, usd_per_gb: 0}}\n    cross_region_usd_per_gb: 0\n"
+          "    storage_usd_per_gb_month:\n      premium-ssd: {storage}\n    as_of: 2026-09-20\n    source: ours\n")
+
+
+def _audit(tmp_path: Path, free: float, storage: float):
+    text = (Path(__file__).parents[1] / "examples" / "proposal-good-lora-8xh100.yaml").read_text(encoding="utf-8")
+    (tmp_path / "p.yaml").write_text(text.replace("kind: object", "kind: premium-ssd"), encoding="utf-8")
+    (tmp_path / "kb").mkdir(exist_ok=True)
+    (tmp_path / "kb" / "clouds.yaml").write_text(LAMBDA.format(free=free, storage=storage), encoding="utf-8")
+    return cli("audit", "p.yaml", "--format", "json", "--knowledge", "kb", cwd=tmp_path)
+
+
+@pytest.mark.parametrize("free, storage, field, got", [(0, -0.2, "storage_usd_per_gb_month.premium-ssd", "-0.2"),
+                                                        (-100, 0.2, "egress_free_gb_per_month", "-100")])
+def test_a_negative_fee_refused(tmp_path: Path, free, storage, field, got):
+    """Before: premium-ssd at -0.2 $/GB-month wrote 'fee storage -2.16' (1 TB x -0.2 x 0.0108 months) and the
+    proposal cost $249.11 instead of $253.42; a free allowance of -100 GB billed 100 GB more than was sent."""
+    r = _audit(tmp_path, free, storage)
+    assert r.returncode == 2, r.stdout[:200]
+    assert r.stderr.strip() == (f"gpuwise: kb/clouds.yaml: providers[0] (id lambda).{field}: Input should be "
+                                f"greater than or equal to 0 (got {got})")
+
+
+def test_every_fee_at_zero_bills_the_gpus_alone(tmp_path: Path):
+    """No fee line: the cost is the 8 GPUs' $31.92 an hour (the proposal's 8 x $3.99) over the job and its
+    start-up and wind-down, nothing else."""
+    r = _audit(tmp_path, 0, 0)
+    assert r.returncode in (0, 1), r.stderr
+    proposed = json.loads(r.stdout)["proposed"]
+    lines = proposed["ledger"]["lines"]
+    assert [line["kind"] for line in lines] == ["rent", "setup"]
+    hours = sum(line["inputs"]["hours"] for line in lines)
+    assert abs(proposed["total_cost_usd"] - 31.92 * hours) < 1e-6
+

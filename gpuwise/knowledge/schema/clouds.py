@@ -179,10 +179,12 @@ class Provider(Strict):
     currency: Currency = Field(
         default="USD", description="currency of this provider's fees (the usd_* fee fields hold it)")
     market: Literal["global", "china"] = Field(default="global", description="china: mainland-China regions")
-    egress_free_gb_per_month: float = 0
+    # at least 0 (hostile round 39: a negative free allowance billed more egress than was sent, and a negative storage
+    # price wrote a credit line on the bill, 'fee storage -2.16', lowering the proposal's cost)
+    egress_free_gb_per_month: float = Field(default=0, ge=0)
     egress_tiers: list[Tier] = Field(description="internet egress, per GB, in order")
     cross_region_usd_per_gb: float = Field(ge=0)
-    storage_usd_per_gb_month: dict[str, float] = Field(
+    storage_usd_per_gb_month: dict[str, Annotated[float, Field(ge=0)]] = Field(
         default={}, description="kind (premium-ssd, standard-ssd, object) -> price"
     )
     spot_notice_s: int | None = None
