@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from gpuwise.knowledge.names import visible
+
 from .clirun import gpuwise as cli
 
 V3 = ("workload: {task: inference, model: deepseek-v3, framework: sglang, precision: fp8, prompt_tokens: 1000, "
@@ -97,4 +99,28 @@ def test_every_fee_at_zero_bills_the_gpus_alone(tmp_path: Path):
     assert [line["kind"] for line in lines] == ["rent", "setup"]
     hours = sum(line["inputs"]["hours"] for line in lines)
     assert abs(proposed["total_cost_usd"] - 31.92 * hours) < 1e-6
+
+
+# ------------------------------------------------------------------------------------------- look-alike names
+@pytest.mark.parametrize("name", ["\u0410\uff11\uff10\uff10", "a\uff1100", "\u0430100", "A1OO"])
+def test_a_look_alike_of_a_shared_short_name_names_its_variants(tmp_path: Path, name):
+    """'А１００' read as it looks is 'a100', which four parts share: the hint names them (before: a10,
+    v100-16gb-sxm2 and h100-80gb-sxm, none an A100)."""
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, seq_len: 4096, "
+                                     "train_tokens: 2.0e8}\n", encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", name, cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip().endswith("(did you mean a100-40gb-pcie or a100-40gb-sxm or a100-80gb-pcie or "
+                                     "a100-80gb-sxm?)")
+
+
+@pytest.mark.parametrize("name, shown", [("\u216clama-3.1-8b", "\\u216clama-3.1-8b"),  # ROMAN NUMERAL FIFTY
+                                         ("\u210d100", "\\u210d100"),  # DOUBLE-STRUCK CAPITAL H
+                                         ("\uff4d\uff49\uff13\uff10\uff10", "\\uff4d\\uff49\\uff13\\uff10\\uff10"),
+                                         ("\u6607\u817e", "\u6607\u817e"),
+                                         ("\u82f1\u4f1f\u8fbeH100", "\u82f1\u4f1f\u8fbeH100")])
+def test_compatibility_forms_of_latin_letters_are_shown_escaped(name, shown):
+    """'Ⅼ' and 'ℍ' are drawn as L and H (NFKC takes them there) but are no script docs/names.md listed, and a name
+    wholly in fullwidth had no ASCII letter to call it Latin: each was shown as written. A Chinese name stays."""
+    assert visible(name) == shown
 

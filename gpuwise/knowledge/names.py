@@ -215,16 +215,21 @@ class NameIndex:
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", key)
         fixed = re.sub(r"(?<=\d)[oO]|[oO](?=\d)", "0", fixed)
         first = [fixed] if fixed != typed and fixed in pool else []
+        if fixed != typed and not first:
+            # read as it looks, a short name several variants share ('А１００' is 'a100': the 40 and 80 GB, PCIe and
+            # SXM parts) names them, not the nearest spellings (a10, v100-16gb-sxm2; hostile round 39)
+            family = sorted({i for k, i in self.exact.items() if k.startswith(fixed)})
+            first = family if len(family) <= 4 else []  # a letter alone ('Ｈ') starts too many to be a hint
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
-        ids = list(dict.fromkeys(pool[c] for c in close))
+        ids = list(dict.fromkeys(pool.get(c, c) for c in close))
         if self.kind == "model" and (sizes := _sizes(folded(name))):
             # a model of another size is no close match, however alike the names: 'ernie-4.5-0.3b' was offered
             # ernie-4.5-300b-a47b, 'olmo-2-1b' olmo-2-13b (hostile round 27); a digit mistyped ('llama-3.1-9b')
             # keeps its match within half as much again, and an id that states no size stays
             ids = [i for i in ids if not _sizes(i) or any(max(a, b) <= 1.5 * min(a, b)
                                                           for a in _sizes(i) for b in sizes if min(a, b) > 0)]
-        return ids[:n]
+        return ids[:max(n, len(first))]
 
 
 def published(model: Any, name: Any) -> str | None:
@@ -285,10 +290,15 @@ def visible(name: str) -> str:
         return name
     import unicodedata
 
-    latin = any(c.isascii() and c.isalnum() for c in name)
+    def drawn_as_latin(c: str) -> bool:  # a compatibility form of a Latin letter or digit: fullwidth 'Ｈ', 'Ⅼ', 'ℍ'
+        plain = unicodedata.normalize("NFKC", c)
+        return plain != c and plain.isascii() and plain.isalnum()
+
+    # a Latin name: one with an ASCII letter or digit, or written wholly in forms drawn as them ('ｍｉ３００')
+    latin = any(c.isascii() and c.isalnum() for c in name) or folded(name).isascii()
 
     def seen(c: str) -> bool:
-        return c.isascii() or not (unicodedata.category(c)[0] in "CZM"
-                                   or (latin and unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS)))
+        return c.isascii() or not (unicodedata.category(c)[0] in "CZM" or (latin and (
+            unicodedata.name(c, "").startswith(_LOOKALIKE_SCRIPTS) or drawn_as_latin(c))))
 
     return escaped(name, seen)
