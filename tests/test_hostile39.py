@@ -124,3 +124,19 @@ def test_compatibility_forms_of_latin_letters_are_shown_escaped(name, shown):
     wholly in fullwidth had no ASCII letter to call it Latin: each was shown as written. A Chinese name stays."""
     assert visible(name) == shown
 
+
+# ------------------------------------------------------------------------------------------- expert parallelism
+def _train(model: str, par: dict) -> dict:
+    return {"workload": {"task": "finetune", "method": "full", "model": model, "seq_len": 4096, "train_tokens": 2e8,
+                         "stack": "megatron", "parallelism": par}}
+
+
+def test_a_stated_etp_is_kept_where_some_ep_holds_it(tmp_path: Path):
+    """etp 2 on 8 H100s for Qwen3-30B-A3B: ep 4 x etp 2 = 8 divides the 8 GPUs (expert_split), so the pin is
+    kept; before, the search took ep 8 (faster), ETP fell to 1 and fits_as_requested was false."""
+    (tmp_path / "r.yaml").write_text(json.dumps(_train("qwen3-30b-a3b", {"etp": 2})), encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    gpu = json.loads(r.stdout)["gpu"]
+    assert (gpu["layout"]["ep"], gpu["layout"]["etp"], gpu["fits_as_requested"]) == (4, 2, True)
+

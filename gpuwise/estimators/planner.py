@@ -153,6 +153,11 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
                     if span % ep:
                         continue
                     out.append((tp, pp, cp, ep))
+    # a stated etp is taken as given where some split holds it (expert_split: ep > 1 and ep x etp dividing the stage's
+    # GPUs), as a pinned tp is: etp 2 on 8 GPUs had ep 8 chosen and the pin dropped where ep 4 x etp 2 holds it
+    # (hostile round 39); where none does, the splits stay and the layout says the pin was not kept
+    held = [s for s in out if pins.etp and shape.moe and s[3] > 1 and (n // s[1]) % (s[3] * pins.etp) == 0]
+    out = held or out
     tj.memo[key] = out
     return out
 
