@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from gpuwise.errors import UserError
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
 from gpuwise.knowledge.names import visible
 
 from .clirun import gpuwise as cli
@@ -140,3 +143,25 @@ def test_a_stated_etp_is_kept_where_some_ep_holds_it(tmp_path: Path):
     gpu = json.loads(r.stdout)["gpu"]
     assert (gpu["layout"]["ep"], gpu["layout"]["etp"], gpu["fits_as_requested"]) == (4, 2, True)
 
+
+@pytest.mark.parametrize("model, ep, name, experts", [("qwen3-30b-a3b", 3, "Qwen3 30B-A3B", 128),
+                                                      ("mixtral-8x7b", 16, "Mixtral 8x7B", 8)])
+def test_an_ep_that_does_not_divide_the_experts_refused(kb, model, ep, name, experts):
+    """Megatron-Core's MoE layer asserts num_moe_experts % expert_model_parallel_size == 0: ep 3 of 128 experts
+    was taken as kept on 12 GPUs, ep 16 of Mixtral's 8 on 16 (half an expert a GPU in its memory)."""
+    with pytest.raises(UserError) as err:
+        resolve(Requirements.model_validate(_train(model, {"ep": ep})), kb)
+    text = str(err.value)
+    assert "workload.parallelism.ep" in text and "\n" not in text
+    assert f"{name}'s {experts} routed experts do not divide by {ep}" in text
+
+
+def test_an_ep_that_divides_the_experts_read(kb):
+    resolve(Requirements.model_validate(_train("mixtral-8x7b", {"ep": 8})), kb)
+
+
+def test_an_ep_that_does_not_divide_refused_in_chinese(tmp_path: Path):
+    (tmp_path / "r.yaml").write_text(json.dumps(_train("mixtral-8x7b", {"ep": 16})), encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "16", "--lang", "zh", cwd=tmp_path)
+    assert r.returncode == 2 and "workload.parallelism.ep" in r.stderr and "路由专家" in r.stderr
+    assert "routed experts" not in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -360,19 +360,30 @@ def _check_etp(w: Workload, shape: Shape, where: str) -> None:
     """``parallelism.etp`` splits each routed expert's matrices over GPUs (Megatron-Core's
     expert_tensor_parallel_size): on a model with no routed experts it names nothing, and was dropped unsaid
     (the pins kept it for MoE models alone), so a user who stated it believed it ran. An input error; so is
-    ``parallelism.ep`` above 1 there (expert parallelism, dropped the same way)."""
+    ``parallelism.ep`` above 1 there (expert parallelism, dropped the same way), and on an MoE model an ``ep`` that
+    does not divide its routed experts."""
     par = w.parallelism
-    if w.task == "inference" or par is None or shape.moe:
+    if w.task == "inference" or par is None:
         return
-    if par.ep is not None and par.ep > 1:  # ep 1 (no expert parallelism) is true of a dense model
+    if par.ep is not None and par.ep > 1 and not shape.moe:  # ep 1 (no expert parallelism) is true of a dense model
         raise UserError(N_("expert parallelism places routed experts on GPUs, and %(model)s has none (a dense model)"),
                         values={"model": shape.name}, where=field_at(where, "workload.parallelism.ep"),
                         hint=N_("leave parallelism.ep out, or use dp for the same GPUs"))
-    if par.etp is None:
-        return
-    raise UserError(N_("expert tensor parallelism splits routed experts, and %(model)s has none (a dense model)"),
-                    values={"model": shape.name}, where=field_at(where, "workload.parallelism.etp"),
-                    hint=N_("leave parallelism.etp out"))
+    if par.etp is not None and not shape.moe:
+        raise UserError(N_("expert tensor parallelism splits routed experts, and %(model)s has none (a dense model)"),
+                        values={"model": shape.name}, where=field_at(where, "workload.parallelism.etp"),
+                        hint=N_("leave parallelism.etp out"))
+    # each expert-parallel rank holds experts / ep whole experts: Megatron-Core's MoE layer asserts num_moe_experts %
+    # expert_model_parallel_size == 0 (megatron/core/transformer/moe/moe_layer.py), so no count runs ep 3 of 128
+    # experts, nor ep 16 of Mixtral's 8; it was taken as kept, its memory a fraction of an expert a GPU (hostile
+    # round 39)
+    experts = int(getattr(shape, "experts", 0) or 0)
+    if par.ep is not None and shape.moe and experts and experts % par.ep:
+        raise UserError(N_("expert parallelism gives each of its %(ep)s GPUs the same number of whole experts, and "
+                           "%(model)s's %(experts)s routed experts do not divide by %(ep)s"),
+                        values={"model": shape.name, "experts": experts, "ep": par.ep},
+                        where=field_at(where, "workload.parallelism.ep"),
+                        hint=N_("give an ep that divides the model's routed experts, or leave it out"))
 
 
 def _check_schedule(w: Workload, layers: int, where: str, slots: int = 0) -> None:
