@@ -481,7 +481,7 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     # layer-split engines (llama.cpp, ExLlama) quantize activations inside the per-layer overhead they are measured with
     w8a8 = eng.compute in W8A8 and not eng.weight_only and eng.fw.split != "layer"
     if w8a8:
-        kernels += (QUANT_KERNELS_COMPILED if eng.act_quant_fused else QUANT_KERNELS_DENSE) * sc.layers
+        kernels += QUANT_KERNELS_COMPILED * sc.layers if eng.act_quant_fused else w8a8_quant_kernels(sc)
     kernels += fp4_quant_kernels(eng)
     if sc.mla:
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
@@ -495,6 +495,19 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
         kernels += per * sc.moe_layers
         grouped = 2.0 * sc.moe_layers
     return kernels, grouped
+
+
+def w8a8_quant_kernels(sc: Any) -> float:
+    """Activation-quantization kernels one forward launches before its dense W8A8 GEMMs where no compile folds
+    them (all stages): one before each quantized linear's GEMM (SGLang's apply_fp8_linear quantizes the input, then
+    multiplies), QUANT_KERNELS_DENSE a layer that holds a mixer (q/k/v, o) and an MLP (gate/up, down). A hybrid whose
+    mixers are layers of their own (Nemotron-H: ``layers`` counts its blocks, each a Mamba-2 mixer, an attention
+    mixer, an MLP or a MoE block) quantizes before a mixer's two projections in a mixer block and before an MLP's or
+    shared expert's two GEMMs in an MLP block: half of that a block, as fp4_quant_kernels counts the same blocks."""
+    mixers = sc.hybrid[0] + sc.hybrid[2] if sc.hybrid else sc.layers
+    if mixers >= sc.layers:  # every layer holds a mixer and an MLP
+        return float(QUANT_KERNELS_DENSE * sc.layers)
+    return float(QUANT_KERNELS_DENSE // 2 * sc.layers)
 
 
 def sparse_indexer_kernels(eng: Engine) -> float:
