@@ -31,7 +31,8 @@ def _engine(kb, model, precision, gpu="b200"):
 
 def test_nemotron_3_nano_fp8_quantizes_twice_a_block(kb):
     """FP8 - BF16 kernels a forward: 52 blocks x 2 + 23 MoE blocks x 2 = 150 (was 52 x 4 + 46 = 254)."""
-    fp8, bf16 = _engine(kb, "nvidia-nemotron-3-nano-30b-a3b", "fp8"), _engine(kb, "nvidia-nemotron-3-nano-30b-a3b", "bf16")
+    nano = "nvidia-nemotron-3-nano-30b-a3b"
+    fp8, bf16 = _engine(kb, nano, "fp8"), _engine(kb, nano, "bf16")
     assert ST.w8a8_quant_kernels(fp8.sc) == 104
     (k8, g8), (k16, g16) = ST._extra_kernels(fp8), ST._extra_kernels(bf16)
     assert (k8 - k16, g8 - g16) == (52 * 2 + 23 * 2, 0)
