@@ -44,3 +44,23 @@ def test_a_model_whose_layers_hold_both_keeps_four(kb):
     """Qwen3-30B-A3B (48 layers, each attention and MoE): 48 x 4 = 192, as before."""
     eng = _engine(kb, "qwen3-30b-a3b", "fp8", "h100-80gb-sxm")
     assert ST.w8a8_quant_kernels(eng.sc) == 48 * 4
+
+
+def test_nemotron_3_fp8_checkpoints_scale_per_tensor(kb):
+    """NVIDIA/Model-Optimizer published_checkpoints.json @ d69ab24e: the Nano and Super FP8 releases are quant_algo FP8
+    (per tensor, serving.yaml fp8_checkpoints). vLLM's compiled graph (act_quant_fused_from 0.10.0) then folds all but
+    one quantization a block: 52 x 1 for the Nano; SGLang compiles nothing, so it keeps 52 x 2 = 104."""
+    nano = "nvidia-nemotron-3-nano-30b-a3b"
+    assert kb.serving.fp8_checkpoints[nano].scaling == "tensor"
+    assert kb.serving.fp8_checkpoints["nvidia-nemotron-3-super-120b-a12b"].scaling == "tensor"
+    def vllm(precision):
+        w = {"task": "inference", "model": nano, "precision": precision, "framework": "vllm",
+             "prompt_tokens": 1024, "output_tokens": 1024, "parallelism": {"tp": 1}}
+        job = resolve(Requirements.model_validate({"workload": w}), kb)
+        return SV.choose(job, kb.gpus["h200-141gb-sxm"], 1).engine
+
+    fp8, bf16 = vllm("fp8"), vllm("bf16")
+    assert fp8.act_quant_fused is True
+    # 52 x 1 folded dense quantizations + the routed experts' 23 x 2, which stay kernels of their own
+    assert ST._extra_kernels(fp8)[0] - ST._extra_kernels(bf16)[0] == 52 + 46
+    assert _engine(kb, nano, "fp8").act_quant_fused is False
