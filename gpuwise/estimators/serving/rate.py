@@ -16,6 +16,10 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   input queue, then runs one step: vllm/v1/engine/core.py ``run_busy_loop``), so a prompt that arrives while a
   step runs waits out its rest: with chance ``1 - e^-b`` a step is running (the batch is Poisson; Poisson
   arrivals see time averages) and its rest is uniform over the step (:func:`residual`).
+* **The step scheduled ahead.** Where the engine schedules the next step while one runs (serving.yaml
+  ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers), it takes in new
+  requests only as a step ends, when the step after it is already scheduled without them: a prompt that finds the
+  engine busy waits that whole step too (:func:`ahead`).
 * **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
   so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
   (an upper bound). The batch is Poisson (M/G/∞ in service): p95 TPOT is TPOT at ``b + 1.645 √b``.
@@ -30,6 +34,7 @@ import math
 from typing import Any
 
 from ...frozen import frozen
+from ...knowledge.records import release_at_least
 from ..interconnect import GPUS_PER_NODE, default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
@@ -125,28 +130,48 @@ def residual(busy: float, step: float) -> tuple[float, float]:
     return busy * step / 2, p95
 
 
+def ahead(busy: float, step: float) -> tuple[float, float]:
+    """(mean, p95) wait of an arrival for the step an engine that schedules a step ahead has already scheduled
+    without it, beyond the rest of the step running (:func:`residual`): none with chance ``1 - busy`` (the engine
+    idles and schedules the request at once), else the whole step."""
+    return busy * step, (step if busy > TAIL else 0.0)
+
+
+def scheduled_ahead(job: Any, eng: Engine) -> bool:
+    """Whether ``eng``'s framework, in the job's stated release, schedules the next step while one runs (serving.yaml
+    ``scheduled_ahead``): from that entry's first release on, and for a job that states none (the current releases
+    do); never where the release turns SGLang's overlap scheduler off for the model (``eng.unoverlapped``)."""
+    span = eng.fw.scheduled_ahead
+    if span is None or eng.unoverlapped:
+        return False
+    version = getattr(job.w, "framework_version", None)
+    return not version or release_at_least(version, span.first)
+
+
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
     """Sequences the scheduler admits per copy: the batch where the copy's throughput peaks."""
     top = capacity_point(job, eng, rep, None, None) if rep.fits else None
     return max(1, int(top.concurrency)) if top is not None else max(rep.max_seqs, 1)
 
 
-def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int]:
-    """(output tokens, copies, :func:`slots`, prompts per prefill step) of ``eng`` on ``rep`` for ``job``:
-    what :func:`colocated` reads at every batch of its bisections, worked out once per job and pair."""
+def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int, bool]:
+    """(output tokens, copies, :func:`slots`, prompts per prefill step, :func:`scheduled_ahead`) of ``eng`` on
+    ``rep`` for ``job``: what :func:`colocated` reads at every batch of its bisections, worked out once per job and
+    pair."""
     key = ("serving-rate-copy", id(eng), id(rep))
     got = job.memo.get(key)
     if got is None or got[0] is not eng or got[1] is not rep:
         prompt, output = request_lengths(job.w)
         pre = prefill_tokens(job.w, prompt)
         m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
-        got = job.memo[key] = (eng, rep, (output, rep.layout.replicas, slots(job, eng, rep), m))
+        got = job.memo[key] = (eng, rep, (output, rep.layout.replicas, slots(job, eng, rep), m,
+                                          scheduled_ahead(job, eng)))
     return got[2]
 
 
 def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     """The system when each copy has ``b`` sequences in service on average (prefill sharing the steps)."""
-    output, r, c, m = _copy(job, eng, rep)
+    output, r, c, m, step_ahead = _copy(job, eng, rep)
     p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
@@ -154,7 +179,11 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     a_pre = lam * service
     slot_mean, slot95 = wait(c, b, in_batch)
     pre_mean, pre95 = wait(m, a_pre, service)
-    res_mean, res95 = residual(1.0 - math.exp(-b), p.tpot)  # the step in flight, its prompt chunks included
+    busy = 1.0 - math.exp(-b)
+    res_mean, res95 = residual(busy, p.tpot)  # the step in flight, its prompt chunks included
+    if step_ahead:  # and the step already scheduled behind it
+        more_mean, more95 = ahead(busy, p.tpot)
+        res_mean, res95 = res_mean + more_mean, res95 + more95
     b95 = min(float(c), b + Z95 * math.sqrt(b))
     tpot95 = point(job, eng, rep, float(max(1, round(b95))), open_loop=True).tpot
     stable = b < c and a_pre < m
@@ -164,7 +193,7 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
 
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
     """``colocated(job, eng, rep, b).requests_per_s`` without the waits (the same arithmetic)."""
-    output, r, _c, _m = _copy(job, eng, rep)
+    output, r, _c, _m, _ahead = _copy(job, eng, rep)
     p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch

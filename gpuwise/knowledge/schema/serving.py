@@ -353,6 +353,19 @@ class SyncHostFloor(ReleaseWindow):
     check: Check = "S"
 
 
+class ScheduledAhead(Strict):
+    """The first release whose engine, by default, schedules the next step while the current one runs on the GPUs
+    (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's overlap scheduler): the host takes in new
+    requests only as a step ends, when the step after it is already scheduled, so a prompt that arrives while the
+    engine is busy joins the step after next and waits out one whole step beyond the rest of the one running. A
+    job stating an older release schedules synchronously; one stating none schedules so (the current releases
+    do)."""
+
+    first: str = Field(pattern=RELEASE_VERSION, description="the first release that schedules so by default")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class Wna16MoeKernel(ReleaseWindow):
     """Releases that run a weight-only 4-bit (AWQ/GPTQ) model's routed experts on a kernel whose fixed time per
     grouped expert GEMM at a decode batch is its own, for models with more than ``more_experts_than`` experts:
@@ -567,6 +580,8 @@ class Framework(Strict):
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
     pp_decode_batch: PpDecodeBatch | None = Field(
         default=None, description="from which release a pipeline's decode runs as one batch (None: micro-batches)")
+    scheduled_ahead: ScheduledAhead | None = Field(
+        default=None, description="from which release the engine schedules a step ahead by default (None: never)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     rocm_block_fp8_walk: list[RocmBlockFp8Walk] = Field(
