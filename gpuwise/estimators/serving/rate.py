@@ -34,11 +34,12 @@ import math
 from typing import Any
 
 from ...frozen import frozen
+from ...knowledge.records import release_at_least
 from ..interconnect import GPUS_PER_NODE, default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
-from .load import capacity_point, point, prefill_seconds, scheduled_ahead
+from .load import capacity_point, point, prefill_seconds
 from .step import token_time
 from .support import request_lengths
 
@@ -134,6 +135,17 @@ def ahead(busy: float, step: float) -> tuple[float, float]:
     without it, beyond the rest of the step running (:func:`residual`): none with chance ``1 - busy`` (the engine
     idles and schedules the request at once), else the whole step."""
     return busy * step, (step if busy > TAIL else 0.0)
+
+
+def scheduled_ahead(job: Any, eng: Engine) -> bool:
+    """Whether ``eng``'s framework, in the job's stated release, schedules the next step while one runs (serving.yaml
+    ``scheduled_ahead``): from that entry's first release on, and for a job that states none (the current releases
+    do); never where the release turns SGLang's overlap scheduler off for the model (``eng.unoverlapped``)."""
+    span = eng.fw.scheduled_ahead
+    if span is None or eng.unoverlapped:
+        return False
+    version = getattr(job.w, "framework_version", None)
+    return not version or release_at_least(version, span.first)
 
 
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
