@@ -26,10 +26,11 @@ def _estimate(tmp_path: Path, overlay: str, *more: str):
                cwd=tmp_path)
 
 
-@pytest.mark.parametrize("first, before", [("0.12.0", "0.11.1"), ("0.11.1", "0.11.1"), ("0.11.1", "0.11.1.post1")])
+@pytest.mark.parametrize("first, before", [("0.12.0", "0.11.1"), ("0.11.1", "0.11.1"), ("0.11.1", "0.11.1rc2")])
 def test_a_release_window_that_holds_no_release_refused(tmp_path: Path, first, before):
     """Round 38: the window was read as holding no release, so the padding the shipped window charges vLLM 0.11.1
-    on Hopper was dropped, exit 0 (a .postN counts as the release it follows: records.version_key)."""
+    on Hopper was dropped, exit 0 (an rcN counts as its release: records.release_key; 0.11.1 up to 0.11.1.post1,
+    refused here before branch release54, holds 0.11.1 in that one ordering: tests/test_release_order54.py)."""
     r = _estimate(tmp_path, PADDING.format(first=first, before=before, arch="hopper"))
     assert r.returncode == 2, r.stdout[:200]
     assert r.stderr.strip() == ("gpuwise: kb/serving.yaml: frameworks[0] (id vllm).deepgemm_moe_padding: "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import re
 from typing import Any
 
 
@@ -142,18 +143,36 @@ class TcoFileMethods:
         return (s.values["resale_fraction_per_year"].value, s.values["resale_floor_fraction"].value, "default")
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """A release number as a tuple that orders as releases do (0.5.12 after 0.5.7; a .postN or rcN
-    suffix counts as the release it follows)."""
-    core = version.split("post")[0].split("rc")[0].rstrip(".")
-    return tuple(int(p) for p in core.split("."))
+_RELEASE = re.compile(r"(\d+(?:\.\d+)*)\.?(?:rc\d+|post(\d+))?")
+"""The release forms a workload's ``framework_version`` and a knowledge window's bounds take (their patterns:
+inputs/workload.py, schema/serving.py ``RELEASE_VERSION``): a release number, then at most an rcN or a .postN."""
 
 
 def release_key(version: str) -> tuple[tuple[int, ...], int]:
-    """A release number as releases order, a .postN suffix after the release it follows (0.5.5.post2 after
-    0.5.5.post1 and 0.5.5) and an rcN before it."""
-    post = version.split("post")[1] if "post" in version else ""
-    return version_key(version), int(post) if post.isdigit() else (-1 if "rc" in version else 0)
+    """A framework release as gpuwise orders releases, the one ordering every release window and release list is
+    read in (docs/formats.md, ``framework_version``):
+
+    * the release number as PEP 440 compares it, trailing zeros aside (0.5.12 after 0.5.7; 1.0 is 1.0.0);
+    * a .postN after its release and after every lower .postN (0.5.5 < 0.5.5.post1 < 0.5.5.post2 < 0.5.6): SGLang
+      ships kernel changes in post releases, so a window may start or end at one;
+    * an rcN counts as the release it is a candidate for (0.11.1rc2 is 0.11.1), not before it as PEP 440 has it:
+      vLLM tags its candidates on the release branch it ships from, so a candidate runs the kernels of its release,
+      and a window bounded at that release holds the candidate too (one that starts there) or leaves it out (one
+      that ends there). TensorRT-LLM's weekly candidates are read at the same resolution: 1.2.0rc1 as 1.2.0.
+
+    Nightly and development builds (0.11.1rc2.dev5+gabc, 0.5.9.dev20260204) are no release here: the workload's
+    pattern refuses them, with the release they name as the close match (inputs/schema.py)."""
+    got = _RELEASE.fullmatch(version.strip())
+    if got is None:
+        raise ValueError(f"not a release: {version!r}")
+    parts = [int(p) for p in got.group(1).split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts), int(got.group(2) or 0)
+
+
+version_key = release_key
+"""The same ordering under the name its older readers import (no reader has one of its own)."""
 
 
 def release_at_least(version: str, first: str) -> bool:
@@ -163,8 +182,9 @@ def release_at_least(version: str, first: str) -> bool:
 
 def in_releases(span: Any, version: str | None) -> bool:
     """Whether the stated release ``version`` is in ``span``'s releases, from ``span.first`` up to, not
-    including, ``span.before`` (a knowledge entry's release window); never for a job that states none."""
-    return version is not None and version_key(span.first) <= version_key(version) < version_key(span.before)
+    including, ``span.before`` (a knowledge entry's release window, :func:`release_key`'s ordering); never for a
+    job that states none."""
+    return version is not None and release_key(span.first) <= release_key(version) < release_key(span.before)
 
 
 MIXINS: dict[str, type] = {

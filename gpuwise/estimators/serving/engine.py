@@ -603,8 +603,7 @@ def release(fw: Framework, version: str | None, vendor: str | None = None) -> Fr
     if version is None:
         got = fw.releases[-1]
     else:
-        bare = version.split("rc")[0].rstrip(".")  # a candidate as its release; a .postN after the release
-        at = [r for r in fw.releases if release_at_least(bare, r.version)]
+        at = [r for r in fw.releases if release_at_least(version, r.version)]  # records.release_key's order
         got = at[-1] if at else None
     if got is not None and got.vendors and vendor not in got.vendors:
         return None

@@ -255,8 +255,7 @@ def holds_from(override: Any, name: str, version: str | None) -> bool:
     """Whether ``override``'s ``name`` applies to a job on ``version``: always, unless the override says from which
     release on its build runs what the figure measures (``allreduce_latency_from``: SGLang's ROCm build defaults to
     aiter's custom all-reduce from 0.5.5.post3 on) and the job states an earlier release; a job that states none runs
-    the newest. A post release counts after the one it follows here (0.5.5.post3 after 0.5.5.post2), where
-    :func:`version_key` counts it as that release."""
+    the newest. Releases order as records.release_key has them (0.5.5.post3 after 0.5.5.post2)."""
     bound = getattr(override, FROM_RELEASE.get(name, ""), None)
     if bound is None or version is None:
         return True
