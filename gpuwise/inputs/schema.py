@@ -156,7 +156,8 @@ def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def _version_written_otherwise(given: Any, info: Any) -> str | None:
     """A release written as its git tag or with a separator the field's form has not (``v0.5.7``, ``0.5.7-rc1``,
-    ``0.5.7 ``): the same release in the field's form, for the refusal's 'did you mean'; None for anything else."""
+    ``0.5.7 ``), or a build's version (``0.10.1.1+cu126``, ``0.11.1rc2.dev5+gabc``): the release in the field's form,
+    for the refusal's 'did you mean'; None for anything else."""
     import re
 
     pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), None)
@@ -167,6 +168,12 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
     # full-width digits (４.５７) are refused as every number field refuses them (docs/formats.md), with the ASCII
     close = unicodedata.normalize("NFKC", given.strip())
     close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", close))
+    # a build's local label (0.10.1.1+cu126) is the release it labels; a nightly or development build
+    # (0.11.1rc2.dev5+gabc, 0.5.6.post3.dev1278, 0.5.9.dev20260204) is offered the release it names, an rcN as
+    # that release (records.release_key)
+    close = re.sub(r"\+[0-9A-Za-z.]*$", "", close)
+    if re.search(r"[.-]?dev\d*$", close):
+        close = re.sub(r"\.?rc\d+$", "", re.sub(r"[.-]?dev\d*$", "", close))
     return close if close != given and re.fullmatch(pattern, close) else None
 
 

@@ -301,7 +301,7 @@ class Workload(Strict):
         "cross-entropy holds the logits one chunk at a time (training.ce_chunks)")
     framework: Framework = "vllm"
     framework_version: str | None = Field(
-        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$", max_length=32,
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$", max_length=64,
         description="inference: the framework release served with (e.g. 0.5.7; llama.cpp: its build, 6600 or "
         "b6600): its kernels set the per-step constants (knowledge/serving.yaml releases); none given: the newest "
         "release gpuwise knows")
