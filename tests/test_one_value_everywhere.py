@@ -96,19 +96,23 @@ def test_a_copy_that_does_not_fit_has_no_speed_and_its_label_shows_the_memory_to
     held whole on every rank (MLA down-projections and gate) = 85,117,563,584 B; the working set of the 2,048-token
     prompt vLLM prefills beside the decodes, held at the decode end (since users32), (2,048 x (8 B x 7,168 + 6 B x
     2,048 x 8 experts) + 4 B x 129,280 vocab x 1 sequence) / 8 = 39,910,528 B; the MLA cache 61 layers x (512 + 64)
-    x 2 B x (2048 + 1024) tokens = 215,875,584 B; the CUDA context 2^30 B + 5% x 39,910,528 B. Total
-    86,449,087,046 B: the JSON's memory, and
-    the label's "would hold 86.4 GB" (it said 85.3: weights and working set alone). Nothing is timed: no
-    TPOT, TTFT, per-sequence speed, prefill speed or curve (it gave 54.5 tok/s per sequence)."""
+    x 2 B x (2048 + 1024) tokens = 215,875,584 B; the CUDA context 2^30 B + 5% x 39,910,528 B; and what vLLM's
+    start-up profile run holds beyond its step's working set, kept from the KV pool (serving.yaml vllm
+    profile_sampler): 37.7 B x 129,280 x min(1,024, 8,192) requests = 4,990,828,544 B less (8,192 x (8 B x 7,168 +
+    6 B x 2,048 x 8) + 4 B x 129,280 x 1,024) / 8 = 225,574,912 B, 4,765,253,632 B. Total 91,214,340,678 B: the
+    JSON's memory, and the label's "would hold 91.2 GB" (it said 85.3: weights and working set alone; 86.4 before
+    the profile's peak was counted). Nothing is timed: no TPOT, TTFT, per-sequence speed, prefill speed or curve
+    (it gave 54.5 tok/s per sequence)."""
     r = estimate({"workload": R1_H100}, gpu="h100-80gb-sxm", gpus=8)
     g = r.gpu
     weights = 669_173_061_120 * 1 / 8 + 1_853_358_080 * 2 / 8 + 1_007_591_424
     act = (2048 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129_280 * 1) / 8
     kv = 61 * (512 + 64) * 2 * (2048 + 1024)
-    total = weights + act + kv + 2**30 + 0.05 * act
-    assert r.memory.per_gpu_bytes == round(total) == 86_449_087_046
+    profile = 37.7 * 129_280 * 1024 - (8192 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129_280 * 1024) / 8
+    total = weights + act + kv + 2**30 + 0.05 * act + profile
+    assert r.memory.per_gpu_bytes == round(total) == 91_214_340_678
     assert not g.fits
-    assert g.strategy == "does not fit: tensor parallel 8 over 8 GPUs would hold 86.4 GB per GPU"
+    assert g.strategy == "does not fit: tensor parallel 8 over 8 GPUs would hold 91.2 GB per GPU"
     sv = g.serving
     assert sv.tpot_s is None and sv.ttft_s is None and sv.per_sequence_tokens_per_s is None
     assert sv.single_stream_tokens_per_s is None and sv.curve == []
@@ -131,7 +135,7 @@ def test_a_copy_that_does_not_fit_prints_no_speed_in_any_format(tmp_path):
                    "  output_tokens: 2048\nconstraints:\n  gpus: [H100]\n  max_gpus: 8\n")
     text = gpuwise("estimate", str(req), "--gpu", "H100", "--gpus", "8").stdout
     words = " ".join(text.split())  # the text wraps its lines
-    assert "would hold 86.4 GB per GPU" in words and "Total per GPU 86.4 GB" in words
+    assert "would hold 91.2 GB per GPU" in words and "Total per GPU 91.2 GB" in words
     assert "tpot_s" not in text and "ttft_s" not in text and "Decode speed, one sequence" not in words
     assert "tokens/s per sequence" not in words and "one sequence:" not in words
     assert "0: a copy that does not fit in memory serves nothing" in words
@@ -203,13 +207,17 @@ def test_the_memory_alone_keeps_the_pinned_serving_layout_and_says_it():
     """``estimate`` of Llama-3.1-70B served with ``parallelism: {tp: 4}`` on 4 GPUs gave 143.4 GB per GPU
     without ``--gpu`` (the pin dropped: one whole copy a GPU) and 36.6 GB with ``--gpu H100``. The pin is the
     user's: by hand each GPU holds 70,553,706,496 params x 2 B / 4 (Hugging Face safetensors total, the catalog's
-    params_b) of the weights, and the memory alone is the GPU estimate's to the byte. Without a pin the layout
-    it assumes is said beside the memory ("4 x (one GPU)")."""
+    params_b) of the weights, and the memory alone is the GPU estimate's to the byte but for what vLLM's start-up
+    profile run holds beyond its step's working set on that GPU (its default batch follows the device's memory:
+    37.7 B x 128,256 x 1,024 less (8,192 x (8 B x 8,192 + 6 B x 28,672) + 4 B x 128,256 x 1,024) / 4 =
+    4,333,423,821 B on an H100; serving.yaml vllm profile_sampler). Without a pin the layout it assumes is said
+    beside the memory ("4 x (one GPU)")."""
     w = {"task": "inference", "model": "llama-3.1-70b", "parallelism": {"tp": 4}}
     alone = estimate({"workload": w}, gpus=4)
     on_gpu = estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=4)
     assert alone.memory.breakdown["weights"] == 70_553_706_496 * 2 // 4 == 35_276_853_248
-    assert alone.memory.per_gpu_bytes == on_gpu.memory.per_gpu_bytes
+    profile = 37.7 * 128_256 * 1024 - (8192 * (8 * 8192 + 6 * 28_672) + 4 * 128_256 * 1024) / 4
+    assert alone.memory.per_gpu_bytes + profile == pytest.approx(on_gpu.memory.per_gpu_bytes, abs=1)  # each rounded
     assert alone.memory.total_bytes == pytest.approx(alone.memory.per_gpu_bytes * 4, abs=4)  # each rounded
     assert alone.memory.layout.endswith("; tensor parallel 4")
     unpinned = estimate({"workload": {"task": "inference", "model": "llama-3.1-70b"}}, gpus=4)

@@ -109,7 +109,12 @@ def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> N
     assert ("with numbers: (8,000 x (8 B x 2,880 + 6 B x 2,880 x 4) (prefill working set of one layer) + "
             "4 B x 201,088 x 4) / 2 GPUs").replace(" x ", " × ") in out
     act = _term(json.loads(_audit(tmp_path, SPARKS % 2, "--format", "json")), "activations")
-    assert act["value"] == pytest.approx((8000 * (8 * 2880 + 6 * 2880 * 4) + 4 * 201088 * 4) / 2)
+    # and what vLLM's start-up profile run holds beyond its step's working set, kept from the KV pool (serving.yaml
+    # vllm profile_sampler: 37.7 B a logit x 201,088 x min(max_num_seqs 1,024, 8,192), less the step's
+    # (8,192 x (8 B x 2,880 + 6 B x 2,880 x 4) + 4 B x 201,088 x 1,024) / 2)
+    profile = 37.7 * 201088 * 1024 - (8192 * (8 * 2880 + 6 * 2880 * 4) + 4 * 201088 * 1024) / 2
+    assert act["inputs"]["profile_sampler_per_gpu_bytes"] == pytest.approx(profile)
+    assert act["value"] == pytest.approx((8000 * (8 * 2880 + 6 * 2880 * 4) + 4 * 201088 * 4) / 2 + profile)
     d = json.loads(_audit(tmp_path, H200, "--format", "json"))
     kv = _term(d, "kv_cache")
     assert kv["inputs"]["kv_elements"] == 576
@@ -119,7 +124,9 @@ def test_the_serving_memory_formulas_reproduce_their_values(tmp_path: Path) -> N
     # the decode end holds vLLM's 8,192-token step budget's working set (since users32), its vocabulary numbered
     assert ("with numbers: (8,192 × (8 B × 7,168 + 6 B × 2,048 × 8) (prefill working set of one layer) + "
             "4 B × 129,280 × 32) / 8 GPUs") in full
-    assert _term(d, "activations")["value"] == (8192 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129280 * 32) / 8
+    # with the profile run's sampler peak beyond the step's working set (as above: 4,765,253,632 B)
+    profile = 37.7 * 129280 * 1024 - (8192 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129280 * 1024) / 8
+    assert _term(d, "activations")["value"] == (8192 * (8 * 7168 + 6 * 2048 * 8) + 4 * 129280 * 32) / 8 + profile
 
 
 def test_ask_leaves_a_request_rates_load_alone(tmp_path: Path) -> None:

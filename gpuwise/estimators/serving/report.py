@@ -375,8 +375,26 @@ def memory(job: Any, s: Serving) -> M.MemoryEstimate:
     key = ("serving-memory", s.engine.gpu_id, s.engine.fw.id, s.engine.weight_format, s.layout, seqs)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id], seqs)
+        got = memory_of(job, s.engine.fw, s.layout, job.kb.gpus[s.engine.gpu_id], seqs)
+        got = job.memo[key] = with_profile_peak(got, s.replica.profile_gpu)
     return got
+
+
+def with_profile_peak(est: M.MemoryEstimate, profiled: float) -> M.MemoryEstimate:
+    """``est`` with the bytes a GPU the engine's start-up profile run holds beyond the forward's working set, where
+    the copy's KV pool is sized short of them (layout.py ``profile_gpu``; profile.py: vLLM's dummy sampler pass):
+    memory the engine keeps from its pool for its life, so the memory total the rules judge is the one the serving
+    copy's room was reckoned on (no allocator allowance on it: the pool is sized after the profile's measured peak);
+    unchanged where the pool is not sized short of it."""
+    if profiled <= 0:
+        return est
+    act = est.activations
+    said = act.formula_phrases + formula("formula.profile_sampler_beyond", " + ")
+    held = ("; " if act.note_phrases else "", "note.profile_sampler_held", {})
+    act = replace(act, value=act.value + profiled, formula=said,
+                  inputs={**act.inputs, "profile_sampler_per_gpu_bytes": profiled}, note="",
+                  note_phrases=(*act.note_phrases, held))
+    return replace(est, activations=act, phases={k: v + profiled for k, v in est.phases.items()})
 
 
 # ----------------------------------------------------------------------------- result
