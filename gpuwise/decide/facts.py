@@ -118,6 +118,9 @@ class CandidateFact(FactModel):
     tp_domain: int = _f("GPUs that share the fast intra-node link")
     host_ram_needed_gb: float = _f("host RAM per server the offload needs, GB")
     host_ram_gb: float = _f("host RAM per server as given (-1 unknown), GB")
+    rent_host_ram_gb: float = _f("host RAM per server a rental of the same GPUs comes with, whichever way this "
+                                 "candidate is had (the proposal's or a shared memory's where stated; -1 unknown), "
+                                 "GB: whether renting instead could hold the offloaded state")
     typical_host_ram_gb: float = _f("host RAM of a typical server of the GPU's segment holding per_node of them "
                                     "(runtime.yaml rented_host_ram.per_gpu_gb x per_node; -1 unknown), GB: what a "
                                     "bought server's host share (tco.yaml) prices")

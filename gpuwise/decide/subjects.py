@@ -19,6 +19,7 @@ from ..estimators import training_job as TJ
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
+from ..estimators.rental import rented_host_ram
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import backend_majors, backend_refusal, majors_text, support_figures
@@ -196,6 +197,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     notation = run.plan.layout.notation() if run else None
     # a serving copy that does not fit is judged in the layout it tried (its own label says "does not fit")
     label = (sv.layout.label_phrases() if sv is not None and not sv.fits else None)
+    ram_gb, ram_from = host_ram_of(job, ev, mode)
     fact: dict[str, Any] = {
         "t": "candidate", "stage": "memory", "tag": "proposed" if ev.tag else "",
         **_gpu_part(job, ev.gpu), **_job_part(job),
@@ -214,11 +216,12 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
-        "host_ram_gb": _n(ev.host_ram_gb),
+        "host_ram_gb": _n(ram_gb),
+        "rent_host_ram_gb": _n(ram_gb if mode == "rent" else host_ram_of(job, ev, "rent")[0]),
         "typical_host_ram_gb": _n(job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)) * topo.per_node
         if job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment) else -1.0,
         "offloaded_state_gb": ev.memory.host_bytes * topo.per_node / GB,
-        **_host_ram_from(ev),
+        **_host_ram_from(ev, ram_gb, ram_from),
         "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
         "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "link_phrases": [list(p) for p in topo.phrases],
@@ -361,10 +364,29 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> d
             else -1.0, "kv_pool_room_gb": sv.kv_pool_room_per_gpu_bytes / GB if sv.kv_pool_tokens else -1.0}
 
 
-def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
-    """Where a candidate's host RAM figure comes from (estimators/candidate.py ``host_ram_from``), as text and
-    as message ids a report words: the finding that blocks an offload on it says whose figure it judged."""
-    kind = ev.host_ram_from if ev.host_ram_gb else ""
+RENTED_RAM = ("instance", "offer", "typical")  # host RAM figures a rental brings (estimators/rental.rented_host_ram)
+
+
+def host_ram_of(job: Job, ev: Evaluation, mode: str) -> tuple[float | None, str]:
+    """The host RAM (GB a server) a candidate is judged on when had by ``mode``, and where the figure comes from: the
+    proposal's or a shared memory's whichever way; a rented server's (the named instance's, the offer's, else a
+    typical one of the segment: rental.rented_host_ram) only when rented, whichever way the estimate's price chose;
+    none when bought (MEM-HOST-RAM-BUY compares the typical server the price buys)."""
+    ram, kind = ev.host_ram_gb, ev.host_ram_from
+    if kind not in RENTED_RAM and ram:
+        return ram, kind
+    if mode != "rent":
+        return None, ""
+    if not ram and ev.offer is not None and ev.host_ram_needed_bytes_per_node and ev.topology is not None:
+        held = ev.memory.per_gpu if ev.memory is not None else 0.0
+        ram, kind = rented_host_ram(job.kb, ev.gpu, ev.topology.per_node, ev.offer, held)
+    return ram, kind
+
+
+def _host_ram_from(ev: Evaluation, ram: float | None, kind: str) -> dict[str, Any]:
+    """Where a candidate's host RAM figure ``ram`` comes from (``kind``: :func:`host_ram_of`), as text and as message
+    ids a report words: the finding that blocks an offload on it says whose figure it judged."""
+    kind = kind if ram else ""
     if not kind:
         return {"host_ram_from": "", "host_ram_from_phrases": []}
     per_node = ev.topology.per_node if ev.topology is not None else ev.count
@@ -374,7 +396,7 @@ def _host_ram_from(ev: Evaluation) -> dict[str, Any]:
               "instance": {"instance": offer.instance if offer else ""},
               "offer": {"provider": offer.provider if offer else ""},
               "typical": {"segment": (("", f"host_ram.segment.{ev.gpu.segment}", {}),),  # in the report's language
-                          "per_gpu": round(ev.host_ram_gb / max(per_node, 1), 1)}}[kind]
+                          "per_gpu": round(float(ram) / max(per_node, 1), 1)}}[kind]
     parts = (("", f"host_ram.{kind}", values),)
     return {"host_ram_from": phrase_text(parts), "host_ram_from_phrases": phrase_json(parts)}
 
