@@ -92,7 +92,8 @@ def test_r1_fp8_b200_node_single_stream_on_sglang_0_5_6():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "17.2 ms against 22.05 ms (-22%): SGLang's ROCm build takes vLLM's ROCm constants (knowledge/serving.yaml "
+    "17.0 ms against 22.05 ms (-23%; 17.2 ms at session 21): SGLang's ROCm build takes vLLM's ROCm constants "
+    "(knowledge/serving.yaml "
     "sglang vendor_overrides amd: bandwidth_fraction 0.70, layer_overhead_us 11, allreduce_latency_us 25), "
     "measured on dense vLLM 0.10.2 rows, not on an MLA/MoE step; the serving helper's to settle"))
 def test_r1_fp8_mi300x_node_time_per_token_at_four_users():
@@ -131,7 +132,8 @@ def test_r1_fp8_h200_node_peak_within_the_published_bracket():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "16,745 against 12,960 (+29%): the validation README's Y04 (DEP8 holds 4,464 sequences in the model; at the "
+    "16,740 against 12,960 (+29%; 16,745 at session 21): the validation README's Y04 (DEP8 holds 4,464 sequences "
+    "in the model; at the "
     "run's 3,000, +29.4%); scored as the burst trtllm-bench runs it, +45%, so R1's block-FP8 step on Hopper costs "
     "more than the model carries (README, 'The TensorRT-LLM maximum-load misses Y16 and Y04 reread'); the serving "
     "helper's to settle (estimators/serving)"))
@@ -152,7 +154,8 @@ def test_qwen3_235b_bf16_b200_node_single_stream():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "8,656 against 15,480 (-44%): the validation README's Y16, the worst maximum-load row. Not KV capacity (3,000 "
+    "8,614 against 15,480 (-44%; 8,656 at session 21): the validation README's Y16, the worst maximum-load row. "
+    "Not KV capacity (3,000 "
     "sequences need 74 GB of FP8 KV per H100, which has 48 GB beside its weights): the estimator reads 3,000 "
     "requests as a closed loop whose every step carries a prompt (eager, 192 ms), where trtllm-bench queues them "
     "at once with equal lengths (as a burst in waves: +7.6%); a workload key for that is the serving helper's "
@@ -376,7 +379,7 @@ def test_nvme_offload_is_judged_on_the_drives_not_on_host_ram():
 # measured cause.
 
 @pytest.mark.xfail(strict=True, reason=(
-    "35.6 tok/s against 13-26 (+37% past the top; 41.2 before session 21): SGLang 0.4.0-0.4.5 take the early-2025 "
+    "35.7 tok/s against 13-26 (+37% past the top; 41.2 before session 21): SGLang 0.4.0-0.4.5 take the early-2025 "
     "release entry (17 us a counted kernel, set from pull request #2643's 30.29 tok/s at 128 in / 256 out); at 8,192 "
     "output tokens the model's MLA step grows little with the context, where the period's users saw one long answer "
     "run at half the short-answer speed: the same gap as the 0.4.3.post4 question above (35.7 against 20-35)"))
@@ -446,10 +449,13 @@ def test_llama4_scout_fits_one_h100_only_quantized():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "134.6 tok/s against 88-90 (+50%): the estimate's step is 7.43 ms (2.96 ms of MXFP4 weights, 3.6 GB at 0.8 of "
-    "the A100's bandwidth; 4.44 ms of overhead) against 11.1 ms published. An A100 has no FP4 path: vLLM's August "
-    "2025 build ran the MXFP4 experts on sm_80 through a weight-dequantizing kernel with Triton attention "
-    "(TRITON_ATTN_VLLM_V1 in the thread), which the estimate times at the FP4-native path's bandwidth fraction"))
+    "120.6 tok/s against 88-90 (+34%; 134.6 when the question was written): the estimate's step is 8.29 ms (3.82 ms "
+    "of weights, 5.0 GB read a token; 4.44 ms of per-layer and step overhead) against 11.1 ms published. An A100 has "
+    "no FP4 path: vLLM runs MXFP4 experts on sm_80 through its Marlin MoE kernel, a weight-dequantizing W4A16 GEMM "
+    "(vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend at commit 007d5005: the triton_kernels path "
+    "only on compute capability 9.0 to 10.x; branch buyer54 read), with Triton attention (TRITON_ATTN_VLLM_V1 in the "
+    "thread); the August 2025 gptoss image's own selection and that kernel's time at one token on an A100 were not "
+    "found in a stored source, so nothing is priced from them"))
 def test_gpt_oss_120b_one_a100_single_stream_on_vllm():
     """vllm-project/vllm issue #22331 (Aug 2025, the vllm/vllm-openai:gptoss image with
     VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1): gpt-oss-120b on one A100 80GB (NVLink server), TP 1: 90 tok/s;
