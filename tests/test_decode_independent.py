@@ -119,16 +119,19 @@ def test_session_14_rows_the_model_meets_stay_met(rows, row, published, within):
     assert abs(est / got - 1) <= within
 
 
-def test_early_2025_sglang_deepseek_is_a_known_fast_miss(rows):
+def test_early_2025_sglang_deepseek_reads_its_triton_mla_walk(rows):
     """H04 (sgl-project/sglang issue #3956, comment of 2025-03-09: DeepSeek-R1 on 8 x H200, SGLang 0.4.3.post4 with
     its default launch, 30 tok/s at short context) read ~2.5x fast on the mid-2025 constants (DeepGEMM, FA3 MLA,
     shared-expert fusion). Since session 19 the release takes SGLang's early-2025 entry (14 us a counted kernel, the
     shared expert unfused: set from pull request #2643's DP-attention batch-1 run, not from this row): 41.3 tok/s,
     still ~1.4x fast at TP 8. Session 21 priced that run's DP attention as those releases ran it (tokens gathered,
-    experts tensor-parallel), which puts the entry at 17 us a kernel: 35.7 tok/s, ~1.19x fast. Held in the direction
-    measured so that a change that moves it is seen."""
+    experts tensor-parallel), which puts the entry at 17 us a kernel: 35.7 tok/s, ~1.19x fast. Branch buyer54: those
+    releases read an MLA model's latent cache with their Triton decode kernel by default (serving.yaml sglang
+    triton_decode_walk mla_default_before; model_runner.py of the 0.4.1.post7-0.4.5 wheels), 8 programs at 5.25 GB/s:
+    2.57 ms more a step at 1,024 + 512 tokens, 32.8 tok/s, ~1.09x. Held in the direction measured so that a change
+    that moves it is seen."""
     est, got = rows["H04"]
-    assert 1.1 <= est / got <= 1.3, (est, got)
+    assert 1.0 <= est / got <= 1.15, (est, got)
 
 
 @pytest.mark.parametrize(("row", "published"), [

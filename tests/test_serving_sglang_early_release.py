@@ -32,10 +32,18 @@ def test_the_early_builds_step_by_their_kernels(kb):
     """By hand, DeepSeek-R1 FP8 TP 8 on 8 x H200 at batch 1: the counted small kernels of a forward are
     61 x (MLA 6 + W8A8 quantization 4 + 2) + 58 x (routing 4 + quantization 2) = 1,080 (step.py), each 17 - 6 = 11 us
     longer in 0.4.3 than in 0.4.6, and the unfused shared expert adds 3 kernels on each of the 58 MoE layers at 17 us:
-    1,080 x 11 us + 174 x 17 us = 14.838 ms a step more. Nothing else differs between the two releases at TP 8."""
+    1,080 x 11 us + 174 x 17 us = 14.838 ms a step more. And 0.4.3 reads the latent cache with its Triton decode
+    kernel, the default for an MLA model up to 0.4.5 (serving.yaml sglang triton_decode_walk mla_default_before), 8
+    programs at 5.25 GB/s: the mean 1,024 + 512 tokens x 576 x 2 B x 61 layers = 107.9 MB at 42 GB/s, 2.570 ms, where
+    0.4.6 (FA3 on Hopper) reads them at the card's rate. Nothing else differs between the two releases at TP 8."""
     early, mid = _step(kb, "0.4.3.post4"), _step(kb, "0.4.6")
     assert SHARED_EXPERT_KERNELS == 3
-    assert early - mid == pytest.approx(1080 * 11e-6 + 58 * 3 * 17e-6, rel=1e-9)
+    cache = 61 * (1024 + 512) * 576 * 2
+    job = resolve(Requirements.model_validate({"workload": {
+        "task": "inference", "model": "deepseek-r1", "precision": "fp8", "framework": "sglang",
+        "framework_version": "0.4.6", "prompt_tokens": 1024, "output_tokens": 1024, "concurrent_requests": 1}}), kb)
+    card = cache / SV.choose(job, kb.gpus["h200-141gb-sxm"], 8).engine.bw_kv  # ~0.03 ms
+    assert early - mid == pytest.approx(1080 * 11e-6 + 58 * 3 * 17e-6 + cache / (8 * 5.25e9) - card, rel=1e-6)
     assert _step(kb, "0.4.5") == early and _step(kb, "0.5.6") == mid
 
 

@@ -25,6 +25,7 @@ from .checkpoint import (
 from .draft import Drafter, drafter
 from .fusion import kernel_floor, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
+from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
@@ -33,7 +34,6 @@ if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type
     from ...knowledge.schema.serving import Framework, FrameworkPrecision, FrameworkRelease
 
 
-# -------------------------------------------------------------------------------- engine
 @frozen
 class Engine:
     """A framework resolved for one job on one GPU type: every constant of the step formula."""
@@ -241,7 +241,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
-        kv_walk=kv_walk_rate(fw, getattr(w, "attention_backend", None), gpu.vendor),
+        kv_walk=kv_walk_rate(fw, backend_of(job, fw), gpu.vendor),
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),
@@ -250,8 +250,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
 
 
 def kv_walk_rate(fw: Framework, backend: str | None, vendor: str) -> float:
-    """B/s at which a split-KV decode kernel the job states walks one sequence's KV head: its split count a head
-    times one program's rate (serving.yaml ``triton_decode_walk``), or 0 where none is stated or read."""
+    """B/s a split-KV decode kernel the server runs (support.attention_backend_of) walks one sequence's KV head at:
+    its split count a head times one program's rate (serving.yaml ``triton_decode_walk``), or 0 where none is read."""
     walk = fw.triton_decode_walk
     if walk is None or backend != walk.backend or vendor not in walk.vendors:
         return 0.0

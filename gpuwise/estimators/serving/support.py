@@ -275,3 +275,16 @@ def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, w
     if (gpu.compute_capability or "") not in cap.compute_capabilities:
         return rate
     return min(rate, cap.peak_share * peak_tflops(gpu, "fp4") * 1e12)
+
+
+def attention_backend_of(job: Any, fw: Any) -> str | None:
+    """The attention backend a job's server runs where gpuwise prices one: the job's own
+    (``workload.attention_backend``), else, for a model with multi-head latent attention on a release before the
+    framework's ``triton_decode_walk.mla_default_before``, that kernel's backend (SGLang's ModelRunner set an MLA
+    model's backend to Triton unless told otherwise up to 0.4.5); None otherwise."""
+    stated = getattr(job.w, "attention_backend", None)
+    walk = getattr(fw, "triton_decode_walk", None)
+    version = getattr(job.w, "framework_version", None)
+    if stated or walk is None or walk.mla_default_before is None or version is None or not job.shape.mla:
+        return stated
+    return None if release_at_least(version, walk.mla_default_before) else walk.backend

@@ -14,13 +14,19 @@ class TritonDecodeWalk(Strict):
     """A decode attention kernel that splits each sequence's cache over at most ``max_kv_splits`` programs per KV
     head (a latent cache counts as one head), each walking its share at ``program_gb_s``: at a few sequences its
     programs leave most of the GPU idle, so the cache is read at the walkers' rate, not the memory's. Only a job that
-    states the backend (``workload.attention_backend``) on one of the vendors read gets it."""
+    states the backend (``workload.attention_backend``) on one of the vendors read gets it, or, on an MLA model, one
+    that states a release before ``mla_default_before`` and no backend (the release's own default for MLA)."""
 
     backend: str = Field(min_length=1, description="the attention backend's name a job states")
     vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
         min_length=1, description="the GPU vendors whose builds the rate was read on")
     max_kv_splits: int = Field(ge=1, description="the most programs one sequence's KV head is split over")
     program_gb_s: float = Field(gt=0, description="GB/s one program walks its share of one KV head's cache at")
+    mla_default_before: str | None = Field(
+        default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$",
+        description="the first release whose server no longer runs a model with multi-head latent attention on this "
+        "backend when it is launched without one: a job on such a model that states an earlier release and no "
+        "backend gets it (None: only a job that states the backend)")
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
     source: str = Field(min_length=3)
     check: Check = "U"
