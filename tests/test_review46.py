@@ -157,7 +157,7 @@ def test_a_layout_that_does_not_fit_shows_no_speed_rather_than_zero() -> None:
     r = recommend({"workload": w, "constraints": {"gpus": ["H200", "MI355X"], "max_gpus": 8}})
     brief = render(r, "text", width=200)
     assert _row(brief, "8 × NVIDIA H200").split()[7] == "—"  # Option (5 words), Rent or buy, Output tokens/s
-    assert _row(brief, "8 × AMD Instinct MI355X").split()[7] == "2,543"  # 261 GB of 293.8 GB a GPU: served
+    assert _row(brief, "8 × AMD Instinct MI355X").split()[7] == "2,538"  # 261 GB of 293.8 GB a GPU: served
 
 
 def test_the_price_listing_says_how_many_gpus_a_per_gpu_rate_is_for(kb) -> None:

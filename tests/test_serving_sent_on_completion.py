@@ -43,15 +43,18 @@ def test_nim_at_50_rebuilt_from_its_terms(kb, accuracy):
     """NVIDIA NIM (TensorRT-LLM), Llama-3.3-70B FP8 TP2 on 2 x H100, 5,000 in / 500 out at 50 concurrent requests
     (docs.nvidia.com/nim/benchmarking/llm/latest/performance.html; serving_published.csv S37: mean TTFT 834.51 ms,
     ITL 59.73 ms). TTFT = the step that carries its prompt + the wait for the step budget (half a step in flight and
-    the M/D/1 queue, ``queued``) + the other half of the step it was sent into. The model read 753.6 ms (-9.7%) with
-    the half step alone; with the whole step 786.8 ms (-5.7%)."""
+    the M/D/1 queue, ``queued``) + the other half of the step it was sent into + the step the overlap scheduler had
+    already scheduled behind that one (TensorRT-LLM's PyTorch backend, no release stated: serving.yaml
+    scheduled_ahead). The model read 753.6 ms (-9.7%) with the half step alone, 786.8 ms (-5.7%) with the whole
+    step, 853.3 ms (+2.2%) with the step scheduled ahead."""
     job, s = _nim(kb, accuracy, 50)
     assert s.engine.chunk - 50 >= 5000 and s.replica.max_seqs >= 50
+    assert SV.scheduled_ahead(job, s.engine)
     p = SV.point(job, s.engine, s.replica, 50.0)
-    want = _carry(job, s, 50.0) + p.queued + 0.5 * p.tpot
+    want = _carry(job, s, 50.0) + p.queued + 0.5 * p.tpot + p.tpot
     assert p.ttft == pytest.approx(want, rel=1e-9)
-    assert p.ttft * 1e3 == pytest.approx(834.51, rel=0.08)
-    assert (p.ttft - 0.5 * p.tpot) * 1e3 < 834.51 * 0.92  # the half step alone reads more than 8% fast
+    assert p.ttft * 1e3 == pytest.approx(834.51, rel=0.05)
+    assert (p.ttft - 1.5 * p.tpot) * 1e3 < 834.51 * 0.92  # the half step alone reads more than 8% fast
     lat = []
     accuracy.serving_cases(kb, accuracy.SERVING, latency=lat)
     got = {label.split()[0] + label.split()[-1]: est for label, est, _ in lat}

@@ -34,7 +34,8 @@ applied per operator and per GPU):
   throughput = sequences / TPOT, TTFT = the prompt's chunks x the step they ride in (at least its
   kernels' launch time where such steps run outside CUDA graphs), plus the wait for the step budget
   (max_num_batched_tokens: M/D/1 behind the prompts queued, half a step in flight; a closed loop's
-  request, sent as another ends, waits the whole step it meets: ``load.sent_on_completion``), any hold
+  request, sent as another ends, waits the whole step it meets: ``load.sent_on_completion``, and the step
+  scheduled behind it where the release schedules a step ahead: ``load.scheduled_step``), any hold
   the scheduler puts on new prompts, and, beyond the memory's limit, the wait for a free slot (Little's
   law in a closed loop).
 
@@ -63,8 +64,8 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "front": ("Front", "burst_seconds", "front"),
     "layout": ("Layout", "Replica", "layouts", "pinned_gpus", "pins_not_kept", "replica"),
     "load": ("Point", "_point", "budget_wait", "burst_decode_step", "burst_last_ttft", "burst_ttft", "capacity_point",
-             "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "sent_on_completion",
-             "system_point"),
+             "closed_loop_throughput", "held", "peak_point", "point", "prefill_seconds", "scheduled_ahead",
+             "scheduled_step", "sent_on_completion", "system_point"),
     "report": ("memory", "memory_of", "result", "terms"),
     "result": ("ServingResult", "serving_json"),
     "step": ("ACT_BYTES", "Step", "floor_per_step", "kernels_per_forward", "prefill_host", "step"),

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...frozen import frozen
+from ...knowledge.records import release_at_least
 from .engine import Engine, prefill_tokens
 from .front import front
 from .layout import Replica, copy_graph_cap
@@ -177,7 +178,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(poll, pure, busy, b) + n * pre * (1 + busy / 2)
         if not open_loop:  # sent as another request ended: the decode step it meets has just begun
-            ttft += sent_on_completion(pure, b) * (1.0 - busy)
+            ttft += sent_on_completion(pure, b) * (1.0 - busy) + scheduled_step(job, eng, pure, b)
         req_time = ttft + output * tpot
         thr = closed_loop_throughput(b, output, req_time)
     elif fw.continuous_batching:
@@ -220,7 +221,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
             hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
         ttft += hold
         if not open_loop:  # sent as another request ended: the step it meets has just begun
-            ttft += sent_on_completion(tpot * per_step, b)
+            ttft += sent_on_completion(tpot * per_step, b) + scheduled_step(job, eng, tpot * per_step, b)
         req_time = ttft + output * tpot
         thr = closed_loop_throughput(b, output, req_time)
     else:  # static batches: prefill all prompts, then decode them together
@@ -296,6 +297,28 @@ def sent_on_completion(step_s: float, running: float) -> float:
     idle and takes it at once. A stream of independent arrivals (the request-rate model) meets steps at random
     instants and gets no such term."""
     return 0.5 * step_s if running > 1 else 0.0
+
+
+def scheduled_ahead(job: Any, eng: Engine) -> bool:
+    """Whether ``eng``'s framework, in the job's stated release, schedules the next step while one runs (serving.yaml
+    ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers): from that entry's
+    first release on, and for a job that states none (the current releases do); never where the release turns
+    SGLang's overlap scheduler off for the model (``eng.unoverlapped``)."""
+    span = eng.fw.scheduled_ahead
+    if span is None or eng.unoverlapped:
+        return False
+    version = getattr(job.w, "framework_version", None)
+    return not version or release_at_least(version, span.first)
+
+
+def scheduled_step(job: Any, eng: Engine, step_s: float, running: float) -> float:
+    """What a closed loop's new request waits beyond :func:`sent_on_completion` where the engine schedules a step
+    ahead (:func:`scheduled_ahead`): it takes in new requests only as a step ends, and the request, sent as the step
+    that ended another request's answer ended, reaches it after the step behind that one was scheduled without it
+    (vLLM's engine core schedules step k+2 as step k's outputs go out; SGLang's and TensorRT-LLM's overlap loops
+    likewise), so it waits that whole step, ``step_s``, as well. Alone on the copy (``running`` <= 1) the engine
+    idles and schedules it at once."""
+    return step_s if running > 1 and scheduled_ahead(job, eng) else 0.0
 
 
 def closed_loop_throughput(b: float, output: int, req_time: float) -> float:

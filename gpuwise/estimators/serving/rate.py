@@ -38,12 +38,11 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from ...knowledge.records import release_at_least
 from ..interconnect import GPUS_PER_NODE, default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
-from .load import capacity_point, point, poll_wait, prefill_seconds
+from .load import capacity_point, point, poll_wait, prefill_seconds, scheduled_ahead
 from .step import token_time
 from .support import request_lengths
 
@@ -157,17 +156,6 @@ def in_flight(eng: Engine, rep: Replica, p: Any, b: float) -> float:
         return 0.0
     running = min(float(max(1, round(b))), float(max(rep.max_seqs, 1)))  # the batch the point was timed at
     return poll_wait(1, p.decode_step, 0.0, running)
-
-
-def scheduled_ahead(job: Any, eng: Engine) -> bool:
-    """Whether ``eng``'s framework, in the job's stated release, schedules the next step while one runs (serving.yaml
-    ``scheduled_ahead``): from that entry's first release on, and for a job that states none (the current releases
-    do); never where the release turns SGLang's overlap scheduler off for the model (``eng.unoverlapped``)."""
-    span = eng.fw.scheduled_ahead
-    if span is None or eng.unoverlapped:
-        return False
-    version = getattr(job.w, "framework_version", None)
-    return not version or release_at_least(version, span.first)
 
 
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
