@@ -58,8 +58,8 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         vm = fit_tables(vm, cols)
     template = environment(_lang(lang)).get_template(f"plan.{suffix}")
 
-    def place(compact: int) -> str:
-        out = template.render(vm={**vm, "compact": compact})
+    def place(compact: int, cap: int | None = None) -> str:
+        out = template.render(vm={**vm, "compact": compact, "cap": len(vm["findings"]) if cap is None else cap})
         if fmt != "html":
             out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
         if fmt == "text":  # plain text: no Markdown code marks, one multiplication sign, every line in the width
@@ -69,11 +69,18 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
     out = place(0)
     # the brief text answer fits two 80 × 40 screens: when it does not, it says less, step by step --
     # the findings without their fixes, then the assumptions and the solver's GPU types named only, then
-    # the GPUs of "where each workload runs" by their catalog ids (a plan split over many months wraps names)
-    for level in (1, 2, 3) if fmt == "text" and detail == "brief" else ():
+    # the GPUs of "where each workload runs" by their catalog ids (a plan split over many months wraps names),
+    # then the purchases left to the answer's sentences (each says it all but the price's date) and the
+    # constraints' GPUs by their ids, then each service's cheapest hosted API only, then each workload's
+    # GPUs of one type and one way in one row (their counts as a range), then the findings past what fits
+    # named by their rules (never a blocker): a buy answer says more than a rent one
+    findings = vm["findings"]
+    floor = sum(1 for f in findings if f["severity"] == "blocker")
+    steps = [*((n, len(findings)) for n in range(1, 7)), *((6, c) for c in range(len(findings) - 1, floor - 1, -1))]
+    for level, cap in steps if fmt == "text" and detail == "brief" else ():
         if out.count("\n") <= BRIEF_LINES:
             break
-        out = place(level)
+        out = place(level, cap)
     return out
 
 
@@ -194,7 +201,17 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
 
     # nothing placed (only unpriced GPUs): no table of headings alone (hostile round 26)
     where = where_table(gpu) if groups else None
-    where_ids = where_table(str) if groups else None  # at its shortest: the catalog ids, one line a row
+    where_ids = where_table(str) if groups else None  # shorter: the catalog ids, one line a row
+    folded: dict[tuple[str, str, str], dict[str, Any]] = {}  # at its shortest: one row a workload, type and way
+    for (w, g, n, h), v in groups.items():
+        f = folded.setdefault((w, g, h), {"counts": set(), "months": set(), "hours": 0.0})
+        f["counts"].add(n)
+        f["months"].update(v["months"])
+        f["hours"] += v["hours"]
+    order = sorted(folded.items(), key=lambda kv: (kv[0][0], min(kv[1]["months"])))
+    where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", h, _ranges(sorted(f["months"]), lang),
+                                             local.num(f["hours"], 0)] for (w, g, h), f in order],
+                         right=(4,)) if where and len(folded) < len(groups) else None
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
@@ -219,16 +236,30 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                   local.num(a.break_even_requests_per_s, 2) if a.break_even_requests_per_s is not None else DASH,
                   _("API") if a.cheaper == "api" else _("self-hosting"), a.as_of] for a in r.api],
                 right=(4, 5, 6)) if r.api else None
+    api_short = None
     if api and not full:  # the brief: what each costs a month and which is cheaper; the prices in the full report
         keep = (0, 1, 4, 5, 7)
         api = table([api["headers"][i] for i in keep], [[row["cells"][i] for i in keep] for row in api["rows"]],
                     right=(2, 3))
+        cheapest: dict[str, int] = {}  # at its shortest: each service's cheapest API, the one self-hosting must beat
+        for i, a in enumerate(r.api):
+            if a.workload not in cheapest or a.api_per_month < r.api[cheapest[a.workload]].api_per_month:
+                cheapest[a.workload] = i
+        if len(cheapest) < len(r.api):
+            api_short = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(cheapest.values())],
+                              right=(2, 3))
     binding = [{"name": b.constraint, "binding": b.binding,
-                "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu))}
+                "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu)),
+                "short": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, str))}
                for b in r.binding if b.binding]
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
+    # the brief at its shortest says the findings past what fits by their rules (render's ``cap``)
+    findings_rest = [local.ngettext("%(n)s more in the full report: %(rules)s.",
+                                    "%(n)s more in the full report: %(rules)s.", len(findings) - i,
+                                    rules=local.sep.join(f["rule"] for f in findings[i:]))
+                     for i in range(len(findings))] + [""]
     def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
         if not x.formula_phrases:
             return DASH
@@ -298,7 +329,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
               as_of=info.as_of if info else ""))
     vm = {
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
-        "detail": detail, "full": full, "where": where, "where_ids": where_ids, "commitments": commitments,
+        "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
+        "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
         "options": options, "trace": trace,
         "brief": brief, "months": months, "months_short": months_short, "placements": placements,
         "purchases": purchases,
@@ -403,6 +435,12 @@ def _months_in(parts: list[Any], months: list[int], lang: str) -> list[Any]:
         return parts
     return [[sep, mid, {**kw, "months": _ranges(months, lang)} if "months" in kw and mid.startswith("plan.unplaced.")
              else kw] for sep, mid, kw in parts]
+
+
+def _span(counts: set[int]) -> str:
+    """A folded row's GPU counts: '4-8' from its fewest to its most, '2' where one count."""
+    lo, hi = min(counts), max(counts)
+    return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
 def _ranges(months: list[int], lang: str = "en") -> str:
