@@ -460,6 +460,29 @@ def _note_unfused(fw: Any, assumptions: list) -> None:
         return
 
 
+def _note_speculative(w: Workload, kb: Knowledge, catalog: Any, assumptions: list) -> None:
+    """Speculative decoding asked without its acceptance rate or drafted tokens: the method's defaults
+    (``knowledge/serving.yaml`` ``speculative_methods``) set the tokens a verify step yields, the figure the time
+    per output token rests on most, so each default taken is said. Nothing is said where the framework does not
+    run the method, or ``mtp`` is asked of a catalog model with no MTP layers: nothing of it is modelled then
+    (SRV-SPECULATIVE-UNSUPPORTED, SRV-MTP-NO-LAYERS)."""
+    asked = w.speculative
+    known = getattr(getattr(kb, "serving", None), "speculative_methods", None) or {}
+    m = known.get(asked.method) if asked is not None else None
+    if m is None or w.framework not in m.frameworks:
+        return
+    if asked.method == "mtp" and catalog is not None and not getattr(catalog, "mtp_layers", 1):
+        return
+    said = {"method": m.name}
+    if asked.acceptance_rate is None:
+        assumptions.append(note("workload.speculative.acceptance_rate", m.acceptance_rate,
+                                "assume.default.workload.speculative.acceptance_rate",
+                                {**said, "rate": m.acceptance_rate}))
+    if asked.draft_tokens is None:
+        assumptions.append(note("workload.speculative.draft_tokens", m.draft_tokens,
+                                "assume.default.workload.speculative.draft_tokens", {**said, "k": m.draft_tokens}))
+
+
 def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | None, assumptions: list) -> None:
     """No ``rocm_aiter`` given where it moves the cost: the model's own block-scaled FP8 checkpoint served with a
     framework whose AMD build prices AITER on and off apart, and an AMD GPU named in the constraints. The
@@ -625,6 +648,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                       model_id=model_id)
         _note_checkpoint(w, kb, model_id, assumptions)
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
+        _note_speculative(w, kb, catalog, assumptions)
         if w.lengths_message is not None:
             # the row is prompt_tokens' (output_tokens has its own): its value was both, shown '4,096, 4,096'
             assumptions.append(note("workload.prompt_tokens", w.prompt_tokens, *w.lengths_message))
