@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 
@@ -62,3 +63,56 @@ def test_a_method_the_framework_does_not_run_states_no_default(tmp_path):
     doc["workload"].pop("requests_per_s")
     d = json.loads(_run(tmp_path, doc, "--format", "json").stdout)
     assert not [a for a in d["assumptions"] if a["field"].startswith("workload.speculative")]
+
+
+# 2. The cost table's "total: the sum of the lines" was not the sum of the lines it showed. Buying 2 RTX 4090 D
+#    in yuan for a LoRA of Qwen3-8B (`gpuwise ask --lang zh --currency CNY`, 3e8 tokens, 2 days, CN¥20,000, buy):
+#    the lines at 6.7661 CNY per USD are 3,842.39 USD of cards = CN¥25,998.00, the 1,600 USD host = CN¥10,825.76,
+#    power CN¥45.10 and resale -3,214.77 USD = -CN¥21,751.49, so the total is CN¥15,117.37. Rounded one by one
+#    they showed 25,998 + 10,826 + 45.10 - 21,751 = 15,118.10 above a total of CN¥15,117, and a cash out of
+#    CN¥36,869 under lines adding to 36,869.10. Where the rounded lines do not add up, the table now shows every
+#    amount to the cent, as the formula's "with numbers" does.
+BUY = {"workload": {"task": "finetune", "method": "lora", "model": "qwen3-8b", "train_tokens": 3.0e8},
+       "constraints": {"deadline_days": 2.0, "budget_cny": 20000, "acquisition": "buy", "currency": "CNY",
+                       "gpus": ["RTX 4090 D"]}}
+
+
+def _ledger_rows(text: str) -> list[tuple[str, float]]:
+    block = text.split("Cost, line by line:")[1].split("\n\n")[0]
+    rows = []
+    for line in block.splitlines()[3:]:
+        m = re.search(r"(-?)CN¥([\d,]+(?:\.\d\d)?)$", line.strip())
+        if m:
+            rows.append((line.split()[0], float(m.group(2).replace(",", "")) * (-1 if m.group(1) else 1)))
+    return rows
+
+
+def test_the_cost_table_adds_up_as_shown(tmp_path):
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(BUY, allow_unicode=True), encoding="utf-8")
+    r = gpuwise("recommend", "q.yaml", "--detail", "full", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = _ledger_rows(r.stdout)
+    kinds = [k for k, _ in rows]
+    assert kinds == ["hardware", "host", "power", "resale", "cash", "total"], rows
+    amounts = dict(zip(kinds, (a for _, a in rows)))
+    # the hand calculation above, cent for cent
+    assert (amounts["hardware"], amounts["host"], amounts["power"], amounts["resale"]) == (
+        25998.00, 10825.76, 45.10, -21751.49)
+    assert amounts["total"] == 15117.37 == round(25998.00 + 10825.76 + 45.10 - 21751.49, 2)
+    assert amounts["cash"] == round(25998.00 + 10825.76 + 45.10, 2) == 36868.86
+    # the answer's total row the same way: 36,869 paid less 21,751 back was not the 15,117 net beside them
+    brief = " ".join(gpuwise("recommend", "q.yaml", "--format", "md", cwd=tmp_path).stdout.split())
+    assert "CN¥15,117.37 net: CN¥36,868.86 paid, CN¥21,751.49 back from resale after 6 months" in brief
+
+
+def test_a_cost_table_that_adds_up_rounded_keeps_whole_units(tmp_path):
+    # 32 B200 rented from nebius for a 3B pretraining: $3,362 + $57.20 (0.25 h x $228.80) = $3,419 as shown
+    doc = {"workload": {"task": "pretrain", "params_b": 3.0, "train_tokens": 6.0e10},
+           "constraints": {"budget_usd": 150000, "deadline_days": 30, "max_gpus": 32, "gpus": ["B200"],
+                           "acquisition": "rent"}}
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    out = gpuwise("recommend", "q.yaml", "--detail", "full", cwd=tmp_path).stdout
+    block = out.split("Cost, line by line:")[1].split("\n\n")[0]
+    assert re.search(r"start-up and wind-down\s+\$57\.20$", block, re.M)
+    amounts = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+(?:\.\d\d)?)$", block, re.M)]
+    assert abs(sum(amounts[:-1]) - amounts[-1]) < 1  # whole dollars, adding up within the rounding

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..ledger import Ledger, Timeline
+from ..results import MONEY_WHOLE_FROM
 from ..results_serving import ServingOut
 from . import words
 from .fmt import Fmt, table
@@ -46,9 +47,11 @@ def part_label(_: Callable[..., str], name: str) -> str:
 def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
     """The answer's total: a purchase shows its cash out and what the resale brings back."""
     resale = led.amount("resale")
-    if resale < 0:
+    if resale < 0:  # to the cent where the three rounded one by one would not subtract (review49)
+        whole = abs(_as_shown(f, led.cash_out) - _as_shown(f, -resale) - _as_shown(f, led.net)) < 0.005
+        money = f.money if whole else f.money_exact
         return _("%(net)s net: %(cash)s paid, %(back)s back from resale after %(months)s",
-                 net=f.money(led.net), cash=f.money(led.cash_out), back=f.money(-resale),
+                 net=money(led.net), cash=money(led.cash_out), back=money(-resale),
                  months=f.months(led.period.months))
     if led.period.kind == "commitment":
         return _("%(total)s for the committed %(months)s", total=f.money(led.total),
@@ -67,14 +70,31 @@ def time_row(f: Fmt, _: Callable[..., str], tl: Timeline) -> str:
              gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
 
 
+def _as_shown(f: Fmt, usd: float) -> float:
+    """An amount as :meth:`Fmt.money` writes it: whole units from ``MONEY_WHOLE_FROM``, cents below."""
+    local = f.to_local(usd) or 0.0
+    return round(local) if abs(local) >= MONEY_WHOLE_FROM else round(local, 2)
+
+
+def _adds_up_rounded(f: Fmt, led: Ledger) -> bool:
+    """Whether the lines, each rounded as shown, add up to the total and the cash out rounded as shown (a table
+    labelled 'the sum of the lines' that did not was a buyer's first catch: review49)."""
+    shown = [_as_shown(f, ln.amount) for ln in led.lines]
+    paid = [v for ln, v in zip(led.lines, shown, strict=True) if ln.kind != "resale"]
+    return (abs(sum(shown) - _as_shown(f, led.total)) < 0.005
+            and (led.amount("resale") >= 0 or abs(sum(paid) - _as_shown(f, led.cash_out)) < 0.005))
+
+
 def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
-    """The ledger line by line, then its total (and, with a purchase, the cash out before resale)."""
+    """The ledger line by line, then its total (and, with a purchase, the cash out before resale); every amount
+    to the cent where the lines rounded one by one would not add up to the total shown."""
+    money = f.money if _adds_up_rounded(f, led) else f.money_exact
     rows = [[kind_label(_, ln.kind),
              words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
-             f.money(ln.amount)] for ln in led.lines]
+             money(ln.amount)] for ln in led.lines]
     if led.amount("resale") < 0:
-        rows.append([_("cash out"), _("before resale"), f.money(led.cash_out)])
-    rows.append([_("total"), _("the sum of the lines"), f.money(led.total)])
+        rows.append([_("cash out"), _("before resale"), money(led.cash_out)])
+    rows.append([_("total"), _("the sum of the lines"), money(led.total)])
     return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
 
 
