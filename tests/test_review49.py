@@ -94,7 +94,7 @@ def test_the_cost_table_adds_up_as_shown(tmp_path):
     rows = _ledger_rows(r.stdout)
     kinds = [k for k, _ in rows]
     assert kinds == ["hardware", "host", "power", "resale", "cash", "total"], rows
-    amounts = dict(zip(kinds, (a for _, a in rows)))
+    amounts = dict(rows)
     # the hand calculation above, cent for cent
     assert (amounts["hardware"], amounts["host"], amounts["power"], amounts["resale"]) == (
         25998.00, 10825.76, 45.10, -21751.49)
