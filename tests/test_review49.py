@@ -116,3 +116,47 @@ def test_a_cost_table_that_adds_up_rounded_keeps_whole_units(tmp_path):
     assert re.search(r"start-up and wind-down\s+\$57\.20$", block, re.M)
     amounts = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+(?:\.\d\d)?)$", block, re.M)]
     assert abs(sum(amounts[:-1]) - amounts[-1]) < 1  # whole dollars, adding up within the rounding
+
+
+# 3. `gpuwise ask --currency CNY`: the answers' summary named the budget's file key `constraints.budget_usd`, but
+#    the file it saves (and `gpuwise recommend` reads) writes it as `constraints.budget_cny` (docs/formats.md
+#    Requirements file: budget_cny, as `gpuwise ask --currency CNY` writes it): a user looking for the key the
+#    table names found another. The table now names the key as the file writes it.
+ANSWERS = """# gpuwise requirements, written by `gpuwise ask`.
+# gpuwise-ask: advanced=no
+workload:
+  task: finetune
+  method: lora
+  model: qwen3-8b
+  train_tokens: 3.0e+08
+constraints:
+  deadline_days: 2.0
+  budget_cny: 20000
+  acquisition: buy
+  currency: CNY
+  hosting: null
+"""
+
+
+def test_the_answers_table_names_the_keys_the_file_writes(tmp_path):
+    import os
+    import sys
+    from pathlib import Path
+
+    pexpect = __import__("pytest").importorskip("pexpect")
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(ANSWERS, encoding="utf-8")
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color",
+               PYTHONPATH=os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[1]),
+                                                      os.environ.get("PYTHONPATH")) if p))
+    child = pexpect.spawn(sys.executable, ["-m", "gpuwise", "ask", "--answers", str(answers)], cwd=str(tmp_path),
+                          env=env, encoding="utf-8", timeout=60, dimensions=(50, 220))
+    try:
+        child.expect_exact("Change an answer")
+        shown = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before)
+        child.send("\x03")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert "constraints.budget_cny" in shown and "constraints.budget_usd" not in shown
+    assert yaml.safe_load(answers.read_text(encoding="utf-8"))["constraints"]["budget_cny"] == 20000

@@ -308,14 +308,25 @@ def _answers_table(s: _Session) -> Any:
     for i, q in enumerate(s.asked(), 1):
         key, value = _answer_of(s, q)
         table.add_row(str(i), escape(s.text(q, "label")), escape(_show_value(s, q, key, value)),
-                      "" if q.type == "advanced" else key)
+                      "" if q.type == "advanced" else _file_key(s, key))
     for section, body in _ordered(s.answers).items():
         for name, value in body.items():
             key = f"{section}.{name}"
             if key not in s.owner:
                 label = s.t("currency_label") if key == "constraints.currency" else s.t("from_file")
-                table.add_row("", escape(label), escape(_show_value(s, None, key, value)), key)
+                table.add_row("", escape(label), escape(_show_value(s, None, key, value)), _file_key(s, key))
     return table
+
+
+def _file_key(s: _Session, key: str) -> str:
+    """``key`` as the saved file writes it: a money field of a yuan session under its yuan name
+    (``constraints.budget_usd`` is saved as ``constraints.budget_cny``, answers.py ``to_currency_fields``)."""
+    section, _, name = key.partition(".")
+    if section != "constraints" or not name:
+        return key
+    from ..inputs.schema import to_currency_fields
+
+    return f"{section}.{next(iter(to_currency_fields({name: None}, s.currency)))}"
 
 
 def _answer_of(s: _Session, q: Question) -> tuple[str, Any]:
