@@ -610,8 +610,11 @@ def _estimate(args: argparse.Namespace) -> int:
     else:
         from .render import report
 
-        currency = report.report_currency(args.currency, args.fx_rate, [result])
-        _out(report.render(result, "text", kind="estimate", lang=args.lang, currency=currency, fx_rate=args.fx_rate))
+        # an estimate carries no currency record: its file's constraints.currency is the default, as for recommend
+        own = (result.workload.get("constraints") or {}).get("currency") if args.fx_rate is None else None
+        currency = args.currency or own or report.report_currency(None, args.fx_rate, [result])
+        _out(report.render(result, "text", kind="estimate", lang=args.lang, currency=currency, fx_rate=args.fx_rate,
+                           knowledge=args.knowledge))
     return 0
 
 

@@ -160,3 +160,31 @@ def test_the_answers_table_names_the_keys_the_file_writes(tmp_path):
         child.close()
     assert "constraints.budget_cny" in shown and "constraints.budget_usd" not in shown
     assert yaml.safe_load(answers.read_text(encoding="utf-8"))["constraints"]["budget_cny"] == 20000
+
+
+# 4. `gpuwise estimate` of a file whose amounts are in yuan printed its costs in dollars: `--currency`'s default is
+#    "the currency the input file writes its amounts in" (cli.py, docs/formats.md), as recommend and audit read it,
+#    but estimate's result carries no currency record, so it fell back to USD. A QLoRA of Qwen2.5-14B on 8 RTX 4090s
+#    of AutoDL (CNY 1.98 a GPU-hour, knowledge/clouds.yaml) showed "$44.98 (rent)" under a CN¥60,000 budget; it is
+#    8 x CNY 1.98 = CN¥15.84 an hour x 19.21 h = CN¥304, as `--currency CNY` shows.
+CNY_LORA = {"workload": {"task": "finetune", "method": "lora", "model": "qwen2.5-14b", "train_tokens": 5.0e8},
+            "constraints": {"currency": "CNY", "budget_cny": 60000, "acquisition": "either", "project_months": 12,
+                            "gpus": ["RTX 4090"], "market": "china"}}
+
+
+def test_estimate_of_a_yuan_file_is_in_yuan(tmp_path):
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(CNY_LORA), encoding="utf-8")
+    run = ("estimate", "q.yaml", "--gpu", "RTX 4090", "--gpus", "8")
+    plain = gpuwise(*run, cwd=tmp_path)
+    asked = gpuwise(*run, "--currency", "CNY", cwd=tmp_path)
+    assert plain.returncode == 0 and asked.returncode == 0, plain.stderr
+    assert plain.stdout == asked.stdout
+    text = " ".join(plain.stdout.split())
+    assert "with numbers: CN¥15.84/h × 19.21 h" in text and "CN¥304 (rent)" in text and "$" not in text
+    assert round(15.84 * 19.21) == 304
+    # a rate given with --fx-rate: yuan, at that rate (AutoDL's offer is written in yuan, so it stays CNY 15.84)
+    fx = " ".join(gpuwise(*run, "--fx-rate", "7.0", cwd=tmp_path).stdout.split())
+    assert "CN¥15.84/h × 19.21 h" in fx and "at 7 CNY per USD, the rate given" in fx
+    # the JSON stays the contract's data, in USD
+    d = json.loads(gpuwise(*run, "--format", "json", cwd=tmp_path).stdout)
+    assert abs(d["gpu"]["cost_usd"] * 6.7661 - 15.84 * 19.21) < 1
