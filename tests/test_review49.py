@@ -188,3 +188,26 @@ def test_estimate_of_a_yuan_file_is_in_yuan(tmp_path):
     # the JSON stays the contract's data, in USD
     d = json.loads(gpuwise(*run, "--format", "json", cwd=tmp_path).stdout)
     assert abs(d["gpu"]["cost_usd"] * 6.7661 - 15.84 * 19.21) < 1
+
+
+# 5. An MoE layout in words multiplied the expert split into the GPUs: Qwen3-30B-A3B full fine-tune on 16 H100s with
+#    a stated ep 4 read "EP 4 × DP 16" beside "16 × NVIDIA H100" (4 x 16 = 64), where the planner's own notation is
+#    TP1 PP1 DP16 EP4: expert parallelism splits each MoE layer's experts over 4 of the 16 data-parallel GPUs
+#    (Megatron-Core carves the expert-parallel group out of the data-parallel ranks), it adds no GPUs. The dense
+#    split is now the product that equals the count, and the experts' split is said apart: "DP 16, experts: EP 4".
+MOE = {"workload": {"task": "finetune", "method": "full", "model": "qwen3-30b-a3b", "train_tokens": 2.0e8,
+                    "seq_len": 4096, "stack": "megatron", "parallelism": {"ep": 4, "etp": 1}},
+       "constraints": {"gpus": ["H100-80G"], "max_gpus": 16, "acquisition": "rent"}}
+
+
+def test_an_expert_split_is_not_multiplied_into_the_gpus(tmp_path):
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(MOE), encoding="utf-8")
+    d = json.loads(gpuwise("estimate", "q.yaml", "--gpu", "H100", "--gpus", "16", "--format", "json",
+                           cwd=tmp_path).stdout)
+    lay = d["gpu"]["layout"]
+    assert (lay["tp"], lay["pp"], lay["dp"], lay["ep"]) == (1, 1, 16, 4)  # 1 x 1 x 16 = the 16 GPUs
+    text = " ".join(gpuwise("recommend", "q.yaml", cwd=tmp_path).stdout.split())
+    assert "Rent 16 × NVIDIA H100 SXM5 80GB" in text
+    assert "Layout DP 16, experts: EP 4, micro-batch 1," in text and "EP 4 × DP 16" not in text
+    zh = " ".join(gpuwise("recommend", "q.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "DP 16，专家：EP 4，" in zh

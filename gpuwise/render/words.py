@@ -54,15 +54,18 @@ def training_layout(layout: TrainingLayout, count: int, f: Speaker) -> str:
     """A training layout in words: "TP 4 × PP 2 × DP 4, micro-batch 1, 16 accumulation steps
     (262,144 tokens per step), ZeRO-1, gradient checkpointing"."""
     _, ngettext = f._, f.ngettext
-    split = []
-    for v, name in ((layout.tp, "TP"), (layout.pp, "PP"), (layout.ep, "EP"), (layout.cp, "CP"), (layout.dp, "DP")):
+    split = []  # the dense split, whose degrees multiply to the GPUs
+    for v, name in ((layout.tp, "TP"), (layout.pp, "PP"), (layout.cp, "CP"), (layout.dp, "DP")):
         if v > 1:
             split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=layout.interleave)
                          if name == "PP" and layout.interleave > 1 else f"{name} {v}")
-    etp = getattr(layout, "etp", None)
-    if etp and layout.ep > 1 and etp != layout.tp:  # the experts split otherwise than the dense layers (ETP 1)
-        split.insert(next(i for i, p in enumerate(split) if p.startswith("EP")) + 1, f"ETP {etp}")
     parts = [" × ".join(split) if split else (_("one GPU") if count == 1 else _("no split"))]
+    if layout.ep > 1:  # the experts' split is carved out of those GPUs (TP1 PP1 DP16 EP4 is 16), said apart
+        experts = [f"EP {layout.ep}"]
+        etp = getattr(layout, "etp", None)
+        if etp and etp != layout.tp:  # the experts split otherwise than the dense layers (ETP 1)
+            experts.append(f"ETP {etp}")
+        parts.append(_("experts: %(split)s", split=" × ".join(experts)))
     parts.append(_("micro-batch %(n)s", n=layout.micro_batch))
     tokens = layout.global_batch_tokens
     if tokens > 0:
