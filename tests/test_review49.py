@@ -211,3 +211,16 @@ def test_an_expert_split_is_not_multiplied_into_the_gpus(tmp_path):
     assert "Layout DP 16, experts: EP 4, micro-batch 1," in text and "EP 4 × DP 16" not in text
     zh = " ".join(gpuwise("recommend", "q.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
     assert "DP 16，专家：EP 4，" in zh
+
+
+def test_a_serving_copy_does_not_multiply_its_expert_split(tmp_path):
+    # DeepSeek-R1 FP8 on 8 H200 with SGLang at tp 8, ep 8: one copy of 8 GPUs (the attention TP 8, the experts
+    # EP 8 over the same 8), which read "1 copy of TP 8 × EP 8" (64)
+    doc = {"workload": {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "framework": "sglang",
+                        "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_requests": 256,
+                        "parallelism": {"tp": 8, "ep": 8}},
+           "constraints": {"gpus": ["H200"], "max_gpus": 8, "acquisition": "rent"}}
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    text = " ".join(gpuwise("recommend", "q.yaml", cwd=tmp_path).stdout.split())
+    assert "Rent 8 × NVIDIA H200 SXM 141GB" in text
+    assert "Served with SGLang, 1 copy of TP 8, experts: EP 8" in text and "TP 8 × EP 8" not in text

@@ -58,7 +58,8 @@ def test_highest_peak_layout_is_named_beside_the_chosen_layouts_capacity(answers
     assert best.higher_peak  # the serving result judges it (policy serving_higher_peak_fraction 0.10)
     text = " ".join(report.render(r, "text").split())
     assert f"at most {sv.max_throughput_tokens_per_s:,.0f} output tokens/s" in text
-    assert (f"Highest peak 1 copy of DP-attention 8 × EP 8: memory holds {best.max_concurrent_sequences:,} "
+    # review49: the experts' split is said apart, not multiplied into the 8 GPUs (it read "DP-attention 8 × EP 8")
+    assert (f"Highest peak 1 copy of DP-attention 8, experts: EP 8: memory holds {best.max_concurrent_sequences:,} "
             f"sequences; at most {best.max_throughput_tokens_per_s:,.0f} output tokens/s") in text
     zh = " ".join(report.render(r, "text", lang="zh").split())
     assert "最高峰值" in zh

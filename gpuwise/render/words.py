@@ -90,8 +90,10 @@ def serving_layout(layout: ServingLayout | None, label: str, f: Speaker) -> str:
     if layout is None:
         return strategy(label, None, f)
     split = [f"{name} {n}" for n, name in ((layout.dp_attention, "DP-attention"), (layout.tp, "TP"),
-                                          (layout.pp, "PP"), (layout.ep, "EP")) if n > 1]
+                                          (layout.pp, "PP")) if n > 1]  # multiplying to a copy's GPUs
     copy = " × ".join(split) if split else _("one GPU")
+    if layout.ep > 1:  # the experts split over those GPUs, not more of them (TP 8 with EP 8 is 8 GPUs)
+        copy = f.sep.join([copy, _("experts: %(split)s", split=f"EP {layout.ep}")])
     return ngettext("%(n)s copy of %(copy)s", "%(n)s copies of %(copy)s", layout.replicas, copy=copy)
 
 
