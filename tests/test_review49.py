@@ -224,3 +224,25 @@ def test_a_serving_copy_does_not_multiply_its_expert_split(tmp_path):
     text = " ".join(gpuwise("recommend", "q.yaml", cwd=tmp_path).stdout.split())
     assert "Rent 8 × NVIDIA H200 SXM 141GB" in text
     assert "Served with SGLang, 1 copy of TP 8, experts: EP 8" in text and "TP 8 × EP 8" not in text
+
+
+# 6. docs/formats.md's workload table listed `parallelism` four times and `stack` twice, each copy a different
+#    stage of the field's text (merges kept the old rows beside the new): a reader could not tell which held. One
+#    row a field now, the newest text (parallelism: ep must divide the routed experts; stack: the unfused middle).
+def test_no_docs_table_lists_a_field_twice():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    twice = []
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        keys: list[str] = []
+        for line in [*doc.read_text(encoding="utf-8").splitlines(), ""]:
+            if line.startswith("|"):
+                keys.append(line.split("|")[1].strip())
+                continue
+            twice += [(doc.name, k) for k in sorted(set(keys)) if k and set(k) != {"-"} and keys.count(k) > 1]
+            keys = []
+    assert twice == []
+    text = (root / "docs" / "formats.md").read_text(encoding="utf-8")
+    [par] = [ln for ln in text.splitlines() if ln.startswith("| `parallelism`")]
+    assert "`ep` must divide the model's routed experts" in par and "`etp` 2 on 8 GPUs runs `ep` 4" in par
