@@ -246,3 +246,34 @@ def test_no_docs_table_lists_a_field_twice():
     text = (root / "docs" / "formats.md").read_text(encoding="utf-8")
     [par] = [ln for ln in text.splitlines() if ln.startswith("| `parallelism`")]
     assert "`ep` must divide the model's routed experts" in par and "`etp` 2 on 8 GPUs runs `ep` 4" in par
+
+
+# 7. An audited rental from a named provider that lists no such GPU was priced at another provider's offer, and the
+#    page named only that one: "Rent 8 H100 from AutoDL" (no hourly_usd) was audited as "rent, from runpod" at
+#    $2.69 a GPU-hour (RunPod's H100 SXM, knowledge/clouds.yaml), 8 x $2.69 x 4,380 h = $94,258 over 6 months, with
+#    no word that AutoDL lists no H100 there. The substitution is now an assumption on acquisition.provider, with
+#    the offer priced and how to price the named provider's own.
+AUTODL = {"hardware": {"gpu": "H100", "count": 8},
+          "acquisition": {"mode": "rent", "provider": "autodl"},
+          "workload": {"task": "inference", "model": "llama-3.1-8b"}}
+
+
+def test_a_named_provider_without_the_gpu_is_said_when_another_prices_it(tmp_path):
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(AUTODL), encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    [rent] = [ln for ln in d["proposed"]["ledger"]["lines"] if ln["kind"] == "rent"]
+    assert rent["inputs"]["provider"] == "runpod" and rent["inputs"]["usd_per_hour"] == 8 * 2.69
+    assert round(d["proposed"]["total_cost_usd"]) == round(8 * 2.69 * 6 * 730) == 94258
+    [said] = [a for a in d["assumptions"] if a["field"] == "acquisition.provider"]
+    assert said["value"] == "autodl"
+    assert "autodl" in said["reason"] and "runpod" in said["reason"] and "$2.69" in said["reason"]
+    full = " ".join(gpuwise("audit", "p.yaml", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "acquisition.provider = autodl — autodl lists no NVIDIA H100 SXM5 80GB rental" in full
+    zh = " ".join(gpuwise("audit", "p.yaml", "--detail", "full", "--lang", "zh", cwd=tmp_path).stdout.split())
+    assert "acquisition.provider = autodl" in zh and "lists no" not in zh
+    # a provider that rents the GPU is priced on its own offer, and nothing is said
+    AUTODL4090 = {**AUTODL, "hardware": {"gpu": "RTX 4090", "count": 8}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(AUTODL4090), encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert d["proposed"]["provider"] == "autodl"
+    assert not [a for a in d["assumptions"] if a["field"] == "acquisition.provider"]

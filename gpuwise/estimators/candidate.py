@@ -519,6 +519,19 @@ def _server_units(kb: Any, gpu_id: str, count: int) -> tuple[bool, bool, int]:
     return bool(sizes), count in sizes, count % max(sizes) if sizes else 0
 
 
+def _note_other_provider(job: Job, provider: str, ev: Evaluation, offer: K.Offer) -> None:
+    """A rental from a named provider that lists no offer of the GPU, with no price of its own
+    (``acquisition.hourly_usd``), is priced at the offer the others sell it at: said once, with that offer,
+    so the page does not price another provider's rental unsaid (review49: AutoDL's H100 at RunPod's)."""
+    if any(a.field == "acquisition.provider" and a.message_id == "assume.provider.no_offer" for a in job.assumptions):
+        return
+    from ..inputs.job import note
+
+    job.assumptions.append(note("acquisition.provider", provider, "assume.provider.no_offer",
+                                {"provider": provider, "gpu": ev.gpu.name, "offer": offer.provider,
+                                 "usd": offer.per_gpu_hour}))
+
+
 def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd: float | None, spot: bool,
                provider: str | None, instance: str | None, condition: str, acquisition: str | None,
                commitment_months: float | None = None) -> None:
@@ -532,8 +545,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     wall_hours = ev.speed.wall_hours if ev.speed is not None and job.training else None
     busy = wall_hours if wall_hours is not None else months * HOURS_PER_MONTH
     offers = offers_for(job, ev.gpu, ev.count)
-    if provider:
-        offers = named_offers(job, ev.gpu, ev.count, provider) or offers
+    named = named_offers(job, ev.gpu, ev.count, provider) if provider else []
+    offers = named or offers
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
     topo = ev.topology
@@ -554,6 +567,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
                         network=offer.network if offer and offer.provider == provider else None,
                         host_ram_gb_per_gpu=listed.host_ram_gb_per_gpu if listed else None)
         sold = None
+    elif provider and not named and offer is not None:
+        _note_other_provider(job, provider, ev, offer)
     if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
         commitment_months = sold.min_hours / HOURS_PER_MONTH  # the provider bills the whole term
     commit_h = commitment_months * HOURS_PER_MONTH if commitment_months else None
