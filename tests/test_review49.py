@@ -277,3 +277,26 @@ def test_a_named_provider_without_the_gpu_is_said_when_another_prices_it(tmp_pat
     d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
     assert d["proposed"]["provider"] == "autodl"
     assert not [a for a in d["assumptions"] if a["field"] == "acquisition.provider"]
+
+
+# 8. A hyperscaler rental with the cloud fees left out: 16 H100 (two AWS p5.48xlarge) for 3 months with no cloud
+#    section was audited at $241,075 (8 x $6.88 x 2 instances x 2,190 h), the GPUs alone, with nothing said of the
+#    storage and egress AWS bills beside them; the same proposal stating 30 TB of egress and 50 TB of premium SSD
+#    a month costs $20,375 more (FEE-EGRESS). Now FEE-CLOUD-UNSTATED notes that the fees are not counted.
+def test_a_hyperscaler_rental_with_no_cloud_section_says_the_fees_are_not_counted(tmp_path):
+    from pathlib import Path
+
+    case = Path(__file__).resolve().parent / "rules" / "FEE-CLOUD-UNSTATED" / "input.yaml"
+    (tmp_path / "p.yaml").write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert round(d["proposed"]["total_cost_usd"]) == round(16 * 6.88 * 2190) == 241075
+    [f] = [f for f in d["findings"] if f["rule"] == "FEE-CLOUD-UNSTATED"]
+    assert f["severity"] == "info" and "$241,075 counted is the GPU rental alone" in f["message"]
+    doc = yaml.safe_load(case.read_text(encoding="utf-8"))
+    doc["cloud"] = {"storage": {"kind": "object", "tb": 1}}  # any stated fee: the rule is quiet
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert "FEE-CLOUD-UNSTATED" not in {f["rule"] for f in d["findings"]}
+    (tmp_path / "p.yaml").write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
+    zh = " ".join(gpuwise("audit", "p.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "FEE-CLOUD-UNSTATED" in zh and "计入的 $241,075 仅为 GPU 租金" in zh and "counted is" not in zh

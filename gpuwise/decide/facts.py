@@ -771,8 +771,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     },
     "proposal": {
         "title": "the proposal's title, for the report", "gpu": _KEY, "vendor": _HOUSE,
-        "checkpointing_known": _HOUSE, "rent_usd": _HOUSE + " (fees_pct is the built-in test)",
-        "hyperscaler": _HOUSE, "fees_usd": _HOUSE + " (fees_pct is the built-in test)", "segment": _HOUSE,
+        "checkpointing_known": _HOUSE,
+        "fees_usd": _HOUSE + " (fees_pct is the built-in test)", "segment": _HOUSE,
         "link": _HOUSE, "network": _HOUSE, "network_gb_s": _HOUSE, "host_ram_gb": _HOUSE,
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
     },
