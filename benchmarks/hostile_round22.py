@@ -150,7 +150,9 @@ def add(case, ns: dict[str, Any]) -> None:
         ("ver22: llama.cpp 'b6600.1'", "llama.cpp", "b6600.1", _refused("r.yaml", "framework_version")),
         ("ver22: llama.cpp 'b1' (older than any build known)", "llama.cpp", "b1", _either(_serving(_positive_rates), _refused("r.yaml", "framework_version"))),
         ("ver22: llama.cpp 'b99999999999999999999' (huge)", "llama.cpp", "b" + "9" * 20, _either(_serving(_positive_rates), _refused("r.yaml", "framework_version"))),
-        ("ver22: llama.cpp 'b' + 40 digits", "llama.cpp", "b" + "1" * 40, _refused("r.yaml", "framework_version")),
+        # 41 characters: within framework_version's 64 since release54 (a nightly's name), read as a build number
+        ("ver22: llama.cpp 'b' + 40 digits", "llama.cpp", "b" + "1" * 40, _either(_serving(_positive_rates), _refused("r.yaml", "framework_version"))),
+        ("ver22: llama.cpp 'b' + 70 digits (past the field's 64)", "llama.cpp", "b" + "1" * 70, _refused("r.yaml", "framework_version")),
         ("ver22: llama.cpp 'b６６００' (fullwidth digits)", "llama.cpp", "b６６００", _either(_serving(_positive_rates), _refused("r.yaml", "framework_version"))),
         ("ver22: llama.cpp 'b6600\\n' (a newline)", "llama.cpp", "b6600\n", _either(_serving(_positive_rates), _refused("r.yaml", "framework_version"))),
         ("ver22: llama.cpp 'b6600-cuda' (a release asset's name)", "llama.cpp", "b6600-cuda", _refused("r.yaml", "framework_version")),

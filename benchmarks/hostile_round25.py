@@ -144,7 +144,9 @@ def add(case, ns: dict[str, Any]) -> None:
         ("pin25: llmc zero_stage 3 said", {"zero_stage": 3}, _doc(lambda d: "zero_stage" in json.dumps([f for f in d["findings"] if f.get("severity") in ("warning", "blocker")]))),
         ("pin25: llmc zero_stage 1 kept as requested", {"zero_stage": 1}, _doc(lambda d: "ZeRO-1" in _strategies(d) and "MEM-PIN-NOT-ON-STACK" not in _rules(d))),
         ("pin25: llmc zero_stage 'auto'", {"zero_stage": "auto"}, _no_zero_above(1)),
-        ("pin25: llmc pp 2 cp 2 ep 2", {"parallelism": {"pp": 2, "cp": 2, "ep": 2}}, _off_stack("pp 2")),
+        ("pin25: llmc pp 2 cp 2", {"parallelism": {"pp": 2, "cp": 2}}, _off_stack("pp 2")),
+        # ep above 1 on a dense model is an input error since session 39 (tests/test_inputs54.py)
+        ("pin25: llmc pp 2 cp 2 ep 2 (ep on a dense model)", {"parallelism": {"pp": 2, "cp": 2, "ep": 2}}, _refused("r.yaml", "workload.parallelism.ep")),
         ("pin25: llmc vpp 2 (no pipeline to interleave)", {"parallelism": {"vpp": 2}}, _either(_refused("r.yaml"), _finite_json)),
         ("pin25: llmc dp_shard 8", {"parallelism": {"dp_shard": 8}, "zero_stage": 1}, _either(_refused("r.yaml", "dp_shard"), _finite_json)),
         ("pin25: llmc tp 1 (nothing to set aside)", {"parallelism": {"tp": 1}}, _doc(lambda d: "MEM-PIN-NOT-ON-STACK" not in _rules(d))),
