@@ -36,8 +36,10 @@ def test_buy_formula_inputs_are_yuan_in_house_style():
     # each amount is the estimator's USD input x the rate, whole yuan at 100 or more (as the assumptions show one):
     # host_usd 32,000 x 6.7661 = ¥216,515
     term = next(t for s in result.steps for t in s.terms if t.name == "buy_usd")
-    for key in ("capex", "host_usd", "hardware_usd", "resale_usd"):
-        assert f"{key} = ¥{term.inputs[key] * rate:,.0f}" in line, (key, line)
-    assert "host_usd = 32,000" not in line and "licences_usd = ¥0" in line
+    # (review49fix: an input named for dollars is named for the yuan it is shown in; the JSON keeps host_usd)
+    for key, shown in (("capex", "capex"), ("host_usd", "host_cny"), ("hardware_usd", "hardware_cny"),
+                       ("resale_usd", "resale_cny")):
+        assert f"{shown} = ¥{term.inputs[key] * rate:,.0f}" in line, (key, line)
+    assert "_usd" not in line and "host_cny = 32,000" not in line and "licences_cny = ¥0" in line
     rent = _inputs_line(text, "租用 = ")
-    assert "usd_per_hour = ¥" in rent and "/h" in rent
+    assert "cny_per_hour = ¥" in rent and "/h" in rent and "usd_per_hour" not in rent

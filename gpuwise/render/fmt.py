@@ -564,6 +564,15 @@ def money_input(name: str) -> bool:
     return name in MONEY_INPUTS or name.endswith("_usd") or name.startswith("usd_per_") or "_usd_per_" in name
 
 
+def input_name(name: str, code: str = "USD") -> str:
+    """A formula input's name as a report in currency ``code`` shows it: an amount or a rate named in USD
+    (``hardware_usd``, ``usd_per_hour``) is named in the report's currency (``hardware_cny``), as its figure is
+    shown; every other name, and every name in a USD report, as the result writes it (the JSON keeps it)."""
+    if code == "USD" or not money_input(name):
+        return name
+    return "_".join(code.lower() if part == "usd" else part for part in name.split("_"))
+
+
 def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
     """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
     (a price per hour in the report's money, a discount as a percentage, hours and seconds with their

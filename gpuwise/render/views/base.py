@@ -33,6 +33,7 @@ from ..fmt import (
     Fmt,
     _flatten,
     _reason,
+    input_name,
     input_text,
     money_input,
     operand_number,
@@ -232,7 +233,8 @@ class BaseView:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
             "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
-            "inputs": self.f.sep.join(f"{k} = {self.input_shown(k, v, t.input_phrases.get(k))}"
+            "inputs": self.f.sep.join(f"{input_name(k, self.f.cur.code)} = "
+                                      f"{self.input_shown(k, v, t.input_phrases.get(k))}"
                                       for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
