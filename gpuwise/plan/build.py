@@ -25,6 +25,7 @@ from .milp import Solution
 from .result import (
     Answer,
     ApiAlternative,
+    ApiUnpriced,
     Baseline,
     Binding,
     Commitment,
@@ -544,11 +545,12 @@ class Planner:
         out: list[HostedApi] = []
         apis = kb.apis.providers if kb.apis else []
         for sz in inp.sized:
-            if not sz.serving:
-                continue
             mid = sz.job.model_id
+            if not sz.serving or not mid:  # a service of no named model: no hosted API serves it
+                continue
             offers = [(prov, pr) for prov in apis for pr in prov.prices if pr.model == mid]
-            if not offers:
+            if not offers:  # no hosted API is known to serve the model: the report says so (api_unpriced)
+                out.append(HostedApi(workload=sz.name, model=mid))
                 continue
             china = self.market == "china"
             local = [(p, pr) for p, pr in offers if (p.market == "china") == china] or offers
@@ -605,9 +607,9 @@ class Planner:
                 if abs(dual) > 1e-6:
                     g, m = name[name.index("[") + 1:-1].split(",")
                     per_gpu.setdefault(g, []).append((int(m), dual))
-        held = set(self.owned) | {pu.gpu for pu in ex.purchases}
-        for g, items in per_gpu.items():
-            if g not in held:  # a type with no GPUs: its rows only price what one would be worth
+        for g, items in per_gpu.items():  # the months the type has GPUs (owned, or bought and arrived) to be full
+            items = [(m, d) for m, d in items if m < len(ex.fleet.get(g, ())) and ex.fleet[g][m] > 0]
+            if not items:  # none held, or bought ones not arrived yet: its rows only price what one would be worth
                 continue
             months = sorted({m for m, _ in items})
             worth = max(abs(d) for _, d in items)
@@ -665,12 +667,11 @@ class Planner:
                                       a.self_host_per_month), api_per_month=M(a.api_per_month),
                                   model=a.model, offered_as=a.offered_as, input_per_million=a.input_per_million,
                                   output_per_million=a.output_per_million, price_currency=a.price_currency,
-                                  input_tokens_per_month=a.input_tokens_per_month,
+                                  input_tokens_per_month=a.input_tokens_per_month, note=a.note,
                                   output_tokens_per_month=a.output_tokens_per_month,
                                   break_even_requests_per_s=a.break_even_requests_per_s,
-                                  cheaper="api" if a.self_host_per_month is None
-                                  or a.api_per_month < a.self_host_per_month else "self-host",
-                                  note=a.note, as_of=a.as_of, source=a.source)
+                                  cheaper="api" if a.self_host_per_month is None or a.api_per_month
+                                  < a.self_host_per_month else "self-host", as_of=a.as_of, source=a.source)
                    for a in api if a.provider]
         H = self.pf.horizon_months
         hours_by_gpu: dict[str, float] = {}  # on-demand rentals by GPU type (commitments apart)
@@ -725,6 +726,7 @@ class Planner:
                         formula=messages.formula_text(ln.formula), inputs=ln.inputs,
                         formula_phrases=messages.phrase_json(ln.formula)) for ln in ex.lines],
             options=options, owned=owned, workloads=workloads,
+            api_unpriced=[ApiUnpriced(workload=a.workload, model=a.model) for a in api if a.model and not a.provider],
             gpu_names={g: f.gpu.name for g, f in self.fleets.items()} | {g: self.kb.gpus[g].name for g in
                                                                          sorted({b for x in binding for b in x.gpus})},
             solver=SolverInfo(name="HiGHS", status=self.sol.status, objective_usd=self.sol.objective,

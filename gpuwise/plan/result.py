@@ -110,6 +110,14 @@ class ApiAlternative(Frozen):
     source: str = ""
 
 
+class ApiUnpriced(Frozen):
+    """A service whose model no hosted API in the catalog (knowledge/apis.yaml) is known to serve: nothing to
+    compare its self-hosting with."""
+
+    workload: str
+    model: str = Field(description="the model's id, which no provider in knowledge/apis.yaml prices")
+
+
 class Binding(Frozen):
     """A constraint of the program and whether it decided the plan."""
 
@@ -254,6 +262,8 @@ class PlanResult(Frozen):
     months: list[Month]
     unplaced: list[Unplaced]
     api: list[ApiAlternative]
+    api_unpriced: list[ApiUnpriced] = Field(default=[], description="services whose model no hosted API in "
+                                            "knowledge/apis.yaml prices: not compared with one")
     findings: list[Finding]
     trace: list[TraceEntry]
     answer: Answer

@@ -334,7 +334,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "options": options, "trace": trace,
         "brief": brief, "months": months, "months_short": months_short, "placements": placements,
         "purchases": purchases,
-        "baselines": baselines, "api": api, "binding": binding, "findings": findings, "lines": lines,
+        "baselines": baselines, "api": api, "binding": binding,
+        "api_unpriced": [_("No hosted API in the catalog (knowledge/apis.yaml) is known to serve %(model)s: "
+                           "%(workload)s is not compared with one.", model=a.model, workload=a.workload)
+                         for a in r.api_unpriced], "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
         "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "
                            "amounts shown.") if rounded else "",

@@ -23,6 +23,16 @@ def _checkpoint(job: Any, fmt: str, weight_format: str | None) -> Any:
     return ck if ck is not None and fmt == ck.format else None
 
 
+def fp8_scaling(job: Any, fmt: str, method: Any) -> str | None:
+    """How the model's published FP8 checkpoint scales its weights (``fp8_checkpoints``: block, channel or tensor)
+    where the job serves it as published (FP8, no quantization method named); else None."""
+    serving = getattr(job.kb, "serving", None)
+    if serving is None or not job.model_id or fmt != "fp8" or method is not None:
+        return None
+    ck = serving.fp8_checkpoints.get(job.model_id)
+    return ck.scaling if ck is not None else None
+
+
 def checkpoint_keeps(job: Any, fmt: str, weight_format: str | None) -> tuple[str, ...]:
     """What the model's published low-bit checkpoint leaves in 16 bit, where the job serves it."""
     ck = _checkpoint(job, fmt, weight_format)

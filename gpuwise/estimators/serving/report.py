@@ -12,6 +12,7 @@ from .. import Term
 from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
+from .checkpoint import fp8_scaling
 from .choice import Serving
 from .draft import Drafter, drafter
 from .engine import (
@@ -290,6 +291,7 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None,
     mbytes = model_bytes(job.shape, fmt, quant_formats(kb), checkpoint_keeps(job, fmt, None),
                          checkpoint_bits(job, fmt, None), checkpoint_fp8(job, fmt, None))
     est = with_held_whole(est, mbytes, lay)
+    est = with_fp8_format(job, fw, est, fmt)
     d = drafter(job, spec, mbytes.linear_bytes_per_param, kv_b)
     est = with_drafter(est, d, lay, per_copy, prompt, held) if d is not None else est
     if sequences:  # the KV cache of the sequences in flight at the load shown, not of the stated concurrency
@@ -302,6 +304,20 @@ def memory_of(job: Any, fw: Framework, lay: Layout, gpu: Gpu | None = None,
                  {"fw": fw.name, "prompt": prompt, "output": output, "tokens": held}),)
         est = replace(est, kv_cache=replace(kv, note_phrases=kv.note_phrases + said, note=""))
     return est
+
+
+def with_fp8_format(job: Any, fw: Framework, est: M.MemoryEstimate, fmt: str) -> M.MemoryEstimate:
+    """``est`` whose weights name the scaling of the model's published FP8 checkpoint (``fp8_checkpoints``) and the
+    framework that serves it, where the job serves that checkpoint; unchanged otherwise (the format's own words)."""
+    scaling = fp8_scaling(job, fmt, O.quantization(job.kb, fw, job.w)[0])
+    if scaling is None:
+        return est
+    model = job.kb.models.get(job.model_id)
+    said: tuple[Phrase, ...] = (("", f"format.fp8_checkpoint.{scaling}",
+                                 {"model": getattr(model, "name", job.model_id), "fw": fw.name}),)
+    weights = replace(est.weights, inputs={**est.weights.inputs, "format": phrase_text(said)},
+                      input_phrases={**est.weights.input_phrases, "format": said})
+    return replace(est, weights=weights)
 
 
 def with_held_whole(est: M.MemoryEstimate, mbytes: Any, lay: Layout) -> M.MemoryEstimate:

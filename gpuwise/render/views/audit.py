@@ -60,6 +60,11 @@ class AuditView(StepsView, ChartsView):
                 savings = self._("The alternative saves %(amount)s.", amount=f.money(r.savings_usd))
         elif r.alternative is None:
             savings = self._("No feasible alternative was found in the catalog.")
+        elif r.proposed is not None and not r.proposed.feasible and r.alternative.total_cost_usd is not None:
+            # a proposal that cannot run is never the cheaper option: its price is not weighed
+            savings = self._("The proposal cannot run as written, so its price is not weighed against the "
+                             "alternative's: the alternative, at %(amount)s, is the best option found that can.",
+                             amount=f.money(r.alternative.total_cost_usd))
         else:
             savings = self._("The alternative is not cheaper than the proposal.")
         proposed_word, alternative_word = self._("proposed"), self._("the alternative")
