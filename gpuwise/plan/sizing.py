@@ -329,6 +329,7 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
                      rent_only: bool = False) -> None:
     last_reason = why("memory", "plan.why.memory")
     ram_short = False  # a rented server of fewer GPUs could not hold the offloaded state
+    bought: Option | None = None  # the fewest GPUs no rented server holds, to buy where they have a price
     for n in counts(max_gpus):
         ev = evaluate(s.job, g, n, defer=True)
         verdict = _verdict(book, s, ev)
@@ -380,6 +381,8 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             last_reason = why("memory", "plan.why.ruled_out", rule=refused[0],
                               title=[("", "rule.title", {"title": book.rules[refused[0]].title})])
             ram_short = True
+            if not rent_only and bought is None and K.price_entry(s.job.kb.prices, g.id) is not None:
+                bought = opt
             continue
         if rent_only and ram_short and opt.rent_usd_per_hour is None and not owned:
             # no cloud rents this many (RunPod's 4090s come 8 to a server): the fewer's host RAM stays the reason,
@@ -391,6 +394,13 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
         elif owned:
             s.owned_reason.pop(g.id, None)  # an earlier count's reason no longer holds
+        return
+    if bought is not None:  # no rented server of any count holds the state, but the plan may buy: the fewest GPUs
+        # that run it are bought, their server's RAM the buyer's to choose (MEM-HOST-RAM-BUY), as recommend keeps the
+        # purchase where every rental is short (TCO-BUY-RENTAL-SHORT); not rented (no rent_usd_per_hour)
+        s.options[g.id] = bought
+        if owned and bought.count > owned:
+            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=bought.count, owned=owned))
         return
     s.why_not[g.id] = last_reason
     if owned:

@@ -1,0 +1,57 @@
+"""Hostile round 40's fixed failures (benchmarks/hostile_round40.py), each failing before its fix:
+
+* a plan that may rent or buy dropped an offloaded fine-tune that no rented server holds, where buying holds it (as
+  recommend's TCO-BUY-RENTAL-SHORT and a buy-only plan do);
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from .clirun import gpuwise as cli
+
+LLAMA70_PARAMS = 70.55e9  # meta-llama/Llama-3.1-70B, 70,553,706,496
+FT70 = {"task": "finetune", "method": "full", "model": "llama-3.1-70b", "precision": "bf16", "seq_len": 2048,
+        "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True}
+
+
+def _plan(tmp_path, acquisition: str, gpu: str = "rtx-4090") -> dict:
+    doc = {"horizon_months": 6, "workloads": [{"name": "ft", "workload": FT70, "cadence": {"at_month": 3}}],
+           "constraints": {"acquisition": acquisition, "gpus": [gpu], "max_gpus": 8}}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_plan_that_may_buy_buys_what_no_rented_server_holds(tmp_path):
+    """ZeRO-3 CPU offload of Llama 3.1 70B keeps fp32 master weights and Adam's two moments in host RAM:
+    70.55e9 x 16 B / 0.8 usable = 1,411 GB a server. A rented consumer server comes with 62 GB an RTX 4090
+    (runtime.yaml rented_host_ram), 496 GB for eight: no rental of up to max_gpus 8 holds it (MEM-HOST-RAM-SHORT).
+    Renting only, the run is unplaced for that; buying only, one card is bought and MEM-HOST-RAM-BUY says the host
+    RAM its price leaves out. Renting or buying, it was unplaced as when renting only; now bought as when buying."""
+    need = LLAMA70_PARAMS * 16 / 0.8 / 1e9
+    assert round(need) == 1411 and 62 * 8 < need
+    rent = _plan(tmp_path, "rent")
+    assert not rent["purchases"] and "MEM-HOST-RAM-SHORT" in rent["unplaced"][0]["reason"]
+    buy, either = _plan(tmp_path, "buy"), _plan(tmp_path, "either")
+    assert not either["unplaced"]
+    assert [(p["gpu"], p["count"]) for p in either["purchases"]] == [(p["gpu"], p["count"]) for p in buy["purchases"]]
+    assert [(p["gpu"], p["count"]) for p in either["purchases"]] == [("rtx-4090", 1)]
+    ft = [o for o in either["options"] if o["workload"] == "ft"]
+    assert [o["rent_per_hour"] for o in ft] == [None]  # never rented
+    said = [f["message"] for f in either["findings"] if f["rule"] == "MEM-HOST-RAM-BUY"]
+    assert said and f"needs {need:.0f} GB" in said[0]
+
+
+def test_a_type_without_a_purchase_price_keeps_the_host_ram_reason(tmp_path):
+    """The L40S has no dated purchase price (knowledge/prices.yaml): where no rented L40S server holds Llama 3.1
+    405B's offloaded state (405.9e9 x 16 B / 0.8 = 8,118 GB), the reason stays MEM-HOST-RAM-SHORT."""
+    doc = {"horizon_months": 6, "workloads": [{"name": "ft", "workload": {**FT70, "model": "llama-3.1-405b"},
+                                               "cadence": {"at_month": 3}}],
+           "constraints": {"acquisition": "either", "gpus": ["l40s"], "max_gpus": 8}}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    d = json.loads(cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert "MEM-HOST-RAM-SHORT" in d["unplaced"][0]["reason"] and not d["purchases"]
