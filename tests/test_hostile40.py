@@ -2,6 +2,8 @@
 
 * a plan that may rent or buy dropped an offloaded fine-tune that no rented server holds, where buying holds it (as
   recommend's TCO-BUY-RENTAL-SHORT and a buy-only plan do);
+* an AWS rental whose cloud section states every amount as 0 was told it 'states neither (no cloud section)'
+  (FEE-CLOUD-UNSTATED), where its fix asks for exactly that statement.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def test_a_plan_that_may_buy_buys_what_no_rented_server_holds(tmp_path):
     Renting only, the run is unplaced for that; buying only, one card is bought and MEM-HOST-RAM-BUY says the host
     RAM its price leaves out. Renting or buying, it was unplaced as when renting only; now bought as when buying."""
     need = LLAMA70_PARAMS * 16 / 0.8 / 1e9
-    assert round(need) == 1411 and 62 * 8 < need
+    assert round(need) == 1411 and need > 62 * 8
     rent = _plan(tmp_path, "rent")
     assert not rent["purchases"] and "MEM-HOST-RAM-SHORT" in rent["unplaced"][0]["reason"]
     buy, either = _plan(tmp_path, "buy"), _plan(tmp_path, "either")
@@ -55,3 +57,23 @@ def test_a_type_without_a_purchase_price_keeps_the_host_ram_reason(tmp_path):
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
     d = json.loads(cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
     assert "MEM-HOST-RAM-SHORT" in d["unplaced"][0]["reason"] and not d["purchases"]
+
+
+def _aws_audit(tmp_path, cloud: str) -> list[str]:
+    (tmp_path / "p.yaml").write_text(
+        "title: t\nworkload: {task: finetune, method: lora, model: llama-3.1-70b, seq_len: 4096, train_tokens: 2.0e8}\n"
+        "hardware: {gpu: h100, count: 8, nodes: 1}\nacquisition: {mode: rent, provider: aws, instance: p5.48xlarge}\n"
+        + cloud, encoding="utf-8")
+    r = cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    return [f["rule"] for f in json.loads(r.stdout)["findings"]]
+
+
+def test_fee_cloud_unstated_only_where_the_cloud_section_states_no_amount(tmp_path):
+    """FEE-CLOUD-UNSTATED (rules/cloud-fees.yaml): the proposal states neither storage nor data moved. An empty
+    ``cloud: {}`` or a storage kind without its TB states no amount; 0 TB of each, or 0 TB of egress, is stated."""
+    for cloud in ("", "cloud: {}\n", "cloud: {storage: {kind: object}}\n"):
+        assert "FEE-CLOUD-UNSTATED" in _aws_audit(tmp_path, cloud), cloud
+    for cloud in ("cloud: {egress_tb_per_month: 0, cross_region_tb_per_month: 0, storage: {tb: 0}}\n",
+                  "cloud: {egress_tb_per_month: 0}\n"):
+        assert "FEE-CLOUD-UNSTATED" not in _aws_audit(tmp_path, cloud), cloud

@@ -110,6 +110,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "storage_kind": p.cloud.storage.kind, "storage_tb": p.cloud.storage.tb,
         "storage_priced_as": _storage_priced_as(kb, acq.provider, p.cloud.storage.kind),
         "egress_tb": p.cloud.egress_tb_per_month, "cross_region_tb": p.cloud.cross_region_tb_per_month,
+        "cloud_stated": bool({"egress_tb_per_month", "cross_region_tb_per_month"} & p.cloud.model_fields_set
+                             or "tb" in p.cloud.storage.model_fields_set),
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
         "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw,
         "air_cooled_limit_kw": float(kb.policy_value("air_cooled_rack_kw_max")),

@@ -523,6 +523,7 @@ class ProposalFact(FactModel):
     storage_tb: float = _f("storage, TB")
     egress_tb: float = _f("egress per month, TB")
     cross_region_tb: float = _f("cross-region transfer per month, TB")
+    cloud_stated: bool = _f("the cloud section states an amount (egress, cross-region or storage TB), 0 included")
     node_kw: float = _f("power of one server at full load, kW")
     facility_kw: float = _f("power available, kW (-1 unknown)")
     has_facility: bool = _f("facility power was given")
