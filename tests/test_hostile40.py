@@ -3,13 +3,16 @@
 * a plan that may rent or buy dropped an offloaded fine-tune that no rented server holds, where buying holds it (as
   recommend's TCO-BUY-RENTAL-SHORT and a buy-only plan do);
 * an AWS rental whose cloud section states every amount as 0 was told it 'states neither (no cloud section)'
-  (FEE-CLOUD-UNSTATED), where its fix asks for exactly that statement.
+  (FEE-CLOUD-UNSTATED), where its fix asks for exactly that statement;
+* a framework_version in Arabic-Indic digits ('٠.١١.١') was refused with no close match, where fullwidth digits and
+  every number field are offered the ASCII.
 """
 
 from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 
 from .clirun import gpuwise as cli
@@ -77,3 +80,15 @@ def test_fee_cloud_unstated_only_where_the_cloud_section_states_no_amount(tmp_pa
     for cloud in ("cloud: {egress_tb_per_month: 0, cross_region_tb_per_month: 0, storage: {tb: 0}}\n",
                   "cloud: {egress_tb_per_month: 0}\n"):
         assert "FEE-CLOUD-UNSTATED" not in _aws_audit(tmp_path, cloud), cloud
+
+
+@pytest.mark.parametrize(("given", "ascii_"), [("\u0660.\u0661\u0661.\u0661", "0.11.1"),  # Arabic-Indic
+                                             ("\u0966.\u096b.\u096d", "0.5.7"),  # Devanagari
+                                             ("\uff10.\uff11\uff11.\uff11", "0.11.1")])  # fullwidth, as before
+def test_framework_version_in_other_digits_is_offered_in_ascii(tmp_path, given, ascii_):
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"workload": {
+        "task": "inference", "model": "llama-3.1-8b", "framework": "vllm", "prompt_tokens": 1000, "output_tokens": 200,
+        "concurrent_requests": 1, "framework_version": given}}, allow_unicode=True), encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "workload.framework_version" in r.stderr and f"did you mean {ascii_}?" in r.stderr

@@ -167,6 +167,9 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
 
     # full-width digits (４.５７) are refused as every number field refuses them (docs/formats.md), with the ASCII
     close = unicodedata.normalize("NFKC", given.strip())
+    # other scripts' decimal digits (Arabic-Indic ٠.١١.١, Devanagari), which NFKC keeps, as a number field's
+    # refusal writes them in ASCII
+    close = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in close)
     close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", close))
     # a build's local label (0.10.1.1+cu126) is the release it labels; a nightly or development build
     # (0.11.1rc2.dev5+gabc, 0.5.6.post3.dev1278, 0.5.9.dev20260204) is offered the release it names, an rcN as
