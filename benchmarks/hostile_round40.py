@@ -11,7 +11,18 @@ model without MTP layers; audits of an AWS rental with an empty ``cloud: {}`` se
 to the routed experts, larger than the GPUs, and on a service not dividing the experts -- through estimate,
 recommend, audit and plan. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on main at 7910c3b8 (before this branch's fixes): 35 cases, 32 clean.
+Run on main at 7910c3b8 (before this branch's fixes): 35 cases, 32 clean (the build-string bound below was clean
+then, refused with pydantic's regular expression; its check now asks for the release words); on this branch 35 of 35.
+Fixed:
+
+* a plan that may rent or buy left Llama 3.1 70B with ZeRO-3 CPU offload (1,411 GB of host RAM) on RTX 4090s
+  unplaced for MEM-HOST-RAM-SHORT, where buying holds it (a buy-only plan buys one card; recommend keeps the
+  purchase, TCO-BUY-RENTAL-SHORT); the fewest GPUs are bought, never rented, where the type has a purchase price.
+* an AWS rental whose cloud section states egress, cross-region and storage at 0 TB was told it 'states neither
+  (no cloud section)' (FEE-CLOUD-UNSTATED); the rule now reads whether an amount is written.
+* framework_version '٠.١١.١' (Arabic-Indic digits) was refused without the close match fullwidth digits get; a
+  serving.yaml release bound written as a build ('0.12.0.dev5+gabc') or a tag was refused with the regular
+  expression; both are said as a release, with the release offered.
 """
 from __future__ import annotations
 
@@ -113,8 +124,8 @@ def add(case, ns: dict[str, Any]) -> None:
 
     # ------------------------------------------------------------ serving.yaml scheduled_ahead overlays (vLLM's async scheduling)
     est_kb = ("estimate", "r.yaml", "--gpu", "h100", "--format", "json", "--knowledge", "kb")
-    rcase("sa40: first '0.12.0.dev5+gabc' (a build): refused by its field", {"workload": SERVE8},
-          _refused("kb/serving.yaml", "scheduled_ahead.first"), argv=est_kb, files=_sched("scheduled_ahead:\n      first: '0.12.0.dev5+gabc'\n      source: ours"))
+    rcase("sa40: first '0.12.0.dev5+gabc' (a build): refused as a release, 0.12.0 offered", {"workload": SERVE8},
+          lambda r: _refused("kb/serving.yaml", "scheduled_ahead.first", "not a release number", "did you mean 0.12.0?")(r) and "pattern" not in r.stderr, argv=est_kb, files=_sched("scheduled_ahead:\n      first: '0.12.0.dev5+gabc'\n      source: ours"))
     rcase("sa40: first 0.12 (a YAML number): refused, a string asked", {"workload": SERVE8},
           _refused("kb/serving.yaml", "scheduled_ahead.first", "string"), argv=est_kb, files=_sched("scheduled_ahead:\n      first: 0.12\n      source: ours"))
     rcase("sa40: first left out (source only): the shipped 0.12.0 kept, the shipped TTFT", {"workload": SERVE8},

@@ -5,7 +5,9 @@
 * an AWS rental whose cloud section states every amount as 0 was told it 'states neither (no cloud section)'
   (FEE-CLOUD-UNSTATED), where its fix asks for exactly that statement;
 * a framework_version in Arabic-Indic digits ('٠.١١.١') was refused with no close match, where fullwidth digits and
-  every number field are offered the ASCII.
+  every number field are offered the ASCII;
+* a knowledge overlay's release bound written as a build or a tag (serving.yaml ``scheduled_ahead.first:
+  '0.12.0.dev5+gabc'``) was refused with pydantic's regular expression, not as a release with its close match.
 """
 
 from __future__ import annotations
@@ -92,3 +94,19 @@ def test_framework_version_in_other_digits_is_offered_in_ascii(tmp_path, given, 
     r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "workload.framework_version" in r.stderr and f"did you mean {ascii_}?" in r.stderr
+
+
+@pytest.mark.parametrize(("first", "hint"), [("0.12.0.dev5+gabc", "did you mean 0.12.0?"),
+                                             ("v0.12.0", "did you mean 0.12.0?"), ("0.12.x", "")])
+def test_an_overlay_release_bound_is_refused_as_a_release(tmp_path, first, hint):
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "serving.yaml").write_text(
+        f"frameworks:\n  - id: vllm\n    scheduled_ahead:\n      first: '{first}'\n      source: ours\n",
+        encoding="utf-8")
+    (tmp_path / "r.yaml").write_text(
+        "workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 1000, output_tokens: 200, "
+        "concurrent_requests: 16}\n", encoding="utf-8")
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "kb/serving.yaml" in r.stderr and "scheduled_ahead.first" in r.stderr
+    assert "is not a release number" in r.stderr and "pattern" not in r.stderr and hint in r.stderr

@@ -141,6 +141,18 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             hint = {"hint": N_("did you mean %(names)s?"), "hint_values": {"names": close}} if close else {}
             raise KnowledgeError(N_("%(given)s is not one of %(expected)s"), where=where, values={
                 "given": _short(err.get("input")), "expected": either(quoted, commas=True)}, **hint) from None
+        if err["type"] == "string_pattern_mismatch" and not n and err["ctx"].get("pattern") == S.RELEASE_VERSION:
+            # a release window's bound written as a build ('0.12.0.dev5+gabc') or a tag ('v0.12.0'): said as a
+            # workload's framework_version says it, with the release as the close match, not the regular expression
+            from types import SimpleNamespace
+
+            from ..inputs.schema import _version_written_otherwise
+
+            close = _version_written_otherwise(err.get("input"), SimpleNamespace(metadata=[
+                SimpleNamespace(pattern=S.RELEASE_VERSION)]))
+            hint = {"hint": N_("did you mean %(names)s?"), "hint_values": {"names": close}} if close else {}
+            raise KnowledgeError(N_("%(given)s is not a release number (digits and dots, as 4.52 or 0.5.7)"),
+                                 where=where, values={"given": _short(err.get("input"))}, **hint) from None
         # English: pydantic's words as written; another language: the catalog's for its common complaints
         template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
         said = err.get("ctx", {}).get("error")

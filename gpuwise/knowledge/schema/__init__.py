@@ -13,6 +13,6 @@ from .models import Model, ModelFile, MoE, ShapeGuesses  # noqa: F401
 from .policy import PolicyFile, PolicyValue  # noqa: F401
 from .prices import Excluded, Fabric, GpuPrices, Market, PricePoint, PricesFile, Units  # noqa: F401
 from .runtime import Factor, Network, QuantFormat, RuntimeFile  # noqa: F401
-from .serving import BatchLimit, Framework, FrameworkPrecision, ServingFile  # noqa: F401
+from .serving import RELEASE_VERSION, BatchLimit, Framework, FrameworkPrecision, ServingFile  # noqa: F401
 from .software import ArchSupport, CudaDriver, FeatureFloor, OsDriver, SoftwareFile, TorchBuild  # noqa: F401
 from .tco import Hosting, SourcedValue, TcoFile  # noqa: F401
