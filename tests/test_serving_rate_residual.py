@@ -134,7 +134,7 @@ def test_sglang_rate_ttft_waits_the_step_in_flight_once(kb, accuracy):
     p = SV.point(job, s.engine, s.replica, float(max(1, round(at.batch))), open_loop=True)
     d, t = p.decode_step, p.tpot
     assert p.queued == 0.0
-    assert R.in_flight(s.engine, s.replica, p, at.batch) == pytest.approx(d / 2, rel=1e-12)
+    assert p.in_flight == pytest.approx(d / 2, rel=1e-12)
     busy = 1 - math.exp(-at.batch)
     assert busy == pytest.approx(1.0, abs=1e-9)
     service = p.ttft - d / 2
@@ -150,16 +150,19 @@ def test_sglang_rate_ttft_waits_the_step_in_flight_once(kb, accuracy):
 
 def test_in_flight_only_where_prompts_run_alone(kb, accuracy):
     """A scheduler that carries prompt chunks on its decode steps (vLLM V1) holds its half step in the step-budget
-    wait (``p.queued``), taken out whole: nothing more to take out. SGLang polling every 10 decode steps
-    (--scheduler-recv-interval 10) keeps the window beyond the step in flight in the prompt time: only the half
-    step the scheduler polling every step would wait is taken out (load.poll_wait(1, ...))."""
+    wait (``p.queued``), taken out whole: nothing more on the point (``p.in_flight``). SGLang polling every 10
+    decode steps (--scheduler-recv-interval 10) keeps the window beyond the step in flight in the prompt time: only
+    the half step the scheduler polling every step would wait is the point's wait for the step in flight
+    (load.poll_wait(1, ...))."""
     _, job, s = _rq(kb, accuracy, "RQ03")
     at = s.rate.at_rate
     p = SV.point(job, s.engine, s.replica, float(max(1, round(at.batch))), open_loop=True)
-    assert s.engine.fw.mixed_prefill and R.in_flight(s.engine, s.replica, p, at.batch) == 0.0
+    assert s.engine.fw.mixed_prefill and p.in_flight == 0.0 and p.queued > 0.5 * p.tpot
     job = accuracy.serving_job(kb, "llama-3.1-8b", "bf16", "sglang", 512, 128, None, 1, 1, None, None, "0.5.14",
                                "requests_per_s=4;scheduler_recv_interval=10")
     s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
     p = SV.point(job, s.engine, s.replica, 8.0, open_loop=True)
-    assert R.in_flight(s.engine, s.replica, p, 8.0) == pytest.approx(p.decode_step / 2, rel=1e-12)
-    assert R.in_flight(s.engine, s.replica, p, 0.4) == 0.0  # alone on the copy: the scheduler idles and takes it
+    assert p.in_flight == pytest.approx(p.decode_step / 2, rel=1e-12)
+    assert p.ttft - p.in_flight > 4.5 * p.decode_step  # the rest of the 10-step window stays in the prompt time
+    # alone on the copy: the scheduler idles and takes it at once
+    assert SV.point(job, s.engine, s.replica, 1.0, open_loop=True).in_flight == 0.0

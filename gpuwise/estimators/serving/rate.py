@@ -15,11 +15,15 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 * **The step in flight.** The engine takes new requests only between steps (vLLM's EngineCore loop drains its
   input queue, then runs one step: vllm/v1/engine/core.py ``run_busy_loop``), so a prompt that arrives while a
   step runs waits out its rest: with chance ``1 - e^-b`` a step is running (the batch is Poisson; Poisson
-  arrivals see time averages) and its rest is uniform over the step (:func:`residual`). Priced here once: where
-  the engine runs prompts in forwards of their own (SGLang's default scheduler, ``mixed_prefill`` false), the
-  open-loop point's prompt time already holds half a decode step for it (:func:`in_flight`), taken out here; the
+  arrivals see time averages) and its rest is uniform over the step (:func:`residual`). Priced here once: the
+  open-loop point reports the part of its prompt time that is this wait (``Point.in_flight``; within ``queued``
+  where prompt chunks ride on the decode steps), taken out here for every branch. Where the engine runs prompts in
+  forwards of their own (SGLang's default scheduler, ``mixed_prefill`` false) that part is half a decode step; the
   prefill forward in flight stays there (half of one as often as one runs), so the rest waited here is the decode
-  step's.
+  step's. SGLang's loops take new requests in once a batch (sgl-project/sglang
+  python/sglang/srt/managers/scheduler.py at 0003215cf1464f44b389cd0b18d0b4c56f2a3da6: ``event_loop_normal``
+  receives, schedules, runs the batch and processes its result; ``event_loop_overlap`` receives, schedules and
+  launches batch k+1, then processes batch k), so an arrival waits the rest of one batch, not two.
 * **The step scheduled ahead.** Where the engine schedules the next step while one runs (serving.yaml
   ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers), it takes in new
   requests only as a step ends, when the step after it is already scheduled without them: a prompt that finds the
@@ -42,7 +46,7 @@ from ..interconnect import GPUS_PER_NODE, default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
-from .load import capacity_point, point, poll_wait, prefill_seconds, scheduled_ahead
+from .load import capacity_point, point, prefill_seconds, scheduled_ahead
 from .step import token_time
 from .support import request_lengths
 
@@ -140,24 +144,6 @@ def ahead(busy: float, step: float) -> tuple[float, float]:
     return busy * step, (step if busy > TAIL else 0.0)
 
 
-def in_flight(eng: Engine, rep: Replica, p: Any, b: float) -> float:
-    """Seconds of ``p``'s prompt time (the open-loop :func:`.load.point` at the batch ``b``) that are its own wait for
-    the decode step in flight, which :func:`colocated` prices itself (:func:`residual`): none where the engine carries
-    prompt chunks on its decode steps (the point's step-budget wait, ``p.queued``, holds that half step and is taken
-    out whole), else the half decode step :func:`.load.poll_wait` adds for a scheduler that takes requests in every
-    step (SGLang's default: prompts in forwards of their own). Both loops take new requests in only between
-    batches, once per batch (sgl-project/sglang python/sglang/srt/managers/scheduler.py at
-    0003215cf1464f44b389cd0b18d0b4c56f2a3da6: ``event_loop_normal`` receives, schedules, runs the batch and
-    processes its result; ``event_loop_overlap`` receives, schedules and launches batch k+1, then processes batch
-    k), so an arrival waits the rest of one batch, not two. A scheduler that polls less often keeps what its window
-    adds beyond that step (as the mixed branch of :func:`.load._timed` counts it)."""
-    fw = eng.fw
-    if not fw.continuous_batching or fw.mixed_prefill:
-        return 0.0
-    running = min(float(max(1, round(b))), float(max(rep.max_seqs, 1)))  # the batch the point was timed at
-    return poll_wait(1, p.decode_step, 0.0, running)
-
-
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
     """Sequences the scheduler admits per copy: the batch where the copy's throughput peaks."""
     top = capacity_point(job, eng, rep, None, None) if rep.fits else None
@@ -186,7 +172,8 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
     # the closed loop's own wait for the step budget is queued here instead, and its wait for the step in flight too
-    service = p.ttft - p.queued - in_flight(eng, rep, p, b)
+    # (the point's, each branch of load._timed its own: in ``queued`` where prompt chunks ride on the decode steps)
+    service = p.ttft - p.queued - p.in_flight
     a_pre = lam * service
     slot_mean, slot95 = wait(c, b, in_batch)
     pre_mean, pre95 = wait(m, a_pre, service)
