@@ -29,6 +29,10 @@ class Point:
     # s of the TTFT, beyond ``queued``, that are an arrival's wait for the step in flight (the request-rate model
     # prices its own: :func:`.rate.colocated`); ``queued`` holds it where prompt chunks ride on the decode steps
     in_flight: float = 0.0
+    # where prompts run in forwards of their own: the share of the time the GPUs spend on them and the s one prompt's
+    # prefill lasts (its n forwards), the other kind of step an arrival can meet in flight
+    prefill_busy: float = 0.0
+    prefill_run: float = 0.0
     front_end: bool = False  # the front end, not the GPUs, bounds the throughput (:mod:`.front`)
 
 
@@ -96,7 +100,7 @@ def _fed(job: Any, eng: Engine, rep: Replica, c: StepConsts, p: Point, open_loop
             hi = mid
     q = _at_gpus(job, eng, rep, c, hi, open_loop)
     return Point(p.concurrency, rate * output, q.tpot, q.ttft + (p.concurrency - hi) / rate, q.decode_step,
-                 q.queued, q.in_flight, front_end=True)
+                 q.queued, q.in_flight, q.prefill_busy, q.prefill_run, front_end=True)
 
 
 def _front(job: Any, eng: Engine) -> tuple[Any, int]:
@@ -126,7 +130,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     if c is None:
         c = consts(job, eng, rep)
     prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
-    queued = flight = 0.0
+    queued = flight = busy = run = 0.0
     cap = max(rep.max_seqs, 1)
     b = max(min(conc, cap), 1e-9)
     kv_ctx = prompt + output / 2
@@ -180,7 +184,9 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         tpot = pure + met / output * n * pre / k * per_step
         busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(poll, pure, busy, b) + n * pre * (1 + busy / 2)
-        flight = poll_wait(1, pure, 0.0, b)  # of which the wait for the decode step in flight
+        # of which the wait for the step in flight: half the decode step, and half the prefill run as often as one runs
+        run = n * pre
+        flight = poll_wait(1, pure, 0.0, b) + run * busy / 2
         if not open_loop:  # sent as another request ended: the decode step it meets has just begun
             ttft += sent_on_completion(pure, b) * (1.0 - busy) + scheduled_step(job, eng, pure, b)
         req_time = ttft + output * tpot
@@ -237,7 +243,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         req_time = cycle
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
-    return Point(conc, thr, tpot, ttft, pure, queued, flight)
+    return Point(conc, thr, tpot, ttft, pure, queued, flight, busy, run)
 
 
 def budget_batch(budget: float, prompt: float, output: float, per_step: float, b: float) -> float:

@@ -18,9 +18,10 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   arrivals see time averages) and its rest is uniform over the step (:func:`residual`). Priced here once: the
   open-loop point reports the part of its prompt time that is this wait (``Point.in_flight``; within ``queued``
   where prompt chunks ride on the decode steps), taken out here for every branch. Where the engine runs prompts in
-  forwards of their own (SGLang's default scheduler, ``mixed_prefill`` false) that part is half a decode step; the
-  prefill forward in flight stays there (half of one as often as one runs), so the rest waited here is the decode
-  step's. SGLang's loops take new requests in once a batch (sgl-project/sglang
+  forwards of their own (SGLang's default scheduler, ``mixed_prefill`` false) the step in flight is of two kinds:
+  a decode step, or a prompt's prefill (``Point.prefill_run`` long) for the share of the busy time the point spends
+  on prefills (``Point.prefill_busy``), and the wait follows the mix of the two rests (:func:`residual_mix`).
+  SGLang's loops take new requests in once a batch (sgl-project/sglang
   python/sglang/srt/managers/scheduler.py at 0003215cf1464f44b389cd0b18d0b4c56f2a3da6: ``event_loop_normal``
   receives, schedules, runs the batch and processes its result; ``event_loop_overlap`` receives, schedules and
   launches batch k+1, then processes batch k), so an arrival waits the rest of one batch, not two.
@@ -137,6 +138,30 @@ def residual(busy: float, step: float) -> tuple[float, float]:
     return busy * step / 2, p95
 
 
+def residual_mix(parts: list[tuple[float, float]]) -> tuple[float, float]:
+    """(mean, p95) wait of an arrival for the step in flight where steps of several lengths run: ``parts`` holds each
+    kind's (share of the time it runs, its length). Poisson arrivals see time averages, so with chance ``share`` the
+    arrival meets that kind and waits a rest uniform on ``[0, length]`` (:func:`residual`, one kind): the mean is
+    the sum of ``share x length / 2``, and the wait exceeds ``x`` with chance ``sum share (1 - x / length)`` over
+    the kinds longer than ``x``, a falling broken line whose crossing of 5% is the 95th percentile."""
+    kinds = sorted(((share, step) for share, step in parts if share > 0 and step > 0), key=lambda k: k[1])
+    if len(kinds) <= 1:
+        return residual(*kinds[0]) if kinds else (0.0, 0.0)
+    mean = sum(share * step / 2 for share, step in kinds)
+    start = 0.0
+    for i, (_, step) in enumerate(kinds):  # on [start, step] the kinds from i on are still running
+        left = kinds[i:]
+        over = sum(share for share, _ in left)  # the chance of waiting beyond x = 0 of these
+        slope = sum(share / length for share, length in left)
+        x = (over - TAIL) / slope
+        if x <= start:  # only on the first piece (the line is continuous): 95% of arrivals wait for nothing
+            return mean, start
+        if x <= step:
+            return mean, x
+        start = step
+    return mean, start
+
+
 def ahead(busy: float, step: float) -> tuple[float, float]:
     """(mean, p95) wait of an arrival for the step an engine that schedules a step ahead has already scheduled
     without it, beyond the rest of the step running (:func:`residual`): none with chance ``1 - busy`` (the engine
@@ -179,9 +204,9 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     pre_mean, pre95 = wait(m, a_pre, service)
     busy = 1.0 - math.exp(-b)
     # the step in flight: with prompt chunks on the decode steps, its chunks included (the TPOT); where prompts run
-    # in forwards of their own the decode step (the point's prompt time holds the prefill forward in flight)
+    # in forwards of their own, a decode step or, the point's share of the time, a prompt's run of prefill forwards
     in_step = p.tpot if eng.fw.mixed_prefill or not eng.fw.continuous_batching else p.decode_step
-    res_mean, res95 = residual(busy, in_step)
+    res_mean, res95 = residual_mix([(busy * (1.0 - p.prefill_busy), in_step), (busy * p.prefill_busy, p.prefill_run)])
     if step_ahead:  # and the step already scheduled behind it
         more_mean, more95 = ahead(busy, p.tpot)
         res_mean, res95 = res_mean + more_mean, res95 + more95
