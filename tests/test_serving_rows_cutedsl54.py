@@ -20,16 +20,15 @@ in the validation CSV); the Server TPOTs are the rows' own."""
 
 from __future__ import annotations
 
-import csv
 import importlib
-from pathlib import Path
 
 import pytest
 
 from gpuwise.estimators import serving as SV
 
+from .test_serving_rows_trtllm54 import _rows  # the two CSVs' rows by id
+
 ST = importlib.import_module("gpuwise.estimators.serving.step")
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "validation"
 
 # Offline logs: samples/s, tokens/s, p50 / p90 / max completion time (s), mean output tokens (tokens/s over samples/s)
 LOGS = {
@@ -48,14 +47,6 @@ QUERY = {"ML31": 26328, "SH07": 26328, "SH08": 26328, "SH01": 140416, "SH02": 70
 # hand: 0.4 x samples / (p90 - p50) x output; ML31 0.4 x 26,328 / 942.29 x 3,736 = 41,754; the share published / steady
 STEADY = {"ML31": (41754, 0.799), "SH07": (38916, 0.791), "SH08": (38705, 0.798), "SH01": (60930, 0.961),
           "SH02": (62346, 0.934), "SH03": (60757, 0.940), "SH04": (73135, 0.947), "MP03": (74514, 0.944)}
-
-
-def _rows() -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    for name in ("serving_independent.csv", "serving_rate.csv"):
-        with open(DATA / name, newline="") as fh:
-            out.update({r["id"]: r for r in csv.DictReader(fh)})
-    return out
 
 
 @pytest.mark.parametrize("rid", sorted(LOGS))
