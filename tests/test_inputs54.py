@@ -48,3 +48,16 @@ def test_ep_on_a_dense_model_refused_in_chinese(tmp_path):
     assert r.returncode == 2
     assert "workload.parallelism.ep: 专家并行把路由专家分布到各 GPU 上，而 Llama 2 7B 没有路由专家" in r.stderr
     assert r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("given", ["١.٩", "१.९", "１.９"])  # Arabic-Indic, Devanagari, fullwidth
+def test_transformers_below_two_in_another_scripts_digits_is_no_release(kb, given):
+    """transformers 0.x / 1.x never existed (the first release was 2.0, 2019): in any script's digits it is refused as
+    that, never offered 'did you mean 1.9?' (hostile40 folds another script's digits to ASCII for the hint, which the
+    ASCII-only check missed: hostile round 26)."""
+    w = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "precision": "bf16", "train_tokens": 1e7,
+         "stack": "fsdp-hf", "transformers_version": given}
+    with pytest.raises(Exception) as err:
+        Requirements.model_validate({"workload": w})
+    text = str(err.value)
+    assert "is no release of transformers (the first was 2.0" in text and "did you mean" not in text

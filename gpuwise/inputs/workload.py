@@ -471,9 +471,11 @@ class Workload(Strict):
                           "runs, or leave framework_version out"), given=repr(text))
         # transformers 0.x / 1.x never existed under that name (pytorch-transformers 1.x became transformers 2.0);
         # read as a release before 5.0 it would be priced as the Python loop over experts without a word
-        # (its full-width form too: '１.２' would be told 'did you mean 1.2?', itself refused here; review28)
+        # (its full-width form too: '１.２' would be told 'did you mean 1.2?', itself refused here; review28; and
+        # another script's digits, '١.٩', since hostile40 offers them the ASCII release: hostile round 26)
         if (info.field_name == "transformers_version" and isinstance(text, str)
-                and re.fullmatch(r"[01](\..*)?", unicodedata.normalize("NFKC", text).strip())):
+                and re.fullmatch(r"[01](\..*)?", "".join(str(unicodedata.decimal(c, c)) for c in
+                                                      unicodedata.normalize("NFKC", text).strip()))):
             raise Said(N_("transformers %(given)s is no release of transformers (the first was 2.0, 2019; MoE "
                           "models arrived in 4.x): give the 4.x or 5.x release the job installs, or leave it out "
                           "for the newest"), given=text)
