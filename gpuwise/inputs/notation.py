@@ -30,14 +30,17 @@ class Meant(Said):
     adds what was given need not."""
 
 
+def fold_digits(text: str) -> str:
+    """``text`` NFKC-normalised (fullwidth signs and points as ASCII) with every Unicode decimal digit
+    (fullwidth, Arabic-Indic, Devanagari...) as its ASCII digit: one fold for every reader that offers or
+    checks the ASCII form of what was typed."""
+    return "".join(str(unicodedata.decimal(ch, ch)) for ch in unicodedata.normalize("NFKC", text))
+
+
 def _ascii_digits(text: str) -> str | None:
     """``text`` with every Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari...) and
     fullwidth sign or point as its ASCII form, when that makes a plain number; else None."""
-    out = []
-    for ch in unicodedata.normalize("NFKC", text):
-        digit = unicodedata.decimal(ch, None)
-        out.append(str(digit) if digit is not None else ch)
-    ascii_ = "".join(out)
+    ascii_ = fold_digits(text)
     return ascii_ if PLAIN.fullmatch(ascii_) else None
 
 

@@ -163,13 +163,11 @@ def _version_written_otherwise(given: Any, info: Any) -> str | None:
     pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), None)
     if not isinstance(given, str) or pattern is None or len(given) > 64:
         return None
-    import unicodedata
+    from .notation import fold_digits
 
-    # full-width digits (４.５７) are refused as every number field refuses them (docs/formats.md), with the ASCII
-    close = unicodedata.normalize("NFKC", given.strip())
-    # other scripts' decimal digits (Arabic-Indic ٠.١١.١, Devanagari), which NFKC keeps, as a number field's
-    # refusal writes them in ASCII
-    close = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in close)
+    # full-width digits (４.５７) and other scripts' (Arabic-Indic ٠.١١.١, Devanagari) are refused as every number
+    # field refuses them (docs/formats.md), with the ASCII release offered
+    close = fold_digits(given.strip())
     close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", close))
     # a build's local label (0.10.1.1+cu126) is the release it labels; a nightly or development build
     # (0.11.1rc2.dev5+gabc, 0.5.6.post3.dev1278, 0.5.9.dev20260204) is offered the release it names, an rcN as

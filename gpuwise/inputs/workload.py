@@ -4,7 +4,6 @@ targets; with the vocabularies those fields take."""
 
 import math
 import re
-import unicodedata
 from typing import Any, Literal
 
 from pydantic import (
@@ -16,7 +15,7 @@ from pydantic import (
 
 from ..errors import N_, Said, SaidAt, either
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
-from .notation import version_text
+from .notation import fold_digits, version_text
 from .strict import Strict, _finite
 
 Task = Literal["pretrain", "finetune", "inference"]
@@ -474,8 +473,7 @@ class Workload(Strict):
         # (its full-width form too: '１.２' would be told 'did you mean 1.2?', itself refused here; review28; and
         # another script's digits, '١.٩', since hostile40 offers them the ASCII release: hostile round 26)
         if (info.field_name == "transformers_version" and isinstance(text, str)
-                and re.fullmatch(r"[01](\..*)?", "".join(str(unicodedata.decimal(c, c)) for c in
-                                                      unicodedata.normalize("NFKC", text).strip()))):
+                and re.fullmatch(r"[01](\..*)?", fold_digits(text).strip())):
             raise Said(N_("transformers %(given)s is no release of transformers (the first was 2.0, 2019; MoE "
                           "models arrived in 4.x): give the 4.x or 5.x release the job installs, or leave it out "
                           "for the newest"), given=text)
