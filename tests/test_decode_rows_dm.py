@@ -111,3 +111,28 @@ def test_two_card_rows_are_the_runs_files():
 
 def test_no_row_of_the_round_is_speculative():
     assert [r for r, row in _dm_rows().items() if row["speculative"]] == []
+
+
+def test_dm07_dm08_state_the_sglang_setup_of_the_engine_comparison_page():
+    # rtx6kpro benchmarks/inference-throughput/vllm-vs-sglang.md at e799ce2d (the README's commit), Setup table:
+    # SGLang 'Version 0.5.9', 'Attention triton', 'KV cache fp8_e4m3', 'GPU mem ... 0.90 (no-MTP)'; vLLM 'KV cache auto'
+    rows = _dm_rows()
+    for row_id in ("DM07", "DM08"):
+        row = rows[row_id]
+        assert (row["framework_version"], row["kv_precision"]) == ("0.5.9", "fp8"), row_id
+        assert row["workload_options"] == "attention_backend=triton;memory_fraction=0.9", row_id
+    assert rows["DM06"]["kv_precision"] == ""  # vLLM's KV cache 'auto': the model's BF16
+
+
+def test_dm08_at_128k_is_the_triton_walk_of_the_fp8_cache(estimated):
+    # By hand (serving.yaml sglang triton_decode_walk: at most 8 programs a KV head at 5.25 GB/s = 42 GB/s): 15
+    # full-attention layers, Qwen3.5's 2 KV heads over TP 4 = one head a GPU, K and V of 256 at 1 byte (FP8) = 512 B a
+    # token a layer; 131,072 + 70 + 256 (the mean context) tokens: 15 x 512 x 131,398 = 1.009 GB at 42 GB/s = 24.0 ms.
+    # The rest of the step at ctx 0 with the same cache (DM07's estimate less its ~0.0 ms of cache) is ~10.9 ms, so
+    # ~34.9 ms a token, 28.7 tok/s against the page's 35 (the BF16 cache at the card's rate gave 81.6, 2.33x).
+    walk = 15 * 512 * (131072 + 70 + 256) / 42e9
+    est_dm07, _ = estimated["DM07"]
+    est_dm08, got = estimated["DM08"]
+    assert walk == pytest.approx(0.0240, rel=0.01)
+    assert 1 / est_dm08 == pytest.approx(1 / est_dm07 + walk, rel=0.05)
+    assert est_dm08 / got == pytest.approx(28.7 / 35, rel=0.03)
