@@ -432,12 +432,12 @@ def seconds_of(c: StepConsts, decode: float, prefill: float, kv_ctx: float, pref
 
 def linear_time(mem: float, comp: float) -> float:
     """Seconds of a linear layer that streams ``mem`` seconds of weights and does ``comp`` seconds of
-    tensor-core work: their sum. A serving GEMM has few token rows per weight tile, so each tile's math
-    waits for its load and the two do not hide each other: the non-overlapping case of the
-    Execution-Cache-Memory model (Treibig & Hager, "Introducing a Performance Model for Bandwidth-Limited
-    Loop Kernels", PPAM 2009; hpc.fau.de/research/ecm), in which runtime is a sum of contributions rather
-    than the roofline's maximum. Far from the ridge
-    point the larger term is the whole; at it a GEMM reaches half of either roof."""
+    tensor-core work: their sum, the non-overlapping case of the Execution-Cache-Memory model (Treibig &
+    Hager, PPAM 2009). A pipelined Hopper GEMM alone overlaps the two (DeepGEMM's published FP8 table on
+    H800 reads as the larger roof, tests/test_serving_gemm_ridge.py), so the sum is not the kernel's time:
+    it stands in for what a serving step near the ridge loses besides (too few tiles for the SMs at
+    tensor parallelism among the candidates; validation README, branch ridge55), and the maximum alone
+    read the serving sets worse (14.0% -> 15.8% median at a stated concurrency)."""
     return mem + comp
 
 
