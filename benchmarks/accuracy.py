@@ -1417,9 +1417,10 @@ def main() -> int:
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     # branch decodeblind23's ids DE31-DE60 (Kimi-K2.5 on 8 x H100 under vLLM 0.15.0, Qwen3.6-27B FP8 on 4 x L4 under
-    # vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate() on one H100 NVL)
-    report("  of which the rows added at branch decodeblind23 (ids DE31..; vLLM on H100 / L4, transformers on "
-           "H100 NVL; blind figures in the README)", "t/s",
+    # vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate() on one H100 NVL; premAI's
+    # batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0, ExLlamaV2, llama-cpp-python)
+    report("  of which the rows added at branch decodeblind23 (ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on "
+           "H100 / L4 / A100; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DE(3[1-9]|[45]\d|60)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
