@@ -1117,8 +1117,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the serveblind25 round (ids SH21..: vLLM pull request #48983's stock baseline, Gemma 4 26B-A4B NVFP4 on one RTX
     # PRO 6000 Blackwell, random 1k/1k at concurrency 32; the vLLM blog's EAGLE3-on-AMD no-speculation bars,
     # MiniMax-M2.5 FP8 and Kimi-K2.5 MXFP4 on 4 x MI355X at TP 4, 1K/1K at concurrency 4-64)
-    ("SH(?=2[1-9]|[3-9])", "  of which the rows added by serveblind25 (ids SH21..; blind figures in the validation "
-     "README): throughput", "  of which the rows added by serveblind25 (ids SH21..): latency"),
+    ("SH(?=2[1-9]|3[01])", "  of which the rows added by serveblind25 (ids SH21-SH31; blind figures in the validation "
+     "README): throughput", "  of which the rows added by serveblind25 (ids SH21-SH31): latency"),
+    # the serveblind26 round (ids SH32..: InferenceX issue #870's B200 sweep, DeepSeek-R1-0528 NVFP4 on 8 x B200, SGLang
+    # 0.5.6 TP 8 EP 8, random 1k/1k at concurrency 4-64; the round's rate rows are RT15.. in RATE_ROUNDS)
+    ("SH(?=3[2-9]|[4-6])", "  of which the rows added by serveblind26 (ids SH32..; blind figures in the validation "
+     "README): throughput", "  of which the rows added by serveblind26 (ids SH32..): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -1133,7 +1137,13 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     ("RP", "  of which the rows added by serveblind20 (ids RP..; blind figures in the validation README): throughput"),
     # the serveblind24 round (ids RT..: the same submitters' DeepSeek-R1 Server logs, loadgen's Poisson arrivals;
     # GPUStack's Qwen3.5-35B-A3B on one H200, guidellm at a constant 1-16 requests/s, vLLM 0.17.1 and SGLang 0.5.9)
-    ("RT", "  of which the rows added by serveblind24 (ids RT..; blind figures in the validation README): throughput"),
+    ("RT(?=0|1[0-4])", "  of which the rows added by serveblind24 (ids RT01-RT14; blind figures in the validation "
+     "README): throughput"),
+    # the serveblind26 round (ids RT15..: MLPerf Inference v6.0 Server and Interactive logs no row cited before: AMD's
+    # 8 and 87 x MI355X llama2-70b Interactive / Server, ASUSTeK's 8 x RTX PRO 6000 and HPE's 8 x B200 llama2-70b
+    # Interactive, HPE's 8 x B200 Mixtral 8x7B Server, CoreWeave's DeepSeek-R1 Server on 8 x GB300 and 64 x GB200)
+    ("RT(?=1[5-9]|[2-4])", "  of which the rows added by serveblind26 (ids RT15..; blind figures in the validation "
+     "README): throughput"),
 )
 
 

@@ -1,4 +1,4 @@
-"""Rows SH21.. (serveblind25): serving at load from sources no row cited, scored blind.
+"""Rows SH21-SH31 (serveblind25): serving at load from sources no row cited, scored blind.
 
 SH22-SH31: the vLLM blog 'EAGLE3 Speculative Decoding on AMD Instinct GPUs' (2026-07-13), the No-spec bars of its
 Figures 4 (Kimi-K2.5 MXFP4) and 5 (MiniMax-M2.5 FP8) on 4 x MI355X at TP 4, 1K/1K; each bar's printed label is output
@@ -46,7 +46,7 @@ BAND = (0.55, 1.15)
 def _rows() -> dict[str, dict]:
     with (DATA / "serving_independent.csv").open(newline="") as fh:
         return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == "SH" and r["id"][2:].isdigit() and int(r["id"][2:]) >= 21}
+                if r["id"][:2] == "SH" and r["id"][2:].isdigit() and 21 <= int(r["id"][2:]) <= 31}
 
 
 def test_the_round_has_its_rows_and_no_more():
