@@ -35,7 +35,10 @@ def _engine(kb, accuracy, model: str, precision: str, gpu: str, count: int, vers
     ("deepseek-v3.1", "fp8", "mi300x", "0.5.7", "sglang", 2.0),    # the release read, CDNA3
     ("deepseek-v3.1", "fp8", "mi325x", "0.5.7", "sglang", 2.0),    # gfx942 too
     ("minimax-m2", "fp8", "mi300x", "0.5.7", "sglang", 2.0),       # a block-FP8 checkpoint (weight_block_size 128)
-    ("deepseek-v3.1", "fp8", "mi300x", "0.5.8", "sglang", 0.0),    # its image's aiter not read
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.8", "sglang", 2.0),    # its image's aiter between 0.5.7's and 0.5.9's
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.9", "sglang", 2.0),    # aiter v0.1.10.post3: no per-shape gfx942 file
+    ("deepseek-v3.1", "fp8", "mi325x", "0.5.9", "sglang", 2.0),    # gfx942 too
+    ("deepseek-v3.1", "fp8", "mi300x", "0.5.10", "sglang", 0.0),   # aiter #2024's DeepSeek shapes in its image
     ("deepseek-v3", "fp8", "mi300x", "0.4.10.post1", "sglang", 0.34),  # aiter's CK kernel (the earlier window)
     ("deepseek-v3.1", "fp8", "mi300x", "0.4.9", "sglang", 0.34),   # the first release read calling it
     ("deepseek-v3.1", "fp8", "mi300x", "0.5.5", "sglang", 0.34),   # the last
@@ -123,7 +126,7 @@ def test_ck_walk_moves_the_0_4_10_row(kb, accuracy):
 ])
 def test_the_decode_formula_names_the_entry_its_walk_comes_from(gpu, version, entry):
     """The single-stream decode line's formula cites where its per-block figure was read: on CDNA3 the framework's
-    ROCm list (0.34 us on 0.4.9-0.5.5, 2.0 on 0.5.7), on Hopper block_fp8_small_batch (it cited the latter for
+    ROCm list (0.34 us on 0.4.9-0.5.5, 2.0 on 0.5.7-0.5.9), on Hopper block_fp8_small_batch (it cited the latter for
     both)."""
     from gpuwise import estimate
 
@@ -134,3 +137,27 @@ def test_the_decode_formula_names_the_entry_its_walk_comes_from(gpu, version, en
     walk = next(p for p in t.formula_phrases if p[1] == "formula.serving.block_fp8_walk")
     assert walk[2]["source"] == entry
     assert entry in t.formula
+
+
+@pytest.mark.parametrize(("concurrency", "before_ms", "after_ms"), [
+    (4, 28.76, 22.05), (8, 37.19, 25.56), (16, 47.17, 30.83), (32, 46.60, 34.30)])
+def test_the_0_5_8_walk_against_the_tuning_it_was_read_on(concurrency, before_ms, after_ms):
+    """ROCm/aiter pull request #1930 (2026-01-29): SGLang's DeepSeek-R1 FP8 on 8 x MI300X, random 1k/1k, median
+    TPOT before / after a tuned config for the one shape N=2112 K=7168. The build it ran is not stated; the ROCm
+    image of the time was 0.5.8's (aiter from before the per-shape gfx942 files), so every block-FP8 shape walked
+    the default config: gpuwise at 0.5.8 gives 27.1 / 30.5 / 36.5 / 45.5 ms (before: -6 / -18 / -23 / -2%), and less
+    the tuned shape's walk, 61 x (56 x 2.0 - 4.08) us = 6.58 ms, 20.5 / 24.0 / 29.9 / 38.9 ms (after: -7 / -6 / -3 /
+    +13%). The 2.0 us a block was read off the c = 4 pair (its 110 us a call), so c = 4 is not a check; the saving
+    measured grows with the batch (6.7 -> 16.3 ms from c = 4 to 16), which a block time fixed in the batch does not
+    follow. The after-state is no release's (aiter #2024 tuned all three DeepSeek shapes for 0.5.10's image), so the
+    buyer question on it (tests/test_buyer_questions.py) stays unpinned."""
+    from gpuwise import estimate
+
+    r = estimate({"workload": {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "framework": "sglang",
+                               "framework_version": "0.5.8", "prompt_tokens": 1024, "output_tokens": 1024,
+                               "concurrent_requests": concurrency}}, gpu="MI300X", gpus=8)
+    tpot = r.gpu.serving.tpot_s
+    tuned = 61 * (56 * 2.0e-6 - 2112 * 7168 / (0.70 * 5.3e12))
+    assert tuned == pytest.approx(6.58e-3, rel=2e-3)
+    assert tpot == pytest.approx(before_ms * 1e-3, rel=0.25)
+    assert tpot - tuned == pytest.approx(after_ms * 1e-3, rel=0.15)
