@@ -94,13 +94,13 @@ def test_r1_fp8_b200_node_single_stream_on_sglang_0_5_6():
 
 @pytest.mark.xfail(strict=True, reason=(
     "17.0 ms against 22.05 ms (-23%; 17.2 ms at session 21). Not the borrowed constants (branch rocmsglang55): the "
-    "figure is of a build no release shipped, the ROCm image of Jan 2026 (0.5.8's, aiter from before its per-shape "
-    "gfx942 GEMM configs) with the one shape N=2112 K=7168 tuned by the pull request itself; q_b and o_proj still "
-    "walked aiter's default Triton config until aiter #2024 (0.5.10's image). At 0.5.8 gpuwise gives 27.1 ms (the "
-    "pull request's before-figure 28.76, -6%) and, less the tuned shape's 6.58 ms walk, 20.5 ms (-7%); an unpinned "
-    "question is priced as the current build, which runs this step faster (InferenceX, 0.5.12 on 8 x MI300X at "
-    "c=8, 922/922: 17.42 ms, where this build's c=8 took 25.56; row NB07, gpuwise +17% there). No release states "
-    "the after-state, so neither pin passes: tests/test_serving_rocm_block_fp8_walk.py, validation README"))
+    "figure is of a build no release shipped, a Jan 2026 ROCm build (0.5.7-0.5.9 era, aiter from before its per-"
+    "shape gfx942 GEMM configs) with the one shape N=2112 K=7168 tuned by the pull request itself; q_b and o_proj "
+    "still walked aiter's default Triton config until aiter #2024 (0.5.10's image). At 0.5.8 gpuwise gives 27.1 ms "
+    "(the pull request's before-figure 28.76, -6%) and, less the tuned shape's 6.58 ms walk, 20.5 ms (-7%); an "
+    "unpinned question is priced as the current build, which runs this step faster (InferenceX, 0.5.12 on 8 x "
+    "MI300X at c=8, 922/922: 17.42 ms, where this build's c=8 took 25.56; row NB07, gpuwise +17% there). No release"
+    " states the after-state, so neither pin passes: tests/test_serving_rocm_block_fp8_walk.py, validation README"))
 def test_r1_fp8_mi300x_node_time_per_token_at_four_users():
     """ROCm/aiter pull request #1930 (Jan 2026, after the A8W8 block-scale GEMM tuning): DeepSeek-R1 FP8 served
     by SGLang on 8 x MI300X (TP 8), random 1k/1k, concurrency 4: median TPOT 22.05 ms."""

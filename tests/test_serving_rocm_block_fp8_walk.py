@@ -143,14 +143,14 @@ def test_the_decode_formula_names_the_entry_its_walk_comes_from(gpu, version, en
     (4, 28.76, 22.05), (8, 37.19, 25.56), (16, 47.17, 30.83), (32, 46.60, 34.30)])
 def test_the_0_5_8_walk_against_the_tuning_it_was_read_on(concurrency, before_ms, after_ms):
     """ROCm/aiter pull request #1930 (2026-01-29): SGLang's DeepSeek-R1 FP8 on 8 x MI300X, random 1k/1k, median
-    TPOT before / after a tuned config for the one shape N=2112 K=7168. The build it ran is not stated; the ROCm
-    image of the time was 0.5.8's (aiter from before the per-shape gfx942 files), so every block-FP8 shape walked
-    the default config: gpuwise at 0.5.8 gives 27.1 / 30.5 / 36.5 / 45.5 ms (before: -6 / -18 / -23 / -2%), and less
-    the tuned shape's walk, 61 x (56 x 2.0 - 4.08) us = 6.58 ms, 20.5 / 24.0 / 29.9 / 38.9 ms (after: -7 / -6 / -3 /
-    +13%). The 2.0 us a block was read off the c = 4 pair (its 110 us a call), so c = 4 is not a check; the saving
-    measured grows with the batch (6.7 -> 16.3 ms from c = 4 to 16), which a block time fixed in the batch does not
-    follow. The after-state is no release's (aiter #2024 tuned all three DeepSeek shapes for 0.5.10's image), so the
-    buyer question on it (tests/test_buyer_questions.py) stays unpinned."""
+    TPOT before / after a tuned config for the one shape N=2112 K=7168. The build it ran is not stated; taken as
+    0.5.8's era (0.5.7 to 0.5.9 carry an aiter from before the per-shape gfx942 files and walk alike), so every
+    block-FP8 shape walked the default config. gpuwise at 0.5.8 gives 27.1 / 30.5 / 36.5 / 45.5 ms (before: -6 /
+    -18 / -23 / -2%) and, less the tuned shape's walk, 61 x (56 x 2.0 - 4.08) us = 6.58 ms, 20.5 / 24.0 / 29.9 /
+    38.9 ms (after: -7 / -6 / -3 / +13%). The 2.0 us a block was read off the c = 4 pair (its 110 us a call), so
+    c = 4 is not a check; the saving measured grows with the batch (6.7 -> 16.3 ms from c = 4 to 16), which a block
+    time fixed in the batch does not follow. The after-state is no release's (aiter #2024 tuned all three DeepSeek
+    shapes for 0.5.10's image), so the buyer question on it (tests/test_buyer_questions.py) stays unpinned."""
     from gpuwise import estimate
 
     r = estimate({"workload": {"task": "inference", "model": "deepseek-r1", "precision": "fp8", "framework": "sglang",
