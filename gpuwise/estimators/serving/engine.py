@@ -23,7 +23,7 @@ from .checkpoint import (
     w4a16_experts,
 )
 from .draft import Drafter, drafter
-from .fusion import kernel_floor, serial_shared_gemms, torch_router
+from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
 from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
@@ -94,6 +94,7 @@ class Engine:
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
+    mla_norm_quant: int = 0  # kernels fewer an MLA layer where the norms emit FP8 (fusion.mla_norm_quant_fused)
     norms_fused: bool = False  # compile fuses a layer's extra norms into its other kernels (compiled_norms)
     router: tuple[tuple[float, float], ...] = ()  # a torch router's cost a MoE layer by tokens (fusion.torch_router)
     moe_pad_rows: float = 0.0  # padding rows a MoE layer's grouped GEMM multiplies (support.deepgemm_pad_rows)
@@ -244,6 +245,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         kv_walk=kv_walk_rate(fw, backend_of(job, fw), gpu.vendor),
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
+        mla_norm_quant=mla_norm_quant_fused(job, (chip, ao), compute, weight_only),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),
         moe_pad_rows=deepgemm_pad_rows(job, fw, gpu, serves_block_checkpoint(job, fmt, weight_format, method)),
     )
@@ -456,24 +458,6 @@ def fused_kernel_floor_us(vo: Any, version: str | None, floor_us: float) -> floa
     ``floor_us``, the figure measured on the builds the unversioned validation rows ran (vLLM 0.11, 2025)."""
     fused = _stated(vo, "fused_kernel_floor_us", "fused_from", version, before=False)
     return floor_us if fused is None else float(fused)
-
-
-def act_quant_fused(job: Any, vo: Any, fmt: str, weight_format: str | None) -> bool:
-    """Whether the build's compiled decode graph folds each dense layer's FP8 activation quantization into the norm
-    and activation kernels before it (serving.yaml ``act_quant_fused_from``; step.QUANT_KERNELS_COMPILED are left): a
-    job on that release or a later one, or stating none, whose scheme quantizes activations per tensor or per token --
-    online ``quantization: fp8``, or a checkpoint ``fp8_checkpoints`` scales by channel or tensor. A block-scaled
-    checkpoint's per-group quantization stays a kernel of its own, and so does a scheme not known."""
-    first = getattr(vo, "act_quant_fused_from", None) if vo is not None else None
-    version = getattr(job.w, "framework_version", None)
-    if first is None or fmt != "fp8" or weight_format is not None or (
-            version is not None and version_key(version) < version_key(first)):
-        return False
-    if getattr(job.w, "quantization", None) is not None:
-        return bool(job.w.quantization == "fp8")
-    serving = getattr(job.kb, "serving", None)
-    ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
-    return ck is not None and ck.scaling in ("channel", "tensor")
 
 
 def compiled_norms(job: Any, vo: Any) -> bool:

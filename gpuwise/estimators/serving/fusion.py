@@ -4,7 +4,9 @@ its FlashInfer all-reduce fusion is turned on for by default), and the release e
 on one of them (DeepSeek-R1). Another model runs the small kernels its own code launches, at the framework's own
 figure for a counted kernel, and so does a listed model on a GPU the release leaves the fusion off on. And where
 a release leaves a MoE layer's shared expert out of the fused-MoE kernel with no second stream beside it
-(``serial_shared_expert``), the GEMMs it runs after the routed experts."""
+(``serial_shared_expert``), the GEMMs it runs after the routed experts. Also the kernels a build folds into others:
+a compiled graph's FP8 activation quantization (``act_quant_fused``) and an MLA layer's norms that emit FP8
+(``mla_norm_quant_fused``)."""
 
 from __future__ import annotations
 
@@ -89,3 +91,38 @@ def serial_shared_gemms(job: Any, fw: Any, gpu: Any) -> tuple[tuple[float, float
         width, h, layers = float(shape.ffn) * shared, float(shape.hidden), float(moe_layers(shape))
         return ((2.0 * width, h, "n", layers), (h, width, "k", layers))
     return ()
+
+
+def act_quant_fused(job: Any, vo: Any, fmt: str, weight_format: str | None) -> bool:
+    """Whether the build's compiled decode graph folds each dense layer's FP8 activation quantization into the norm
+    and activation kernels before it (serving.yaml ``act_quant_fused_from``; step.QUANT_KERNELS_COMPILED are left): a
+    job on that release or a later one, or stating none, whose scheme quantizes activations per tensor or per token --
+    online ``quantization: fp8``, or a checkpoint ``fp8_checkpoints`` scales by channel or tensor. A block-scaled
+    checkpoint's per-group quantization stays a kernel of its own, and so does a scheme not known."""
+    first = getattr(vo, "act_quant_fused_from", None) if vo is not None else None
+    version = getattr(job.w, "framework_version", None)
+    if first is None or fmt != "fp8" or weight_format is not None or (
+            version is not None and version_key(version) < version_key(first)):
+        return False
+    if getattr(job.w, "quantization", None) is not None:
+        return bool(job.w.quantization == "fp8")
+    serving = getattr(job.kb, "serving", None)
+    ck = serving.fp8_checkpoints.get(job.model_id) if serving is not None and job.model_id else None
+    return ck is not None and ck.scaling in ("channel", "tensor")
+
+
+def mla_norm_quant_fused(job: Any, overrides: tuple, compute: str, weight_only: bool) -> int:
+    """Small kernels fewer a layer of a multi-head latent attention model where the build's RMSNorm kernels emit the
+    FP8 activations of the GEMMs after them (serving.yaml architecture override ``mla_norm_quant_fused_kernels``:
+    SGLang's ROCm build on CDNA 4 with AITER on): a job served in W8A8 FP8 on that release or a later one, or stating
+    none, and not saying AITER is off; 0 elsewhere. The step takes them off the MLA layers' count
+    (step._extra_kernels)."""
+    if compute != "fp8" or weight_only or getattr(job.w, "rocm_aiter", None) is False:
+        return 0
+    version = getattr(job.w, "framework_version", None)
+    for o in overrides:
+        fewer = getattr(o, "mla_norm_quant_fused_kernels", None) if o is not None else None
+        if fewer:
+            first = o.mla_norm_quant_fused_from
+            return fewer if version is None or first is None or release_at_least(version, first) else 0
+    return 0

@@ -483,8 +483,8 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     if w8a8:
         kernels += QUANT_KERNELS_COMPILED * sc.layers if eng.act_quant_fused else w8a8_quant_kernels(sc)
     kernels += fp4_quant_kernels(eng)
-    if sc.mla:
-        kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA if w8a8 else 0)) * sc.layers
+    if sc.mla:  # less the norm and quantization kernels a build folds into its norms (Engine.mla_norm_quant)
+        kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA - eng.mla_norm_quant if w8a8 else 0)) * sc.layers
     kernels += recurrent_extra_kernels(eng)  # a recurrent mixer's kernels beyond an attention mixer's
     if not eng.norms_fused:  # norms beyond a pre-norm layer's (Gemma's on the attention and MLP outputs)
         kernels += max(sc.norm_kernels - PRE_NORM_KERNELS, 0) * sc.layers

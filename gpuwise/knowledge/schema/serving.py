@@ -182,6 +182,13 @@ class VendorOverride(Strict):
         "release or a later one (a row that states none keeps `kernel_floor_us`)")
     fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
                                    description="first release with the fused small kernels")
+    mla_norm_quant_fused_kernels: int | None = Field(
+        default=None, ge=1, description="small kernels fewer a layer of a multi-head latent attention model served in "
+        "W8A8 FP8 with AITER on, from `mla_norm_quant_fused_from` on, where the build's RMSNorm kernels emit the FP8 "
+        "activations and block scales of the GEMMs after them (a quantization and a norm kernel of their own saved)")
+    mla_norm_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}(\.post\d+)?$",
+                                                  description="first release with those fused norm kernels; a job "
+                                                  "that states none gets them")
     act_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
         "whose compile folds a dense layer's per-tensor FP8 activation quantization into its norm and activation")
     compiled_norms_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
