@@ -14,6 +14,7 @@ checkpoint scales per channel, serving.yaml fp8_checkpoints) are the shapes coun
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 
 import pytest
 
@@ -72,3 +73,53 @@ def test_a_channel_scaled_checkpoint_is_folded_and_amd_keeps_its_kernels(kb):
     _, amd = _pair(kb, "llama-3.1-405b", "mi300x", 8, 8)
     assert amd.engine.act_quant_fused is False
     assert ST._extra_kernels(amd.engine) == (504, 0)
+
+
+def _rq03(kb, model="llama-3.1-70b"):
+    """RQ03's server (serving_rate.csv: vLLM 0.14.1, Llama 3.1 70B Instruct FP8 from NVIDIA's ModelOpt release, one
+    H200, TP 1, FP8 KV cache, 207-token prompts, ~198 out)."""
+    w = {"task": "inference", "model": model, "precision": "fp8", "framework": "vllm", "framework_version": "0.14.1",
+         "prompt_tokens": 207, "output_tokens": 198, "kv_precision": "fp8", "parallelism": {"tp": 1}}
+    job = resolve(Requirements.model_validate({"workload": w}), kb)
+    return job, SV.choose(job, kb.gpus["h200-141gb-sxm"], 1)
+
+
+def test_llama_3_1_fp8_checkpoints_are_modelopts_per_tensor_release(kb):
+    """Branch fp8fuse55: NVIDIA/Model-Optimizer tools/recipe_backfill/published_checkpoints.json @ d69ab24e gives
+    nvidia/Llama-3.1-70B-Instruct-FP8, nvidia/Llama-3.3-70B-Instruct-FP8 and nvidia/Llama-3.1-8B-Instruct-FP8 as
+    quant_algo FP8 (one weight scale and one static input scale a linear); Meta publishes an FP8 checkpoint for the
+    405B only (fbgemm, per channel)."""
+    cks = kb.serving.fp8_checkpoints
+    assert cks["llama-3.1-70b"].scaling == "tensor" and cks["llama-3.1-8b"].scaling == "tensor"
+    assert cks["llama-3.1-405b"].scaling == "channel"
+    assert "nvidia/llama-3.3-70b-instruct-fp8" in kb.models["llama-3.1-70b"].aliases
+
+
+def test_rq03_decode_step_by_hand_with_and_without_the_quantization_kernels(kb):
+    """RQ03's decode step at 5 running sequences of mean context 207 + 198 / 2 = 306, counted by hand:
+    weights: 80 layers x (q 8192^2 + k, v 2 x 8192 x 1024 + o 8192^2 + gate, up, down 3 x 8192 x 28672) = 68.451 G FP8
+    bytes + the BF16 lm_head 2 x 128256 x 8192 = 2.101 GB (+ the norms) = 70.55 GB at 0.80 x 4.8 TB/s: 18.37 ms;
+    math: 5 tokens x 2 x 69.50 G at 0.50 x 1,979 TFLOP/s: 0.70 ms; KV: 5 x 306 x 80 x 2 x 8 x 128 B (FP8) = 250.7 MB at
+    3.84 TB/s: 0.07 ms; 80 layers x 10 us; host 0.4 ms + 5 x 12 us. The activation quantization: ModelOpt's static
+    per-tensor scheme builds a QuantFP8 in vLLM 0.14.1 (Fp8LinearOp), whose torch form Inductor folds into the norm
+    and SiLU-and-mul kernels: 80 x 1 at the 10 us floor (0.8 ms; 21.20 ms a step) where 80 x 4 (3.2 ms; 23.60 ms)
+    were charged while the model had no fp8_checkpoints entry. The runs' TPOT p50 is 20.4 ms at 1 request/s, prefill
+    steps included (serving_rate.csv RQ03): +4% against +16%."""
+    job, s = _rq03(kb)
+    assert s.engine.act_quant_fused is True
+    layers, head = 80 * (2 * 8192 * 8192 + 2 * 8192 * 1024 + 3 * 8192 * 28672), 128256 * 8192
+    weights = layers + 2 * head  # bytes: FP8 projections, BF16 lm_head
+    assert s.engine.kernel_floor == pytest.approx(10e-6) and s.engine.layer_overhead == pytest.approx(10e-6)
+    host = s.engine.step_overhead + 5 * s.engine.seq_overhead
+    assert host == pytest.approx(0.46e-3)
+    by_hand = (weights / (0.80 * 4.8e12) + 5 * 2 * (layers + head) / (0.50 * 1979e12)
+               + 5 * 306 * 80 * 2 * 8 * 128 / (0.80 * 4.8e12) + 80 * 10e-6 + host)
+    fused = by_hand + 80 * 1 * 10e-6
+    unfused = by_hand + 80 * 4 * 10e-6
+    got = ST.seconds_of(ST.consts(job, s.engine, s.replica), 5, 0.0, 306, 0.0)
+    assert got == pytest.approx(fused, rel=2e-3) and got == pytest.approx(21.20e-3, rel=2e-3)
+    four = replace(s.engine, act_quant_fused=False)
+    assert ST._extra_kernels(four) == (320, 0)
+    assert ST.seconds_of(ST.consts(job, four, s.replica), 5, 0.0, 306, 0.0) == pytest.approx(unfused, rel=2e-3)
+    assert unfused - fused == pytest.approx(2.4e-3)
+    assert fused / 20.4e-3 - 1 == pytest.approx(0.04, abs=0.01)
