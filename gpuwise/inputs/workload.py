@@ -159,9 +159,9 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "kv_precision", "prefix_cache_hit_rate",
-                "prefill_chunk_tokens", "prefix_cache", "memory_fraction", "recurrent_state_dtype",
-                "attention_backend")
+                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "kv_precision",
+                "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
+                "recurrent_state_dtype", "attention_backend")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -371,6 +371,11 @@ class Workload(Strict):
         "block-scale GEMM and fused MoE at the FP8 path's speed, or in SGLang's (SGLANG_USE_AITER; false: "
         "SGLANG_USE_AITER=0, its own Triton kernels); none given: the framework's default (vLLM: off; SGLang: on, "
         "as its ROCm images set it)")
+    rocm_fp4_asm_gemm: bool | None = Field(
+        default=None, description="inference, vLLM on AMD Instinct with AITER on: its MXFP4 linear layers run "
+        "aiter's assembly FP4 GEMM (VLLM_ROCM_USE_AITER_FP4_ASM_GEMM=1; off by default in vllm/envs.py, when they "
+        "run aiter's Triton FP4 GEMM), priced at the assembly kernels' measured rate on the architectures they were "
+        "timed on (knowledge/serving.yaml mxfp4_asm_gemm)")
     attention_backend: Literal["triton", "torch_native", "flex_attention", "nsa", "cutlass_mla", "fa3", "fa4",
                                "flashinfer", "flashmla", "trtllm_mla", "trtllm_mha", "aiter", "wave"] | None = Field(
         default=None, description="inference, SGLang: the attention backend the server was launched with "

@@ -267,14 +267,36 @@ def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, w
     """FLOP/s of the dense NVFP4 GEMMs at a batch of prompt and decode rows (serving.yaml ``nvfp4_large_batch``):
     ``rate`` (the framework's efficiency of the FP4 peak), capped at the NVFP4 kernels' own measured throughput, a
     share of the GPU's dense FP4 peak, where the framework runs W4A4 NVFP4 on a compute capability it was read on.
-    The FP4 tensor rate doubles FP8's, but the block-scaled FP4 GEMM does not double the FP8 one's throughput."""
+    The FP4 tensor rate doubles FP8's, but the block-scaled FP4 GEMM does not double the FP8 one's throughput.
+    MXFP4 on AMD Instinct through AITER's assembly GEMMs: their own measured rate instead (:func:`mxfp4_asm_gemm_rate`),
+    which replaces ``rate``, the framework's whole-step efficiency read on an FP8 MI300X run."""
     serving = getattr(job.kb, "serving", None)
+    asm = mxfp4_asm_gemm_rate(job, fw, gpu, fmt, compute, weight_only)
+    if asm:
+        return asm
     cap = getattr(serving, "nvfp4_large_batch", None) if serving is not None else None
     if cap is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in cap.frameworks:
         return rate
     if (gpu.compute_capability or "") not in cap.compute_capabilities:
         return rate
     return min(rate, cap.peak_share * peak_tflops(gpu, "fp4") * 1e12)
+
+
+def mxfp4_asm_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:
+    """FLOP/s of the dense W4A4 MXFP4 GEMMs where the job runs AITER's assembly FP4 GEMMs (serving.yaml
+    ``mxfp4_asm_gemm``): vLLM's ROCm build with AITER on (``rocm_aiter``) and VLLM_ROCM_USE_AITER_FP4_ASM_GEMM=1
+    (``rocm_fp4_asm_gemm``) on a GPU the tuned table was timed on, at the table's share of the GPU's dense FP4 peak;
+    0 elsewhere (the framework's efficiency then holds)."""
+    serving = getattr(job.kb, "serving", None)
+    own = getattr(serving, "mxfp4_asm_gemm", None) if serving is not None else None
+    if own is None or fmt != "mxfp4" or compute != "fp4" or weight_only or fw.id not in own.frameworks:
+        return 0.0
+    w = job.w
+    if not (getattr(w, "rocm_aiter", None) and getattr(w, "rocm_fp4_asm_gemm", None)):
+        return 0.0
+    if gpu.id not in own.gpus:
+        return 0.0
+    return own.peak_share * peak_tflops(gpu, "fp4") * 1e12
 
 
 def attention_backend_of(job: Any, fw: Any) -> str | None:

@@ -66,3 +66,17 @@ class Fp4ActivationQuant(Strict):
     source: str = Field(min_length=3)
     as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the source code was read")
     check: Check = "S"
+
+
+class Mxfp4AsmGemm(Strict):
+    """The throughput AMD's AITER assembly MXFP4 GEMMs (aiter ``gemm_a4w4``, reached through vLLM's ROCm build with
+    VLLM_ROCM_USE_AITER_FP4_ASM_GEMM=1) reach at prompt- and batch-sized row counts on the GPUs their tuned table
+    was timed on, as a share of the GPU's dense FP4 peak: the slope of a layer's GEMM time against its FLOPs,
+    beside the weights' streaming time that the step prices apart (the sum of the two, serving step.linear_time)."""
+
+    gpus: list[str] = Field(min_length=1, description="catalog GPU ids the kernels were timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense MXFP4 linears call them")
+    peak_share: float = Field(gt=0, le=1, description="FLOP/s at batch-sized row counts over the dense FP4 peak")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were read")
+    check: Check = "S"

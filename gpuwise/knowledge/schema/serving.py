@@ -17,7 +17,14 @@ from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
 from .fused_models import FusedKernelModels
-from .gemm_timing import Fp4ActivationQuant, Fp4KWalk, Fp4LargeBatchGemm, Fp4SmallBatchGemm, SmallBatchGemm
+from .gemm_timing import (
+    Fp4ActivationQuant,
+    Fp4KWalk,
+    Fp4LargeBatchGemm,
+    Fp4SmallBatchGemm,
+    Mxfp4AsmGemm,
+    SmallBatchGemm,
+)
 from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
@@ -760,6 +767,8 @@ class ServingFile(Strict):
         default=None, description="the reduction-depth walk of dense NVFP4 GEMMs at decode batches")
     nvfp4_large_batch: Fp4LargeBatchGemm | None = Field(
         default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
+    mxfp4_asm_gemm: Mxfp4AsmGemm | None = Field(
+        default=None, description="the throughput of AITER's assembly MXFP4 GEMMs at batch-sized row counts")
     nvfp4_activation_quant: Fp4ActivationQuant | None = Field(
         default=None, description="frameworks that quantize a dense NVFP4 linear's input in a kernel of its own")
     vlm_memory_share: VlmMemoryShare | None = Field(
@@ -785,6 +794,8 @@ class ServingFile(Strict):
             named += [("nvfp4_k_walk", fw) for fw in self.nvfp4_k_walk.frameworks]
         if self.nvfp4_large_batch is not None:
             named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
+        if self.mxfp4_asm_gemm is not None:
+            named += [("mxfp4_asm_gemm", fw) for fw in self.mxfp4_asm_gemm.frameworks]
         if self.nvfp4_activation_quant is not None:
             named += [("nvfp4_activation_quant", fw) for fw in self.nvfp4_activation_quant.frameworks]
         if self.vlm_memory_share is not None:
