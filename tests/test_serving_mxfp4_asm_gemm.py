@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from gpuwise import knowledge
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
 
 ROOT = Path(__file__).resolve().parents[1]
 SV = importlib.import_module("gpuwise.estimators.serving")
@@ -102,3 +104,17 @@ def test_rt16s_decode_step_at_its_batch_by_hand(kb):
     # at vLLM's efficiency (0.30 of the FP4 peak) the same math took 1.8 x as long: 52.1 ms against 29.0
     old = 1150 * 2 * 80 * LAYER_PARAMS / (0.30 * MI355X_FP4_TFLOPS * 1e12)
     assert old == pytest.approx(52.1e-3, rel=1e-2)
+
+
+def _said(kb, gpu, **flags):
+    w = {"task": "inference", "model": "llama-2-70b", "precision": "fp4", "framework": "vllm",
+         "prompt_tokens": 222, "output_tokens": 283, **flags}
+    job = resolve(Requirements.model_validate({"workload": w, "constraints": {"gpus": [gpu]}}), kb)
+    return [(a.value, a.message_id) for a in job.assumptions if a.field == "workload.rocm_fp4_asm_gemm"]
+
+
+def test_an_unstated_flag_is_said_where_it_moves_the_cost(kb):
+    assert _said(kb, "mi355x", rocm_aiter=True) == [(False, "assume.default.workload.rocm_fp4_asm_gemm")]
+    # stated, AITER off (the flag then does nothing), or a GPU the table was not read on: nothing said
+    assert _said(kb, "mi355x", rocm_aiter=True, rocm_fp4_asm_gemm=False) == []
+    assert _said(kb, "mi355x", rocm_aiter=False) == [] and _said(kb, "mi350x", rocm_aiter=True) == []

@@ -508,6 +508,23 @@ def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | N
                                 {"framework": fw.name}))
 
 
+def _note_fp4_asm(w: Workload, kb: Knowledge, cons: Constraints, assumptions: list) -> None:
+    """No ``rocm_fp4_asm_gemm`` given where it moves the cost: an FP4 job with AITER on (``rocm_aiter: true``), on a
+    framework and a GPU named in the constraints that serving.yaml ``mxfp4_asm_gemm`` was read on. vLLM's default is
+    assumed and said (VLLM_ROCM_USE_AITER_FP4_ASM_GEMM off: aiter's Triton FP4 GEMM at the framework's efficiency),
+    so a reader whose server sets the flag, as AMD's own MLPerf configs do, knows to state it."""
+    if "rocm_fp4_asm_gemm" in w.model_fields_set or w.precision != "fp4" or not w.rocm_aiter:
+        return
+    own = getattr(getattr(kb, "serving", None), "mxfp4_asm_gemm", None)
+    fw = kb.framework(w.framework) if own is not None else None
+    if fw is None or fw.id not in own.frameworks:  # type: ignore[union-attr]
+        return
+    read = [g for g in cons.gpus or [] if _vendor(kb, g) == "amd" and kb.gpu(g).id in own.gpus]  # type: ignore[union-attr]
+    if read:
+        assumptions.append(note("workload.rocm_fp4_asm_gemm", False, "assume.default.workload.rocm_fp4_asm_gemm",
+                                {"framework": fw.name, "share": own.peak_share}))  # type: ignore[union-attr]
+
+
 def _note_checkpoint(w: Workload, kb: Knowledge, model_id: str | None, assumptions: list) -> None:
     """A 4-bit job on a model whose publisher's checkpoint keeps parts in 16 bit or FP8 (``fp4_checkpoints``,
     ``int4_checkpoints``): the weights are priced as that checkpoint stores them wherever it is served in its own
@@ -648,6 +665,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                       model_id=model_id)
         _note_checkpoint(w, kb, model_id, assumptions)
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
+        _note_fp4_asm(w, kb, req.constraints, assumptions)
         _note_speculative(w, kb, catalog, assumptions)
         if w.lengths_message is not None:
             # the row is prompt_tokens' (output_tokens has its own): its value was both, shown '4,096, 4,096'
