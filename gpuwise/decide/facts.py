@@ -83,7 +83,7 @@ class CandidateFact(FactModel):
     wants_fp4: bool = _f("precision is fp4")
     wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
     disaggregated: bool = _f("inference: disaggregated serving asked for (prefill and decode on separate copies)")
-    rocm_aiter: bool = _f("inference: AMD's AITER kernels asked for (workload.rocm_aiter true)")
+    rocm_settings: str = _f("inference: the ROCm-only settings asked for true (rocm_aiter, rocm_fp4_asm_gemm), or ''")
     fp8_params_held: bool = _f("training: the LoRA base is credited FP8 storage, a byte a weight (fp8_params with "
                                "precision fp8 on a Transformer Engine stack)")
     flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")

@@ -93,7 +93,7 @@ def _job_part(job: Job) -> dict[str, Any]:
             "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
             "framework": w.framework,
             "disaggregated": bool(getattr(w, "disaggregated", False)),
-            "rocm_aiter": getattr(w, "rocm_aiter", None) is True,
+            "rocm_settings": " and ".join(k for k in ("rocm_aiter", "rocm_fp4_asm_gemm") if getattr(w, k, None)),
             "fp8_params_held": TJ.fp8_params_held(job),
             "max_ttft_ms": _n(w.max_ttft_ms), "has_ttft_target": w.max_ttft_ms is not None,
             "max_tpot_ms": _n(w.max_tpot_ms), "has_tpot_target": w.max_tpot_ms is not None,
