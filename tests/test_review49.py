@@ -71,9 +71,10 @@ def test_a_method_the_framework_does_not_run_states_no_default(tmp_path):
 #    power CN¥45.10 and resale -3,214.77 USD = -CN¥21,751.49, so the total is CN¥15,117.37. Rounded one by one
 #    they showed 25,998 + 10,826 + 45.10 - 21,751 = 15,118.10 above a total of CN¥15,117, and a cash out of
 #    CN¥36,869 under lines adding to 36,869.10. Where the rounded lines do not add up, the table now shows every
-#    amount to the cent, as the formula's "with numbers" does.
+#    amount to the cent, as the formula's "with numbers" does. (review50: the purchase pays CN¥36,868.86 before
+#    its resale, over that CN¥20,000 budget -- TCO-OVER-BUDGET-CASH -- so the case's budget is CN¥40,000.)
 BUY = {"workload": {"task": "finetune", "method": "lora", "model": "qwen3-8b", "train_tokens": 3.0e8},
-       "constraints": {"deadline_days": 2.0, "budget_cny": 20000, "acquisition": "buy", "currency": "CNY",
+       "constraints": {"deadline_days": 2.0, "budget_cny": 40000, "acquisition": "buy", "currency": "CNY",
                        "gpus": ["RTX 4090 D"]}}
 
 

@@ -248,7 +248,8 @@ class _Probe:
                                                 usd_cny=kb.tco_value("usd_cny").value):
             return False
         unpriced = {"rent": {"rent_known": False, "rent_usd": -1.0}, "buy": {"buy_known": False, "buy_usd": -1.0}}
-        return all(self.known.verdict({"acquisition": m, "cost_usd": -1.0, "price_known": False, **unpriced[m]})
+        return all(self.known.verdict({"acquisition": m, "cost_usd": -1.0, "cash_out_usd": -1.0,
+                                       "price_known": False, **unpriced[m]})
                    is False for m in allowed)
 
     def release(self) -> None:

@@ -208,6 +208,7 @@ class CandidateFact(FactModel):
     price_known: bool = _f("a dated price exists for this candidate")
     rent_usd: float = _f("cost if rented, USD (-1 unknown)")
     buy_usd: float = _f("cost if bought, net of resale, USD (-1 unknown)")
+    cash_out_usd: float = _f("paid before any resale comes back (the ledger's cash out), USD (-1 unknown)")
     rent_known: bool = _f("a rental offer exists for this GPU and count")
     buy_known: bool = _f("a purchase price exists for this GPU and count")
     budget_usd: float = _f("the budget, USD (-1 none)")
@@ -215,8 +216,7 @@ class CandidateFact(FactModel):
     break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
     project_months: float = _f("project length, months")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
-    gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (a p4de.24xlarge's 8 for 2 "
-                        "used; -1 bought or unpriced)")
+    gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")
     rent_provider: str = _f("the provider of the cheapest rental offer for this GPU and count ('none')")
     rent_in_china: bool = _f("the rental offer priced is a mainland-China cloud's (clouds.yaml market china)")

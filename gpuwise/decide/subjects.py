@@ -239,7 +239,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         **SVR.rate_fact(sv),
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
-        "cost_usd": _n(cost), "price_known": cost is not None,
+        "cost_usd": _n(cost), "price_known": cost is not None, "cash_out_usd": _n(_cash_out(ev, mode, cost)),
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
@@ -262,6 +262,13 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
+
+
+def _cash_out(ev: Evaluation, mode: str, cost: float | None) -> float | None:
+    """What ``mode`` pays before any resale comes back: the cost, plus the resale its ledger nets out of a
+    purchase (the ledger's cash out, on the same total the cost is)."""
+    led = ev.ledger(mode)
+    return None if cost is None else cost - (led.amount("resale") if led is not None else 0.0)
 
 
 def _market_part(job: Job, ev: Evaluation, k: Cost, m: Market, mode: str) -> dict[str, Any]:

@@ -115,9 +115,9 @@ def constraint_rows(f: Fmt, _: Callable[..., str], asked: Requirements | None, l
         return []
     c, w = asked.constraints, asked.workload
     rows: list[list[str]] = []
-    if c.budget_usd and led is not None:
-        rows.append([_("Your budget"), _("%(used)s of %(limit)s (%(pct)s)", used=f.money(led.total),
-                                         limit=f.money(c.budget_usd), pct=f.pct(led.total / c.budget_usd))])
+    if c.budget_usd and led is not None:  # what is paid before any resale comes back (TCO-OVER-BUDGET-CASH)
+        rows.append([_("Your budget"), _("%(used)s of %(limit)s (%(pct)s)", used=f.money(led.cash_out),
+                                         limit=f.money(c.budget_usd), pct=f.pct(led.cash_out / c.budget_usd))])
     if c.deadline_days and tl is not None and w.task != "inference":
         rows.append([_("Your deadline"), _("%(used)s of %(limit)s (%(pct)s)", used=f.days(tl.wall_days),
                                            limit=f.days(c.deadline_days), pct=f.pct(tl.wall_days / c.deadline_days))])

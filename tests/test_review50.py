@@ -1,0 +1,101 @@
+"""review50: the decision document as the person who signs it reads it; each defect found has its test here.
+
+1. A purchase was held to the budget net of its resale. ``budget_usd`` is the money that may be spent, but
+   TCO-OVER-BUDGET compared the cost net of the resale at the end with it, so 8 x H200 bought to serve
+   DeepSeek-R1 for 12 months was the answer under a $200,000 budget ('Your budget: $171,876 of $200,000 (86%)')
+   while the same page said '$337,076 paid, $165,200 back from resale after 12 months', and an audit of that
+   purchase was feasible. The plan's budgets already count the cash out. Now TCO-OVER-BUDGET-CASH rejects a
+   purchase whose cash out (every ledger line but the resale) is over the budget, and the answer's budget row
+   shows the cash out.
+
+"""
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from tests.clirun import gpuwise
+
+# One RTX 4090 bought to serve Llama 3.1 8B int4 for 12 months in an office (tests/rules/TCO-OVER-BUDGET-CASH):
+# knowledge/prices.yaml rtx-4090 $3,159.99 (reseller, 2025-07-22); tco.yaml server_share_usd_per_gpu_consumer
+# $800; 450 W card + 250 W workstation host at PUE 1.0 (office) all 8,760 h at $0.15/kWh; resale 0.7 after a year.
+CARD, HOST = 3159.99, 800.0
+POWER = (450 + 250) / 1000 * 1.0 * 8760 * 0.15  # 919.80
+CASH_OUT = CARD + HOST + POWER  # 4,879.79
+NET = CASH_OUT - 0.7 * CARD  # 2,667.80
+
+SERVE_8B = {"workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "int4", "context_len": 8192,
+                         "concurrent_requests": 1, "target_tokens_per_s": 50},
+            "constraints": {"max_gpus": 1, "project_months": 12, "acquisition": "buy", "gpus": ["rtx-4090"]}}
+
+
+def _write(tmp_path, doc: dict, name: str = "q.yaml") -> str:
+    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return name
+
+
+def _json(tmp_path, *args: str) -> dict:
+    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def _text(tmp_path, *args: str) -> str:
+    r = gpuwise(*args, cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return " ".join(r.stdout.split())
+
+
+def _with_budget(budget: float) -> dict:
+    doc = json.loads(json.dumps(SERVE_8B))
+    doc["constraints"]["budget_usd"] = budget
+    return doc
+
+
+def test_a_purchase_over_the_budget_in_cash_is_rejected_though_its_net_is_within(tmp_path):
+    assert round(CASH_OUT, 2) == 4879.79 and round(NET, 2) == 2667.80
+    d = _json(tmp_path, "recommend", _write(tmp_path, _with_budget(4000)))
+    assert d["recommendation"] is None  # before: 'Buy 1 x RTX 4090 ... $2,668 net', within $4,000 net
+    cand = next(c for c in d["candidates"] if c["gpu"] == "rtx-4090" and c["acquisition"] == "buy")
+    led = cand["ledger"]
+    assert abs(led["cash_out"] - CASH_OUT) < 0.01 and abs(led["total"] - NET) < 0.01
+    over = [f for f in d["findings"] if f["rule"] == "TCO-OVER-BUDGET-CASH"]
+    assert len(over) == 1 and over[0]["severity"] == "blocker"
+    assert abs(over[0]["values"]["cash_out_usd"] - CASH_OUT) < 0.01
+    assert abs(over[0]["values"]["cost_usd"] - NET) < 0.01
+    assert not [f for f in d["findings"] if f["rule"] == "TCO-OVER-BUDGET"]  # the net is within it
+    text = _text(tmp_path, "recommend", "q.yaml")
+    assert ("1 × NVIDIA GeForce RTX 4090 24GB bought pays $4,880 before its resale ($2,668 net of it); "
+            "the budget is $4,000") in text
+    zh = _text(tmp_path, "recommend", "q.yaml", "--lang", "zh")
+    assert "在转售前需支付 $4,880" in zh and "bought pays" not in zh
+
+
+def test_the_budget_row_shows_what_is_paid_before_the_resale(tmp_path):
+    text = _text(tmp_path, "recommend", _write(tmp_path, _with_budget(5000)))
+    assert "Buy 1 × NVIDIA GeForce RTX 4090 24GB" in text
+    assert "$2,668 net: $4,880 paid, $2,212 back from resale after 12 months" in text
+    # before: 'Your budget $2,668 of $5,000 (53%)'; 4,879.79 / 5,000 = 97.6%
+    assert "Your budget $4,880 of $5,000 (98%)" in text
+
+
+def test_a_rental_is_still_judged_on_its_bill(tmp_path):
+    # renting has no resale: its cash out is its cost, and TCO-OVER-BUDGET (not the cash rule) says it
+    doc = _with_budget(100)
+    doc["constraints"].update(acquisition="rent", gpus=["rtx-4090"])
+    d = _json(tmp_path, "recommend", _write(tmp_path, doc))
+    rules = {f["rule"] for f in d["findings"]}
+    assert "TCO-OVER-BUDGET" in rules and "TCO-OVER-BUDGET-CASH" not in rules
+
+
+def test_an_audited_purchase_over_the_budget_in_cash_is_a_blocker(tmp_path):
+    doc = {**json.loads(json.dumps(_with_budget(4000))), "title": "one RTX 4090 for a year of serving",
+           "hardware": {"gpu": "RTX 4090", "count": 1}, "acquisition": {"mode": "buy", "months": 12}}
+    doc["constraints"].pop("acquisition")
+    r = gpuwise("audit", _write(tmp_path, doc, "p.yaml"), "--format", "json", cwd=tmp_path)
+    d = json.loads(r.stdout)
+    assert r.returncode == 1 and d["verdict"] == "reject"  # before: approve or revise, the proposal feasible
+    over = [f for f in d["findings"] if f["rule"] == "TCO-OVER-BUDGET-CASH"]
+    assert over and abs(over[0]["values"]["cash_out_usd"] - CASH_OUT) < 0.01
+
