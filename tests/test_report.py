@@ -654,7 +654,7 @@ def test_estimate_text():
     assert "Layout: data parallel, ZeRO-3" in out
     assert re.search(r"Dense peak\s+989.4 TFLOP/s bf16", out) and re.search(r"Cost\s+\$5,719 \(rent\)", out)
     assert "Total FLOPs: 2.85e21 FLOP" in out
-    assert "Wall-clock time = 60 hours" in out
+    assert "Training time, without the start-up = 60 hours" in out
     with pytest.raises(UserError, match="text or json"):
         report.render(estimate_result(), "html")
     assert json.loads(report.render(estimate_result(), "json"))["gpu"]["id"] == "h100-80gb-sxm"

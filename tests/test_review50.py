@@ -8,10 +8,16 @@
    purchase whose cash out (every ledger line but the resale) is over the budget, and the answer's budget row
    shows the cash out.
 
+2. The compute step named two different times 'wall-clock'. Its sentence says '31 GPU-hours of training, 2.2
+   hours wall-clock with the start-up' and its formulas said 'Wall-clock time = 1.9 hours' and 'GPU-hours = 31'
+   (the training alone), while the table under them gave the same candidate '35 GPU-hours, 2.2 hours' (the
+   timeline's, start-up included). The formula terms are now 'Training time, without the start-up' and 'GPU-hours
+   of training', and a training table's column 'GPU-hours with the start-up'.
 """
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 
@@ -99,3 +105,26 @@ def test_an_audited_purchase_over_the_budget_in_cash_is_a_blocker(tmp_path):
     over = [f for f in d["findings"] if f["rule"] == "TCO-OVER-BUDGET-CASH"]
     assert over and abs(over[0]["values"]["cash_out_usd"] - CASH_OUT) < 0.01
 
+
+def test_the_compute_step_names_the_training_time_apart_from_the_wall_clock(tmp_path):
+    args = ("recommend", "examples/lora-70b.yaml", "--detail", "full")
+    r = gpuwise(*args, "--format", "json")
+    d = json.loads(r.stdout)
+    rec, tl = d["recommendation"], d["recommendation"]["timeline"]
+    step = next(s for s in d["steps"] if s["step"] == "compute")
+    terms = {t["name"]: t["value"] for t in step["terms"]}
+    gpus, setup = rec["count"], 0.25  # knowledge/runtime.yaml job_setup_hours
+    # the step's formulas count the training alone; the timeline adds the start-up and wind-down
+    assert abs(terms["wall_hours"] + setup - tl["wall_hours"]) < 1e-6
+    assert abs(terms["gpu_hours"] - gpus * terms["wall_hours"]) < 1e-6
+    assert abs(tl["gpu_hours"] - gpus * tl["wall_hours"]) < 1e-6
+    text = " ".join(gpuwise(*args).stdout.split())
+    hours = f"{terms['wall_hours']:.1f}"  # 1.9
+    assert f"Training time, without the start-up = {hours} hours" in text
+    assert f"GPU-hours of training = {terms['gpu_hours']:.0f} GPU-hours" in text  # 31
+    assert "Wall-clock time = " not in text  # before: 'Wall-clock time = 1.9 hours' under '2.2 hours wall-clock'
+    row = re.search(r"16 × NVIDIA H100 SXM5 80GB Strategy: [^;]+; GPU-hours with the start-up: (\d+); "
+                    r"Wall-clock time, hours: ([\d.]+)", text)
+    assert row and int(row.group(1)) == round(tl["gpu_hours"]) and float(row.group(2)) == round(tl["wall_hours"], 1)
+    zh = " ".join(gpuwise(*args, "--lang", "zh").stdout.split())
+    assert "训练时间（不含启动） = " in zh and "含启动的 GPU 小时" in zh

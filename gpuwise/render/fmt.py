@@ -75,8 +75,9 @@ VERDICT_TEXT = {
 }
 TERM_LABELS = {
     **KIND_LABELS,
-    "training_flops": N_("Training FLOPs"), "flops": N_("FLOPs"), "wall_hours": N_("Wall-clock time"),
-    "gpu_hours": N_("GPU-hours"), "decode_tokens_per_s": N_("Decode speed, one sequence"),
+    "training_flops": N_("Training FLOPs"), "flops": N_("FLOPs"),
+    "wall_hours": N_("Training time, without the start-up"),  # the step's; the timeline adds the start-up
+    "gpu_hours": N_("GPU-hours of training"), "decode_tokens_per_s": N_("Decode speed, one sequence"),
     "decode_tokens_per_s_total": N_("Decode speed, all sequences"),
     "prefill_tokens_per_s": N_("Prefill speed"), "allreduce_seconds": N_("All-reduce time per step"),
     "dp_traffic_seconds": N_("Data-parallel traffic per step"), "offload_seconds": N_("Offload time per step"),

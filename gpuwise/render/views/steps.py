@@ -145,7 +145,10 @@ class StepsView(BaseView):
             cols: list[tuple[str, Callable[[Candidate], str], bool]] = [
                 (self._("Candidate"), self.candidate_name, False),
                 (self._("Strategy"), self.strategy, False),
-                (self._("GPU-hours"), lambda c: f.num(c.gpu_hours, 0), True),
+                # a training run's GPU-hours here are the timeline's, its start-up included, as its time is
+                # (the step's sentence and its formula count the training alone)
+                (self._("GPU-hours with the start-up") if any(c.wall_days for c in shown) else self._("GPU-hours"),
+                 lambda c: f.num(c.gpu_hours, 0), True),
                 (time_header, lambda c: when[id(c)], True),
                 (self._("Tokens/s, one sequence"), lambda c: f.num(c.decode_tokens_per_s), True),
                 (self._("Tokens/s, all sequences"), lambda c: f.num(served_tokens_per_s(c)), True),
