@@ -13,6 +13,13 @@
    (the training alone), while the table under them gave the same candidate '35 GPU-hours, 2.2 hours' (the
    timeline's, start-up included). The formula terms are now 'Training time, without the start-up' and 'GPU-hours
    of training', and a training table's column 'GPU-hours with the start-up'.
+
+3. A training rental that outlasts the term it commits to was said to cost its bill 'for the committed 1 month'.
+   8 x B200 rented from runpod at $5.98 a GPU-hour on a 1-month commitment to pretrain an 8B model on 1e12 tokens
+   runs 84.9 days: the rent line bills its 2,037.68 h + 0.25 h start-up x $47.84 = $97,494.52 (a month would be
+   730 h x $47.84 = $34,923), yet the answer read '$97,495 for the committed 1 month' and the cost chart 'Over the
+   committed 1 month, renting costs $97,495' (its line reaching that at one month). The rent ledger's period is
+   now the job's billed hours where the run is longer than the term.
 """
 from __future__ import annotations
 
@@ -128,3 +135,31 @@ def test_the_compute_step_names_the_training_time_apart_from_the_wall_clock(tmp_
     assert row and int(row.group(1)) == round(tl["gpu_hours"]) and float(row.group(2)) == round(tl["wall_hours"], 1)
     zh = " ".join(gpuwise(*args, "--lang", "zh").stdout.split())
     assert "训练时间（不含启动） = " in zh and "含启动的 GPU 小时" in zh
+
+
+SHORT_TERM = {"title": "8 x B200 on a 1-month commitment",
+              "workload": {"task": "pretrain", "params_b": 8, "train_tokens": 1.0e12},
+              "constraints": {"gpus": ["B200"], "max_gpus": 8},
+              "hardware": {"gpu": "B200", "count": 8}, "acquisition": {"mode": "rent", "months": 1}}
+
+
+def test_a_run_longer_than_its_committed_term_is_billed_and_said_for_its_own_hours(tmp_path):
+    name = _write(tmp_path, SHORT_TERM, "p.yaml")
+    d = _json(tmp_path, "audit", name)
+    p = d["proposed"]
+    led, tl = p["ledger"], p["timeline"]
+    rate = 8 * 5.98  # knowledge/clouds.yaml runpod b200, a GPU-hour, 8 GPUs
+    rent = next(x for x in led["lines"] if x["kind"] == "rent")
+    assert rent["inputs"]["usd_per_hour"] == rate and tl["billed_hours"] > 730 * 2  # 84.9 days, past the month
+    assert abs(led["total"] - rate * tl["billed_hours"]) < 0.01  # the job's hours, start-up included
+    assert led["period"]["kind"] == "job" and abs(led["period"]["hours"] - tl["billed_hours"]) < 1e-6
+    text = " ".join(gpuwise("audit", name, "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "for the committed 1 month" not in text and "Over the committed 1 month" not in text
+    assert f"Over the job's {tl['billed_hours']:,.1f} hours, renting costs ${led['total']:,.0f}." in text
+    # a term longer than the run is still billed whole, and said so: 36 x 730 h x $47.84 = $1,257,235
+    long = json.loads(json.dumps(SHORT_TERM))
+    long["acquisition"]["months"] = 36
+    d = _json(tmp_path, "audit", _write(tmp_path, long, "p36.yaml"))
+    led = d["proposed"]["ledger"]
+    assert led["period"]["kind"] == "commitment" and abs(led["total"] - 36 * 730 * rate) < 0.01
+    assert "$1,257,235 for the committed 36 months" in _text(tmp_path, "audit", "p36.yaml", "--format", "md")

@@ -576,7 +576,9 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     ev.timeline = tl
     rent_hours = tl.billed_hours
     ev.offer = offer
-    if commitment_months:
+    # a training run longer than the term it commits to is billed for its own hours, past the term: the bill
+    # covers the job, not the committed months (review50: 84.9 days on a 1-month term read 'for the committed 1 month')
+    if commitment_months and not (job.training and commit_h is not None and tl.billed_hours > commit_h * 1.0005):
         rent_period = L.period_months("commitment", commitment_months)
     elif job.training:
         rent_period = L.period("job", tl.billed_hours)
