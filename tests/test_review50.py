@@ -20,6 +20,14 @@
    730 h x $47.84 = $34,923), yet the answer read '$97,495 for the committed 1 month' and the cost chart 'Over the
    committed 1 month, renting costs $97,495' (its line reaching that at one month). The rent ledger's period is
    now the job's billed hours where the run is longer than the term.
+
+4. Numbers in the formulas and the findings' evidence broke the house style. A formula input between 1,000 and
+   1,000,000 that is not whole was written in Python's %.4g: examples/pretrain-7b.yaml's training time read
+   'with numbers: 4.768e+04 x 3.354 s / 0.8496 / 3600' (200e9 tokens / 4,194,304 a step = 47,683.7 steps) and the
+   Llama 3.1 70B activations 'bytes_per_token_layer = 4.582e+05'; now '47,684'. A finding's evidence gave amounts
+   as bare numbers in USD whatever the report's money ('rent_usd = 1.26e6, ..., buy_usd = 3.811e+05' under an
+   audit in dollars, the same figures under one in yuan); now in the report's money and named for it, as a
+   formula's inputs are (review47, review49).
 """
 from __future__ import annotations
 
@@ -163,3 +171,27 @@ def test_a_run_longer_than_its_committed_term_is_billed_and_said_for_its_own_hou
     led = d["proposed"]["ledger"]
     assert led["period"]["kind"] == "commitment" and abs(led["total"] - 36 * 730 * rate) < 0.01
     assert "$1,257,235 for the committed 36 months" in _text(tmp_path, "audit", "p36.yaml", "--format", "md")
+
+
+def test_a_formula_input_in_the_thousands_is_grouped_not_in_exponent_form():
+    text = " ".join(gpuwise("recommend", "examples/pretrain-7b.yaml", "--detail", "full").stdout.split())
+    steps = 200e9 / 4_194_304  # train tokens / tokens per optimizer step (the size default for a 7B model)
+    assert round(steps) == 47_684
+    assert "with numbers: 47,684 × 3.354 s / 0.8496 / 3600" in text  # before: 4.768e+04
+    assert not re.search(r"\d\.\d+e\+0\d", text)
+
+
+def test_a_findings_evidence_gives_amounts_in_the_reports_money(tmp_path):
+    long = json.loads(json.dumps(SHORT_TERM))
+    long["acquisition"]["months"] = 36
+    name = _write(tmp_path, long, "p36.yaml")
+    d = _json(tmp_path, "audit", name)
+    f = next(x for x in d["findings"] if x["rule"] == "TCO-RENT-DEARER-PROPOSED")
+    rent = 8 * 5.98 * 36 * 730  # $1,257,235.20: the committed term billed whole
+    assert abs(f["evidence"]["rent_usd"] - rent) < 0.01
+    buy = f["evidence"]["buy_usd"]
+    text = _text(tmp_path, "audit", name, "--detail", "full")
+    assert f"rent_usd = ${rent:,.0f}" in text and f"buy_usd = ${buy:,.0f}" in text  # before: 1.26e6, 3.811e+05
+    usd_cny = d["currency"]["usd_cny"]  # the dated rate the result carries (knowledge/tco.yaml usd_cny, 6.7661)
+    cny = _text(tmp_path, "audit", name, "--detail", "full", "--currency", "CNY")
+    assert f"rent_cny = CN¥{rent * usd_cny:,.0f}" in cny and "rent_usd" not in cny

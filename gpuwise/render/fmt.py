@@ -548,6 +548,8 @@ def input_text(v: Any) -> str:
             return eng(v)
         if v.is_integer():
             return f"{int(v):,}"
+        if abs(v) >= 1000:  # whole units, grouped as a count is (review50: 'steps = 4.768e+04' of 47,684)
+            return f"{v:,.0f}"
         return f"{v:.4g}"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k}={input_text(x)}" for k, x in v.items()) + "}"

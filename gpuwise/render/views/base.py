@@ -252,6 +252,11 @@ class BaseView:
                 "/h" if key == "usd_per_hour" else "")
         return words.input_value(key, input_text(v), self.f) if isinstance(v, str) else input_text(v)
 
+    def evidence_name(self, key: str, v: Any) -> str:
+        """A finding's evidence key: an amount shown in the report's money is named for it, as a formula's is."""
+        shown_as_money = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+        return input_name(key, self.f.cur.code) if shown_as_money else key
+
     def evidence_shown(self, key: str, v: Any, values: dict[str, Any]) -> str:
         """A finding's evidence value: a phrase of the estimators (a link) in the report's words."""
         if isinstance(v, str) and (key in words.VALUE_WORDS or f"{key}_phrases" in values):
@@ -260,6 +265,9 @@ class BaseView:
             # a phrase that came without its parts is the evidence as recorded: quoted in another
             # language, unless it is one word (an id such as ethernet-25)
             return self.f.cite(v) if len(v.split()) > 1 else v
+        if money_input(key) and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) \
+                and v >= 0:  # an amount in the report's money, as a formula's input is (-1: none known, as written)
+            return self.input_shown(key, v)
         return input_text(v)
 
     def findings(self, findings: list[Finding]) -> dict[str, Any]:
@@ -380,8 +388,9 @@ class BaseView:
             "message": self.f.sentence(x.template, x.values, x.message),
             "fix": self.f.sentence(x.fix_template, x.values, x.fix),
             "source": self.f.cite(x.source),
-            "evidence": self.f.sep.join(f"{k} = {self.evidence_shown(k, v, {**x.values, **x.evidence})}"
-                                  for k, v in x.evidence.items()),
+            "evidence": self.f.sep.join(f"{self.evidence_name(k, v)} = "
+                                        f"{self.evidence_shown(k, v, {**x.values, **x.evidence})}"
+                                        for k, v in x.evidence.items()),
         }
 
     def reasons(self, c: Candidate) -> list[str]:
