@@ -28,6 +28,11 @@
    as bare numbers in USD whatever the report's money ('rent_usd = 1.26e6, ..., buy_usd = 3.811e+05' under an
    audit in dollars, the same figures under one in yuan); now in the report's money and named for it, as a
    formula's inputs are (review47, review49).
+
+5. GPUs bought were said to be billed. examples/qlora-70b-4090.yaml buys 2 x RTX 3090 and its answer read
+   'Wall-clock time 1.4 days (67.8 GPU-hours billed)' and its time table 'GPU-hours billed 67.8', though nothing
+   bills a purchase by the hour: those hours are what its power line is priced on (0.95 kW x 1.0 x 33.91 h x
+   $0.12 = $3.87). Of a purchase they are now 'GPU-hours of use'; a rental's stay 'billed'.
 """
 from __future__ import annotations
 
@@ -195,3 +200,23 @@ def test_a_findings_evidence_gives_amounts_in_the_reports_money(tmp_path):
     usd_cny = d["currency"]["usd_cny"]  # the dated rate the result carries (knowledge/tco.yaml usd_cny, 6.7661)
     cny = _text(tmp_path, "audit", name, "--detail", "full", "--currency", "CNY")
     assert f"rent_cny = CN¥{rent * usd_cny:,.0f}" in cny and "rent_usd" not in cny
+
+
+def test_the_gpu_hours_of_gpus_bought_are_hours_of_use_not_billed():
+    d = json.loads(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "json").stdout)
+    rec = d["recommendation"]
+    assert rec["acquisition"] == "buy"
+    tl = rec["timeline"]
+    power = next(x for x in rec["ledger"]["lines"] if x["kind"] == "power")
+    # the power line is priced on the hours the GPUs are used: IT kW x PUE x hours x $/kWh
+    assert power["inputs"]["busy_hours"] == tl["wall_hours"]
+    assert abs(power["amount"] - 0.95 * 1.0 * tl["wall_hours"] * 0.12) < 1e-9  # 2 x 350 W + a 250 W host
+    text = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--detail", "full").stdout.split())
+    used = f"{2 * tl['wall_hours']:.1f}"  # 67.8
+    assert f"Wall-clock time 1.4 days ({used} GPU-hours of use)" in text and f"GPU-hours of use {used}" in text
+    assert "GPU-hours billed" not in text  # before: '(67.8 GPU-hours billed)'
+    zh = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--lang", "zh", "--detail", "full").stdout
+                  .split())
+    assert f"使用 {used} GPU 小时" in zh and f"计费 {used}" not in zh
+    rented = " ".join(gpuwise("recommend", "examples/lora-70b.yaml", "--detail", "full").stdout.split())
+    assert "GPU-hours billed" in rented and "GPU-hours of use" not in rented

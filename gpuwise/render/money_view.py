@@ -61,8 +61,12 @@ def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
     return f.money(led.total)
 
 
-def time_row(f: Fmt, _: Callable[..., str], tl: Timeline) -> str:
-    """Wall-clock time and the GPU-hours billed, both the timeline's."""
+def time_row(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = False) -> str:
+    """Wall-clock time and the GPU-hours billed, both the timeline's; of GPUs bought, the GPU-hours they are used
+    (nothing bills them: their power is priced on those hours, review50)."""
+    if bought:
+        return _("%(time)s (%(gpu_hours)s GPU-hours of use)", time=f.days(tl.wall_days),
+                 gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
     if tl.billed_hours > tl.wall_hours * 1.0005:
         return _("%(time)s, %(billed)s billed (%(gpu_hours)s GPU-hours)", time=f.days(tl.wall_days),
                  billed=f.days(tl.billed_hours / 24), gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
@@ -98,12 +102,13 @@ def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
     return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
 
 
-def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline) -> dict[str, Any]:
+def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = False) -> dict[str, Any]:
     rows = [[part_label(_, p.name), f.hours(p.hours)] for p in tl.parts]
     rows.append([_("wall-clock time"), f.hours(tl.wall_hours)])
-    if abs(tl.billed_hours - tl.wall_hours) > 1e-9:
+    if abs(tl.billed_hours - tl.wall_hours) > 1e-9 and not bought:
         rows.append([_("hours billed"), f.hours(tl.billed_hours)])
-    rows.append([_("GPU-hours billed"), f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1)])
+    rows.append([_("GPU-hours of use") if bought else _("GPU-hours billed"),
+                 f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1)])
     return table([_("Part"), _("Hours")], rows, right=(1,))
 
 

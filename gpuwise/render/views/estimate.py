@@ -60,7 +60,8 @@ class EstimateView(BaseView):
             if g.gpu_hours is not None:  # the run's GPU-hours, as published runs count them
                 rows.append([self._("GPU-hours of training"), f.num(g.gpu_hours, 0)])
                 if g.timeline is not None:  # the billed ones (start-up and wind-down too): what the cost is of
-                    rows.append([self._("GPU-hours billed"), f.num(g.timeline.gpu_hours, 0)])
+                    rows.append([self._("GPU-hours of use") if g.acquisition == "buy" else self._("GPU-hours billed"),
+                                 f.num(g.timeline.gpu_hours, 0)])
             if g.wall_hours is not None:
                 rows.append([self._("Wall-clock time"), f.days(g.wall_hours / 24)])
             for key, label in (("decode_tokens_per_s", N_("Decode speed, one sequence")),

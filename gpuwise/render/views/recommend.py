@@ -204,7 +204,7 @@ class RecommendView(StepsView, ChartsView):
         led, tl = rec.ledger, rec.timeline
         if rec.wall_days is not None:
             hours = cand.gpu_hours if cand is not None else None
-            rows.append([self._("Wall-clock time"), MV.time_row(f, self._, tl) if tl else (
+            rows.append([self._("Wall-clock time"), MV.time_row(f, self._, tl, rec.acquisition == "buy") if tl else (
                 f.days(rec.wall_days) if hours is None else self._(
                     "%(time)s (%(gpu_hours)s GPU-hours)", time=f.days(rec.wall_days), gpu_hours=f.num(hours, 0)))])
         months = (rec.summary_sentence.values.get("project_months") if rec.summary_sentence else None)
@@ -242,7 +242,8 @@ class RecommendView(StepsView, ChartsView):
                 self._("Count"), self._("Rent or buy"), self._("Wall-clock time"), self._("Total cost"),
                 self._("Highest peak")}]),
             "ledger": MV.ledger_table(f, self._, led) if led is not None else None,
-            "timeline": MV.timeline_table(f, self._, tl) if tl is not None and rec.wall_days is not None else None,
+            "timeline": MV.timeline_table(f, self._, tl, rec.acquisition == "buy")
+            if tl is not None and rec.wall_days is not None else None,
             "summary": self.f.sentence(rec.summary_sentence.template, rec.summary_sentence.values, rec.summary)
             if rec.summary_sentence else " ".join(rec.summary.split()),
         }
