@@ -33,6 +33,15 @@
    'Wall-clock time 1.4 days (67.8 GPU-hours billed)' and its time table 'GPU-hours billed 67.8', though nothing
    bills a purchase by the hour: those hours are what its power line is priced on (0.95 kW x 1.0 x 33.91 h x
    $0.12 = $3.87). Of a purchase they are now 'GPU-hours of use'; a rental's stay 'billed'.
+
+6. A spot rental's Rent did not agree with its formula. examples/proposal-spot-h100-pretrain.yaml (8 x H100 of a
+   p5.48xlarge on spot at $30.24 an instance-hour): 'Rent = $22,376, with numbers: spot $30.24/h x 739.94 h x
+   (1 + 0.08)', which is $24,166: the 739.94 billed hours already hold the 8% restart overhead (684.89 h x 1.08
+   + 0.25 h start-up), so the overhead was counted twice in the formula (the ledger's lines were right:
+   $22,368.08 + $7.56). Now 'spot $30.24/h x 739.94 h (the run, longer by its restart overhead, and the
+   start-up)'. And the audit showed the proposal's '38.5 days' beside the compute step's '28.5 days wall-clock
+   with the start-up' with nothing between: a training proposal's time now adds up part by part, as a
+   recommendation's does (the work redone after reclaims, 55 h, and the wait for spot capacity, 185 h).
 """
 from __future__ import annotations
 
@@ -220,3 +229,28 @@ def test_the_gpu_hours_of_gpus_bought_are_hours_of_use_not_billed():
     assert f"使用 {used} GPU 小时" in zh and f"计费 {used}" not in zh
     rented = " ".join(gpuwise("recommend", "examples/lora-70b.yaml", "--detail", "full").stdout.split())
     assert "GPU-hours billed" in rented and "GPU-hours of use" not in rented
+
+
+def test_a_spot_rentals_rent_agrees_with_its_formula_and_its_time_adds_up():
+    args = ("audit", "examples/proposal-spot-h100-pretrain.yaml")
+    d = json.loads(gpuwise(*args, "--format", "json").stdout)
+    p = d["proposed"]
+    lines = {x["kind"]: x for x in p["ledger"]["lines"]}
+    rate, run, setup = 30.24, lines["rent"]["inputs"]["hours"], lines["setup"]["inputs"]["hours"]
+    assert lines["rent"]["inputs"]["restart_overhead"] == 0.08 and setup == 0.25
+    assert abs(lines["rent"]["amount"] - rate * run * 1.08) < 1e-6
+    assert abs(lines["setup"]["amount"] - rate * setup) < 1e-9
+    billed = run * 1.08 + setup  # 739.94 h
+    assert abs(p["timeline"]["billed_hours"] - billed) < 1e-6
+    term = next(t for s in d["steps"] for t in s.get("terms", []) if t["name"] == "rent_usd")
+    assert abs(term["value"] - rate * billed) < 1e-6  # $22,375.64 = the rent and start-up lines
+    assert abs(term["inputs"]["hours"] - billed) < 1e-6 and "restart_overhead}" not in term["formula"]
+    text = " ".join(gpuwise(*args, "--detail", "full").stdout.split())
+    assert f"with numbers: spot $30.24/h × {billed:,.2f} h (the run" in text
+    assert f"× {billed:,.2f} h × (1 + 0.08)" not in text  # before: $24,166 by its own numbers
+    parts = {x["name"]: x["hours"] for x in p["timeline"]["parts"]}
+    assert abs(sum(parts.values()) - p["timeline"]["wall_hours"]) < 1e-6
+    assert abs(p["timeline"]["wall_hours"] / 24 - p["wall_days"]) < 1e-9  # the 38.5 days the verdict quotes
+    table = text.split("How the proposal's time adds up:")[1].split("=== ")[0]
+    assert "waiting for spot capacity 185 hours" in table and "work redone after spot reclaims 55 hours" in table
+    assert f"wall-clock time {p['timeline']['wall_hours']:,.0f} hours" in table  # 925

@@ -610,8 +610,12 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     rent = None
     if rent_led is not None:
         first = rent_led.lines[0]
-        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD",
-                    tuple((sep, mid, dict(v)) for sep, mid, v in first.formula_phrases) or first.formula,
+        # the rent and start-up lines over the billed hours: on spot capacity those hold the run's restart
+        # overhead already, so the formula is the rate times them (review50: 'x 739.94 h x (1 + 0.08)' = $24,166
+        # beside a Rent of $22,376 = $30.24 x 739.94 h)
+        said = (formula("formula.rent_spot_billed") if spot else
+                tuple((sep, mid, dict(v)) for sep, mid, v in first.formula_phrases) or first.formula)
+        rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", said,
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
                                usd_cny=rate, unit_price=unit_price)
