@@ -156,7 +156,8 @@ def test_a_layout_that_does_not_fit_shows_no_speed_rather_than_zero() -> None:
     assert row.split()[2] == "—" and row.split()[3] != "—"  # the proposal's cell, then the alternative's figure
     r = recommend({"workload": w, "constraints": {"gpus": ["H200", "MI355X"], "max_gpus": 8}})
     brief = render(r, "text", width=200)
-    assert _row(brief, "8 × NVIDIA H200").split()[7] == "—"  # Option (5 words), Rent or buy, Output tokens/s
+    # Option (5 words), Rent or buy ('rent, from runpod': the rental's own provider, review50), Output tokens/s
+    assert _row(brief, "8 × NVIDIA H200").split()[9] == "—"
     assert _row(brief, "8 × AMD Instinct MI355X").split()[7] == "2,538"  # 261 GB of 293.8 GB a GPU: served
 
 

@@ -6,7 +6,9 @@
    while the same page said '$337,076 paid, $165,200 back from resale after 12 months', and an audit of that
    purchase was feasible. The plan's budgets already count the cash out. Now TCO-OVER-BUDGET-CASH rejects a
    purchase whose cash out (every ledger line but the resale) is over the budget, and the answer's budget row
-   shows the cash out.
+   shows the cash out. Where both ways are allowed, renting was rejected as dearer than a purchase the budget
+   cannot pay for (TCO-RENT-DEARER), so 8 x H200 for DeepSeek-R1 under $300,000 had no answer though renting them
+   costs $251,587; renting now passes there (TCO-RENT-BUY-OVER-BUDGET), named for its own provider.
 
 2. The compute step named two different times 'wall-clock'. Its sentence says '31 GPU-hours of training, 2.2
    hours wall-clock with the start-up' and its formulas said 'Wall-clock time = 1.9 hours' and 'GPU-hours = 31'
@@ -254,3 +256,22 @@ def test_a_spot_rentals_rent_agrees_with_its_formula_and_its_time_adds_up():
     table = text.split("How the proposal's time adds up:")[1].split("=== ")[0]
     assert "waiting for spot capacity 185 hours" in table and "work redone after spot reclaims 55 hours" in table
     assert f"wall-clock time {p['timeline']['wall_hours']:,.0f} hours" in table  # 925
+
+
+def test_renting_passes_where_the_cheaper_purchase_pays_more_than_the_budget(tmp_path):
+    doc = _with_budget(4000)
+    doc["constraints"]["acquisition"] = "either"
+    d = _json(tmp_path, "recommend", _write(tmp_path, doc))
+    rec = d["recommendation"]
+    # before: no feasible option (the purchase over the budget in cash, the rental 'dearer than buying')
+    assert rec is not None and rec["acquisition"] == "rent" and rec["provider"] == "runpod"
+    rent = 0.34 * 8760  # knowledge/clouds.yaml runpod rtx-4090, a GPU-hour, all year
+    assert abs(rec["total_cost_usd"] - rent) < 0.01 and round(rent, 2) == 2978.40
+    assert rent > NET  # renting is dearer than buying net of its resale ...
+    assert CASH_OUT > 4000 >= rent  # ... but buying pays more than the budget, and renting does not
+    step = next(s for s in d["steps"] if s["step"] == "tco")
+    assert step["rule"] == "TCO-RENT-BUY-OVER-BUDGET"
+    text = _text(tmp_path, "recommend", "q.yaml")
+    assert "Rent 1 × NVIDIA GeForce RTX 4090 24GB from runpod" in text and "Your budget $2,978 of $4,000 (74%)" in text
+    assert ("renting from runpod costs $2,978; buying comes to $2,668 net of its resale but pays $4,880 before it, "
+            "more than the budget of $4,000") in text

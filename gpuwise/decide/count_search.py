@@ -247,7 +247,8 @@ class _Probe:
         if "buy" in allowed and K.buyable_above(kb.prices, self.gpu, n, kb.tco, market=market_of(job),
                                                 usd_cny=kb.tco_value("usd_cny").value):
             return False
-        unpriced = {"rent": {"rent_known": False, "rent_usd": -1.0}, "buy": {"buy_known": False, "buy_usd": -1.0}}
+        unpriced = {"rent": {"rent_known": False, "rent_usd": -1.0}, "buy": {"buy_known": False, "buy_usd": -1.0,
+                                                                                "buy_cash_out_usd": -1.0}}
         return all(self.known.verdict({"acquisition": m, "cost_usd": -1.0, "cash_out_usd": -1.0,
                                        "price_known": False, **unpriced[m]})
                    is False for m in allowed)

@@ -209,6 +209,7 @@ class CandidateFact(FactModel):
     rent_usd: float = _f("cost if rented, USD (-1 unknown)")
     buy_usd: float = _f("cost if bought, net of resale, USD (-1 unknown)")
     cash_out_usd: float = _f("paid before any resale comes back (the ledger's cash out), USD (-1 unknown)")
+    buy_cash_out_usd: float = _f("what buying this GPU and count pays before its resale, USD (-1 unknown)")
     rent_known: bool = _f("a rental offer exists for this GPU and count")
     buy_known: bool = _f("a purchase price exists for this GPU and count")
     budget_usd: float = _f("the budget, USD (-1 none)")
@@ -226,8 +227,7 @@ class CandidateFact(FactModel):
     currency: Literal["USD", "CNY"] = _f("the currency the user wrote amounts in")
     requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
     has_rate_target: bool = _f("inference: a request rate is asked for")
-    max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 not "
-                                   "computed)")
+    max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 none)")
     load_requests_per_s: float = _f("inference with no request rate asked: the request rate the load in flight "
                                     "amounts to (Little's law: output tokens/s at the load / output tokens a "
                                     "request; -1 a rate is asked, or nothing is served)")

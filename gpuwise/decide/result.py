@@ -246,8 +246,8 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         scaling_efficiency=speed.efficiency if speed else None,
         decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
         decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
-        provider=k.provider if k and mode == "rent" else None,
-        instance=k.instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
+        provider=k.rent_provider if k and mode == "rent" else None,
+        instance=k.rent_instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
     ))
 
@@ -307,8 +307,8 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,
                           strategy=_label(e), strategy_phrases=e.label_phrases(),
-                          provider=k.provider if k and mode == "rent" else None,
-                          instance=k.instance if k and mode == "rent" else None,
+                          provider=k.rent_provider if k and mode == "rent" else None,
+                          instance=k.rent_instance if k and mode == "rent" else None,
                           decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
                           decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None))
 

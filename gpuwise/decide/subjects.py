@@ -240,11 +240,13 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         # an audit judges the proposal the way it is made: its mode is the one wanted
         "acquisition": mode, "acquisition_wanted": mode if ev.tag else c.acquisition,
         "cost_usd": _n(cost), "price_known": cost is not None, "cash_out_usd": _n(_cash_out(ev, mode, cost)),
+        "buy_cash_out_usd": _n(_cash_out(ev, "buy", buy)),
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
-        "provider": ((k.provider if k else None) or "none") if mode == "rent" else "none",
+        # the rental's provider whichever way the cost step took (the rules may rent where it bought)
+        "provider": ((k.rent_provider if k else None) or "none") if mode == "rent" else "none",
     }
     # a pin this count cannot hold (a serving layout's, or a training setting the planner could keep in no
     # layout of the count): no layout of it is as asked, so there is no need as requested
@@ -532,7 +534,7 @@ def price_facts(job: Job, chosen: list[tuple[Evaluation, str]]) -> list[dict[str
         k = e.cost
         # what it prices, by the GPU's name, as message ids a report words in its language (price.what.*)
         if mode == "rent":
-            parts = (("", "price.what.rent", {"gpu": e.gpu.name, "provider": str(k.provider if k else None)}),)
+            parts = (("", "price.what.rent", {"gpu": e.gpu.name, "provider": str(k.rent_provider if k else None)}),)
             as_of, source = k.price_as_of if k else None, "clouds"
             yuan = yuan or (k is not None and k.rent_currency == "CNY")
         else:
