@@ -99,7 +99,11 @@ parts share, owned GPUs without a price, JSON into closed streams) and 35 of rou
 framework_version builds at and past 64 characters, rc and post mixed, padded or in Arabic-Indic digits;
 scheduled_ahead overlays; offloaded runs no rented server holds, planned rent or buy; an estimate in the other
 currency and --fx-rate at 0 and 1e-12; speculative decoding without a method; an AWS rental's empty or zero cloud
-section; a 21-workload plan brief with a blocker; ep at the experts and past the GPUs), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+section; a 21-workload plan brief with a blocker; ep at the experts and past the GPUs) and 36 of round 41
+(benchmarks/hostile_round41.py: superscript, circled and Arabic-Indic digits in every numeric field, on the command
+line and typed into ask; ep on a dense model or not dividing the experts, served, planned and audited;
+mla_default_before and scheduled_ahead overlays; offloaded runs audited bought and planned in yuan; partial cloud
+sections; api_unpriced; --fx-rate against the ledger sums; a plan brief with two blockers), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -111,7 +115,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round40: eleven's to fortieth's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round41: eleven's to forty-first's)
 
 Exit status 1 when a case fails.
 """
@@ -786,6 +790,7 @@ from benchmarks import (  # noqa: E402
     hostile_round38,
     hostile_round39,
     hostile_round40,
+    hostile_round41,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -798,7 +803,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (32, hostile_round32), (33, hostile_round33), (34, hostile_round34),
                     (35, hostile_round35), (36, hostile_round36), (37, hostile_round37),
                     (38, hostile_round38), (39, hostile_round39),
-                    (40, hostile_round40)):
+                    (40, hostile_round40), (41, hostile_round41)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -920,7 +925,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
