@@ -162,9 +162,9 @@ def add(case, ns: dict[str, Any]) -> None:
           _refused("plan.yaml", "owned", "write 8"), argv=("plan", "plan.yaml"))
     acase("dig41: cloud.egress_tb_per_month '५' (Devanagari): refused, 5 offered", _aws({"egress_tb_per_month": "५"}),
           _refused("p.yaml", "cloud.egress_tb_per_month", "write 5"))
-    rcase("dig41: a prices overlay's usd '٢٫٥' (Arabic decimal separator): refused in one line naming the file", {"workload": QLORA},
-          _refused("kb/prices.yaml"), argv=("estimate", "r.yaml", "--gpu", "rtx-4090", "--knowledge", "kb"),
-          files={"kb/prices.yaml": "rent:\n  - gpu: rtx-4090\n    provider: ours\n    usd_per_gpu_hour: '٢٫٥'\n    as_of: '2026-11-01'\n    source: ours\n"})
+    rcase("dig41: a prices overlay's amount '٢٬٥٠٠' (Arabic thousands separator): refused in one line naming the amount", {"workload": QLORA},
+          _refused("kb/prices.yaml", "amount"), argv=("estimate", "r.yaml", "--gpu", "rtx-4090", "--knowledge", "kb"),
+          files={"kb/prices.yaml": "gpus:\n  - id: rtx-4090\n    prices:\n      - amount: '٢٬٥٠٠'\n        condition: new\n        unit: card\n        kind: reseller\n        as_of: 2026-11-01\n        source: ours\n"})
     rcase("dig41: transformers_version '٤.٥٧': refused, 4.57 offered", {"workload": {**QLORA, "transformers_version": "٤.٥٧"}},
           _refused("r.yaml", "workload.transformers_version", "did you mean 4.57"), argv=("estimate", "r.yaml", "--gpu", "rtx-4090"))
     rcase("dig41: framework_version '0.¹².0' (superscripts): refused, not read as 0.12.0", {"workload": {**SERVE8, "framework_version": "0.¹².0"}},

@@ -33,8 +33,19 @@ class Meant(Said):
 def fold_digits(text: str) -> str:
     """``text`` NFKC-normalised (fullwidth signs and points as ASCII) with every Unicode decimal digit
     (fullwidth, Arabic-Indic, Devanagari...) as its ASCII digit: one fold for every reader that offers or
-    checks the ASCII form of what was typed."""
-    return "".join(str(unicodedata.decimal(ch, ch)) for ch in unicodedata.normalize("NFKC", text))
+    checks the ASCII form of what was typed. A number sign that is no decimal digit (Unicode category No: a
+    superscript '²', a subscript, a circled '①', a fraction '½') is kept as written: NFKC writes '10²' as '102'
+    and '2⁸' as '28', not the 100 and 256 they mean, so no reader offers that (hostile round 41)."""
+    out: list[str] = []
+    run = ""
+    for ch in text + "\0":  # the runs between such signs normalised whole (a combining mark stays with its letter)
+        if unicodedata.category(ch) in ("No", "Cc"):
+            out.append(unicodedata.normalize("NFKC", run))
+            out.append(ch)
+            run = ""
+        else:
+            run += ch
+    return "".join(str(unicodedata.decimal(ch, ch)) for ch in "".join(out)[:-1])
 
 
 def _ascii_digits(text: str) -> str | None:
