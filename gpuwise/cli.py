@@ -184,6 +184,16 @@ def _said(template: str, **values: object) -> str:
     return _say(template, values, _LANG)
 
 
+def _other_notation(text: str) -> str | None:
+    """A number option written in digits other than 0-9 ('٨', '７.２'): the ASCII it would have meant, as a file's
+    number field offers it (inputs/notation.py meant; hostile round 41); None for other text ('7_1' and '0x7' stay
+    'not a number': a rate of 71 or 7 is not surely what was meant)."""
+    from .inputs.notation import meant
+
+    said = None if text.isascii() else meant(text)
+    return None if said is None else said.words(_LANG)
+
+
 def _gpu_count(text: str) -> int:
     """``--gpus``: a whole number from 1 to the cap a file's ``hardware.count`` has."""
     from .inputs.schema import MAX_GPUS
@@ -193,7 +203,8 @@ def _gpu_count(text: str) -> int:
         raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),  # not a
                                                n=value[:40], max=f"{MAX_GPUS:,}"))  # fraction
     if not (value.isascii() and value.isdigit()):  # not '１２', '+8', '8.0' or '1e3'
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
+        raise argparse.ArgumentTypeError(_other_notation(text) or _said(N_("%(given)s is not a whole number of GPUs"),
+                                                                       given=repr(text[:40])))
     if len(value.lstrip("0")) > 9 or not 1 <= int(value) <= MAX_GPUS:  # 10**12 is a number, out of range
         raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),
                                                n=value.lstrip("0")[:40] or "0", max=f"{MAX_GPUS:,}"))
@@ -209,7 +220,8 @@ def _rate(text: str) -> float:
     # a sign is a number's (-7.1 is refused as out of range, not as 'not a number')
     value = float(text) if re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text.strip(), re.ASCII) else None
     if value is None:
-        raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a number"), given=repr(text[:40])))
+        raise argparse.ArgumentTypeError(_other_notation(text) or _said(N_("%(given)s is not a number"),
+                                                                       given=repr(text[:40])))
     if not (1 / MAX_FX_RATE <= value <= MAX_FX_RATE):
         raise argparse.ArgumentTypeError(_said(N_("%(given)s is not a rate of CNY per USD from %(min)s to %(max)s"),
                                                given=repr(text[:40]), min=f"{1 / MAX_FX_RATE:g}",

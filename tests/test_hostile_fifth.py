@@ -383,7 +383,7 @@ def test_a_model_of_no_parameters_in_an_overlay_is_refused(tmp_path: Path, name:
 # ----------------------------------------------------------------------------- command-line values
 @pytest.mark.parametrize("rate, words", [
     ("7_1", "argument --fx-rate: '7_1' is not a number"),  # Python's float() read 71: ten times the rate
-    ("٧", "argument --fx-rate: '٧' is not a number"),
+    ("٧", "argument --fx-rate: '٧' has digits other than 0-9 (U+0667 ARABIC-INDIC DIGIT SEVEN): write 7"),
     ("0x7", "argument --fx-rate: '0x7' is not a number"),
     ("1e-300", "argument --fx-rate: '1e-300' is not a rate of CNY per USD from 1e-06 to 1e+06"),  # every amount 0
     ("nan", "argument --fx-rate: 'nan' is not a number"),

@@ -1,0 +1,62 @@
+"""Hostile round 41's fixed failures (benchmarks/hostile_round41.py), each failing before its fix:
+
+* a number written with a superscript, subscript or circled digit ('10²', '2⁸', '①⑥') was offered NFKC's
+  reading of it ('write 102', 'write 28'), not the 100 or 256 it means;
+* ``--gpus`` and ``--fx-rate`` in another script's digits ('٨', '７.２') were refused with no close match, where a
+  file's number field offers the ASCII;
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from .clirun import gpuwise as cli
+
+SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "framework": "vllm", "precision": "bf16",
+          "prompt_tokens": 1000, "output_tokens": 200, "concurrent_requests": 16}
+
+
+def _write(tmp_path, doc: dict, name: str = "r.yaml") -> None:
+    (tmp_path / name).write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+
+
+@pytest.mark.parametrize(("given", "misread"), [("10²", "102"), ("2⁸", "28"), ("①⑥", "16"), ("1⁰", "10")])
+def test_a_superscript_or_circled_digit_is_not_offered_as_a_digit(tmp_path, given, misread):
+    """10² is 100 and 2⁸ is 256: NFKC writes them '102' and '28', which the refusal offered as what was meant."""
+    from gpuwise.inputs.notation import fold_digits, meant
+
+    assert fold_digits(given) == given and meant(given) is None
+    _write(tmp_path, {"workload": {**SERVE8, "concurrent_requests": given}})
+    r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "workload.concurrent_requests" in r.stderr and f"write {misread}" not in r.stderr
+
+
+def test_the_fold_keeps_every_decimal_digit_and_fullwidth_sign():
+    from gpuwise.inputs.notation import fold_digits
+
+    assert fold_digits("٥٠٠٠٠") == "50000"  # Arabic-Indic
+    assert fold_digits("８．５") == "8.5"  # fullwidth digit and point
+    assert fold_digits("－１e٣") == "-1e3"  # fullwidth minus, Arabic-Indic exponent
+    assert fold_digits("०.५.७") == "0.5.7"  # Devanagari
+    assert fold_digits("x²+１") == "x²+1"  # the superscript kept, the run around it folded
+
+
+@pytest.mark.parametrize(("option", "given", "ascii_"), [("--gpus", "٨", "8"), ("--gpus", "８", "8"),
+                                                         ("--fx-rate", "７.２", "7.2"), ("--fx-rate", "٧", "7")])
+def test_a_number_option_in_other_digits_is_offered_its_ascii(tmp_path, option, given, ascii_):
+    _write(tmp_path, {"workload": {"task": "finetune", "method": "qlora", "model": "qwen2.5-14b", "seq_len": 2048,
+                                   "train_tokens": 2.0e7}, "constraints": {"currency": "CNY"}})
+    r = cli("estimate", "r.yaml", "--gpu", "rtx-4090", option, given, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert f"argument {option}" in r.stderr and "digits other than 0-9" in r.stderr and f"write {ascii_}" in r.stderr
+
+
+@pytest.mark.parametrize("given", ["7_1", "0x7"])
+def test_an_ascii_rate_in_another_notation_is_not_offered_a_number(tmp_path, given):
+    """'7_1' would be offered 71 and '0x7' 7 by a file's reader; a rate ten times too high is no close match."""
+    _write(tmp_path, {"workload": {"task": "finetune", "method": "qlora", "model": "qwen2.5-14b", "seq_len": 2048,
+                                   "train_tokens": 2.0e7}})
+    r = cli("estimate", "r.yaml", "--gpu", "rtx-4090", "--fx-rate", given, cwd=tmp_path)
+    assert r.returncode == 2 and f"'{given}' is not a number" in r.stderr and "write" not in r.stderr
