@@ -60,3 +60,34 @@ def test_an_ascii_rate_in_another_notation_is_not_offered_a_number(tmp_path, giv
                                    "train_tokens": 2.0e7}})
     r = cli("estimate", "r.yaml", "--gpu", "rtx-4090", "--fx-rate", given, cwd=tmp_path)
     assert r.returncode == 2 and f"'{given}' is not a number" in r.stderr and "write" not in r.stderr
+
+
+@pytest.mark.parametrize("command", ["estimate", "audit", "plan"])
+def test_a_service_ep_on_a_dense_model_is_refused_as_training_is(tmp_path, command):
+    """Llama 3.1 8B has no routed experts: expert parallelism places nothing. A training job's ep 2 was refused
+    naming the field; a service's was answered, said 'cannot be kept on this GPU count' as if another count would
+    keep it (docs/formats.md's parallelism row refuses both)."""
+    work = {**SERVE8, "parallelism": {"ep": 2}}
+    name, field = {"estimate": ("r.yaml", "workload.parallelism.ep"), "audit": ("p.yaml", "workload.parallelism.ep"),
+                   "plan": ("plan.yaml", "workloads[0].workload.parallelism.ep")}[command]
+    doc = {"estimate": {"workload": work},
+           "audit": {"title": "t", "workload": work, "hardware": {"gpu": "h100", "count": 2, "nodes": 1},
+                     "acquisition": {"mode": "rent"}},
+           "plan": {"horizon_months": 6, "workloads": [{"name": "chat", "workload": work,
+                                                        "cadence": {"continuous": True}}],
+                    "constraints": {"gpus": ["h100"]}}}[command]
+    _write(tmp_path, doc, name)
+    argv = [command, name] + (["--gpu", "h100", "--gpus", "2"] if command == "estimate" else [])
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert field in r.stderr and "has none (a dense model)" in r.stderr and "use tp" in r.stderr
+    zh = cli(*argv, "--lang", "zh", cwd=tmp_path)
+    assert zh.returncode == 2 and "或用 tp 使用同样的 GPU" in zh.stderr
+
+
+def test_a_service_ep_on_an_moe_model_is_kept_or_said():
+    """ep 1 on a dense model is no expert parallelism (accepted); an MoE service's ep that a count cannot hold stays
+    an answered pin (hostile round 40's ep 3 of DeepSeek-V3's 256 experts)."""
+    from gpuwise import estimate
+
+    assert estimate({"workload": {**SERVE8, "parallelism": {"ep": 1}}}, gpu="h100") is not None

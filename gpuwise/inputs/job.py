@@ -361,14 +361,20 @@ def _check_etp(w: Workload, shape: Shape, where: str) -> None:
     expert_tensor_parallel_size): on a model with no routed experts it names nothing, and was dropped unsaid
     (the pins kept it for MoE models alone), so a user who stated it believed it ran. An input error; so is
     ``parallelism.ep`` above 1 there (expert parallelism, dropped the same way), and on an MoE model an ``ep`` that
-    does not divide its routed experts."""
+    does not divide its routed experts. A service's ``ep`` above 1 on a dense model likewise (docs/formats.md's
+    parallelism row; it was said 'cannot be kept on this GPU count' as if another count would keep it: hostile
+    round 41); a service's ep that does not divide the experts stays a pin a count may not keep, said where not
+    kept (MEM-PIN-NOT-KEPT), as before: the training check above reads Megatron-Core's assertion, no engine's."""
     par = w.parallelism
-    if w.task == "inference" or par is None:
+    if par is None:
         return
     if par.ep is not None and par.ep > 1 and not shape.moe:  # ep 1 (no expert parallelism) is true of a dense model
         raise UserError(N_("expert parallelism places routed experts on GPUs, and %(model)s has none (a dense model)"),
                         values={"model": shape.name}, where=field_at(where, "workload.parallelism.ep"),
-                        hint=N_("leave parallelism.ep out, or use dp for the same GPUs"))
+                        hint=N_("leave parallelism.ep out, or use tp for the same GPUs") if w.task == "inference"
+                        else N_("leave parallelism.ep out, or use dp for the same GPUs"))
+    if w.task == "inference":
+        return
     if par.etp is not None and not shape.moe:
         raise UserError(N_("expert tensor parallelism splits routed experts, and %(model)s has none (a dense model)"),
                         values={"model": shape.name}, where=field_at(where, "workload.parallelism.etp"),
