@@ -4,6 +4,11 @@
   reading of it ('write 102', 'write 28'), not the 100 or 256 it means;
 * ``--gpus`` and ``--fx-rate`` in another script's digits ('٨', '７.２') were refused with no close match, where a
   file's number field offers the ASCII;
+* a service's ``parallelism.ep`` above 1 on a dense model was answered ('cannot be kept on this GPU count'), where a
+  training job's is refused naming the field;
+* a knowledge overlay's release bound or date in another script's digits (serving.yaml ``scheduled_ahead.first:
+  '٠.١٢.٠'``) was read as the release (pydantic's ``\\d`` is any script's digit), where a workload's
+  framework_version is refused with the ASCII offered;
 """
 
 from __future__ import annotations
@@ -91,3 +96,34 @@ def test_a_service_ep_on_an_moe_model_is_kept_or_said():
     from gpuwise import estimate
 
     assert estimate({"workload": {**SERVE8, "parallelism": {"ep": 1}}}, gpu="h100") is not None
+
+
+@pytest.mark.parametrize(("section", "field", "given", "hint"), [
+    ("scheduled_ahead:\n      first: '{}'\n      source: ours", "scheduled_ahead.first", "\u0660.\u0661\u0662.\u0660",
+     "did you mean 0.12.0?"),  # Arabic-Indic
+    ("scheduled_ahead:\n      first: '{}'\n      source: ours", "scheduled_ahead.first", "\u0966.\u0967\u0968.\u0966",
+     "did you mean 0.12.0?"),  # Devanagari
+    ("triton_decode_walk:\n      as_of: '{}'", "triton_decode_walk.as_of", "\u0662\u0660\u0662\u0666-\u0660\u0663",
+     ""),  # a date
+])
+def test_an_overlay_release_or_date_in_other_digits_is_refused(tmp_path, section, field, given, hint):
+    """pydantic's patterns read ``\\d`` as any script's decimal digit: '٠.١٢.٠' passed scheduled_ahead.first's
+    pattern and was read as 0.12.0 (records.release_key's int() reads those digits too), exit 0."""
+    (tmp_path / "kb").mkdir()
+    fw = "vllm" if "scheduled" in section else "sglang"
+    (tmp_path / "kb" / "serving.yaml").write_text(
+        f"frameworks:\n  - id: {fw}\n    {section.format(given)}\n", encoding="utf-8")
+    _write(tmp_path, {"workload": SERVE8})
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--knowledge", "kb", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "kb/serving.yaml" in r.stderr and field in r.stderr and hint in r.stderr
+
+
+def test_every_knowledge_pattern_takes_ascii_digits_only():
+    """No knowledge field's pattern reads ``\\d`` (any script's digit); each writes [0-9]."""
+    from pathlib import Path
+
+    import gpuwise.knowledge.schema as schema
+
+    for path in Path(schema.__file__).parent.glob("*.py"):
+        assert "\\d" not in path.read_text(encoding="utf-8"), path.name

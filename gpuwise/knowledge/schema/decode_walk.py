@@ -23,11 +23,11 @@ class TritonDecodeWalk(Strict):
     max_kv_splits: int = Field(ge=1, description="the most programs one sequence's KV head is split over")
     program_gb_s: float = Field(gt=0, description="GB/s one program walks its share of one KV head's cache at")
     mla_default_before: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$",
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$",
         description="the first release whose server no longer runs a model with multi-head latent attention on this "
         "backend when it is launched without one: a job on such a model that states an earlier release and no "
         "backend gets it (None: only a job that states the backend)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the kernel was timed")
     source: str = Field(min_length=3)
     check: Check = "U"
 
@@ -52,7 +52,8 @@ class AttentionBackendVendors(Strict):
     mla_compute_capability_majors: dict[str, list[int]] = Field(
         default_factory=dict, description="backend name -> the CUDA compute capability majors it serves an MLA model "
         "on, where fewer than compute_capability_majors (FlashAttention 3: Hopper only)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the framework's backends were read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
+                       description="when the framework's backends were read")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -77,7 +78,7 @@ class TorchRouter(Strict):
     vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
         min_length=1, description="the GPU vendors whose builds take it")
     points: list[RouterPoint] = Field(min_length=1, description="the benchmark's rows")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "U"
 

@@ -20,7 +20,7 @@ class SmallBatchGemm(Strict):
         default={}, description="framework id -> the first release (\"0\": every release) whose per-kernel figure "
         "was read end to end on a block-FP8 step on these GPUs, so it holds this walk already")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     check: Check = "S"
 
 
@@ -32,7 +32,7 @@ class _Fp4Timing(Strict):
                                             "timed on")
     frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     check: Check = "S"
 
 
@@ -64,7 +64,7 @@ class Fp4ActivationQuant(Strict):
 
     frameworks: list[str] = Field(min_length=1, description="framework ids that launch the quantization apart")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the source code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the source code was read")
     check: Check = "S"
 
 

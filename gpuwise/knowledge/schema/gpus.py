@@ -155,7 +155,7 @@ class Gpu(Strict):
         description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, blackwell-ultra, cdna3, cdna4, davinci"
     )
     compute_capability: str | None = Field(
-        default=None, pattern=r"^\d+\.\d+$", description="NVIDIA SM version; None for non-CUDA"
+        default=None, pattern=r"^[0-9]+\.[0-9]+$", description="NVIDIA SM version; None for non-CUDA"
     )
     isa: str | None = Field(default=None, description="AMD gfx target, Gaudi generation, Ascend SoC version...")
     launch_year: int = Field(ge=2010, le=2030)

@@ -25,7 +25,7 @@ class RecurrentMixerKernels(Strict):
     decode: dict[Literal["mamba2", "gated_deltanet"], LayerKernels] = Field(
         description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
         "as an attention mixer's)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -41,6 +41,6 @@ class SparseIndexerKernels(Strict):
     decode: dict[Literal["dsa"], LayerKernels] = Field(
         description="a decode step's indexer kernels a layer, by sparse-attention kind (a kind not listed: none "
         "counted)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: str = Field(min_length=3)
     check: Check = "S"

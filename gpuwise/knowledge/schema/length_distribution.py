@@ -16,5 +16,5 @@ class LengthDistribution(Strict):
     prompt_tokens: list[float] = Field(min_length=1, description="mean prompt tokens of each band between levels")
     requests: int = Field(ge=1, description="how many sampled requests the quantiles were read from")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the dataset was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the dataset was read")
     check: Check = "S"

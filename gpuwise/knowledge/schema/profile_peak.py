@@ -16,7 +16,7 @@ class ProfileSampler(Strict):
     peak is ``bytes_per_logit`` x vocabulary x those requests, or the forward's working set where that is larger,
     from release ``first`` on (a job that states no release: the current ones, which do)."""
 
-    first: str = Field(pattern=r"^\d+(\.\d+){1,3}$", description="the first release that profiles so")
+    first: str = Field(pattern=r"^[0-9]+(\.[0-9]+){1,3}$", description="the first release that profiles so")
     vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
         min_length=1, description="the vendors whose builds of the engine run that worker")
     bytes_per_logit: Factor = Field(description="bytes the sampler's peak holds per logit (request x vocabulary "

@@ -172,7 +172,7 @@ class MoeTransformersLoop(Strict):
     its tokens with torch.where (a nonzero, which waits for the GPU), gathers them, runs the expert's MLP and adds
     the result back with index_add_, every step a separate operator the host dispatches and launches."""
 
-    before: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the transformers release from which the "
+    before: str = Field(pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="the transformers release from which the "
                         "experts run as one grouped GEMM instead (workload.transformers_version below it loops)")
     stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) that run "
                               "the transformers model's MoE block")
@@ -478,27 +478,27 @@ class Zero3OffloadCopies(Strict):
 
     stacks: list[str] = Field(min_length=1, description="training stacks (training_stacks) that run DeepSpeed's "
                               "ZeRO-3 engine; a job on another stack keeps 16-bit copies hidden behind the backward")
-    gpu_upcast_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the first release whose step copy "
+    gpu_upcast_from: str = Field(pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="the first release whose step copy "
                                  "upcasts on the GPU and sends 4 B a parameter; before it, 2 B and the upcast on the "
                                  "host")
-    pinned_async_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$", description="the first release whose host "
+    pinned_async_from: str = Field(pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="the first release whose host "
                                    "buffers are pinned by default and whose gradient copies run beside the backward; "
                                    "before it they are pageable and the backward waits for them")
     zero12_pageable_from: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2 (stage_1_and_2.py): the first release "
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="ZeRO-1/2 (stage_1_and_2.py): the first release "
         "whose host gradient buffers are pinned only when offload_optimizer pin_memory is set (false until "
         "pinned_async_from), so their copies run through pageable memory and the backward waits for them; before "
         "it ZeRO-1/2 always pinned them")
     zero12_unfused_return_from: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2 in fp16: the first release whose CPU "
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="ZeRO-1/2 in fp16: the first release whose CPU "
         "Adam no longer writes the 16-bit weights to the GPU itself (from pinned buffers, tile by tile beside its "
         "update); before it an fp16 job's return costs what PCIe's line rate does")
     zero12_fp32_return_from: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2: the first release that sends the "
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="ZeRO-1/2: the first release that sends the "
         "updated fp32 partition to the GPU from pinned memory (4 B a parameter, cast on the GPU); before it a "
         "16-bit copy from pageable memory")
     zero12_host_cast_from: str | None = Field(
-        default=None, pattern=r"^\d+(\.\d+){0,3}$", description="ZeRO-1/2: the first release that casts the "
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="ZeRO-1/2: the first release that casts the "
         "updated weights to 16 bits on the host into a buffer pinned only when pin_memory is set, and sends 2 B")
     pageable_slowdown: _within(float, 1, 100) = Field(
         description="a copy through pageable host memory takes this many times the pinned copy, GPUs of a "

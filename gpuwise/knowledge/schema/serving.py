@@ -63,7 +63,7 @@ class FrameworkPrecision(Strict):
     check: Check = "S"
 
 
-RELEASE_VERSION = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
+RELEASE_VERSION = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
 
 
 class ReleaseWindow(Strict):
@@ -142,7 +142,7 @@ class VendorOverride(Strict):
     layer_overhead_us: float | None = Field(default=None, ge=0)
     sequence_overhead_us: float | None = Field(default=None, ge=0)
     allreduce_latency_us: float | None = Field(default=None, ge=0)
-    allreduce_latency_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}(\.post\d+)?$",
+    allreduce_latency_from: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.post[0-9]+)?$",
                                                description="first release whose build runs the all-reduce "
                                                "`allreduce_latency_us` measures (earlier releases keep the next "
                                                "override's or the framework's); unset: every release")
@@ -175,30 +175,32 @@ class VendorOverride(Strict):
     legacy_kv_gb_s: float | None = Field(
         default=None, gt=0, description="GB/s at which the build's decode attention read the KV cache before "
         "`legacy_kv_before` (an older paged-attention kernel); applies to rows that state an earlier release")
-    legacy_kv_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+    legacy_kv_before: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$",
                                          description="first release with the build's current attention kernel")
     piecewise_layer_us: float | None = Field(
         default=None, ge=0, description="extra time a layer takes in releases before `piecewise_before`, whose decode "
         "ran under piecewise CUDA graphs (the attention launched between the pieces); applies to rows that state an "
         "earlier release")
-    piecewise_before: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+    piecewise_before: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$",
                                          description="first release that replays a full graph for decode by default")
     fused_kernel_floor_us: float | None = Field(
         default=None, ge=0, description="what a counted small kernel (MoE routing, MLA projections, activation "
         "quantization) costs from `fused_from` on, where the build fused them; applies to rows that state that "
         "release or a later one (a row that states none keeps `kernel_floor_us`)")
-    fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$",
+    fused_from: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$",
                                    description="first release with the fused small kernels")
     mla_norm_quant_fused_kernels: int | None = Field(
         default=None, ge=1, description="small kernels fewer a layer of a multi-head latent attention model served in "
         "W8A8 FP8 with AITER on, from `mla_norm_quant_fused_from` on, where the build's RMSNorm kernels emit the FP8 "
         "activations and block scales of the GEMMs after them (a quantization and a norm kernel of their own saved)")
-    mla_norm_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}(\.post\d+)?$",
+    mla_norm_quant_fused_from: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.post[0-9]+)?$",
                                                   description="first release with those fused norm kernels; a job "
                                                   "that states none gets them")
-    act_quant_fused_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
+    act_quant_fused_from: str | None = Field(
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="first release "
         "whose compile folds a dense layer's per-tensor FP8 activation quantization into its norm and activation")
-    compiled_norms_from: str | None = Field(default=None, pattern=r"^\d+(\.\d+){0,3}$", description="first release "
+    compiled_norms_from: str | None = Field(
+        default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}$", description="first release "
         "whose default compile (Inductor) generates one kernel for the norms, residual adds and scalings between two "
         "GEMMs, so a layer's norms beyond a pre-norm layer's (models.yaml layer_norm_kernels) launch no kernel of "
         "their own")
@@ -246,7 +248,7 @@ class FrameworkRelease(VendorOverride):
     changed: a fused kernel path, a new default. Constants it leaves unset keep the framework's."""
 
     version: str = Field(pattern=RELEASE_VERSION, description="first release with these constants")
-    released: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when that release came out")
+    released: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when that release came out")
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
     fuses_shared_experts: bool | None = None
@@ -300,7 +302,7 @@ class FrontEnd(Strict):
     stream_token_us: float = Field(default=0, ge=0, le=1e5, description="host us each streamed output token adds")
     setting: str = Field(min_length=1, description="the server option that runs more front-end processes")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the figures were measured")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the figures were measured")
     check: Check = "S"
 
 
@@ -411,7 +413,7 @@ class TritonBlockFp8Moe(Strict):
                               "block-scaled and whose architecture the launch defaults leave on the Triton kernel")
     grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
                                          "launched for a few tokens, microseconds")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the kernel was timed")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the kernel was timed")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -425,7 +427,7 @@ class RocmBlockFp8Walk(Strict):
     releases: ReleaseWindow = Field(description="the framework's releases that ran that kernel untuned")
     architectures: list[str] = Field(min_length=1, description="GPU architectures (gpus.yaml) it was read on")
     k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were measured")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -442,7 +444,7 @@ class RocmTritonMoeTile(Strict):
     models: list[str] = Field(min_length=1, description="catalog models whose published FP8 checkpoint is "
                               "block-scaled and whose expert shapes have no tuned file there")
     tile_rows: int = Field(ge=1, le=256, description="BLOCK_SIZE_M of the default block-FP8 config")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="the release's date")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="the release's date")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -463,7 +465,7 @@ class QkNormAllReduce(Strict):
     nccl_us: dict[Vendor, float] = Field(
         default={}, description="NCCL's latency for such a small exchange inside the decode step's CUDA graph, by "
         "vendor (a vendor not listed keeps the copy's own all-reduce latency)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the NCCL latency was measured")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the NCCL latency was measured")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -495,7 +497,7 @@ class HybridStatePool(Strict):
         "for such a model (the prefix cache on, no extra state buffer: 'no_buffer'), us")
     unoverlapped_from: dict[Literal["mamba2", "gated_deltanet"], str] = Field(
         default={}, description="the first release that turns it off, by mixer kind (not listed: the first entry)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -524,7 +526,7 @@ class RecurrentStateDtype(Strict):
     setting: str = Field(min_length=2, description="the flag or argument, as the framework spells it")
     releases: list[StateDtypeRelease] = Field(min_length=1, description="oldest first; releases before the "
                                               "first have no such setting")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
 

@@ -10,7 +10,7 @@ from ...errors import N_, Said
 from ..records import release_key
 from .base import Check, Strict
 
-RELEASE = r"^\d+(\.\d+){0,3}(\.?(post|rc)\d+)?$"
+RELEASE = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
 
 
 class SerialSharedExpert(Strict):

@@ -12,8 +12,8 @@ from gpuwise.errors import N_, Said
 from .base import Check, Sourced, Strict
 
 Stack = Literal["cuda", "rocm", "gaudi", "cann"]
-_VERSION = r"^\d+\.\d+(\.\d+)?$"
-_DRIVER = re.compile(r"\d{3}\.\d{1,3}(\.\d{1,3})?")
+_VERSION = r"^[0-9]+\.[0-9]+(\.[0-9]+)?$"
+_DRIVER = re.compile(r"[0-9]{3}\.[0-9]{1,3}(\.[0-9]{1,3})?")
 
 
 def _driver(text: str) -> str:
@@ -25,11 +25,11 @@ def _driver(text: str) -> str:
 
 
 Driver = Annotated[str, AfterValidator(_driver)]
-CudaMajor = Annotated[str, StringConstraints(pattern=r"^\d{1,3}$")]
+CudaMajor = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}$")]
 
 
 class CudaDriver(Strict):
-    cuda: str = Field(pattern=r"^\d+\.\d+(\.\d+)?$")
+    cuda: str = Field(pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$")
     min_driver_linux: Driver
     source: str
 
@@ -70,7 +70,7 @@ class DriverCeiling(Sourced):
     compute_capabilities: list[str] = Field(min_length=1)
     architectures: str
     last_branch: int = Field(ge=100, le=2000)
-    announced: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$")
+    announced: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$")
 
 
 class KernelModules(Sourced):
@@ -101,7 +101,7 @@ class RocmRelease(Sourced):
 class TorchRocmBuild(Sourced):
     """The ROCm versions a PyTorch release publishes official wheels for."""
 
-    pytorch: str = Field(pattern=r"^\d+\.\d+$")
+    pytorch: str = Field(pattern=r"^[0-9]+\.[0-9]+$")
     rocm: list[str] = Field(min_length=1)
     check: Check = "V"
 
@@ -133,7 +133,7 @@ class FrameworkSupport(Sourced):
 class GaudiRelease(Sourced):
     """One Intel Gaudi software (SynapseAI) release: the PyTorch it ships and the devices it drives."""
 
-    synapse: str = Field(pattern=r"^\d+\.\d+$", description="release, e.g. 1.21 (patches share the PyTorch)")
+    synapse: str = Field(pattern=r"^[0-9]+\.[0-9]+$", description="release, e.g. 1.21 (patches share the PyTorch)")
     pytorch: str = Field(pattern=_VERSION)
     devices: list[str] = Field(min_length=1, description="catalog isa names: gaudi, gaudi2, gaudi3")
     firmware: str = ""
@@ -142,9 +142,9 @@ class GaudiRelease(Sourced):
 class TorchNpuRelease(Sourced):
     """One torch_npu (Ascend Extension for PyTorch) release and its matched PyTorch and CANN."""
 
-    torch_npu: str = Field(pattern=r"^\d+\.\d+\.\d+(\.post\d+|\.?rc\d+)?$")
-    pytorch: str = Field(pattern=r"^\d+\.\d+\.\d+$")
-    cann: str = Field(pattern=r"^\d+\.\d+\.(\d+|RC\d+)(\.\d+)?$")
+    torch_npu: str = Field(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+(\.post[0-9]+|\.?rc[0-9]+)?$")
+    pytorch: str = Field(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")
+    cann: str = Field(pattern=r"^[0-9]+\.[0-9]+\.([0-9]+|RC[0-9]+)(\.[0-9]+)?$")
     branch: str = ""
 
 

@@ -14,7 +14,7 @@ class VlmMemoryShare(Strict):
     config names them otherwise."""
 
     frameworks: list[str] = Field(min_length=1, description="framework ids that scale their default share so")
-    first: str = Field(pattern=r"^\d+(\.\d+){1,3}$", description="the first release that does")
+    first: str = Field(pattern=r"^[0-9]+(\.[0-9]+){1,3}$", description="the first release that does")
     base: float = Field(gt=0, le=1, description="the factor every multimodal checkpoint gets")
     sensitivity: float = Field(ge=0, le=1, description="the share given up per encoder size of the baseline's")
     baseline_layers: int = Field(ge=1)
@@ -24,6 +24,6 @@ class VlmMemoryShare(Strict):
     layers_key: str = Field(min_length=1, description="the vision_config key the engine reads the depth under")
     default_layers: int = Field(ge=1, description="the depth taken where the config has no such key")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the launch code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the launch code was read")
     check: Check = "S"
 
