@@ -9,6 +9,8 @@
 * a knowledge overlay's release bound or date in another script's digits (serving.yaml ``scheduled_ahead.first:
   '٠.١٢.٠'``) was read as the release (pydantic's ``\\d`` is any script's digit), where a workload's
   framework_version is refused with the ASCII offered;
+* the questionnaire read a size, a token count or an amount typed in another script's digits ('٧b', '١e8', '３万')
+  through float() as the number, where every file refuses them (and its model question refused '１６' alone).
 """
 
 from __future__ import annotations
@@ -127,3 +129,60 @@ def test_every_knowledge_pattern_takes_ascii_digits_only():
 
     for path in Path(schema.__file__).parent.glob("*.py"):
         assert "\\d" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_parse_number_refuses_other_digits_with_the_ascii():
+    """The questionnaire's numbers: Python's float() reads '١e8' as 1e8 and '３万' as 30,000, which every file
+    refuses; parse_number read them as the number."""
+    from gpuwise.ask.answers import _Invalid, parse_number
+
+    for given, ascii_ in (("١e8", "1e8"), ("３万", "3万"), ("$٥٠,٠٠٠", "$50,000"), ("１６", "16")):
+        with pytest.raises(_Invalid) as exc:
+            parse_number(given, currency="USD")
+        assert exc.value.msg == "other_digits" and exc.value.params["meant"] == ascii_
+    assert parse_number("¥30万", currency="CNY") == 300_000  # a yuan sign is no digit
+
+
+def test_ask_refuses_a_size_in_other_digits(tmp_path, capsys):
+    """'٧b' at the model question was saved as params_b 7.0, where '１６' alone was refused (notation.meant) and a
+    file refuses both; now refused naming the digit, and '7b' then taken."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import load_questions, run_ask
+
+    qn = load_questions()
+    tasks = [c.value for c in qn.by_key("workload.task").choices]
+    up = "\x1b[A" * (tasks.index(qn.by_key("workload.task").default) - tasks.index("inference"))  # fine-tune to serve
+    path = tmp_path / "answers.yaml"
+    with create_pipe_input() as pipe:
+        pipe.send_text(up + "\r" + "\u0667b\r" + "7b\r" + "\x03")
+        pipe.close()
+        rc = run_ask(str(path), None, lang="en", currency=None, input=pipe, output=DummyOutput())
+    out = capsys.readouterr().out
+    assert rc == 130
+    assert "has digits other than 0-9 (U+0667 ARABIC-INDIC DIGIT SEVEN): write 7b" in out
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["workload"] == {"task": "inference", "params_b": 7.0}
+
+
+def test_a_plan_question_refuses_a_size_in_other_digits(tmp_path, capsys):
+    """The plan questions' model: '١٣b' was read by float() as 13B; refused now, and '13b' taken."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import load_questions, run_ask
+
+    qn = load_questions()
+    tasks = [c.value for c in qn.by_key("workload.task").choices]
+    plan = "\x1b[B" * (tasks.index("plan") - tasks.index(qn.by_key("workload.task").default)) + "\r"
+    keys = [plan, "3\r", "n", "\x1b[B\r", "\r", "\u0661\u0663b\r", "13b\r", "\r", "\x1b[B\r", "2\r", "\r", "\r", "n",
+            "\r" * 5, "\x1b[B\r"]  # fine-tuning once in month 2; write the plan file and quit
+    path = tmp_path / "p.yaml"
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(keys))
+        pipe.close()
+        rc = run_ask(str(path), None, lang="en", currency=None, input=pipe, output=DummyOutput())
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "has digits other than 0-9 (U+0661 ARABIC-INDIC DIGIT ONE): write 13b" in out
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["workloads"][0]["workload"]["params_b"] == 13.0

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..frozen import frozen
+from ..inputs.notation import other_digits
 
 PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
@@ -315,6 +316,10 @@ class PlanAsk:
         while True:
             text = self.value("model", "llama-3.1-8b")
             text = str(text).strip()
+            said = other_digits(text) if _SIZE.match(text) or re.fullmatch(r"\d+(?:\.\d+)?", text) else None
+            if said is not None:  # '٧b': float() reads another script's digits; a file refuses them (hostile round 41)
+                self.show("✗ " + said.words(self.lang), "red")
+                continue
             if _SIZE.match(text) or re.fullmatch(r"\d+(?:\.\d+)?", text):
                 size = float(text.rstrip("bB").strip())
                 if 1e-6 <= size <= 100_000:

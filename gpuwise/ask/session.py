@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..frozen import record
-from ..inputs.notation import meant
+from ..inputs.notation import fold_digits, meant, other_digits
 from .answers import (
     _SIZE,
     _STATE,
@@ -253,6 +253,8 @@ class _Session:
         if not text:
             raise _Invalid("model_needed")
         said = meant(text)  # '0x10', '1_6', '１６': a size in another notation, refused as every file does
+        if said is None and _SIZE.match(fold_digits(text)):  # '٧b', '１６b': float() reads them (hostile round 41)
+            said = other_digits(text)
         if said is not None:
             raise _Invalid(raw=said.words(self.lang))
         if _SIZE.match(text):

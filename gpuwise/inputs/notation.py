@@ -80,13 +80,25 @@ def meant(text: str) -> Meant | None:
         value = -value if m.group(1) == "-" else value
         return Meant(N_("%(given)s is a time or a ratio, not a number (YAML 1.1 reads it as %(meant)s, in base 60): "
                        "write the number"), given=repr(t), meant=f"{value:g}")
-    if not t.isascii():
-        plain = _ascii_digits(t)
-        if plain is not None:  # the first such character by its name: an ASCII terminal shows '１６' as '16'
-            odd = next(c for c in t if not c.isascii())
-            return Meant(N_("%(given)s has digits other than 0-9 (%(char)s): write %(meant)s"), given=repr(t),
-                         char=f"U+{ord(odd):04X} {unicodedata.name(odd, '')}".strip(), meant=plain)
+    if not t.isascii() and _ascii_digits(t) is not None:
+        return other_digits(t)
     return None
+
+
+def other_digits(text: str) -> Meant | None:
+    """``text`` written with a decimal digit other than 0-9 (fullwidth '１６', Arabic-Indic '٥٠٠٠٠', a size '٧b', an
+    amount '５万'): the complaint that names the first such character and offers the text in ASCII digits
+    (:func:`fold_digits`); None where every decimal digit is ASCII. Python's ``float()`` and ``\\d`` read those
+    digits, so a reader that parses typed text itself asks this first, as every file's number field refuses them
+    (the questionnaire's answers: hostile round 41)."""
+    t = text.strip()
+    odd = next((c for c in t if c.isdecimal() and not c.isascii()), None)
+    if odd is None:
+        return None
+    # the first character the fold changes, by its name: an ASCII terminal shows '１６' as '16' ('¥' is kept)
+    odd = next(c for c in t if not c.isascii() and fold_digits(c) != c)
+    return Meant(N_("%(given)s has digits other than 0-9 (%(char)s): write %(meant)s"), given=repr(t),
+                 char=f"U+{ord(odd):04X} {unicodedata.name(odd, '')}".strip(), meant=fold_digits(t))
 
 
 def number_text(text: str) -> float | None:
