@@ -186,3 +186,20 @@ def test_a_plan_question_refuses_a_size_in_other_digits(tmp_path, capsys):
     assert rc == 0
     assert "has digits other than 0-9 (U+0661 ARABIC-INDIC DIGIT ONE): write 13b" in out
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["workloads"][0]["workload"]["params_b"] == 13.0
+
+
+@pytest.mark.parametrize("cloud", ["", "cloud: {}\n", "cloud: {storage: {kind: object}}\n"])
+def test_fee_cloud_unstated_says_no_amount_not_no_section(tmp_path, cloud):
+    """FEE-CLOUD-UNSTATED fires where the cloud section states no TB (none, an empty one, a storage kind alone);
+    its message said '(no cloud section)' of a proposal that has one."""
+    import json
+
+    (tmp_path / "p.yaml").write_text(
+        "title: t\nworkload: {task: finetune, method: lora, model: llama-3.1-70b, seq_len: 4096, "
+        "train_tokens: 2.0e8}\nhardware: {gpu: h100, count: 8, nodes: 1}\n"
+        "acquisition: {mode: rent, provider: aws, instance: p5.48xlarge}\n" + cloud, encoding="utf-8")
+    r = cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+    said = [f["message"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "FEE-CLOUD-UNSTATED"]
+    assert len(said) == 1 and "no cloud section" not in said[0] and "no TB of either in a cloud section" in said[0]
+    zh = cli("audit", "p.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path)
+    assert "cloud部分没有以TB写明其中任何一项" in "".join(zh.stdout.split())
