@@ -203,3 +203,36 @@ def test_fee_cloud_unstated_says_no_amount_not_no_section(tmp_path, cloud):
     assert len(said) == 1 and "no cloud section" not in said[0] and "no TB of either in a cloud section" in said[0]
     zh = cli("audit", "p.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path)
     assert "cloud部分没有以TB写明其中任何一项" in "".join(zh.stdout.split())
+
+
+def _big_plan() -> dict:
+    lora = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096, "train_tokens": 2.0e8}
+    ft405 = {"task": "finetune", "method": "full", "model": "llama-3.1-405b", "precision": "bf16", "seq_len": 2048,
+             "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True}
+    chats = [{"name": f"chat{i}", "workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000,
+                                              "output_tokens": 200},
+              "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 1 + i}}
+             for i in range(12)]
+    fts = [{"name": f"ft{i}", "workload": lora, "cadence": {"per_month": 1}, "deadline_days": 3} for i in range(12)]
+    big = [{"name": "zbig", "workload": ft405, "cadence": {"at_month": 2}},
+           {"name": "zhuge", "workload": {**ft405, "seq_len": 4096}, "cadence": {"at_month": 4}}]
+    return {"horizon_months": 12, "owned": [{"gpu": "rtx-4090", "count": 8, "servers": 2}],
+            "workloads": [*chats, *fts, *big],
+            "constraints": {"acquisition": "rent", "gpus": ["rtx-4090"], "max_gpus": 8}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_plan_brief_cuts_its_tables_not_its_blockers(tmp_path, lang):
+    """26 workloads, two of which nothing holds: the brief's steps ended at 108 lines (the table of where each
+    workload runs, 36 rows, and the hosted APIs', 12); it now cuts those tables' rows, says how many more the full
+    report has, and names both workloads not placed, within 80 lines."""
+    _write(tmp_path, _big_plan(), "plan.yaml")
+    r = cli("plan", "plan.yaml", "--lang", lang, cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    lines = r.stdout.rstrip("\n").split("\n")
+    assert len(lines) <= 80
+    assert all(name in r.stdout for name in ("zbig", "zhuge"))
+    more = "more rows in the full report." if lang == "en" else "行见完整报告。"
+    assert r.stdout.count(more) == 2
+    full = cli("plan", "plan.yaml", "--lang", lang, "--detail", "full", cwd=tmp_path)
+    assert more not in full.stdout and "chat9" in full.stdout

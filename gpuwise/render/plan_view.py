@@ -58,8 +58,9 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         vm = fit_tables(vm, cols)
     template = environment(_lang(lang)).get_template(f"plan.{suffix}")
 
-    def place(compact: int, cap: int | None = None) -> str:
-        out = template.render(vm={**vm, "compact": compact, "cap": len(vm["findings"]) if cap is None else cap})
+    def place(compact: int, cap: int | None = None, cut: dict[str, Any] | None = None) -> str:
+        out = template.render(vm={**vm, **(cut or {}), "compact": compact,
+                                  "cap": len(vm["findings"]) if cap is None else cap})
         if fmt != "html":
             out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
         if fmt == "text":  # plain text: no Markdown code marks, one multiplication sign, every line in the width
@@ -77,10 +78,37 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
     findings = vm["findings"]
     floor = sum(1 for f in findings if f["severity"] == "blocker")
     steps = [*((n, len(findings)) for n in range(1, 7)), *((6, c) for c in range(len(findings) - 1, floor - 1, -1))]
+    level, cap = 0, None
     for level, cap in steps if fmt == "text" and detail == "brief" else ():
         if out.count("\n") <= BRIEF_LINES:
             break
         out = place(level, cap)
+    if fmt == "text" and detail == "brief":
+        out = _cut_rows(vm, out, lambda cut: place(level, cap, cut), cols)
+    return out
+
+
+def _cut_rows(vm: dict[str, Any], out: str, place: Any, cols: int) -> str:
+    """The brief's last step, where the steps above leave it past two screens (a plan of many workloads): the table
+    of the hosted APIs, then the one of where each workload runs, shows its first rows and says how many more the
+    full report has, each cut to as many rows as still fit (at least one); the answer's sentences, the findings'
+    blockers and the cash flow stay whole, so a workload not placed is always named (hostile round 41: 26 workloads,
+    108 lines)."""
+    cut: dict[str, Any] = {}
+    for key in ("api", "where"):
+        t = vm.get(f"{key}_brief")
+        if t is None or out.count("\n") <= BRIEF_LINES:
+            continue
+        n = len(t["rows"])
+        k = max(1, n - (out.count("\n") - BRIEF_LINES))  # a row is a line at least
+        while True:
+            cut[f"{key}_cut"] = fit_tables(table(t["headers"], [r["cells"] for r in t["rows"][:k]], right=t["right"]),
+                                           cols)
+            cut[f"{key}_more"] = vm[f"{key}_rest"][k]
+            out = place(cut)
+            if out.count("\n") <= BRIEF_LINES or k == 1:
+                break
+            k -= 1
     return out
 
 
@@ -248,6 +276,15 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if len(cheapest) < len(r.api):
             api_short = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(cheapest.values())],
                               right=(2, 3))
+    # the tables the brief shows at its shortest, whose rows its last step cuts (render's _cut_rows)
+    where_brief = where_folded or where_ids
+    api_brief = api_short or api
+
+    def _rest(t: dict[str, Any] | None) -> list[str]:
+        rows = len(t["rows"]) if t else 0
+        return [local.ngettext("%(n)s more row in the full report.", "%(n)s more rows in the full report.", rows - i)
+                for i in range(rows)] + [""]
+
     binding = [{"name": b.constraint, "binding": b.binding,
                 "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu)),
                 "short": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, str))}
@@ -331,6 +368,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
+        "where_brief": where_brief, "where_rest": _rest(where_brief), "api_brief": api_brief,
+        "api_rest": _rest(api_brief), "where_cut": None, "where_more": "", "api_cut": None, "api_more": "",
         "options": options, "trace": trace,
         "brief": brief, "months": months, "months_short": months_short, "placements": placements,
         "purchases": purchases,
