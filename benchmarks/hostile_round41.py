@@ -238,5 +238,11 @@ def add(case, ns: dict[str, Any]) -> None:
            "constraints": {"acquisition": "rent", "gpus": ["rtx-4090"], "max_gpus": 8}}
     pcase("brief41: 26 workloads, two that nothing holds: both named within 80 lines, exit 1", big, _brief_with("zbig", "zhuge"), argv=("plan", "plan.yaml"))
     pcase("brief41: the same in Chinese: both named within 80 lines", big, _brief_with("zbig", "zhuge"), argv=("plan", "plan.yaml", "--lang", "zh"))
+    def _each_service_priced(d: dict) -> bool:
+        cost = {a["workload"]: a["self_host_per_month"] for a in d["api"]}
+        by_rate = [cost[f"chat{i}"] for i in range(12)]  # 1 to 12 requests/s
+        return all(c and c > 0 for c in by_rate) and by_rate == sorted(by_rate)
+    pcase("api41: the same plan's services: each one's self-hosting costs more than nothing, more for more requests", big,
+          lambda r: r.returncode == 1 and _finite_json(r) and _each_service_priced(json.loads(r.stdout)))
     pcase("brief41: the same, JSON: both unplaced, months sum to the total", big,
           lambda r: r.returncode == 1 and _finite_json(r) and {u["workload"] for u in json.loads(r.stdout)["unplaced"]} >= {"zbig", "zhuge"} and _plan_sums(json.loads(r.stdout)))

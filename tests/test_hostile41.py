@@ -236,3 +236,19 @@ def test_a_long_plan_brief_cuts_its_tables_not_its_blockers(tmp_path, lang):
     assert r.stdout.count(more) == 2
     full = cli("plan", "plan.yaml", "--lang", lang, "--detail", "full", cwd=tmp_path)
     assert more not in full.stdout and "chat9" in full.stdout
+
+
+def test_a_plan_with_work_nothing_runs_still_prices_each_service():
+    """The 26-workload plan's two 405B fine-tunes run on no GPU: each month's run was an unplaced variable weighted
+    1e9, so the objective was 2e9 and HiGHS's 0.1 % relative gap allowed $2M on the money part. The plan solved
+    without chat4 (5 requests/s, 2 RTX 4090s, as chat2 and chat3) cost $103,766, more than the whole plan's $94,217,
+    and its self-hosting was said to cost $0 a month. Held aside (milp Model.aside), every service's self-hosting is
+    what removing it saves: the same for the same GPUs, more for more."""
+    from gpuwise import plan
+
+    r = plan(_big_plan())
+    cost = {a.workload: a.self_host_per_month for a in r.api}
+    rate = {f"chat{i}": 1 + i for i in range(12)}
+    by_rate = [cost[w] for w in sorted(rate, key=rate.get)]
+    assert all(c > 0 for c in by_rate) and by_rate == sorted(by_rate)
+    assert cost["chat4"] == cost["chat2"] == cost["chat3"]

@@ -384,7 +384,10 @@ def build(inp: Inputs, s: Setting) -> Program:
                         p.rent_run[(sz.name, m, g)] = j
                         terms[j] = 1.0
                         add(m, j, price)
-                j = m_.var(f"unplaced[{sz.name},{m}]", ub=R, cost=UNPLACED_RUN)
+                forced = not terms  # no option places it: held at R, its weight a constant (milp Model.aside)
+                j = m_.var(f"unplaced[{sz.name},{m}]", lb=R if forced else 0.0, ub=R, cost=UNPLACED_RUN)
+                if forced:
+                    m_.aside.add(j)
                 p.unplaced[(sz.name, m)] = j
                 terms[j] = 1.0
                 m_.row(f"runs[{sz.name},{m}]", terms, lb=R, ub=R)
@@ -414,7 +417,10 @@ def build(inp: Inputs, s: Setting) -> Program:
                         terms[j] = opt.capacity
                         add(m, j, price)
                 terms.update(committed.get((sz.name, m), {}))
-                j = m_.var(f"unserved[{sz.name},{m}]", ub=D, cost=UNSERVED)
+                forced = not terms  # nothing can carry it: its load all unserved, a constant (milp Model.aside)
+                j = m_.var(f"unserved[{sz.name},{m}]", lb=D if forced else 0.0, ub=D, cost=UNSERVED)
+                if forced:
+                    m_.aside.add(j)
                 p.unplaced[(sz.name, m)] = j
                 terms[j] = 1.0
                 m_.row(f"load[{sz.name},{m}]", terms, lb=D)
