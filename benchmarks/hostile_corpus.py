@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,129 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,596 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -99,11 +99,12 @@ parts share, owned GPUs without a price, JSON into closed streams) and 35 of rou
 framework_version builds at and past 64 characters, rc and post mixed, padded or in Arabic-Indic digits;
 scheduled_ahead overlays; offloaded runs no rented server holds, planned rent or buy; an estimate in the other
 currency and --fx-rate at 0 and 1e-12; speculative decoding without a method; an AWS rental's empty or zero cloud
-section; a 21-workload plan brief with a blocker; ep at the experts and past the GPUs) and 36 of round 41
+section; a 21-workload plan brief with a blocker; ep at the experts and past the GPUs) and 37 of round 41
 (benchmarks/hostile_round41.py: superscript, circled and Arabic-Indic digits in every numeric field, on the command
 line and typed into ask; ep on a dense model or not dividing the experts, served, planned and audited;
 mla_default_before and scheduled_ahead overlays; offloaded runs audited bought and planned in yuan; partial cloud
-sections; api_unpriced; --fx-rate against the ledger sums; a plan brief with two blockers), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+sections; api_unpriced and each service's self-hosting beside work nothing runs; --fx-rate against the ledger
+sums; a plan brief with two blockers), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the

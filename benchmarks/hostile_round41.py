@@ -10,6 +10,23 @@ audited bought and planned in yuan (MEM-HOST-RAM-BUY, TCO-BUY-RENTAL-SHORT); FEE
 sections; ``api_unpriced`` in a plan's JSON and its Chinese brief; the yuan estimate and ``--fx-rate`` against the
 contract's ledger sums; a plan brief folded to 80 lines with two blockers -- through estimate, recommend, audit,
 plan and ask. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
+
+Run on main at 0038cbdd (before this branch's fixes): 37 cases, 20 clean; on this branch 37 of 37. Fixed:
+
+* a superscript, subscript or circled digit ('10²', '2⁸', '①⑥') was folded to the digit it is drawn with and
+  offered as 'write 102' (10² is 100): notation.fold_digits keeps Unicode category No as written;
+* --gpus '٨' and --fx-rate '７.２' were refused with no close match: offered the ASCII as a file's field is;
+* the questionnaire read '٧b', '١e8' and '٥٠٠٠٠' through float() (saved as params_b 7.0, 1e8 tokens, $50,000),
+  where every file refuses them: refused with the ASCII offered (notation.other_digits);
+* a service's ep 2 / 4 / 8 on a dense model (estimate, plan, audit) was answered 'cannot be kept on this GPU
+  count': refused naming the field, as a training job's is;
+* a knowledge overlay's scheduled_ahead.first '٠.١٢.٠' passed the pattern (pydantic's \\d is any script's digit)
+  and was read as 0.12.0: every knowledge pattern takes [0-9];
+* FEE-CLOUD-UNSTATED said '(no cloud section)' of a proposal with an empty cloud section or a storage kind alone;
+* a 26-workload plan's brief ran to 108 lines: a last fold step cuts the hosted APIs' and the where tables' rows,
+  saying how many more the full report has, the workloads not placed still named;
+* in that plan, two runs nothing can place weighted the objective 2e9, so HiGHS's 0.1 % gap left $2M of slack and
+  a service's self-hosting read $0: forced slack is set aside from the search's objective (milp Model.aside).
 """
 from __future__ import annotations
 

@@ -10,7 +10,11 @@
   '٠.١٢.٠'``) was read as the release (pydantic's ``\\d`` is any script's digit), where a workload's
   framework_version is refused with the ASCII offered;
 * the questionnaire read a size, a token count or an amount typed in another script's digits ('٧b', '١e8', '３万')
-  through float() as the number, where every file refuses them (and its model question refused '１６' alone).
+  through float() as the number, where every file refuses them (and its model question refused '１６' alone);
+* FEE-CLOUD-UNSTATED said '(no cloud section)' of a proposal whose cloud section states no amount;
+* a plan brief of 26 workloads ran to 108 lines, its tables past what the fold's steps could shorten;
+* two runs nothing can place weighted a plan's objective 2e9, so HiGHS's relative gap left $2M of slack and a
+  service's self-hosting read $0 a month.
 """
 
 from __future__ import annotations
