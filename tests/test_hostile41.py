@@ -54,6 +54,19 @@ def test_the_fold_keeps_every_decimal_digit_and_fullwidth_sign():
     assert fold_digits("x²+１") == "x²+1"  # the superscript kept, the run around it folded
 
 
+@pytest.mark.parametrize(("given", "char", "ascii_"), [("－8", "U+FF0D FULLWIDTH HYPHEN-MINUS", "-8"),
+                                                       ("8．5", "U+FF0E FULLWIDTH FULL STOP", "8.5"),
+                                                       ("－８", "U+FF18 FULLWIDTH DIGIT EIGHT", "-8"),
+                                                       ("٥٠٠٠٠", "U+0665 ARABIC-INDIC DIGIT FIVE", "50000")])
+def test_a_fullwidth_sign_or_other_digit_is_named_and_offered(given, char, ascii_):
+    """notation.meant's digit branch (now other_digits): a fullwidth sign or point beside ASCII digits is offered
+    the number too, and a digit is named before a sign."""
+    from gpuwise.inputs.notation import meant, other_digits
+
+    for said in (meant(given), other_digits(given)):
+        assert said is not None and said.values["char"] == char and said.values["meant"] == ascii_
+
+
 @pytest.mark.parametrize(("option", "given", "ascii_"), [("--gpus", "٨", "8"), ("--gpus", "８", "8"),
                                                          ("--fx-rate", "７.２", "7.2"), ("--fx-rate", "٧", "7")])
 def test_a_number_option_in_other_digits_is_offered_its_ascii(tmp_path, option, given, ascii_):
@@ -140,7 +153,7 @@ def test_parse_number_refuses_other_digits_with_the_ascii():
     refuses; parse_number read them as the number."""
     from gpuwise.ask.answers import _Invalid, parse_number
 
-    for given, ascii_ in (("١e8", "1e8"), ("３万", "3万"), ("$٥٠,٠٠٠", "$50,000"), ("１６", "16")):
+    for given, ascii_ in (("١e8", "1e8"), ("３万", "3万"), ("$٥٠,٠٠٠", "50,000"), ("１６", "16")):
         with pytest.raises(_Invalid) as exc:
             parse_number(given, currency="USD")
         assert exc.value.msg == "other_digits" and exc.value.params["meant"] == ascii_

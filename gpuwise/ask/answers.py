@@ -184,7 +184,7 @@ def parse_number(text: str, *, integer: bool = False, currency: str | None = Non
     body, code = _currency_mark(text)
     if currency is not None and code is not None and code != currency:
         raise _Invalid("wrong_currency", cur=currency, sym=SYMBOLS[currency], other=code)
-    said = other_digits(text)  # '١e8', '５万': Python's float() reads them; every file refuses them, with the ASCII
+    said = other_digits(body)  # '١e8', '５万': Python's float() reads them; every file refuses them, with the ASCII
     if said is not None:
         raise _Invalid("other_digits", **said.values)
     s = body.replace(",", "").replace("_", "").replace(" ", "")

@@ -86,17 +86,17 @@ def meant(text: str) -> Meant | None:
 
 
 def other_digits(text: str) -> Meant | None:
-    """``text`` written with a decimal digit other than 0-9 (fullwidth '１６', Arabic-Indic '٥٠٠٠٠', a size '٧b', an
-    amount '５万'): the complaint that names the first such character and offers the text in ASCII digits
-    (:func:`fold_digits`); None where every decimal digit is ASCII. Python's ``float()`` and ``\\d`` read those
-    digits, so a reader that parses typed text itself asks this first, as every file's number field refuses them
-    (the questionnaire's answers: hostile round 41)."""
+    """``text`` written with a decimal digit other than 0-9 or a fullwidth sign or point (fullwidth '１６', '－8',
+    Arabic-Indic '٥٠٠٠٠', a size '٧b', an amount '５万'): the complaint that names the first such digit (else the first
+    such sign) and offers the text as :func:`fold_digits` writes it; None where the fold changes nothing. Python's
+    ``float()`` and ``\\d`` read those digits, so a reader that parses typed text itself asks this first, as every
+    file's number field refuses them (the questionnaire's answers: hostile round 41)."""
     t = text.strip()
-    odd = next((c for c in t if c.isdecimal() and not c.isascii()), None)
-    if odd is None:
+    changed = [c for c in t if not c.isascii() and fold_digits(c) != c]
+    if not changed:
         return None
-    # the first character the fold changes, by its name: an ASCII terminal shows '１６' as '16' ('¥' is kept)
-    odd = next(c for c in t if not c.isascii() and fold_digits(c) != c)
+    # by its name: an ASCII terminal shows '１６' as '16'
+    odd = next((c for c in changed if c.isdecimal()), changed[0])
     return Meant(N_("%(given)s has digits other than 0-9 (%(char)s): write %(meant)s"), given=repr(t),
                  char=f"U+{ord(odd):04X} {unicodedata.name(odd, '')}".strip(), meant=fold_digits(t))
 
