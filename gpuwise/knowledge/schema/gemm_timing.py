@@ -78,5 +78,5 @@ class Mxfp4AsmGemm(Strict):
     frameworks: list[str] = Field(min_length=1, description="framework ids whose dense MXFP4 linears call them")
     peak_share: float = Field(gt=0, le=1, description="FLOP/s at batch-sized row counts over the dense FP4 peak")
     source: str = Field(min_length=3)
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the timings were read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were read")
     check: Check = "S"

@@ -743,7 +743,7 @@ class Fp8Checkpoint(Strict):
         description="block: one scale per 128 x 128 weight block (and per 1 x 128 activation group); channel: one "
         "per output row; tensor: one per tensor")
     source: str = Field(min_length=3)
-    as_of: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}(-\d{2})?$",
+    as_of: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
                               description="when the checkpoint's quantization config was read")
     check: Check = "V"
 
