@@ -27,8 +27,8 @@ from ...frozen import frozen
 from .engine import Engine, prefill_tokens
 from .front import front
 from .layout import Replica, copy_graph_cap
-from .load import _prefill, burst_decode_step, prefill_seconds
-from .step import consts, per_token
+from .load import _prefill, burst_decode_step, prefill_seconds, scheduled_ahead
+from .step import _host, consts, per_token
 from .support import request_lengths
 
 GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
@@ -114,6 +114,11 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
     budget = float(eng.chunk)
     graphs = copy_graph_cap(eng, rep)
     floor = c.prefill_floor
+    # a release that schedules a step ahead launches an eager mixed step while the GPU runs the step before it
+    # (load.launched_ahead): after a decode-only step replayed from a CUDA graph, its launches outlast its GPU work
+    # only by what that step's GPU time does not cover
+    ahead = bool(eng.eager_kernel) and scheduled_ahead(job, eng)
+    prev_gpu = 0.0  # the GPU seconds of the step before, where it was a graph-replayed decode-only step
     memo: dict[tuple, float] = {}
 
     def step_s(b: int, ctx: float, ptoks: float, pctx: float, alone: bool) -> float:
@@ -179,17 +184,27 @@ def burst_run(job: Any, eng: Engine, rep: Replica, lengths: list[tuple[int, int]
         pctx = pos / ptoks if ptoks else 0.0
         admits = (nxt < n and len(prefilling) + b < cap  # a request may be admitted after this step
                   and kv + st + lengths[nxt][0] + (lengths[nxt][1] if full else 0) <= pool)
+        eager = bool(graphs and b > graphs)  # a decode batch beyond the captured graphs runs eagerly too
         if alone:
             t += step_s(0, 0.0, ptoks, pctx, True)
+            prev_gpu = 0.0
         elif ptoks or admits:
-            t += step_s(b, ctx_sum / b if b else 0.0, ptoks, pctx, False)  # one step: something may change after it
+            ctx = ctx_sum / b if b else 0.0
+            got = step_s(b, ctx, ptoks, pctx, False)  # one step: something may change after it
+            if ahead and prev_gpu and b and ptoks > 0 and not eager and got <= floor:
+                got = max(per_token(c, float(b), ctx, ptoks, pctx), floor - prev_gpu)
+            t += got
+            eager = eager or (ptoks > 0 and bool(eng.eager_kernel)) or not b
+            prev_gpu = 0.0 if eager else max(got - _host(c, float(b)), 0.0)
             if b:
                 k += 1
                 ctx_sum += b
                 kv += 0 if full else b
         else:  # decode only until the next request ends: equal steps
             m = ends[0][0] - k
-            t += m * step_s(b, ctx_sum / b + (m - 1) / 2, 0.0, 0.0, False)
+            got = step_s(b, ctx_sum / b + (m - 1) / 2, 0.0, 0.0, False)
+            t += m * got
+            prev_gpu = 0.0 if eager else max(got - _host(c, float(b)), 0.0)
             k += m
             ctx_sum += b * m
             kv += 0 if full else b * m

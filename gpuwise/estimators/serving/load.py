@@ -11,7 +11,7 @@ from ...knowledge.records import release_at_least
 from .engine import Engine, prefill_tokens
 from .front import front
 from .layout import Replica, copy_graph_cap
-from .step import StepConsts, consts, per_token, seconds_of
+from .step import StepConsts, _host, consts, per_token, seconds_of
 from .support import request_lengths
 
 
@@ -216,7 +216,10 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # @ b8b7b782; vLLM V1 fills
         # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step
         k = min(max(a, 1.0), max(1.0, room / chunk))
-        joined = max(per_token(c, b, kv_ctx, k * chunk, ctx), floor)
+        gpu_joined = per_token(c, b, kv_ctx, k * chunk, ctx)
+        joined = max(gpu_joined, floor)
+        if floor and gpu_joined < floor and scheduled_ahead(job, eng):
+            joined = launched_ahead(c, b, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
         met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
         tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
         others = max(b - 1, 0.0)
@@ -244,6 +247,22 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     if conc > cap:  # the rest wait for a slot: Little's law with `cap` slots
         ttft += req_time * (conc / cap - 1)
     return Point(conc, thr, tpot, ttft, pure, queued, flight, busy, run)
+
+
+def launched_ahead(c: StepConsts, b: float, pure: float, gpu_joined: float, floor: float, share: float,
+                   per_step: float = 1.0) -> float:
+    """Seconds a token of an eager mixed step (its launches, ``floor``, longer than its GPU work, ``gpu_joined``) adds
+    to the stream of steps where the release schedules a step ahead (:func:`scheduled_ahead`), on average over the
+    step before it. TensorRT-LLM's overlap loop (PyExecutor._executor_loop_overlap, tensorrt_llm/_torch/pyexecutor/
+    py_executor.py) enqueues step n's forward, then waits on step n-1's sampler event (_update_requests), samples n,
+    answers n-1 and schedules and launches n+1: the host launches n+1 while the GPU runs n, and PyTorch's launches
+    are asynchronous, so a mixed step that follows a decode-only step (a CUDA graph replayed, its host part ``own``)
+    lasts max(its GPU work, its launches less the decode step's GPU time) beyond that step; one that follows another
+    eager step meets a GPU that waits on the host and lasts its whole launch time. ``share``: the share of steps that
+    carry a prompt (a mixed step's predecessor is one at that chance); ``pure``: the decode step, a token."""
+    gpu_decode = max(pure - _host(c, b) / per_step, 0.0)
+    after_decode = max(gpu_joined, floor - gpu_decode)
+    return (1.0 - share) * after_decode + share * floor
 
 
 def budget_batch(budget: float, prompt: float, output: float, per_step: float, b: float) -> float:
