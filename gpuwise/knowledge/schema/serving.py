@@ -597,7 +597,8 @@ class Framework(Strict):
     pp_decode_batch: PpDecodeBatch | None = Field(
         default=None, description="from which release a pipeline's decode runs as one batch (None: micro-batches)")
     scheduled_ahead: ScheduledAhead | None = Field(
-        default=None, description="from which release the engine schedules a step ahead by default, launching a step while the GPU runs the one before (None: never)")
+        default=None, description="from which release the engine schedules a step ahead by default, launching a "
+        "step while the GPU runs the one before (None: never)")
     pcie_allreduce: PcieAllReduce | None = Field(
         default=None, description="tensor-parallel all-reduce over PCIe (None: allreduce_latency_us everywhere)")
     rocm_block_fp8_walk: list[RocmBlockFp8Walk] = Field(
