@@ -263,7 +263,9 @@ def test_nf4_in_transformers_is_slower_than_bf16_but_4_bit_in_vllm_is_faster(kb)
     assert speed("transformers", "int4") < speed("transformers", "bf16")
     assert speed("transformers", "int4") / speed("transformers", "bf16") == pytest.approx(0.56, abs=0.15)
     assert speed("vllm", "int4") > 2 * speed("vllm", "bf16")
-    assert speed("transformers", "bf16") < speed("vllm", "bf16") / 3  # eager PyTorch is launch-bound
+    # eager PyTorch is launch-bound: on one A100 host Llama 2 7B decodes at 34.20 tok/s under transformers 4.39.3
+    # FP16 and 89.43 under vLLM 0.4.0 (premAI-io/benchmarks README.md @ 16338c31; rows DE39 / DE42): 2.6x
+    assert speed("transformers", "bf16") < speed("vllm", "bf16") / 2
 
 
 def test_throughput_rises_with_concurrency_until_the_memory_is_full(kb):

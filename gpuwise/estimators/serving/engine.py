@@ -23,6 +23,7 @@ from .checkpoint import (
     w4a16_experts,
 )
 from .draft import Drafter, drafter
+from .eager import eager_engine
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
 from .support import attention_backend_of as backend_of
@@ -98,6 +99,7 @@ class Engine:
     norms_fused: bool = False  # compile fuses a layer's extra norms into its other kernels (compiled_norms)
     router: tuple[tuple[float, float], ...] = ()  # a torch router's cost a MoE layer by tokens (fusion.torch_router)
     moe_pad_rows: float = 0.0  # padding rows a MoE layer's grouped GEMM multiplies (support.deepgemm_pad_rows)
+    eager: Any = None  # launch counts of an eager engine's step (eager.EagerOps; serving.yaml eager_decode)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -106,7 +108,8 @@ def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str 
     key = ("serving-engine", gpu.id, framework, weight_format)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = _engine(job, gpu, framework, weight_format)
+        got = job.memo[key] = eager_engine(_engine(job, gpu, framework, weight_format),
+                                           getattr(job.w, "framework_version", None))
     return got
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ...frozen import frozen
 from ...knowledge.records import version_key
 from . import draft as D
+from .eager import host_seconds
 from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .fusion import router_seconds
 from .layout import Replica
@@ -110,11 +111,11 @@ class StepConsts:
     seconds are the same to the last bit."""
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
-                 "chunk_fl", "dpa", "e_total", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width", "ep_z",
-                 "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw", "hop_latency",
-                 "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk", "layers",
-                 "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "pad_rows", "passed",
-                 "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm",
+                 "chunk_fl", "dpa", "e_total", "eager", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width",
+                 "ep_z", "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw",
+                 "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk",
+                 "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "pad_rows",
+                 "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm",
                  "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
                  "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw", "step_overhead",
                  "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits",
@@ -212,6 +213,7 @@ class StepConsts:
         self.pp_comm = pp > 1
         self.hop_latency, self.hop_bw = rep.hop_latency, rep.hop_bw
         self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
+        self.eager = eng.eager  # an eager engine's launch counts (eager.py): its host launches overlap the GPU's work
         # a router the framework runs as a torch.compile'd top-k function (fusion.torch_router): each MoE layer pays
         # its cost beyond the fused gate by the step's tokens; not under expert parallelism (a release may fuse it)
         self.router = eng.router if ep <= 1 else ()
@@ -275,6 +277,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     t_fl = c.t_tok * tokens / ranks / pp  # flops at the dense rate, the 16-bit kept weights' at theirs
     # block-FP8 GEMMs walk their reduction depth at few rows (kserial_seconds): a floor the math hides once it is larger
     gemm = linear_time(t_mem, t_fl) + (max(c.kserial - t_fl, 0.0) if c.kserial else 0.0)
+    e_time, hits = 0.0, 0.0  # the routed experts' GEMMs, and the experts the step's tokens touch a MoE layer
     if c.experts:
         cov = 1.0 - c.base ** tokens if tokens > 0 else 0.0
         w_exp = c.w_experts * cov
@@ -292,7 +295,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         # the padded tiles at the dense rate, or the routed rows at the fused-MoE kernel's own rate on prompt-sized
         # batches (Engine.moe_rate), whichever is slower: the kernel reaches no more than its measured throughput
         e_mem, e_fl = w_exp / c.bw_experts, max(f_exp / c.peak_gemm, f_rows / c.moe_rate)
-        gemm += linear_time(e_mem, e_fl)
+        e_time, hits = linear_time(e_mem, e_fl), cov * c.e_total
+        gemm += e_time
         w_gpu += w_exp
         flops += f_exp
         t_mem, t_fl = t_mem + e_mem, t_fl + e_fl
@@ -327,6 +331,10 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         comm += c.hop_latency + tokens * c.hidden * ACT_BYTES / c.hop_bw
     over = c.over + (c.router_layers * router_seconds(c.router, tokens) if c.router and tokens > 0 else 0.0)
     stage = gemm + attention + comm + over
+    if c.eager is not None:  # launches overlap the GPU's work up to a sync; a MoE loop's syncs make it a stretch apart
+        lay, loops = host_seconds(c.eager, c.layers - c.moe_stage, c.moe_stage, hits)
+        stage = max(stage - e_time - over, lay) + max(e_time, loops) + over
+        over = stage - gemm - attention - comm
     host = _host(c, decode)
     total = pp * stage + host
     if total < c.host_floor:  # the host's own work sets the step (a release that schedules synchronously)

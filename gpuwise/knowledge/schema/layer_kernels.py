@@ -44,3 +44,33 @@ class SparseIndexerKernels(Strict):
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: str = Field(min_length=3)
     check: Check = "S"
+
+
+class EagerDecode(Strict):
+    """How an engine that launches every op from Python (Hugging Face transformers' ``generate()``) spends a decode
+    step, from the ops its model code launches, read at a release: the host launches them one after another while the
+    GPU runs them as they come (a launch is asynchronous), so a stretch between two host syncs lasts the longer of
+    the host's launches and the GPU's work, not their sum. The generate() loop's own ops (sampling, stopping check,
+    the next step's inputs) run after the step's sync, on an idle GPU. A MoE layer that loops over its experts in
+    Python syncs for each expert it hits (step.py ``_parts``): its loop is a stretch of its own."""
+
+    host_op_us: float = Field(gt=0, le=1000, description="host time one launched op costs: the Python module and "
+                              "tensor code around it, PyTorch's dispatcher and the CUDA launch (a host not named)")
+    layer_ops: LayerKernels = Field(description="ops a pre-norm decoder layer launches (two RMSNorms, q/k/v/o "
+                                    "projections, rotary, cache update, attention, residual adds, the MLP)")
+    norm_ops: LayerKernels = Field(description="ops one RMSNorm launches (a layer's norms beyond a pre-norm "
+                                   "layer's two, models.yaml layer_norm_kernels, add as many each)")
+    mlp_ops: LayerKernels = Field(description="ops of the dense MLP, which a MoE layer's block replaces")
+    rotary_table_ops: LayerKernels = Field(description="ops that build the rotary cos / sin tables, run in every "
+                                           "layer in releases before ``rotary_once_from`` and once a step from it")
+    rotary_once_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
+    step_ops: LayerKernels = Field(description="ops a step launches outside the layers: the embedding, the mask, "
+                                   "the rotary tables (from rotary_once_from), the final norm and output head, and "
+                                   "generate()'s sampling, stopping check and next inputs")
+    router_ops: LayerKernels = Field(description="ops a MoE block launches before its expert loop (router GEMM, "
+                                     "soft-max, top-k, expert mask and the nonzero() of the experts hit)")
+    expert_ops: LayerKernels = Field(description="ops the Python expert loop launches for each expert hit (its "
+                                     "index and torch.where, gathers, the expert's MLP, the scale and index_add_)")
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    source: str = Field(min_length=3)
+    check: Check = "U"

@@ -25,7 +25,7 @@ from .gemm_timing import (
     Mxfp4AsmGemm,
     SmallBatchGemm,
 )
-from .layer_kernels import RecurrentMixerKernels, SparseIndexerKernels
+from .layer_kernels import EagerDecode, RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
 from .runtime import Factor, QuantFormat
@@ -610,6 +610,8 @@ class Framework(Strict):
     qk_norm_allreduce: QkNormAllReduce | None = Field(
         default=None, description="the releases whose all-heads q/k RMSNorm all-reduces otherwise than once a "
         "layer on the framework's own kernel (None: every release does so)")
+    eager_decode: EagerDecode | None = Field(default=None, description="a decode step priced from the ops an "
+                                             "eager engine launches (transformers' generate())")
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
                                                                   "step launches in a recurrent layer's mixer")
     sparse_indexer_kernels: SparseIndexerKernels | None = Field(
