@@ -79,6 +79,12 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
         walk = ((walk[0] if walk else ()) + formula("formula.serving.unoverlapped_host", "; ",
                                                      us=eng.unoverlapped * 1e6),
                 {**(walk[1] if walk else {}), "unoverlapped_host_s": eng.unoverlapped})
+    ops = eng.eager
+    if ops is not None and eng.spec is None:  # an eager engine: its launches overlap the GPU's work (eager.py)
+        walk = ((walk[0] if walk else ()) + formula(
+            "formula.serving.eager_launches", "; ", fw=eng.fw.name, layer_ops=ops.layer_ops,
+            moe_layer_ops=ops.moe_layer_ops, router_ops=ops.router_ops, expert_ops=ops.expert_ops,
+            us=ops.op_s * 1e6, step_ops=ops.step_ops), walk[1] if walk else {})
     tpot, decode_step = s.load.tpot, s.load.decode_step
     # the load is a request rate's (Little's law): its output is the rate's, where the queue is stable
     rate_at = (s.rate.at_rate if s.load_source == "load.rate" and s.rate is not None and s.rate.at_rate is not None
