@@ -92,3 +92,20 @@ def test_bitsandbytes_per_layer_cost_stays_beside_the_launches(kb):
     eng, parts = _step(kb, "llama-2-7b", "int8", "a100-80gb-sxm", 20, 512, "4.39.3")
     assert eng.layer_overhead == pytest.approx(3.8e-3)
     assert parts[0] == pytest.approx((32 * 49 + 68) * OP + 32 * 3.8e-3, rel=1e-3)
+
+
+def test_the_decode_terms_say_the_launches_set_the_overhead():
+    """The TPOT formula sums the layers' overhead; for transformers that overhead is the launches beyond the GPU's
+    work, which the term now says with its counts (reports/messages.yaml formula.serving.eager_launches)."""
+    from gpuwise import estimate
+
+    w = {"task": "inference", "model": "qwen2.5-7b", "precision": "bf16", "framework": "transformers",
+         "prompt_tokens": 81, "output_tokens": 550, "concurrent_requests": 1}
+    terms = {t.name: t for t in estimate({"workload": w}, gpu="h100-nvl-94gb", gpus=1).gpu.terms}
+    text = terms["tpot_s"].formula
+    assert "launches 41 ops a layer" in text and "15 us an op" in text and "68 ops of generate()" in text
+    got = terms["tpot_s"].inputs  # the step's overhead: the launches beyond the GPU's work and generate()'s ops
+    assert got["overhead_s"] == pytest.approx((28 * 41 + 68) * OP - got["linear_s"] - got["attention_s"])
+    vllm = {t.name: t for t in estimate({"workload": {**w, "framework": "vllm"}}, gpu="h100-nvl-94gb",
+                                        gpus=1).gpu.terms}
+    assert "eager_decode" not in vllm["tpot_s"].formula
