@@ -1426,12 +1426,18 @@ def main() -> int:
                              ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
-    # branch decodeblind23's ids DE31-DE60 (Kimi-K2.5 on 8 x H100 under vLLM 0.15.0, Qwen3.6-27B FP8 on 4 x L4 under
+    # branch decodeblind23's ids DE31-DE56 (Kimi-K2.5 on 8 x H100 under vLLM 0.15.0, Qwen3.6-27B FP8 on 4 x L4 under
     # vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate() on one H100 NVL; premAI's
     # batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0, ExLlamaV2, llama-cpp-python)
     report("  of which the rows added at branch decodeblind23 (ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on "
            "H100 / L4 / A100; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(3[1-9]|[45]\d|60)\b", c[0])], False)
+           [c for c in independent if re.match(r"DE(3[1-9]|4\d|5[0-6])\b", c[0])], False)
+    # branch decodeblind24's ids DE57-DE90 (DeepSeek-R1 FP8 on 8 x MI350X under ROCm vLLM 0.11.2; gpt-oss-20b / 120b
+    # on one H100 under SGLang 0.5.1's bench_one_batch_server; Qwen3.6-27B FP8 on one H100 under vLLM 0.21;
+    # Qwen3.6-35B-A3B Q4 on one L40S under llama.cpp b8833)
+    report("  of which the rows added at branch decodeblind24 (ids DE57..; vLLM on MI350X / H100, SGLang on H100, "
+           "llama.cpp on L40S; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DE(5[7-9]|[6-8]\d|90)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
