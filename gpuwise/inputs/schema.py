@@ -294,6 +294,18 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             msgid, values["expected"] = _OR_WORD[err["type"]], either(quoted, commas=True)  # 'or' in its language
             close = literal_close(err["input"], expected)
             hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
+    elif err["type"] in ("model_type", "dict_type", "list_type") and "input" in err:
+        # a section or a list given as something else ('cloud: null'): what the field takes, not pydantic's class name
+        # ('Input should be a valid dictionary or instance of Cloud')
+        info = _field_info(model, loc)
+        keys = _fields_of(model, (*loc, "")) if err["type"] == "model_type" else []
+        values = {"given": _short(err["input"])}
+        msg = (N_("must be a list (got %(given)s)") if err["type"] == "list_type"
+               else N_("must be a section of keys (got %(given)s)"))
+        optional = info is not None and not info.is_required()
+        hint_values = {"names": ", ".join(keys), "name": str(loc[-1]) if loc else ""}
+        hint = ((N_("valid keys: %(names)s; or leave %(name)s out") if optional else N_("valid keys: %(names)s"))
+                if keys else N_("or leave %(name)s out") if optional else None)
     elif "input" in err and err["type"] not in ("model_type", "dict_type"):
         said = err.get("ctx", {}).get("error")
         values = {"msg": said if isinstance(said, Said) and not alternatives else msg, "given": _short(err["input"])}
@@ -413,6 +425,12 @@ class _Given(reprlib.Repr):
 
     def repr_datetime(self, x: Any, level: int) -> str:
         return x.isoformat(sep=" ")
+
+    def repr_NoneType(self, x: Any, level: int) -> str:  # reprlib calls repr_ + the type's name
+        return "null"  # as YAML and JSON write it, not Python's None
+
+    def repr_bool(self, x: Any, level: int) -> str:
+        return "true" if x else "false"
 
 
 _REPR = _Given()

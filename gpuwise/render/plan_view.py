@@ -58,8 +58,9 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         vm = fit_tables(vm, cols)
     template = environment(_lang(lang)).get_template(f"plan.{suffix}")
 
-    def place(compact: int, cap: int | None = None, cut: dict[str, Any] | None = None) -> str:
-        out = template.render(vm={**vm, **(cut or {}), "compact": compact,
+    def place(compact: int, cap: int | None = None, rows: int | None = None) -> str:
+        more = _top(vm, rows, cols) if rows is not None else {}
+        out = template.render(vm={**vm, **more, "compact": compact,
                                   "cap": len(vm["findings"]) if cap is None else cap})
         if fmt != "html":
             out = re.sub(r"\n{3,}", "\n\n", out).lstrip("\n")
@@ -78,38 +79,46 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
     findings = vm["findings"]
     floor = sum(1 for f in findings if f["severity"] == "blocker")
     steps = [*((n, len(findings)) for n in range(1, 7)), *((6, c) for c in range(len(findings) - 1, floor - 1, -1))]
-    level, cap = 0, None
-    for level, cap in steps if fmt == "text" and detail == "brief" else ():
+    fold = fmt == "text" and detail == "brief"
+    for level, cap in steps if fold else ():
         if out.count("\n") <= BRIEF_LINES:
             break
         out = place(level, cap)
-    if fmt == "text" and detail == "brief":
-        out = _cut_rows(vm, out, lambda cut: place(level, cap, cut), cols)
+    # many workloads (leftovers55: 21 printed 87 lines): the workloads left unplaced for one reason in one sentence and
+    # the GPU types a deadline, a latency target or memory rules out named once for the workloads they rule out;
+    # then what decided the plan, where each workload runs and the hosted APIs keep their first rows (the most
+    # GPU-hours, the services an API serves for less), the rest named by count -- as many rows as fit; at the last,
+    # the workloads left unplaced by their names alone. Never a blocker, never an unplaced workload's name.
+    if fold and out.count("\n") > BRIEF_LINES:
+        out = place(7, floor)
+    if fold and out.count("\n") > BRIEF_LINES:
+        lo, hi, best = 0, vm["rows_most"] - 1, None
+        while lo <= hi:  # the line count falls as the rows kept do: the most rows that fit
+            mid = (lo + hi) // 2
+            text = place(8, floor, mid)
+            if text.count("\n") <= BRIEF_LINES:
+                lo, best = mid + 1, text
+            else:
+                hi = mid - 1
+        out = best if best is not None else place(9, floor, 0)
     return out
 
 
-def _cut_rows(vm: dict[str, Any], out: str, place: Any, cols: int) -> str:
-    """The brief's last step, where the steps above leave it past two screens (a plan of many workloads): the table
-    of the hosted APIs, then the one of where each workload runs, shows its first rows and says how many more the
-    full report has, each cut to as many rows as still fit (at least one); the answer's sentences, the findings'
-    blockers and the cash flow stay whole, so a workload not placed is always named (hostile round 41: 26 workloads,
-    108 lines)."""
-    cut: dict[str, Any] = {}
-    for key in ("api", "where"):
-        t = vm.get(f"{key}_brief")
-        if t is None or out.count("\n") <= BRIEF_LINES:
-            continue
-        n = len(t["rows"])
-        k = max(1, n - (out.count("\n") - BRIEF_LINES))  # a row is a line at least
-        while True:
-            cut[f"{key}_cut"] = fit_tables(table(t["headers"], [r["cells"] for r in t["rows"][:k]], right=t["right"]),
-                                           cols)
-            cut[f"{key}_more"] = vm[f"{key}_rest"][k]
-            out = place(cut)
-            if out.count("\n") <= BRIEF_LINES or k == 1:
-                break
-            k -= 1
-    return out
+def _top(vm: dict[str, Any], rows: int, cols: int) -> dict[str, Any]:
+    """The brief's tables at their shortest: each keeps its first ``rows`` rows (where each workload runs: the rows of
+    its first ``rows`` workloads), laid out for ``cols`` columns, and says how many it leaves to the full report."""
+    where = vm["where_folded"] or vm["where_ids"]
+    out: dict[str, Any] = {"binding_top": vm["binding_grouped"][:rows], "binding_rest": vm["binding_rest"][rows],
+                           "where_rest": vm["where_rest"][rows], "api_rest": vm["api_rest"][rows]}
+    if where:
+        kept = {w for w, _ in vm["where_rank"][:rows]}
+        out["where_top"] = table(where["headers"], [r["cells"] for r in where["rows"] if r["cells"][0] in kept],
+                                 right=(4,)) if kept else None
+    api = vm["api_short"] or vm["api"]
+    if api:
+        out["api_top"] = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(vm["api_rank"][:rows])],
+                               right=(2, 3)) if rows else None
+    return fit_tables(out, cols)
 
 
 def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") -> dict[str, Any]:
@@ -178,10 +187,16 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     elif r.answer.beats:  # the cheapest baseline is this plan itself (nothing to buy, or renting is all there is)
         brief.append(_("It costs what %(baseline)s does (%(other)s): no way that keeps to the constraints costs less.",
                        baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
+    head = len(brief)
+    reasons: dict[str, list[str]] = {}  # the workloads left unplaced for one reason, in one sentence at the shortest
     for u in r.unplaced:
-        brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload,
-                       reason=said(_months_in(u.reason_phrases, u.months, lang), local) if u.reason_phrases
-                       else u.reason))
+        reason = said(_months_in(u.reason_phrases, u.months, lang), local) if u.reason_phrases else u.reason
+        brief.append(_("Not placed: %(workload)s: %(reason)s", workload=u.workload, reason=reason))
+        reasons.setdefault(reason, []).append(u.workload)
+    unplaced_grouped = [_("Not placed: %(workload)s: %(reason)s", workload=local.sep.join(ws), reason=reason)
+                        for reason, ws in reasons.items()]
+    unplaced_names = [_("Not placed: %(workloads)s (the reasons are in the full report).",
+                        workloads=local.sep.join(u.workload for u in r.unplaced))] if r.unplaced else []
 
     months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
                     _("Fleet use")],
@@ -276,19 +291,41 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if len(cheapest) < len(r.api):
             api_short = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(cheapest.values())],
                               right=(2, 3))
-    # the tables the brief shows at its shortest, whose rows its last step cuts (render's _cut_rows)
-    where_brief = where_folded or where_ids
-    api_brief = api_short or api
-
-    def _rest(t: dict[str, Any] | None) -> list[str]:
-        rows = len(t["rows"]) if t else 0
-        return [local.ngettext("%(n)s more row in the full report.", "%(n)s more rows in the full report.", rows - i)
-                for i in range(rows)] + [""]
-
     binding = [{"name": b.constraint, "binding": b.binding,
                 "text": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, gpu)),
                 "short": _("%(kind)s: %(note)s", kind=_(KIND[b.kind]), note=_binding(b, local, str))}
                for b in r.binding if b.binding]
+    ruled: dict[tuple[Any, ...], list[Any]] = {}  # a rule-out of the same GPU types for several workloads: once
+    for b in r.binding:
+        if b.binding:
+            key = (b.kind, tuple(b.gpus)) if b.kind in ("deadline", "latency", "memory") else (id(b),)
+            ruled.setdefault(key, []).append(b)
+    binding_grouped = [{"short": _("%(kind)s: %(note)s", kind=_(KIND[bs[0].kind]), note=_binding(
+        bs[0].model_copy(update={"subject": local.sep.join(b.subject for b in bs)}), local, str))}
+        for bs in ruled.values()]
+    # decisions first: budgets and full fleets before what ruled GPU types out
+    binding_grouped = [b for b, bs in zip(binding_grouped, ruled.values(), strict=True)
+                       if bs[0].kind in ("budget", "capacity")] + [
+        b for b, bs in zip(binding_grouped, ruled.values(), strict=True) if bs[0].kind not in ("budget", "capacity")]
+    load: dict[str, float] = {}
+    for (w, _g, _n, _h), v in groups.items():
+        load[w] = load.get(w, 0.0) + v["hours"]
+    where_rank = sorted(load.items(), key=lambda kv: -kv[1])  # the workloads with the most GPU-hours first
+    shown_api = [i for i, _a in enumerate(r.api)]
+    if api_short is not None:
+        shown_api = sorted(cheapest.values())
+    api_rank = sorted(range(len(shown_api)), key=lambda k: (r.api[shown_api[k]].cheaper != "api",
+                                                             -r.api[shown_api[k]].api_per_month))
+    rows_most = max(len(binding_grouped), len(where_rank), len(api_rank), 1)
+    binding_rest = [local.ngettext("%(n)s more in the full report.", "%(n)s more in the full report.",
+                                   len(binding_grouped) - k) if k < len(binding_grouped) else ""
+                    for k in range(rows_most + 1)]
+    where_rest = [local.ngettext("%(n)s more workload in the full report (%(hours)s GPU-hours).",
+                                 "%(n)s more workloads in the full report (%(hours)s GPU-hours).",
+                                 len(where_rank) - k, hours=local.num(sum(h for _w, h in where_rank[k:]), 0))
+                  if k < len(where_rank) else "" for k in range(rows_most + 1)]
+    api_rest = [local.ngettext("%(n)s more service in the full report.", "%(n)s more services in the full report.",
+                               len(api_rank) - k) if k < len(api_rank) else "" for k in range(rows_most + 1)]
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
@@ -368,10 +405,11 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
-        "where_brief": where_brief, "where_rest": _rest(where_brief), "api_brief": api_brief,
-        "api_rest": _rest(api_brief), "where_cut": None, "where_more": "", "api_cut": None, "api_more": "",
         "options": options, "trace": trace,
-        "brief": brief, "months": months, "months_short": months_short, "placements": placements,
+        "brief": brief, "brief_head": brief[:head], "unplaced_grouped": unplaced_grouped,
+        "unplaced_names": unplaced_names, "binding_grouped": binding_grouped, "binding_rest": binding_rest,
+        "where_rank": where_rank, "where_rest": where_rest, "api_rank": api_rank, "api_rest": api_rest,
+        "rows_most": rows_most, "months": months, "months_short": months_short, "placements": placements,
         "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding,
         "api_unpriced": [_("No hosted API in the catalog (knowledge/apis.yaml) is known to serve %(model)s: "
