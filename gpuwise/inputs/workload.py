@@ -15,7 +15,7 @@ from pydantic import (
 
 from ..errors import N_, Said, SaidAt, either
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
-from .notation import fold_digits, version_text
+from .notation import Meant, fold_digits, version_text
 from .strict import Strict, _finite
 
 Task = Literal["pretrain", "finetune", "inference"]
@@ -214,6 +214,25 @@ class Speculative(Strict):
         if self.method != "draft-model" and self.draft_params_b is not None:
             raise Said(N_("draft_params_b applies to method draft-model, not %(method)s"), method=self.method)
         return self
+
+
+def _past_releases(framework: Any, v: float) -> Meant | None:
+    """The refusal of a release written as a YAML number whose major is past the newest release the framework's
+    knowledge names by more than one (vLLM, whose newest named is 0.20.0: 1000, or 1e3 read as 1000.0; 2.0 is still
+    asked for in quotes), naming the number as a number, not a float's repr, and that newest release, the framework's
+    nearest real one; None where the framework's knowledge names no release (nothing to say it is none of them)."""
+    if not isinstance(framework, str) or v < 0:
+        return None
+    from ..knowledge import load
+    from ..knowledge.records import named_releases, release_key
+
+    kb = load()
+    fw = next((f for f in (kb.serving.frameworks if kb.serving is not None else ()) if f.id == framework), None)
+    known = named_releases(fw) if fw is not None else []
+    if not known or v < release_key(known[-1])[0][0] + 2:
+        return None
+    return Meant(N_("%(given)s is no release of %(framework)s: the newest gpuwise knows is %(newest)s"),
+                 given=f"{v:g}", framework=fw.name, newest=known[-1])
 
 
 class Workload(Strict):
@@ -473,6 +492,13 @@ class Workload(Strict):
             raise Said(N_("llama.cpp names a release by its build number (6600 or b6600), not %(given)s, which "
                           "reads as another program's version (Ollama's, LM Studio's): give the llama.cpp build it "
                           "runs, or leave framework_version out"), given=repr(text))
+        # a YAML number past every release the framework's knowledge names, and the next major: no release of it
+        # ('framework_version: 1e3', read as 1000.0, was asked for in quotes as "1000.0"; leftovers55)
+        if (info.field_name == "framework_version" and not llama_cpp and isinstance(v, int | float)
+                and not isinstance(v, bool) and math.isfinite(v)):
+            beyond = _past_releases(info.data.get("framework"), float(v))
+            if beyond is not None:
+                raise beyond
         # transformers 0.x / 1.x never existed under that name (pytorch-transformers 1.x became transformers 2.0);
         # read as a release before 5.0 it would be priced as the Python loop over experts without a word
         # (its full-width form too: '１.２' would be told 'did you mean 1.2?', itself refused here; review28; and

@@ -187,6 +187,30 @@ def in_releases(span: Any, version: str | None) -> bool:
     return version is not None and release_key(span.first) <= release_key(version) < release_key(span.before)
 
 
+def named_releases(record: Any) -> list[str]:
+    """The releases a knowledge record names, in :func:`release_key`'s order: its release list and every release
+    bound of its windows and overrides (a framework's ``releases[].version``, ``scheduled_ahead.first``, a vendor
+    override's ``fused_from``...), each a text of the release form found anywhere in the record."""
+    found: set[str] = set()
+
+    def walk(x: Any, depth: int) -> None:
+        if isinstance(x, str):
+            if "." in x and _RELEASE.fullmatch(x.strip()):
+                found.add(x.strip())
+        elif depth < 12 and isinstance(x, dict):
+            for v in x.values():
+                walk(v, depth + 1)
+        elif depth < 12 and isinstance(x, list | tuple):
+            for v in x:
+                walk(v, depth + 1)
+        elif depth < 12 and hasattr(x, "__dict__") and not isinstance(x, type):
+            for v in vars(x).values():
+                walk(v, depth + 1)
+
+    walk(record, 0)
+    return sorted(found, key=lambda v: (release_key(v), len(v)))  # 1.1 before 1.1.0, the same release
+
+
 MIXINS: dict[str, type] = {
     "Instance": InstanceMethods, "GpuHourPrice": GpuHourPriceMethods, "Market": MarketMethods,
     "Network": NetworkMethods, "TrainingFactors": TrainingFactorsMethods, "TcoFile": TcoFileMethods,

@@ -20,6 +20,7 @@ from ..frozen import record
 from ..inputs.job import check_shared_host_ram, note
 from ..inputs.money import with_rate
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
+from .alternatives import buy_for_peak, tie
 from .judge import judge, owned_hosting
 from .milp import Solution
 from .result import (
@@ -39,6 +40,7 @@ from .result import (
     Purchase,
     Rental,
     SolverInfo,
+    Tie,
     Unplaced,
 )
 from .schema import PlanFile
@@ -255,7 +257,7 @@ class Planner:
             raise UserError(N_("the plan's program could not be solved (%(status)s)"), where=self.where,
                             values={"status": sol.status})
         rent_all = solve(self.inp, Setting(buy=False, rent=True, owned=False), duals=False)
-        peak = self._buy_for_peak()
+        peak = buy_for_peak(self)
         chosen = (prog, sol)
         notes: list[str] = []
         for name, (bp, bs), setting_ok in (("rent_all", rent_all, c.acquisition != "buy"),
@@ -296,49 +298,8 @@ class Planner:
         api = self._api(total)
         binding = self._binding(prog, sol, ex)
         findings, trace, house = judge(self, ex, api)
-        return self._result(ex, total, baselines, details, api, binding, findings, trace, house, notes)
-
-    def _buy_for_peak(self) -> tuple[Program, Solution] | tuple[None, None]:
-        """The cheapest single GPU type bought in month 1 in enough units for the peak month's work on
-        the fleet, renting only before it arrives (where the plan may rent)."""
-        inp = self.inp
-        # the rental before delivery only where renting is allowed: a buy-only plan leaves those months unplaced
-        # (it rented them, and was chosen as a plan that 'keeps to the constraints', hostile round 27)
-        rent = self.pf.constraints.acquisition != "buy"
-        best: tuple[Program, Solution] | None = None
-        for g, f in self.fleets.items():
-            if not f.unit:
-                continue
-            need = 0
-            for m in range(1, inp.H + 1):
-                gpus = 0.0
-                hours = 0.0
-                for sz in inp.sized:
-                    o = sz.options.get(g)
-                    if o is None or not sz.active(m):
-                        continue
-                    if sz.serving:
-                        k = math.ceil(sz.demand[m - 1] / o.capacity - 1e-9)
-                        gpus += k * o.count
-                        hours += k * o.count * sz.hours_per_day / 24 * inp.availability * HOURS
-                    else:
-                        gpus = max(gpus, o.count) if not any(x.serving for x in inp.sized) else gpus + o.count
-                        hours += o.gpu_hours * sz.runs[m - 1]
-                need = max(need, math.ceil(gpus), math.ceil(hours / (inp.availability * HOURS) - 1e-9))
-            if not all(g in sz.options for sz in inp.sized):
-                continue  # this type cannot carry every workload: not a buy-for-the-peak plan
-            big = len(f.units) - 1 if f.units[-1].holds > f.holds else 0  # a copy larger than the first unit holds
-            units = max(0, math.ceil((need - f.owned) / f.units[big].gpus))
-            for extra in range(4):
-                s = Setting(buy=True, rent=rent, fixed_buy=_peak_order(g, f, big, units + extra),
-                            rent_until=1 + inp.delivery)
-                p, sol = solve(inp, s, duals=False)
-                if sol.usable and not any(
-                        sol.values[j] > 1e-6 for (w, m), j in p.unplaced.items() if m >= 1 + inp.delivery):
-                    if best is None or sol.objective < best[1].objective:
-                        best = (p, sol)
-                    break
-        return best if best is not None else (None, None)
+        return self._result(ex, total, baselines, details, api, binding, findings, trace, house, notes,
+                            tie(self, ex, total))
 
     # ------------------------------------------------------------------ reading a solution
     def _extract(self, p: Program, sol: Solution) -> Extracted:
@@ -645,7 +606,7 @@ class Planner:
 
     def _result(self, ex: Extracted, total: float, baselines: dict[str, float | None], details: list[Baseline],
                 api: list[HostedApi], binding: list[Binding], findings: list[Finding], trace: list[TraceEntry],
-                house: HouseRules | None, notes: list[str]) -> PlanResult:
+                house: HouseRules | None, notes: list[str], even: tuple[float, float] | None = None) -> PlanResult:
         M = self._money
         months = [Month(month=m.month, capex=M(m.capex), rent=M(m.rent), opex=M(m.opex),
                         fees=M(m.fees), total=M(m.total), resale=M(m.resale), hosting=M(m.hosting),
@@ -696,7 +657,9 @@ class Planner:
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
                         rent=rentals, commitments=commitments, buy_nothing=not purchases,
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
-                        saving=Answer.shown_saving(allowed[beats], M(total)) if beats else 0.0)  # as the totals shown
+                        saving=Answer.shown_saving(allowed[beats], M(total)) if beats else 0.0,  # as shown
+                        tie=Tie(total=M(even[0]), gap=even[1], more=Answer.shown_saving(M(even[0]), M(total)))
+                        if even else None)
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields())
@@ -769,16 +732,6 @@ def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], 
 def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, ...]]:
     """What a money line pays for (reports/messages.yaml item.plan.*), with the GPU type's id it is for."""
     return str(values.pop("gpu_id")), (("", message_id, values),)
-
-
-def _peak_order(g: str, f: Fleet, k: int, n: int) -> dict[tuple[str, int, int], int]:
-    """``n`` units of ``f.units[k]`` ordered in month 1: in an office while it holds them, the rest in colocation."""
-    u = f.units[k]
-    if not (u.office and f.office_limit is not None and k + 1 < len(f.units) and not f.units[k + 1].office
-            and f.units[k + 1].gpus == u.gpus):
-        return {(g, 1, k): n}
-    inside = min(n, int(f.office_limit // u.office))
-    return {(g, 1, k): inside, (g, 1, k + 1): n - inside}
 
 
 def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:

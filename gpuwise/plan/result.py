@@ -189,6 +189,14 @@ class Rental(Frozen):
     amount: float
 
 
+class Tie(Frozen):
+    """The plan that buys nothing, where the answer buys and the two cost the same within the solver's tolerance."""
+
+    total: float = Field(description="what buying nothing costs over the plan (the owned GPUs and rentals alone)")
+    gap: float = Field(description="the solver's relative gap (0.001: 0.1 %), within which the two totals lie")
+    more: float = Field(description="what buying nothing costs more (less, negative), of the totals as shown")
+
+
 class Answer(Frozen):
     """The brief answer, as data (the reports word it)."""
 
@@ -200,6 +208,7 @@ class Answer(Frozen):
     beats: Literal["rent_all", "buy_for_peak", ""] = ""
     saving: float = Field(0.0, description="the baseline's total less the plan's, each as the reports show it")
     buy_nothing: bool = False
+    tie: Tie | None = Field(None, description="buying nothing costs the same within the solver's tolerance")
 
     @staticmethod
     def shown_saving(baseline: float, total: float) -> float:

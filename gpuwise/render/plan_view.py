@@ -58,7 +58,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         vm = fit_tables(vm, cols)
     template = environment(_lang(lang)).get_template(f"plan.{suffix}")
 
-    def place(compact: int, cap: int | None = None, rows: int | None = None) -> str:
+    def place(compact: int, cap: int | None = None, rows: tuple[int, int, int] | None = None) -> str:
         more = _top(vm, rows, cols) if rows is not None else {}
         out = template.render(vm={**vm, **more, "compact": compact,
                                   "cap": len(vm["findings"]) if cap is None else cap})
@@ -92,32 +92,43 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
     if fold and out.count("\n") > BRIEF_LINES:
         out = place(7, floor)
     if fold and out.count("\n") > BRIEF_LINES:
-        lo, hi, best = 0, vm["rows_most"] - 1, None
-        while lo <= hi:  # the line count falls as the rows kept do: the most rows that fit
-            mid = (lo + hi) // 2
-            text = place(8, floor, mid)
-            if text.count("\n") <= BRIEF_LINES:
-                lo, best = mid + 1, text
-            else:
-                hi = mid - 1
-        out = best if best is not None else place(9, floor, 0)
+        def most(caps: tuple[int, int, int], k: int | None) -> tuple[tuple[int, int, int], str] | None:
+            """The most rows that fit (the line count falls as the rows kept do): every section's (``k`` None) from
+            ``caps``, or section ``k``'s from its cap in ``caps``, the others kept."""
+            lo, hi, best = (min(caps) if k is None else caps[k]), vm["rows_most"] - 1, None
+            while lo <= hi:
+                mid = (lo + hi) // 2
+                at = (mid, mid, mid) if k is None else tuple(mid if i == k else c for i, c in enumerate(caps))
+                text = place(8, floor, at)  # type: ignore[arg-type]
+                if text.count("\n") <= BRIEF_LINES:
+                    lo, best = mid + 1, (at, text)
+                else:
+                    hi = mid - 1
+            return best  # type: ignore[return-value]
+
+        found = most((0, 0, 0), None)
+        for k in (1, 0, 2) if found else ():  # then more of where each workload runs, what decided, the APIs
+            found = most(found[0], k) or found  # type: ignore[index]
+        out = found[1] if found else place(9, floor, (0, 0, 0))
     return out
 
 
-def _top(vm: dict[str, Any], rows: int, cols: int) -> dict[str, Any]:
-    """The brief's tables at their shortest: each keeps its first ``rows`` rows (where each workload runs: the rows of
-    its first ``rows`` workloads), laid out for ``cols`` columns, and says how many it leaves to the full report."""
+def _top(vm: dict[str, Any], rows: tuple[int, int, int], cols: int) -> dict[str, Any]:
+    """The brief's lists at their shortest: what decided the plan, where each workload runs (the rows of its first
+    workloads) and the hosted APIs keep their first ``rows`` rows, laid out for ``cols`` columns, and say how many they
+    leave to the full report."""
+    decided, runs, apis = rows
     where = vm["where_folded"] or vm["where_ids"]
-    out: dict[str, Any] = {"binding_top": vm["binding_grouped"][:rows], "binding_rest": vm["binding_rest"][rows],
-                           "where_rest": vm["where_rest"][rows], "api_rest": vm["api_rest"][rows]}
+    out: dict[str, Any] = {"binding_top": vm["binding_grouped"][:decided], "binding_rest": vm["binding_rest"][decided],
+                           "where_rest": vm["where_rest"][runs], "api_rest": vm["api_rest"][apis]}
     if where:
-        kept = {w for w, _ in vm["where_rank"][:rows]}
+        kept = {w for w, _ in vm["where_rank"][:runs]}
         out["where_top"] = table(where["headers"], [r["cells"] for r in where["rows"] if r["cells"][0] in kept],
                                  right=(4,)) if kept else None
     api = vm["api_short"] or vm["api"]
     if api:
-        out["api_top"] = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(vm["api_rank"][:rows])],
-                               right=(2, 3)) if rows else None
+        out["api_top"] = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(vm["api_rank"][:apis])],
+                               right=(2, 3)) if apis else None
     return fit_tables(out, cols)
 
 
@@ -187,6 +198,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     elif r.answer.beats:  # the cheapest baseline is this plan itself (nothing to buy, or renting is all there is)
         brief.append(_("It costs what %(baseline)s does (%(other)s): no way that keeps to the constraints costs less.",
                        baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
+    if r.answer.tie is not None:  # the purchase saves less than the solver's tolerance: say so, not a saving
+        kw = {"other": m(r.answer.tie.total), "gap": local.pct(r.answer.tie.gap, 1),
+              "diff": m(abs(r.answer.tie.more))}
+        brief.append(_("Buying nothing costs %(other)s, %(diff)s more: within the solver's %(gap)s tolerance, so "
+                       "buying and not buying are a tie.", **kw) if r.answer.tie.more >= 0 else
+                     _("Buying nothing costs %(other)s, %(diff)s less: within the solver's %(gap)s tolerance, so "
+                       "buying and not buying are a tie.", **kw))
     head = len(brief)
     reasons: dict[str, list[str]] = {}  # the workloads left unplaced for one reason, in one sentence at the shortest
     for u in r.unplaced:
@@ -317,15 +335,24 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     api_rank = sorted(range(len(shown_api)), key=lambda k: (r.api[shown_api[k]].cheaper != "api",
                                                              -r.api[shown_api[k]].api_per_month))
     rows_most = max(len(binding_grouped), len(where_rank), len(api_rank), 1)
-    binding_rest = [local.ngettext("%(n)s more in the full report.", "%(n)s more in the full report.",
-                                   len(binding_grouped) - k) if k < len(binding_grouped) else ""
+    nb, nw, na = len(binding_grouped), len(where_rank), len(api_rank)  # past the rows shown: how many, in words
+    binding_rest = ["" if k >= nb else local.ngettext("%(n)s more in the full report.",
+                                                      "%(n)s more in the full report.", nb - k) if k else
+                    local.ngettext("%(n)s constraint decided the plan: see the full report.",
+                                   "%(n)s constraints decided the plan: see the full report.", nb)
                     for k in range(rows_most + 1)]
-    where_rest = [local.ngettext("%(n)s more workload in the full report (%(hours)s GPU-hours).",
-                                 "%(n)s more workloads in the full report (%(hours)s GPU-hours).",
-                                 len(where_rank) - k, hours=local.num(sum(h for _w, h in where_rank[k:]), 0))
-                  if k < len(where_rank) else "" for k in range(rows_most + 1)]
-    api_rest = [local.ngettext("%(n)s more service in the full report.", "%(n)s more services in the full report.",
-                               len(api_rank) - k) if k < len(api_rank) else "" for k in range(rows_most + 1)]
+    where_rest = ["" if k >= nw else local.ngettext(
+        "%(n)s more workload in the full report (%(hours)s GPU-hours).",
+        "%(n)s more workloads in the full report (%(hours)s GPU-hours).", nw - k,
+        hours=local.num(sum(h for _w, h in where_rank[k:]), 0)) if k else local.ngettext(
+        "Where the %(n)s workload runs is in the full report (%(hours)s GPU-hours).",
+        "Where the %(n)s workloads run is in the full report (%(hours)s GPU-hours).", nw,
+        hours=local.num(sum(h for _w, h in where_rank), 0)) for k in range(rows_most + 1)]
+    api_rest = ["" if k >= na else local.ngettext("%(n)s more service in the full report.",
+                                                  "%(n)s more services in the full report.", na - k) if k else
+                local.ngettext("The hosted API for %(n)s service is in the full report.",
+                               "The hosted APIs for %(n)s services are in the full report.", na)
+                for k in range(rows_most + 1)]
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
