@@ -2,7 +2,11 @@
 
 * A section or a list given as something else (``cloud: null``) is refused with what the field takes, the one line
   the other fields give (file, field, what is allowed), not pydantic's 'Input should be a valid dictionary or
-  instance of Cloud', which named a class of gpuwise's own; and a null is shown as the file wrote it, not None."""
+  instance of Cloud', which named a class of gpuwise's own; and a null is shown as the file wrote it, not None.
+* A purchase that saves less than the solver's tolerance is said to be a tie.
+* ``framework_version: 1e3`` is no release of the framework, not "1000.0" in quotes.
+* A run or copy over the owned servers is judged there and said to span them.
+(The plan brief of many workloads: tests/test_plan_brief_many.py.)"""
 
 from __future__ import annotations
 
@@ -117,3 +121,50 @@ def test_a_number_a_release_may_be_written_as_is_still_asked_for_in_quotes(frame
     with pytest.raises(UserError) as e:
         parse(Requirements, data, "r.yaml")
     assert f'write the version in quotes (framework_version: "{quoted}")' in e.value.line("en")
+
+
+OWNED_2X4 = """horizon_months: 2
+owned:
+  - {gpu: %s, count: 8, servers: 2, hosting: office}
+workloads:
+  - name: job
+    workload: %s
+    %s
+constraints: {acquisition: rent}
+"""
+
+
+def test_a_copy_over_two_owned_servers_is_kept_off_them_where_the_framework_serves_from_one(tmp_path: Path) -> None:
+    """A team's 8 RTX 4090s sit in two 4-GPU servers; Llama 3.1 70B in BF16 on llama.cpp takes 8 of them a copy (8
+    pipeline stages), and llama.cpp's layer split runs inside one machine (knowledge/serving.yaml multi_node false):
+    on the owned GPUs the copy would span the two servers, which CMP-FRAMEWORK-NODES rejects. It was placed there as
+    if the 8 were one server; now it is kept off them, and the owned GPUs' reason names the rule."""
+    from gpuwise.plan import plan
+
+    (tmp_path / "p.yaml").write_text(OWNED_2X4 % (
+        "RTX 4090", "{task: inference, model: llama-3.1-70b, precision: bf16, framework: llama.cpp, "
+        "prompt_tokens: 1000, output_tokens: 300}", "cadence: {continuous: true, hours_per_day: 24}\n"
+        "    targets: {concurrency: 2}"))
+    r = plan(tmp_path / "p.yaml")
+    assert r.owned[0].server_gpus == 4
+    assert not any(p.acquisition == "owned" for x in r.months for p in x.placements)
+    assert "CMP-FRAMEWORK-NODES" in r.workloads[0].owned_reason["rtx-4090"]
+    assert any(f.rule == "PLAN-OWNED-CANNOT-RUN" and "CMP-FRAMEWORK-NODES" in f.message for f in r.findings)
+
+
+def test_a_run_over_two_owned_servers_says_where_it_runs(tmp_path: Path) -> None:
+    """A full fine-tune of Llama 2 13B (3e9 tokens, no offload) that must finish in 4 days needs 8 A100 SXM (56.5 h a
+    run; 4 would take longer than the deadline): on the team's 8, two 4-GPU servers, it runs over both (DeepSpeed
+    spans servers, and the rules reject nothing there), and the page says so: 'owned, over 2 servers' (8 / 4)."""
+    from gpuwise.plan import plan
+    from gpuwise.render import plan_view
+
+    (tmp_path / "p.yaml").write_text(OWNED_2X4 % (
+        "A100 80GB SXM", "{task: finetune, method: full, model: llama-2-13b, seq_len: 4096, train_tokens: 3.0e9, "
+        "offload: none}", "cadence: {per_month: 1}\n    deadline_days: 4"))
+    r = plan(tmp_path / "p.yaml")
+    owned = [p for x in r.months for p in x.placements if p.acquisition == "owned"]
+    assert owned and all(p.count == 8 for p in owned)
+    text = plan_view.render(r, "text", width=120)
+    assert "8 × NVIDIA A100 SXM4 80GB  owned, over 2 servers" in text
+    assert "自有，跨 2 台服务器" in plan_view.render(r, "text", width=120, lang="zh")

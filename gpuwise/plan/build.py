@@ -44,7 +44,16 @@ from .result import (
     Unplaced,
 )
 from .schema import PlanFile
-from .sizing import DAYS_PER_MONTH, HOURS, Sized, market, on_hardware, size, workload_defaults
+from .sizing import (
+    DAYS_PER_MONTH,
+    HOURS,
+    Sized,
+    market,
+    on_hardware,
+    size,
+    stated_server_gpus,
+    workload_defaults,
+)
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
 from .solve import (
     UNPLACED_RUN,
@@ -671,7 +680,8 @@ class Planner:
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
         owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
-                            hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H))
+                            hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H),
+                            server_gpus=stated_server_gpus(self.pf, self.kb, g))
                  for g, n in self.owned.items()]
         workloads = [PlannedWorkload(
             name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,

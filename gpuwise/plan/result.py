@@ -230,6 +230,8 @@ class OwnedFleet(Frozen):
     count: int
     hosting: str
     hosting_per_month: float = Field(description="USD a month on average: what the plan's hosting lines bill for them")
+    server_gpus: int = Field(0, description="the GPUs of one of their servers (owned[].count / servers), 0 where "
+                             "the plan file does not state their servers")
 
 
 class PlannedWorkload(Frozen):

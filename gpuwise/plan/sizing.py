@@ -457,6 +457,7 @@ def on_hardware(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: 
     were rented). The facts the rules rejected, for the plan's findings (judge.facts)."""
     on_units(sized, fleets, book, pf.constraints.max_gpus)
     on_owned(sized, fleets, book, pf, kb)
+    on_owned_servers(sized, fleets, book, pf, kb)
     runs = [(s, g, o, wide) for s in sized if not s.serving for g, o in s.options.items()
             if fleets.get(g) is not None and fleets[g].owned
             for wide, h in ((False, o.host_ram), (True, o.own_host_ram)) if h]
@@ -535,6 +536,41 @@ def owned_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
     if mine and all(w.servers for w in mine):
         return max(w.count // w.servers for w in mine)
     return sum(w.count for w in mine)
+
+
+def stated_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
+    """The GPUs of one owned server of ``g`` (:func:`owned_server_gpus`) where every entry of the type states its
+    servers; 0 where one does not (the plan does not know how they sit)."""
+    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
+    return owned_server_gpus(pf, kb, g) if mine and all(w.servers for w in mine) else 0
+
+
+def owned_servers(pf: PlanFile, kb: Knowledge, g: str, count: int) -> int:
+    """The owned servers of ``g`` a run or copy of ``count`` GPUs spans; 1 where their servers are not stated."""
+    per = stated_server_gpus(pf, kb, g)
+    return math.ceil(count / per) if per else 1
+
+
+def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
+    """A run or copy sized on more GPUs than one owned server holds (a copy of 8 RTX 4090s, the team's 8 in two
+    4-GPU servers; owned[].servers stated) spans the owned servers: it is judged on them -- the estimate over that many
+    servers -- and where the rules reject it there and not on the servers it was sized on (CMP-FRAMEWORK-NODES:
+    llama.cpp and ExLlama serve from one server), it is kept off the owned GPUs, the rule the type's owned reason
+    (leftovers55: such a copy was placed on the two servers as if they were one)."""
+    for s in sized:
+        for g, opt in s.options.items():
+            f = fleets.get(g)
+            nodes = owned_servers(pf, kb, g, opt.count) if f is not None and f.owned else 1
+            if nodes <= 1 or opt.owned_refused:
+                continue
+            # complete estimates: a copy's facts (copy_gpus, the layout) are the serving estimate's
+            there = _verdict(book, s, evaluate(s.job, f.gpu, opt.count, nodes=nodes)).rejected
+            sized_on = _verdict(book, s, evaluate(s.job, f.gpu, opt.count)).rejected
+            new = [r for r in there if r not in sized_on]
+            if new:
+                opt.owned_refused = new[0]
+                s.owned_reason[g] = why("software", "plan.why.ruled_out", rule=new[0],
+                                        title=[("", "rule.title", {"title": book.rules[new[0]].title})])
 
 
 def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:

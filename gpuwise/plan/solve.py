@@ -398,7 +398,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                 for g, opt in sz.options.items():
                     f = inp.fleets[g]
                     top = replicas_needed(sz, opt, m) + 1
-                    can_own = (f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)
+                    # kept off the owned GPUs by the rules (a copy over the owned servers: sizing.on_owned_servers)
+                    can_own = ((f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     if can_own:
                         power = _power(p, g, f, opt.count * hours)
                         j = m_.var(f"own[{sz.name},{m},{g}]", ub=top, cost=power, integer=True)

@@ -235,9 +235,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     months_short = table(months["headers"], [*runs, months["rows"][-1]["cells"]],
                          right=range(1, 8)) if len(runs) < len(r.months) else None
 
+    per_server = {o.gpu: o.server_gpus for o in r.owned}
+
     def how(p: Any) -> str:
         if p.acquisition == "rent" and p.term and p.term != "on-demand":
             return _("rented, %(term)s commitment", term=_(TERM.get(p.term, p.term)))
+        one = p.count // p.copies if p.copies else p.count  # the GPUs of one copy (a service's count is all of them)
+        if p.acquisition == "owned" and one > per_server.get(p.gpu, 0) > 0:  # a run or copy over owned servers
+            return _("owned, over %(n)s servers", n=-(-one // per_server[p.gpu]))
         return _(ACQ[p.acquisition])
 
     full = detail == "full"
