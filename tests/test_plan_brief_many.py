@@ -99,3 +99,40 @@ def test_the_example_is_not_folded_further() -> None:
     text = plan_view.render(r, "text", width=80)
     assert "more workload" not in text and "more service" not in text
     assert "  chat-70b     4-8 × rtx-4090" in text
+
+
+def _two_years():
+    """The example's plan over 24 months: its 12 months again as months 13-24 and its purchase again in month 13."""
+    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    again = [x.model_copy(update={"month": x.month + 12}) for x in r.months]
+    buy = r.answer.buy_now[0]
+    later = buy.model_copy(update={"month": 13, "arrives": 14})
+    return r.model_copy(update={"months": [*r.months, *again], "horizon_months": 24, "purchases": [*r.purchases, later],
+                                "answer": r.answer.model_copy(update={"buy_later": [later]})})
+
+
+def test_a_long_horizon_s_cash_flow_by_quarter_and_a_type_s_orders_in_one_sentence() -> None:
+    """Past a year the brief's cash flow is by quarter (each row the sum of its months, the fleet's use over its
+    GPU-hours), and a type's orders of one unit in several months are one sentence (their GPUs, units and amounts
+    summed): a plan of 24 months whose months all differ printed a table of 24 rows."""
+    r = _two_years()
+    text = plan_view.render(r, "text", width=80)
+    assert len(text.rstrip("\n").split("\n")) <= 80, text
+    s = _sections(text)
+    rows = [line.split() for line in s["Cash flow by month"][2:] if line.split()[0][0].isdigit()]
+    assert [row[0] for row in rows] == [f"{q}-{q + 2}" for q in range(1, 25, 3)]
+    for row, q in zip(rows, range(0, 24, 3), strict=True):
+        xs = r.months[q:q + 3]
+        assert row[6] == f"${sum(x.total for x in xs):,.0f}".replace("$-", "-$")
+        assert row[1] == f"${sum(x.capex for x in xs):,.0f}"
+    # months 1-3: 76.2 % of 8 GPUs' hours, then 61 % twice of 10 (2 RTX PRO 6000 arrived):
+    # (0.762 x 8 + 0.61 x 10 x 2) / 28 = 65 %
+    first = r.months[:3]
+    use = sum(x.utilisation * sum(x.fleet.values()) for x in first) / sum(sum(x.fleet.values()) for x in first)
+    assert rows[0][7] == f"{use:.0%}"
+    assert "Each row of a quarter is the sum of its months" in " ".join(s["Cash flow by month"])
+    answer = " ".join(x.strip() for x in s["Answer"])
+    p = r.answer.buy_now[0]
+    assert (f"Buy {2 * p.count} × NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB in months 1, 13 "
+            f"({2 * p.units} × 1-GPU workstation in all) for ${2 * p.amount:,.0f}; they run work from months 2, 14."
+            ) in answer

@@ -91,6 +91,8 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
     # the workloads left unplaced by their names alone. Never a blocker, never an unplaced workload's name.
     if fold and out.count("\n") > BRIEF_LINES:
         out = place(7, floor)
+    if fold and out.count("\n") > BRIEF_LINES and vm["months_quarters"]:  # past a year: the cash flow by quarter
+        out = place(8, floor)
     if fold and out.count("\n") > BRIEF_LINES:
         def most(caps: tuple[int, int, int], k: int | None) -> tuple[tuple[int, int, int], str] | None:
             """The most rows that fit (the line count falls as the rows kept do): every section's (``k`` None) from
@@ -99,7 +101,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
             while lo <= hi:
                 mid = (lo + hi) // 2
                 at = (mid, mid, mid) if k is None else tuple(mid if i == k else c for i, c in enumerate(caps))
-                text = place(8, floor, at)  # type: ignore[arg-type]
+                text = place(9, floor, at)  # type: ignore[arg-type]
                 if text.count("\n") <= BRIEF_LINES:
                     lo, best = mid + 1, (at, text)
                 else:
@@ -109,7 +111,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         found = most((0, 0, 0), None)
         for k in (1, 0, 2) if found else ():  # then more of where each workload runs, what decided, the APIs
             found = most(found[0], k) or found  # type: ignore[index]
-        out = found[1] if found else place(9, floor, (0, 0, 0))
+        out = found[1] if found else place(10, floor, (0, 0, 0))
     return out
 
 
@@ -159,6 +161,16 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         brief.append(_("Buy nothing: rentals carry the plan."))
     elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
+    bought = len(brief)
+    orders: dict[tuple[str, int, str], list[Any]] = {}  # at the shortest: a type's orders of one unit in one sentence
+    for p in r.answer.buy_now + r.answer.buy_later:
+        orders.setdefault((p.gpu, p.unit_gpus, p.sold_as), []).append(p)
+    buy_grouped = [_("Buy %(count)s x %(gpu)s in months %(months)s (%(units)s x %(unit)s-GPU %(sold)s in all) for "
+                     "%(amount)s; they run work from months %(arrives)s.", count=sum(p.count for p in ps),
+                     gpu=gpu(g), months=_ranges([p.month for p in ps], lang), units=sum(p.units for p in ps), unit=n,
+                     sold=_(SOLD.get(sold, SOLD[""])), amount=m(sum(p.amount for p in ps)),
+                     arrives=_ranges(sorted({p.arrives for p in ps}), lang)) if len({p.month for p in ps}) > 1
+                   else None for (g, n, sold), ps in orders.items()]
     for p in r.answer.buy_now + r.answer.buy_later:
         kw = {"count": p.count, "gpu": gpu(p.gpu), "month": p.month, "units": p.units, "unit": p.unit_gpus,
               "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": m(p.amount), "arrives": p.arrives}
@@ -169,6 +181,16 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             continue
         brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
                        "%(amount)s; they run work from month %(arrives)s.", **kw))
+    purchases_said = brief[bought:]
+    if any(buy_grouped):  # each type's orders in one sentence where it orders in several months
+        said_of = {id(p): k for k, p in enumerate(r.answer.buy_now + r.answer.buy_later)}
+        keep = []
+        for (_g, _n, _s), ps in orders.items():
+            one = buy_grouped[len(keep)]
+            keep.append([one] if one else [purchases_said[said_of[id(p)]] for p in ps])
+        buy_grouped = [x for k in keep for x in k]
+    else:
+        buy_grouped = purchases_said
     for x in r.answer.rent:
         kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": m(x.amount)}
         if len(x.months) == 1:  # one month is 'month 6', not 'months 6'
@@ -234,6 +256,17 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             runs.append(list(row))
     months_short = table(months["headers"], [*runs, months["rows"][-1]["cells"]],
                          right=range(1, 8)) if len(runs) < len(r.months) else None
+    quarters = []  # past a year, at the shortest: each quarter's sums, its fleet's use over its hours
+    for q in range(0, len(r.months), 3) if len(r.months) > 12 else ():
+        xs = r.months[q:q + 3]
+        hours = [sum(x.fleet.values()) for x in xs]  # the fleet's GPUs each month: its hours in proportion
+        used = sum(x.utilisation * h for x, h in zip(xs, hours, strict=True))
+        quarters.append([f"{xs[0].month}-{xs[-1].month}" if len(xs) > 1 else str(xs[0].month),
+                         *(m(sum(getattr(x, k) for x in xs)) for k in ("capex", "rent", "opex", "fees")),
+                         m(sum(x.resale for x in xs)) if any(x.resale for x in xs) else DASH,
+                         m(sum(x.total for x in xs)), local.pct(used / sum(hours)) if sum(hours) else DASH])
+    months_quarters = table(months["headers"], [*quarters, months["rows"][-1]["cells"]],
+                            right=range(1, 8)) if quarters else None
 
     per_server = {o.gpu: o.server_gpus for o in r.owned}
 
@@ -438,10 +471,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
         "options": options, "trace": trace,
-        "brief": brief, "brief_head": brief[:head], "unplaced_grouped": unplaced_grouped,
+        "brief": brief, "brief_head": brief[:head],
+        "brief_orders": [*brief[:bought], *buy_grouped, *brief[bought + len(purchases_said):head]],
+        "unplaced_grouped": unplaced_grouped,
         "unplaced_names": unplaced_names, "binding_grouped": binding_grouped, "binding_rest": binding_rest,
         "where_rank": where_rank, "where_rest": where_rest, "api_rank": api_rank, "api_rest": api_rest,
-        "rows_most": rows_most, "months": months, "months_short": months_short, "placements": placements,
+        "rows_most": rows_most, "months": months, "months_quarters": months_quarters, "months_short": months_short,
+        "placements": placements,
         "purchases": purchases,
         "baselines": baselines, "api": api, "binding": binding,
         "api_unpriced": [_("No hosted API in the catalog (knowledge/apis.yaml) is known to serve %(model)s: "
