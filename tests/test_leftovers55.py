@@ -168,3 +168,7 @@ def test_a_run_over_two_owned_servers_says_where_it_runs(tmp_path: Path) -> None
     text = plan_view.render(r, "text", width=120)
     assert "8 × NVIDIA A100 SXM4 80GB  owned, over 2 servers" in text
     assert "自有，跨 2 台服务器" in plan_view.render(r, "text", width=120, lang="zh")
+    # the network between the owned servers is the plan's assumption: the default for a data-centre GPU
+    said = [a for a in r.assumptions if a.field == "owned[].servers"]
+    assert len(said) == 1 and said[0].value == "4 x a100-80gb-sxm"
+    assert "over infiniband-400 between them" in said[0].reason

@@ -676,6 +676,16 @@ class Planner:
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
             for where in sorted({p.site for p in ex.purchases}):
                 self.assumptions.append(note("constraints.hosting", where, "assume.plan.hosting", {"hosting": where}))
+        for g in self.owned:  # a run or copy over the owned servers: the network between them, assumed (sizing)
+            per = stated_server_gpus(self.pf, self.kb, g)
+            if per and any(pl.gpu == g and pl.acquisition == "owned" and (pl.count // pl.copies if pl.copies else
+                                                                         pl.count) > per
+                           for m in ex.months for pl in m.placements):
+                from ..estimators.interconnect import default_network
+
+                self.assumptions.append(note("owned[].servers", f"{per} x {g}", "assume.plan.owned_network", {
+                    "gpu": self.kb.gpus[g].name, "per": per,
+                    "network": default_network(self.kb.gpus[g], self.kb.runtime)}))
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
