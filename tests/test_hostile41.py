@@ -249,10 +249,13 @@ def test_a_long_plan_brief_cuts_its_tables_not_its_blockers(tmp_path, lang):
     lines = r.stdout.rstrip("\n").split("\n")
     assert len(lines) <= 80
     assert all(name in r.stdout for name in ("zbig", "zhuge"))
-    more = "more rows in the full report." if lang == "en" else "行见完整报告。"
-    assert r.stdout.count(more) == 2
+    # the where-it-runs and hosted-API tables keep their first rows and name the rest by count (leftovers55's fold,
+    # which replaced this round's own cut of the same tables when the two were merged)
+    more = ("more workloads in the full report", "more services in the full report.") if lang == "en" else \
+        ("个工作负载见完整报告", "项服务见完整报告。")
+    assert all(r.stdout.count(m) == 1 for m in more)
     full = cli("plan", "plan.yaml", "--lang", lang, "--detail", "full", cwd=tmp_path)
-    assert more not in full.stdout and "chat9" in full.stdout
+    assert not any(m in full.stdout for m in more) and "chat9" in full.stdout
 
 
 def test_a_plan_with_work_nothing_runs_still_prices_each_service():

@@ -172,3 +172,14 @@ def test_a_run_over_two_owned_servers_says_where_it_runs(tmp_path: Path) -> None
     said = [a for a in r.assumptions if a.field == "owned[].servers"]
     assert len(said) == 1 and said[0].value == "4 x a100-80gb-sxm"
     assert "over infiniband-400 between them" in said[0].reason
+
+
+def test_a_brief_names_a_rule_it_leaves_out_once_with_its_count():
+    """The 26-workload plan's brief left three findings to the full report and listed them as
+    'PLAN-OWNED-CANNOT-RUN, PLAN-OWNED-CANNOT-RUN, PLAN-API-CHEAPER': a rule that fired for two workloads is named
+    once, with its count."""
+    from gpuwise.render.views.base import counted_rules
+
+    assert counted_rules(["PLAN-OWNED-CANNOT-RUN", "PLAN-OWNED-CANNOT-RUN", "PLAN-API-CHEAPER"]) == [
+        "PLAN-OWNED-CANNOT-RUN (2)", "PLAN-API-CHEAPER"]
+    assert counted_rules(["A", "B", "A", "A"]) == ["A (3)", "B"]

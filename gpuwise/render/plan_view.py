@@ -30,6 +30,7 @@ from .fmt import (
 )
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
+from .views.base import counted_rules
 from .words import formula_parts, plain, said
 
 SEGMENTS = ("capex", "rent", "opex")
@@ -397,7 +398,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     # the brief at its shortest says the findings past what fits by their rules (render's ``cap``)
     findings_rest = [local.ngettext("%(n)s more in the full report: %(rules)s.",
                                     "%(n)s more in the full report: %(rules)s.", len(findings) - i,
-                                    rules=local.sep.join(f["rule"] for f in findings[i:]))
+                                    rules=local.sep.join(counted_rules(f["rule"] for f in findings[i:])))
                      for i in range(len(findings))] + [""]
     def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
         if not x.formula_phrases:

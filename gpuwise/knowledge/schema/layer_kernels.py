@@ -63,7 +63,7 @@ class EagerDecode(Strict):
     mlp_ops: LayerKernels = Field(description="ops of the dense MLP, which a MoE layer's block replaces")
     rotary_table_ops: LayerKernels = Field(description="ops that build the rotary cos / sin tables, run in every "
                                            "layer in releases before ``rotary_once_from`` and once a step from it")
-    rotary_once_from: str = Field(pattern=r"^\d+(\.\d+){0,3}$")
+    rotary_once_from: str = Field(pattern=r"^[0-9]+(\.[0-9]+){0,3}$")
     step_ops: LayerKernels = Field(description="ops a step launches outside the layers: the embedding, the mask, "
                                    "the rotary tables (from rotary_once_from), the final norm and output head, and "
                                    "generate()'s sampling, stopping check and next inputs")
@@ -71,6 +71,6 @@ class EagerDecode(Strict):
                                      "soft-max, top-k, expert mask and the nonzero() of the experts hit)")
     expert_ops: LayerKernels = Field(description="ops the Python expert loop launches for each expert hit (its "
                                      "index and torch.where, gathers, the expert's MLP, the scale and index_add_)")
-    as_of: str = Field(pattern=r"^\d{4}-\d{2}(-\d{2})?$", description="when the model code was read")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: str = Field(min_length=3)
     check: Check = "U"

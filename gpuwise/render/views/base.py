@@ -328,7 +328,8 @@ class BaseView:
         flat = [e for g in groups for e in g["entries"]]
         rest = [self.f.ngettext("%(n)s more in the full report: %(rules)s.",
                                 "%(n)s more in the full report: %(rules)s.", len(flat) - i,
-                                rules=self.f.sep.join(e["rule"] for e in flat[i:])) for i in range(len(flat))]
+                                rules=self.f.sep.join(counted_rules(e["rule"] for e in flat[i:])))
+                for i in range(len(flat))]
         return {"groups": groups, "summary": self.f.sep.join(counts), "entries": flat, "rest": [*rest, ""],
                 "cap": len(flat),
                 # a stale price is named here (said, or in the rest's rule ids): the brief's last step leaves out
@@ -609,3 +610,13 @@ class BaseView:
                 "ranking": self.f.sentence(rank.template, rank.values, rank.text) if rank and self.kind == "recommend"
                 else "",
                 "tie": self.f.sentence(tie.template, tie.values, tie.text) if tie else ""}
+
+
+def counted_rules(rules: Any) -> list[str]:
+    """Rule ids in first-seen order, each once, a repeated one with its count ('PLAN-OWNED-CANNOT-RUN (2)'): the
+    brief names the findings it leaves out by rule, and a rule that fired for several workloads is one name."""
+    seen: dict[str, int] = {}
+    for r in rules:
+        seen[r] = seen.get(r, 0) + 1
+    return [r if k == 1 else f"{r} ({k})" for r, k in seen.items()]
+
