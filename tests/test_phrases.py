@@ -779,7 +779,7 @@ def test_why_a_workload_is_unplaced_is_message_ids(tmp_path):
     assert u.workload == "pretrain-70b" and u.reason.startswith("no GPU type can run it: ")
     assert u.reason_phrases[0][1] == "plan.unplaced.no_type" and messages.phrase_text(u.reason_phrases) == u.reason
     inner = [p[1] for p in u.reason_phrases[0][2]["reasons"]]
-    assert inner and set(inner) <= {"plan.why.memory", "plan.why.deadline"}
+    assert inner and set(inner) <= {"plan.why.memory", "plan.why.deadline", "plan.why.on_gpu"}
     w = next(w for w in r.workloads if w.name == "pretrain-70b")
     assert w.why_not and all(isinstance(t, str) for t in w.why_not.values())
     assert {b.kind for b in r.binding if b.subject == "pretrain-70b"} >= {"deadline"}

@@ -731,7 +731,8 @@ class Planner:
         kept_off = {g: sz.owned_reason[g] for g, o in sz.options.items() if o.owned_refused and (  # sizing.on_hardware
             o.rent_usd_per_hour is None or self.pf.constraints.acquisition == "buy")}
         if not sz.options or len(kept_off) == len(sz.options):  # no type, or only owned ones the rules keep it off
-            distinct = {w.text: w for w in (kept_off or sz.why_not).values()}
+            named = (_on_gpu(self.kb.gpus[g].name, w) for g, w in (kept_off or sz.why_not).items())
+            distinct = {w.text: w for w in named}
             reasons = [distinct[t] for t in sorted(distinct)[:3]]
             return (("", "plan.unplaced.no_type", {"reasons": joined(reasons)}),)
         c = self.pf.constraints
@@ -739,6 +740,14 @@ class Planner:
             return (("", "plan.unplaced.cannot_buy", {}),)
         return (("", "plan.unplaced.months" if len(months) > 1 else "plan.unplaced.month",
                  {"months": _ranges(months), "acquisition": c.acquisition}),)
+
+
+def _on_gpu(name: str, w: Why) -> Why:
+    """``w`` led by the GPU type it is about where its words do not name it: a workload no type can run read 'misses
+    the deadline (19.2 days ...); misses the deadline (31.9 days ...)', one reason a type, none named."""
+    if any("gpu" in values for _, _, values in w.parts):
+        return w
+    return Why(w.kind, (("", "plan.why.on_gpu", {"gpu": name}), *w.parts))
 
 
 def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], amount: float,
