@@ -372,7 +372,12 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # the serveblind26 round (ids RT15..: MLPerf Inference v6.0 Server and Interactive logs no row cited before: AMD's
     # 8 and 87 x MI355X llama2-70b Interactive / Server, ASUSTeK's 8 x RTX PRO 6000 and HPE's 8 x B200 llama2-70b
     # Interactive, HPE's 8 x B200 Mixtral 8x7B Server, CoreWeave's DeepSeek-R1 Server on 8 x GB300 and 64 x GB200)
-    ("RT(?=1[5-9]|[2-4])", "  of which the rows added by serveblind26 (ids RT15..; blind figures in the validation "
+    ("RT(?=1[5-9]|2[0-2])", "  of which the rows added by serveblind26 (ids RT15-RT22; blind figures in the validation "
+     "README): throughput"),
+    # the serveblind27 round (ids RT23..: MLPerf Inference v5.0 Server logs, the round no row cited, read from
+    # ntuhpc's copy: NVIDIA's 8 x H200 / 8 x B200 / DGX H100 / one B200 / one GH200 llama2-70b (Server and the
+    # Interactive targets), 8 x H200 / 8 x B200 Mixtral 8x7B, GB200 NVL72 Llama 3.1 405B over 72 GPUs)
+    ("RT(?=2[3-9]|[3-5])", "  of which the rows added by serveblind27 (ids RT23..; blind figures in the validation "
      "README): throughput"),
 )
 
