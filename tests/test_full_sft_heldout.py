@@ -27,7 +27,7 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     titled = {rid for rid, r in rows.items() if r["method"] != "lora"
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
-    assert full == titled and len(full) == 50  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
+    assert full == titled and len(full) == 53  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235", "H501", "H505"}  # H501-H505: EasyContext CPT
     assert {task_of(rows[rid]) for rid in full} == {"fine-tune"}
