@@ -24,12 +24,14 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     """Every row whose title names a supervised fine-tune ('SFT', 'fine-tune') and trains every weight is method
     'full', and no other row is: continued pretraining (H140, H167, H219-H235) stays pretraining."""
     rows = _rows()
-    titled = {rid for rid, r in rows.items() if r["method"] != "lora"
+    titled = {rid for rid, r in rows.items() if r["method"] != "lora" and "continued training" not in r["model"]
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
     assert full == titled and len(full) == 53  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235", "H501", "H505"}  # H501-H505: EasyContext CPT
+    # LongRoPE's long-context 'fine-tunes' (trainblind25) train every weight as continued pretraining
+    assert not full & {"H632", "H633"} and all(rows[r]["method"] == "" for r in ("H632", "H633"))
     assert {task_of(rows[rid]) for rid in full} == {"fine-tune"}
     assert task_of(rows["H401"]) == "LoRA" and task_of(rows["H140"]) == "pretrain"
 
