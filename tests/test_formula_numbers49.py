@@ -33,7 +33,9 @@ NAMED = {"capacity": "capacity_per_gpu_bytes", "usable": "usable_per_gpu_bytes",
          "micro-batches": "micro_batches", "restart overhead": "restart_overhead", "NIC": "nic_usd",
          "$/port": "switch_usd_per_port", "$/link": "link_usd", "MFU_ref": "mfu_ref", "billed kW": "billed_kw",
          "$/kW-month": "usd_per_kw_month", "r": "r_flop_per_byte"}
-_LABEL = re.compile(r"\([^()0-9+×/=-]*\)")  # a parenthesis of words only: "(CUDA context and workspaces)"
+# a parenthesis of words only: "(CUDA context and workspaces)"; a hyphen inside a word is a word's ("start-up":
+# review50's "(the run, longer by its restart overhead, and the start-up)" labels the billed hours), not a minus
+_LABEL = re.compile(r"\((?:[^()0-9+×/=-]|(?<=[^\W\d])-(?=[^\W\d]))*\)")
 
 
 def _terms(o: Any) -> list[dict]:
