@@ -512,7 +512,7 @@ class Rulebook:
 def _complaint(err: Any) -> dict[str, Any]:
     """A rule file's first validation error as a message of the catalog (``message``, ``values``,
     ``msgid``): pydantic's own words in English, the catalog's for its common complaints."""
-    from ..inputs.schema import _BOUNDS, _short
+    from ..inputs.error_words import _BOUNDS, _short
 
     msg = err["msg"].replace("Value error, ", "")
     error = err.get("ctx", {}).get("error")

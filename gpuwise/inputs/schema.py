@@ -8,12 +8,11 @@ close match for a misspelt key.
 
 The models live by section (:mod:`.strict` the base, :mod:`.workload`, :mod:`.requirements`,
 :mod:`.proposal`); every name stays importable from here. This module turns a validation error
-into that one line.
+into that one line, in the words :mod:`.error_words` holds for every reader of a file.
 """
 
-import reprlib
 from pathlib import Path
-from typing import Any, get_origin
+from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -21,6 +20,20 @@ from pydantic import (
 )
 
 from ..errors import N_, Said, SaidAt, Term, UserError, either, field_path
+from .error_words import (  # _BOUNDS, _short and literal_close are imported from here too
+    _BOUNDS,
+    _NEWEST,
+    _OR_WORD,
+    _clip,
+    _close_key,
+    _field_info,
+    _field_loc,
+    _fields_of,
+    _is_release,
+    _short,
+    _version_written_otherwise,
+    literal_close,
+)
 from .notation import Meant
 from .requirements import (  # noqa: F401
     CURRENCY_FIELDS,
@@ -52,24 +65,6 @@ PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Prop
 """The proposal's models (:mod:`.proposal`), importable from here too."""
 
 
-#: Names users give an inference engine that the schema spells otherwise, for the 'did you mean' of a refused
-#: ``framework`` (Ollama and LM Studio serve GGUF models with llama.cpp's kernels).
-_ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "llama.cpp", "llamacpp": "llama.cpp",
-                 "llama-cpp": "llama.cpp", "trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm",
-                 "tensorrt": "tensorrt-llm", "exllamav2": "exllama", "exllamav3": "exllama", "hf": "transformers",
-                 "huggingface": "transformers", "mlc-llm": "mlc",
-                 # an element type as PyTorch and the engines' flags spell it, or as gpuwise's precision does
-                 # (recurrent_state_dtype takes torch's names, precision and kv_precision the short ones)
-                 "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "half": "float16", "float": "float32",
-                 "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "torch.float32": "float32",
-                 "torch.bfloat16": "bfloat16", "torch.float16": "float16"}
-
-#: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
-#: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
-#: and SGLang's ``--kv-cache-dtype`` is ``kv_precision`` (difflib offered 'kv_cache_tokens', or every key).
-_FLAG_KEYS = {"mamba_ssm_dtype": "recurrent_state_dtype", "mamba_ssm_cache_dtype": "recurrent_state_dtype",
-              "kv_cache_dtype": "kv_precision"}
-
 def __getattr__(name: str) -> Any:
     """A proposal model, imported when first named here: ``recommend`` never reads a proposal."""
     if name in PROPOSAL_MODELS:
@@ -80,155 +75,6 @@ def __getattr__(name: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- loading
-def _nested_model(ann: Any) -> type[BaseModel] | None:
-    """The model a field holds, looking through ``X | None``, ``list[X]`` and the like (None for a
-    leaf field): how an error location walks down into nested sections."""
-    found = None
-    for cand in getattr(ann, "__args__", (ann,)):
-        for c in (cand, *(getattr(cand, "__args__", None) or ())):
-            if isinstance(c, type) and issubclass(c, BaseModel):
-                found = c
-    return found
-
-
-def _fields_of(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """Field names valid at ``loc`` (for a 'did you mean' on unknown keys)."""
-    current: Any = model
-    keyed = False  # the last field maps keys to sections (vendor_overrides: {nvidia: ...}): the next key names none
-    for key in loc[:-1]:
-        if isinstance(key, int) or current is None or keyed:
-            keyed = False
-            continue
-        fld = current.model_fields.get(key) if hasattr(current, "model_fields") else None
-        if fld is None:
-            return []
-        current = _nested_model(fld.annotation)
-        keyed = any(get_origin(a) is dict for a in (fld.annotation, *getattr(fld.annotation, "__args__", ())))
-    return list(current.model_fields) if current is not None else []
-
-
-def _nested_key(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
-    """The dotted place of an unknown key that is a field of a section one level down (a models.yaml entry's
-    ``indexer_layers`` -> ``sparse_attention.indexer_layers``): a key written a level too high is that field,
-    not the nearest spelling at its own level ('layers'). None where no section, or more than one, has it."""
-    homes = []
-    for name in _fields_of(model, loc):
-        fld = _field_info(model, (*loc[:-1], name))
-        section = _nested_model(fld.annotation) if fld is not None else None
-        keyed = fld is not None and any(get_origin(a) is dict for a in (fld.annotation, *getattr(
-            fld.annotation, "__args__", ())))  # vendor_overrides: {nvidia: ...}: its fields are a level further down
-        if section is not None and not keyed and str(loc[-1]) in section.model_fields:
-            homes.append(f"{name}.{loc[-1]}")
-    return homes[0] if len(homes) == 1 else None
-
-
-def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
-    """The pydantic FieldInfo at ``loc`` (None when ``loc`` names no field)."""
-    current: Any = model
-    fld = None
-    for key in loc:
-        if isinstance(key, int):
-            continue
-        if current is None:
-            return None
-        fld = current.model_fields.get(key)
-        if fld is None:
-            return None
-        current = _nested_model(fld.annotation)
-    return fld
-
-
-def _field_loc(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``loc`` without the union-member tags pydantic appends below a leaf field
-    (``workload.gradient_checkpointing.bool`` -> ``workload.gradient_checkpointing``)."""
-    current: Any = model
-    for i, key in enumerate(loc):
-        if isinstance(key, int):
-            continue
-        if current is None:  # below a leaf: a tag such as 'bool' or "literal['auto']"
-            return loc[:i]
-        fld = current.model_fields.get(key)
-        if fld is None:  # an unknown key: keep it, it is the point
-            return loc[: i + 1]
-        current = _nested_model(fld.annotation)
-    return loc
-
-
-def _version_written_otherwise(given: Any, info: Any) -> str | None:
-    """A release written as its git tag or with a separator the field's form has not (``v0.5.7``, ``0.5.7-rc1``,
-    ``0.5.7 ``), or a build's version (``0.10.1.1+cu126``, ``0.11.1rc2.dev5+gabc``): the release in the field's form,
-    for the refusal's 'did you mean'; None for anything else."""
-    import re
-
-    pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), None)
-    if not isinstance(given, str) or pattern is None or len(given) > 64:
-        return None
-    from .notation import fold_digits
-
-    # full-width digits (４.５７) and other scripts' (Arabic-Indic ٠.١١.١, Devanagari) are refused as every number
-    # field refuses them (docs/formats.md), with the ASCII release offered
-    close = fold_digits(given.strip())
-    close = re.sub(r"[-_](?=(post|rc)\d)", "", re.sub(r"^(release-)?[vV](?=\d)", "", close))
-    # a build's local label (0.10.1.1+cu126) is the release it labels; a nightly or development build
-    # (0.11.1rc2.dev5+gabc, 0.5.6.post3.dev1278, 0.5.9.dev20260204) is offered the release it names, an rcN as
-    # that release (records.release_key)
-    close = re.sub(r"\+[0-9A-Za-z.]*$", "", close)
-    if re.search(r"[.-]?dev\d*$", close):
-        close = re.sub(r"\.?rc\d+$", "", re.sub(r"[.-]?dev\d*$", "", close))
-    return close if close != given and re.fullmatch(pattern, close) else None
-
-
-_RELEASE = r"^[0-9]+(\.[0-9]+){0,3}"
-_NEWEST = {"latest", "newest", "last", "stable", "current", "main", "master", "nightly", "head"}
-
-
-def _is_release(info: Any) -> bool:
-    """A workload's release field (``stack_version``, ``transformers_version``, ``framework_version``), whose
-    description is a paragraph on what the release sets: its pattern starts with :data:`_RELEASE`."""
-    pattern = next((m.pattern for m in getattr(info, "metadata", ()) if getattr(m, "pattern", None)), "")
-    return pattern.startswith(_RELEASE)
-
-
-def literal_close(given: Any, expected: Any) -> str | None:
-    """The choice a value refused by a ``Literal`` field was likely meant as, or None: a close spelling,
-    the same name in other capitals ('cny': CNY), or an engine named as its users know it (Ollama and LM
-    Studio run llama.cpp's kernels, trtllm is TensorRT-LLM). ``expected`` is pydantic's "'a', 'b' or 'c'".
-    One function for every reader of a file, so that ``ask`` resuming a file says what ``recommend`` says."""
-    import difflib
-
-    if not isinstance(given, str):
-        return None
-    choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
-    alias = _ENGINE_NAMES.get(given.strip().lower())
-    if alias in choices:
-        return alias
-    # the same name in other capitals first: difflib offered 'BFloat16' the nearer-spelt float16 over bfloat16
-    close = [c for c in choices if c.lower() == given.strip().lower()]
-    close = close or (difflib.get_close_matches(given, choices) if len(given) <= 100 else [])
-    # a close spelling in other capitals ('MXFP4', 'NVFP4': fp4) is as close as its lower case ('mxfp4')
-    if not close and len(given) <= 100:
-        lower = {c.lower(): c for c in choices}
-        close = [lower[m] for m in difflib.get_close_matches(given.lower(), list(lower))]
-    return close[0] if close else None
-
-
-def _close_key(given: str, valid: list[str]) -> list[str]:
-    """The closest key to a misspelt one, of the keys that keep its longest word where one does: difflib alone
-    offered 'p95_tpot_ms' (a time per output token, written by the pattern of max_ttft_ms's older name
-    p95_ttft_ms) the time-to-first-token key p95_ttft_ms, two letters away, over max_tpot_ms (hostile round 28)."""
-    import difflib
-
-    flag = _FLAG_KEYS.get(given.strip().lower().replace("-", "_").lstrip("_"))
-    if flag in valid:
-        return [flag]
-    close = difflib.get_close_matches(given, valid, n=3)
-    words = sorted((w for w in given.lower().split("_") if w.isalpha()), key=len, reverse=True)
-    if words and len(words[0]) >= 3:
-        keeps = [c for c in close if words[0] in c.lower().split("_")]
-        if keeps:
-            return keeps[:1]
-    return close[:1]
-
 
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     errors = exc.errors()
@@ -386,69 +232,6 @@ def refuse_keys_not_text(data: Any, where: str, path: tuple[Any, ...] = ()) -> N
         for i, value in enumerate(data):
             refuse_keys_not_text(value, where, (*path, i))
 
-
-_BOUNDS = {
-    "greater_than": N_("must be greater than %(gt)s (got %(given)s)"),
-    "greater_than_equal": N_("must be at least %(ge)s (got %(given)s)"),
-    "less_than": N_("must be less than %(lt)s (got %(given)s)"),
-    "less_than_equal": N_("must be at most %(le)s (got %(given)s)"),
-    "int_parsing": N_("must be a whole number (got %(given)s)"),
-    "int_type": N_("must be a whole number (got %(given)s)"),
-    "int_from_float": N_("must be a whole number (got %(given)s)"),
-    "float_parsing": N_("must be a number (got %(given)s)"),
-    "float_type": N_("must be a number (got %(given)s)"),
-    "bool_parsing": N_("must be true or false (got %(given)s)"),
-    "bool_type": N_("must be true or false (got %(given)s)"),
-    "string_type": N_("must be text (got %(given)s)"),
-    "string_too_short": N_("must have at least %(min_length)s characters (got %(given)s)"),
-    "string_too_long": N_("must have at most %(max_length)s characters (got %(given)s)"),
-    "too_short": N_("must have at least %(min_length)s item(s) (got %(given)s)"),
-    "too_long": N_("must have at most %(max_length)s item(s) (got %(given)s)"),
-}
-"""Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
-
-_OR_WORD = {
-    "int_parsing": N_("must be a whole number or %(expected)s (got %(given)s)"),
-    "int_from_float": N_("must be a whole number or %(expected)s (got %(given)s)"),
-    "float_parsing": N_("must be a number or %(expected)s (got %(given)s)"),
-    "bool_parsing": N_("must be true or false, or %(expected)s (got %(given)s)"),
-}
-"""A number refused where the field also takes a word ('auto'): the complaint in another language names it."""
-
-
-class _Given(reprlib.Repr):
-    """What a user gave, as they wrote it: a date YAML read is shown 2026-01-01, not Python's
-    ``datetime.date(2026, 1, 1)``."""
-
-    def repr_date(self, x: Any, level: int) -> str:
-        return x.isoformat()
-
-    def repr_datetime(self, x: Any, level: int) -> str:
-        return x.isoformat(sep=" ")
-
-    def repr_NoneType(self, x: Any, level: int) -> str:  # reprlib calls repr_ + the type's name
-        return "null"  # as YAML and JSON write it, not Python's None
-
-    def repr_bool(self, x: Any, level: int) -> str:
-        return "true" if x else "false"
-
-
-_REPR = _Given()
-_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 12, 60, 60
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _short(value: Any) -> str:
-    """A short repr of what the user gave; bounded in time and size whatever it is (an alias bomb's
-    shared lists, a recursive structure, a huge string)."""
-    try:
-        text = _REPR.repr(value)
-    except Exception:  # a repr that fails cannot be allowed to hide the real message
-        text = f"a {type(value).__name__}"
-    return _clip(text)
 
 
 def parse(model: type[BaseModel], data: Any, where: str) -> Any:

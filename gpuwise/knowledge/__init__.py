@@ -106,7 +106,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         err = exc.errors()[0]
         at = err.get("ctx", {}).get("error")  # a whole entry's check that judges one of its fields (SaidAt)
         where = f"{path}: {_entry_name(data, (*err['loc'], *getattr(at, 'at', ())), index)}"
-        from ..inputs.schema import _BOUNDS, _fields_of, _nested_key, _short
+        from ..inputs.error_words import _BOUNDS, _fields_of, _nested_key, _short
 
         if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
             import difflib
@@ -133,7 +133,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         if err["type"] == "literal_error" and not n:  # a misspelt choice ('kind: list'): what was given, the
             # choices and the close match, as an input file's field says them (it read 'Input should be ...' alone)
             from ..errors import either
-            from ..inputs.schema import literal_close
+            from ..inputs.error_words import literal_close
 
             expected = str(err.get("ctx", {}).get("expected", ""))
             close = literal_close(err.get("input"), expected)
@@ -146,7 +146,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             # workload's framework_version says it, with the release as the close match, not the regular expression
             from types import SimpleNamespace
 
-            from ..inputs.schema import _version_written_otherwise
+            from ..inputs.error_words import _version_written_otherwise
 
             close = _version_written_otherwise(err.get("input"), SimpleNamespace(metadata=[
                 SimpleNamespace(pattern=S.RELEASE_VERSION)]))
