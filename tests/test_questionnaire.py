@@ -156,7 +156,8 @@ def test_advanced_settings_come_after_the_model_and_only_on_yes(tmp_path: Path) 
 
 def test_inference_essentials_and_framework_only_in_advanced(tmp_path: Path) -> None:
     essentials = ["workload.task", "workload.model", "workload.prompt_tokens", "workload.output_tokens",
-                  "workload.concurrent_requests", "workload.target_tokens_per_s", "constraints.budget_usd",
+                  "workload.requests_per_s", "workload.concurrent_requests", "workload.target_tokens_per_s",
+                  "constraints.budget_usd",
                   "constraints.acquisition", "constraints.hosting", "constraints.project_months", "advanced"]
     asked, s = flow(tmp_path, {"workload.task": "inference", "advanced": False})
     assert asked == essentials
@@ -197,6 +198,7 @@ INFERENCE_KEYS = [
     text("llama-3.1-70b"),                       # model
     text("3000"),                                # prompt tokens
     text("1000"),                                # output tokens
+    ENTER,                                       # request rate: none, the concurrency is the load
     text("16"),                                  # concurrent requests
     text("500"),                                 # target tokens/s
     text("$50k"),                                # budget
@@ -216,8 +218,9 @@ INFERENCE_KEYS = [
     text("2.1.0"),
 ]
 INFERENCE_FILE = {
-    "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "concurrent_requests": 16,
-                 "target_tokens_per_s": 500, "framework": "sglang", "prompt_tokens": 3000, "output_tokens": 1000,
+    "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "requests_per_s": None,
+                 "concurrent_requests": 16, "target_tokens_per_s": 500, "framework": "sglang", "prompt_tokens": 3000,
+                 "output_tokens": 1000,
                  "max_ttft_ms": 500, "max_tpot_ms": None},
     "constraints": {"gpus": ["h100-80gb-sxm", "a100-80gb-sxm"], "max_gpus": 64, "budget_usd": 50000,
                     "acquisition": "rent", "project_months": 3, "currency": "USD"},
@@ -317,7 +320,7 @@ def test_amount_in_the_other_currency_is_asked_again(tmp_path: Path, capsys: pyt
     prefilled = tmp_path / "answers.yaml"
     prefilled.write_text("workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 100, output_tokens: 100,"
                          " concurrent_requests: 1, target_tokens_per_s: 0}\n", encoding="utf-8")
-    rc, path = drive(tmp_path, [text("$50k"), text("1500000 CNY"), CTRL_C], answers=prefilled, currency="CNY")
+    rc, path = drive(tmp_path, [ENTER, text("$50k"), text("1500000 CNY"), CTRL_C], answers=prefilled, currency="CNY")
     out = capsys.readouterr().out
     assert rc == 130
     assert "amounts are asked in CNY here" in out
@@ -413,7 +416,8 @@ def test_bad_version_string_is_a_sentence_not_a_pattern(tmp_path: Path, capsys: 
     path = tmp_path / "answers.yaml"
     path.write_text("# gpuwise-ask: advanced=yes\n"
                     "workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 100, output_tokens: 100,"
-                    " concurrent_requests: 1, target_tokens_per_s: 0, precision: bf16, framework: vllm,"
+                    " requests_per_s: null, concurrent_requests: 1, target_tokens_per_s: 0, precision: bf16,"
+                    " framework: vllm,"
                     " max_ttft_ms: null, max_tpot_ms: null}\n"
                     "constraints: {budget_usd: null, acquisition: rent, project_months: 1, max_gpus: 8, gpus: []}\n"
                     "environment: {os: null, driver: null, cuda: null}\n", encoding="utf-8")
@@ -446,7 +450,7 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
                                  "max_gpus": 8}}
     path = tmp_path / "answers.yaml"
     path.write_text(yaml.safe_dump(prefilled), encoding="utf-8")
-    rc, _ = drive(tmp_path, [text("A100"), text("rtx 4900"), text("4090, L4"), CTRL_C], answers=path)
+    rc, _ = drive(tmp_path, [ENTER, text("A100"), text("rtx 4900"), text("4090, L4"), CTRL_C], answers=path)
     out = capsys.readouterr().out
     assert rc == 130
     assert "ambiguous" in out and "a100-80gb-sxm" in out
@@ -457,12 +461,13 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
 def test_edit_from_summary_prunes_answers_that_no_longer_apply(tmp_path: Path) -> None:
     # finish the fine-tuning questions, then change the task to inference from the summary
     keys = [*FINETUNE_KEYS, MENU_EDIT, ENTER, choose("workload.task", "inference", start="finetune"),
-            text("1500"), text("500"), text("8"), ENTER, ENTER, ENTER, ENTER, MENU_SAVE_QUIT]
+            text("1500"), text("500"), ENTER, text("8"), ENTER, ENTER, ENTER, ENTER, MENU_SAVE_QUIT]
     rc, path = drive(tmp_path, keys)
     assert rc == 0
     data = saved(path)
     assert data["workload"] == {"task": "inference", "model": "mistral-7b-v0.1", "precision": "bf16",
-                                "concurrent_requests": 8, "target_tokens_per_s": 0, "framework": "vllm",
+                                "requests_per_s": None, "concurrent_requests": 8, "target_tokens_per_s": 0,
+                                "framework": "vllm",
                                 "prompt_tokens": 1500, "output_tokens": 500, "max_ttft_ms": None,
                                 "max_tpot_ms": None}
     # electricity and where it runs still apply (buying); the deadline (training only) is gone
@@ -512,7 +517,7 @@ def test_resume_skips_answered_questions(tmp_path: Path, capsys: pytest.CaptureF
         encoding="utf-8",
     )
     output = RecordingOutput()
-    keys = [ENTER, text("4"), ENTER, text("20k"), ENTER, NO, MENU_SAVE_QUIT]
+    keys = [ENTER, ENTER, text("4"), ENTER, text("20k"), ENTER, NO, MENU_SAVE_QUIT]
     rc, _ = drive(tmp_path, keys, answers=path, output=output)
     assert rc == 0
     asked = output.text
@@ -523,7 +528,7 @@ def test_resume_skips_answered_questions(tmp_path: Path, capsys: pytest.CaptureF
     assert "Resuming from" in capsys.readouterr().out
     assert saved(path) == {
         "workload": {"task": "inference", "model": "llama-3.1-8b", "attention": "flash", "concurrent_requests": 4,
-                     "target_tokens_per_s": 0, "prompt_tokens": 8000, "output_tokens": 500},
+                     "requests_per_s": None, "target_tokens_per_s": 0, "prompt_tokens": 8000, "output_tokens": 500},
         "constraints": {"budget_usd": 20000, "acquisition": "rent", "project_months": 6, "currency": "USD"},
     }
     # and the advanced-settings answer is remembered: a second resume goes straight to the summary

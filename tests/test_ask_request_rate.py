@@ -1,0 +1,78 @@
+"""`gpuwise ask` for a service stated as a request rate with p95 targets (askreview55).
+
+A team lead sizing a service says "20 requests a second, first token within 2 s and 50 ms per
+token at the 95th percentile". The requirements file has fields for exactly that
+(``workload.requests_per_s``, ``p95_ttft_s``, ``p95_tpot_s``: docs/formats.md), and the rules
+judge them (SRV-RATE-TARGET, SRV-P95-TTFT-TARGET, SRV-P95-TPOT-TARGET), but the questionnaire
+never asked them: its only load was a concurrency and an aggregate tokens/s. A rate makes the
+concurrency and the tokens/s target moot (docs/formats.md: without ``concurrent_requests`` the
+load is the rate, output = rate x ``output_tokens``), so they are not asked after a rate.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuwise.ask.questionnaire import _Session, load_questions
+from gpuwise.inputs.schema import Requirements
+from gpuwise.knowledge import load
+
+QN = load_questions()
+KB = load()
+
+
+def flow(tmp_path: Path, answers: dict[str, Any], lang: str = "en") -> tuple[list[str], _Session]:
+    s = _Session(QN, KB, tmp_path / "flow.yaml", lang=lang, currency=None)
+    s.set_currency()
+    asked: list[str] = []
+    while (q := s.pending()) is not None:
+        assert q.key not in asked, f"{q.key} asked twice"
+        asked.append(q.key)
+        s.apply(q, s.validate(q, answers.get(q.key, s.current(q))))
+    return asked, s
+
+
+def test_a_rate_is_asked_before_the_concurrency(tmp_path: Path) -> None:
+    asked, s = flow(tmp_path, {"workload.task": "inference", "advanced": False})
+    assert asked.index("workload.output_tokens") < asked.index("workload.requests_per_s") \
+        < asked.index("workload.concurrent_requests")
+    # none (Enter) keeps the concurrency as the load: nothing new in the file, no p95 question
+    assert "requests_per_s" not in s.answers["workload"] or s.answers["workload"]["requests_per_s"] is None
+    assert "workload.p95_ttft_s" not in asked and "workload.p95_tpot_s" not in asked
+
+
+def test_a_rate_with_p95_targets_is_saved_and_the_concurrency_not_asked(tmp_path: Path) -> None:
+    asked, s = flow(tmp_path, {"workload.task": "inference", "workload.model": "deepseek-v3.2-exp",
+                               "workload.requests_per_s": 20, "workload.p95_ttft_s": 2,
+                               "workload.p95_tpot_s": 0.05, "advanced": False})
+    assert "workload.concurrent_requests" not in asked and "workload.target_tokens_per_s" not in asked
+    assert asked.index("workload.requests_per_s") < asked.index("workload.p95_ttft_s") \
+        < asked.index("workload.p95_tpot_s") < asked.index("constraints.budget_usd")
+    w = s.answers["workload"]
+    assert (w["requests_per_s"], w["p95_ttft_s"], w["p95_tpot_s"]) == (20, 2, 0.05)
+    assert "concurrent_requests" not in w and "target_tokens_per_s" not in w
+    req = Requirements.model_validate({k: v for k, v in s.answers.items() if k != "constraints"})
+    assert req.workload.requests_per_s == 20
+
+
+def test_a_rate_given_later_drops_the_concurrency(tmp_path: Path) -> None:
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.concurrent_requests": 16, "advanced": False})
+    assert s.answers["workload"]["concurrent_requests"] == 16
+    q = QN.by_key("workload.requests_per_s")
+    s.apply(q, s.validate(q, 5.0))  # "Change an answer" -> the rate
+    assert "concurrent_requests" not in s.answers["workload"]  # the rate is the load now
+    assert s.pending().key == "workload.p95_ttft_s"
+
+
+@pytest.mark.parametrize("key, bad, limit", [("workload.requests_per_s", 0, "0"), ("workload.p95_tpot_s", -1, "0")])
+def test_out_of_range_is_one_line(tmp_path: Path, key: str, bad: float, limit: str) -> None:
+    from gpuwise.ask.questionnaire import _Invalid
+
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.requests_per_s": 1.0, "advanced": False})
+    with pytest.raises(_Invalid) as exc:
+        s.validate(QN.by_key(key), bad)
+    said = s.message(exc.value)
+    assert "\n" not in said and limit in said
