@@ -21,7 +21,7 @@ SECTIONS = ("workload", "constraints", "environment")
 GATE = "advanced"  # the key of the one "advanced settings?" question (not a requirements-file key)
 TYPES = ("select", "text", "int", "float", "bool", "autocomplete", "section", "advanced")
 _QUESTION_FIELDS = {"key", "alt_key", "type", "label", "question", "help", "invalid", "terms", "choices",
-                    "default", "defaults", "optional", "when", "advanced", "money", "parse", "source"}
+                    "default", "defaults", "optional", "when", "advanced", "money", "parse", "source", "policy"}
 _TEXT_PLACEHOLDERS = {"sym", "cur"}  # what question texts may use: the session's currency
 
 
@@ -218,6 +218,7 @@ class Question:
     parse: str | None = None
     alt_key: str | None = None
     source: str | None = None
+    policy: str | None = None  # the knowledge base's policy value that a none answer leaves in force
 
     @property
     def section(self) -> str:
@@ -392,6 +393,9 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
     money = bool(raw.get("money", False))
     if money and qtype not in ("int", "float"):
         raise QuestionsError(f"{where}: money is for int and float questions")
+    policy = raw.get("policy")
+    if policy is not None and (not isinstance(policy, str) or not raw.get("optional") or not money):
+        raise QuestionsError(f"{where}: policy names the policy value (USD) an optional amount's none leaves")
 
     def text(name: str) -> Text:
         return _text(raw[name], f"{where}: {name}", languages, _TEXT_PLACEHOLDERS)
@@ -414,6 +418,7 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
         parse=raw.get("parse"),
         alt_key=raw.get("alt_key"),
         source=raw.get("source"),
+        policy=policy,
     )
 
 

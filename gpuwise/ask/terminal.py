@@ -138,7 +138,7 @@ def _show_value(s: _Session, q: Question | None, key: str, value: Any) -> str:
         if i is not None:
             return q.choices[i].title[s.lang]
     if value is None:
-        return s.t("value_none")
+        return _none_text(s, q)
     if isinstance(value, bool):
         return s.t("value_yes") if value else s.t("value_no")
     if key == "workload.params_b":
@@ -157,10 +157,19 @@ def _show_value(s: _Session, q: Question | None, key: str, value: Any) -> str:
     return str(value)
 
 
+def _none_text(s: _Session, q: Question | None) -> str:
+    """What a none answer means: "none", or the policy value it leaves in force (a day's worth:
+    knowledge/policy.yaml), in the session's currency."""
+    if q is None or q.policy is None:
+        return s.t("value_none")
+    value = float(s.kb.policy_value(q.policy)) * s.rate
+    return s.t("value_policy", value=f"{s.sym}{value:,.0f}")
+
+
 def _default_text(s: _Session, q: Question, value: Any) -> str:
     """The default as the Enter hint shows it: what the user would type."""
     if value is None:
-        return s.t("value_none")
+        return _none_text(s, q)
     if isinstance(value, list):
         return ", ".join(value) if value else s.t("value_all")
     if q.parse == "model" and isinstance(value, int | float) and not isinstance(value, bool):
