@@ -134,7 +134,8 @@ class PlanAsk:
 
     def confirm(self, key: str, default: bool, help_key: str | None = None) -> bool:
         while True:
-            got = self.p.confirm(self.w("q_" + key), default, self.w("tip_yes" if default else "tip_no"))
+            got = self.p.confirm(self.w("q_" + key), default, self.w("tip_yes" if default else "tip_no"),
+                                 (self.w("yes"), self.w("no")))
             if got == "?":
                 self.help(help_key or key)
                 continue

@@ -115,9 +115,47 @@ class _Prompter:
                                            **self.kw)
         return self._help_key(question).unsafe_ask()
 
-    def confirm(self, message: str, default: bool, instruction: str) -> Any:
-        question = self.questionary.confirm(message, default=default, instruction=instruction, **self.kw)
-        return self._help_key(question).unsafe_ask()
+    def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no")) -> Any:
+        """A yes/no prompt as questionary's confirm (y, n, Enter for the default), but the answer is
+        echoed in the session's words (``words``: yes, no), and the instruction goes once answered,
+        as a select's does; questionary's own echoes an English Yes/No after the instruction."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.formatted_text import to_formatted_text
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
+        from questionary.question import Question as QQuestion
+        from questionary.styles import merge_styles_default
+
+        status: dict[str, Any] = {"answer": None, "complete": False}
+
+        def tokens() -> Any:
+            out = [("class:qmark", "?"), ("class:question", f" {message} ")]
+            if not status["complete"]:
+                out.append(("class:instruction", instruction))
+            if status["answer"] is not None:
+                out.append(("class:answer", words[0] if status["answer"] else words[1]))
+            return to_formatted_text(out)
+
+        kb = KeyBindings()
+
+        def answer(event: Any, value: bool) -> None:
+            status["answer"], status["complete"] = value, True
+            event.app.exit(result=value)
+
+        @kb.add(Keys.ControlC, eager=True)
+        @kb.add(Keys.ControlQ, eager=True)
+        def _interrupt(event: Any) -> None:
+            event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+        kb.add("y")(lambda e: answer(e, True))
+        kb.add("Y")(lambda e: answer(e, True))
+        kb.add("n")(lambda e: answer(e, False))
+        kb.add("N")(lambda e: answer(e, False))
+        kb.add(Keys.ControlM, eager=True)(lambda e: answer(e, default))
+        kb.add(Keys.Any)(lambda e: None)  # nothing else is typed in
+
+        session: Any = PromptSession(tokens, key_bindings=kb, style=merge_styles_default([None]), **self.kw)
+        return self._help_key(QQuestion(session.app)).unsafe_ask()
 
     def text(self, message: str, instruction: str, completer: Any = None) -> str:
         if completer is not None:
@@ -263,7 +301,8 @@ class _Asker:
                 return _AGAIN
             return q.choices[got].value
         if q.type in ("bool", "section", "advanced"):
-            got = self.p.confirm(message, bool(current), s.t("hint_confirm_yes" if current else "hint_confirm_no"))
+            got = self.p.confirm(message, bool(current), s.t("hint_confirm_yes" if current else "hint_confirm_no"),
+                                 (s.t("value_yes"), s.t("value_no")))
             if got == _HELP:
                 self.show_help(q)
                 return _AGAIN
