@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import difflib
+import math
 import re
 from dataclasses import field
 from pathlib import Path
@@ -26,6 +27,7 @@ from .answers import (
     _Invalid,
     _put,
     _short,
+    _short_float,
     parse_number,
     save_answers,
 )
@@ -350,7 +352,9 @@ class _Session:
         else:
             msg = str(err.get("msg", ""))
         if err.get("loc") and "input" in err and kind not in ("model_type", "dict_type"):
-            return self.t("got", message=msg, input=_short(err["input"]))
+            given = err["input"]  # a number as typed: -3, not the float it was read as (-3.0)
+            shown = _short_float(given) if isinstance(given, float) and math.isfinite(given) else _short(given)
+            return self.t("got", message=msg, input=shown)
         return msg
 
     def message(self, exc: _Invalid) -> str:
