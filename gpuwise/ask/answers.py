@@ -121,10 +121,13 @@ def render_answers(answers: dict, questionnaire: Questionnaire | None = None, *,
         data["constraints"] = to_currency_fields(data["constraints"], currency)
         own = {f"constraints.{n}": f"constraints.{o}" for o, n in zip(before, data["constraints"], strict=True)
                if o != n}
-    lines = [
-        "# gpuwise requirements, written by `gpuwise ask`.",
-        "# Run it with `gpuwise recommend FILE`; change answers with `gpuwise ask --answers FILE`.",
-    ]
+    if questionnaire is not None and {"file_head", "file_run"} <= set(questionnaire.messages):
+        lines = ["# " + questionnaire.say("file_head", lang), "# " + questionnaire.say("file_run", lang)]
+    else:
+        lines = [
+            "# gpuwise requirements, written by `gpuwise ask`.",
+            "# Run it with `gpuwise recommend FILE`; change answers with `gpuwise ask --answers FILE`.",
+        ]
     if state:
         lines.append(f"# gpuwise-ask: {state}")
     head = len(lines)
