@@ -177,7 +177,7 @@ def test_texts_are_complete_in_both_languages() -> None:
     for key in texts.texts:
         stem = key.split("_", 1)[1] if key.startswith(("q_", "h_", "l_")) else key
         assert f'"{key}"' in src or f'"{stem}"' in src or f"_{stem}" in src or key.startswith(
-            ("host_", "way_", "task_", "method_", "prec_", "cadence_", "market_")), f"{key} is not used"
+            ("host_", "way_", "task_", "method_", "prec_", "cadence_", "market_", "kind_")), f"{key} is not used"
 
 
 def test_render_plan_reads_back() -> None:

@@ -435,8 +435,13 @@ class PlanAsk:
         t.add_column(self.w("column_value"), style="bold", overflow="fold")
         t.add_row(escape(self.w("l_horizon")), escape(self.w("months", n=data["horizon_months"])))
         for o in data.get("owned") or []:
-            t.add_row(escape(self.w("l_owned_gpu")), escape(self.w("owned_row", count=o["count"], gpu=self._gpu_name(
-                o["gpu"]), hosting=self.w("host_" + o.get("hosting", "office")))))
+            row = [self.w("owned_row", count=o["count"], gpu=self._gpu_name(o["gpu"]),
+                          hosting=self.w("host_" + o.get("hosting", "office")))]
+            if o.get("bought"):
+                row.append(self.w("owned_bought", month=o["bought"]))
+            if o.get("paid_usd") is not None:
+                row.append(self.w("owned_paid", amount=self._show(o["paid_usd"], money=True)))
+            t.add_row(escape(self.w("l_owned_gpu")), escape(self._joined(row)))
         for x in data["workloads"]:
             t.add_row(escape(x["name"]), escape(self._describe(x)))
         c = data.get("constraints") or {}
@@ -444,7 +449,18 @@ class PlanAsk:
             if c.get(name) is not None:
                 t.add_row(escape(self.w("l_" + key)), escape(self._show(c[name], money=True)))
         t.add_row(escape(self.w("l_acquisition")), escape(self.w("way_" + c.get("acquisition", "either"))))
+        if c.get("hosting"):
+            t.add_row(escape(self.w("l_hosting")), escape(self.w("host_" + c["hosting"])))
+        if c.get("market"):
+            t.add_row(escape(self.w("l_market")), escape(self.w("market_" + c["market"])))
         return t
+
+    def _joined(self, parts: list[str]) -> str:
+        """``parts`` as a list in the session's language ("a, b, c"; "a，b，c")."""
+        out = parts[0]
+        for part in parts[1:]:
+            out = self.w("list_pair", a=out, b=part)
+        return out
 
     def _gpu_name(self, g: str) -> str:
         from ..errors import UserError
@@ -457,7 +473,9 @@ class PlanAsk:
     def _describe(self, x: dict[str, Any]) -> str:
         w, c = x["workload"], x["cadence"]
         model = w.get("model") or self.w("custom_model", size=f"{w.get('params_b', 0):g}")
-        head = f"{w['task']}{' ' + w['method'] if w.get('method') else ''}, {model}"
+        method = {"lora": "LoRA", "qlora": "QLoRA", "full": self.w("kind_full")}.get(w.get("method") or "")
+        head = self._joined([f"{self.w('kind_' + w['task'])}{' ' + method if method else ''}", model,
+                             *([w["precision"]] if w.get("precision") else [])])
         if c.get("continuous"):
             rate = (x.get("targets") or {}).get("requests_per_s")
             how = self.w("continuous", h=f"{c.get('hours_per_day', 24):g}", m=c.get("start_month", 1),
@@ -467,7 +485,12 @@ class PlanAsk:
             how = self.w("once_at", m=c["at_month"])
         else:
             how = self.w("per_month", n=f"{c['per_month']:g}", m=c.get("start_month", 1))
-        return f"{head}; {how}"
+        more = []
+        if x.get("deadline_days") is not None:
+            more.append(self.w("deadline_days", d=f"{x['deadline_days']:g}"))
+        if (x.get("targets") or {}).get("max_ttft_ms") is not None:
+            more.append(self.w("ttft_within", ms=f"{x['targets']['max_ttft_ms']:g}"))
+        return "; ".join([head, how, *more])
 
     def write(self, data: dict[str, Any]) -> None:
         """The plan file, validated whole first, written complete or not at all."""
