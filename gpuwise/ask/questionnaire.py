@@ -199,7 +199,13 @@ def _interact(s: _Session, notes: list[str], report: Path, knowledge: str | None
         asker.say(note, "dim")
     while True:
         while (q := s.pending()) is not None:
-            asker.ask(q)
+            while not asker.ask(q):  # `<`: the question before it, with its answer offered
+                order = s.qn.questions.index
+                earlier = [a for a in s.asked() if order(a) < order(q)]
+                if not earlier:
+                    asker.say(s.t("no_back"), "yellow")
+                    continue
+                q = earlier[-1]
         s.save()
         console.print(_answers_table(s))
         choice = prompter.select(s.t("ready"), [s.t(m) for m in _MENU], 0, s.t("hint_menu"))

@@ -15,6 +15,7 @@ from .questions import _AGAIN, Question, _index
 from .session import _Session
 
 _HELP = "?"  # what a select/confirm prompt returns when the user presses ?
+_BACK = "<"  # what a question returns when the user asks for the previous one (`<`)
 
 
 # ------------------------------------------------------------------------------ prompting
@@ -87,10 +88,10 @@ class _Prompter:
             self.kw["output"] = output
 
     @staticmethod
-    def _help_key(question: Any) -> Any:
-        """Let ``?`` end a select/confirm prompt with the help sentinel, and Ctrl-D end it as the end
-        of input, as it ends a text prompt (questionary's choice lists ignored it: the questionnaire
-        went on waiting)."""
+    def _help_key(question: Any, back: bool = False) -> Any:
+        """Let ``?`` end a select/confirm prompt with the help sentinel, ``<`` (``back``) with the
+        back sentinel, and Ctrl-D end it as the end of input, as it ends a text prompt
+        (questionary's choice lists ignored it: the questionnaire went on waiting)."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
         kb = KeyBindings()
@@ -98,6 +99,9 @@ class _Prompter:
         @kb.add("?")
         def _help(event: Any) -> None:
             event.app.exit(result=_HELP)
+
+        if back:
+            kb.add("<")(lambda event: event.app.exit(result=_BACK))
 
         @kb.add("c-d")
         def _end(event: Any) -> None:
@@ -107,15 +111,16 @@ class _Prompter:
         app.key_bindings = merge_key_bindings([app.key_bindings, kb])
         return question
 
-    def select(self, message: str, titles: list[str], default: int, instruction: str) -> Any:
+    def select(self, message: str, titles: list[str], default: int, instruction: str, back: bool = False) -> Any:
         from questionary import Choice as QChoice
 
         choices = [QChoice(title=t, value=i) for i, t in enumerate(titles)]
         question = self.questionary.select(message, choices=choices, default=default, instruction=instruction,
                                            **self.kw)
-        return self._help_key(question).unsafe_ask()
+        return self._help_key(question, back).unsafe_ask()
 
-    def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no")) -> Any:
+    def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no"),
+                back: bool = False) -> Any:
         """A yes/no prompt as questionary's confirm (y, n, Enter for the default), but the answer is
         echoed in the session's words (``words``: yes, no), and the instruction goes once answered,
         as a select's does; questionary's own echoes an English Yes/No after the instruction."""
@@ -155,7 +160,7 @@ class _Prompter:
         kb.add(Keys.Any)(lambda e: None)  # nothing else is typed in
 
         session: Any = PromptSession(tokens, key_bindings=kb, style=merge_styles_default([None]), **self.kw)
-        return self._help_key(QQuestion(session.app)).unsafe_ask()
+        return self._help_key(QQuestion(session.app), back).unsafe_ask()
 
     def text(self, message: str, instruction: str, completer: Any = None) -> str:
         if completer is not None:
@@ -260,7 +265,8 @@ class _Asker:
                 self.console.print(f"  [bold]{escape(t)}[/]: {escape(glossary[t].text[lang])}")
         self.say("  " + self.s.t("glossary_hint", terms=terms), "dim")
 
-    def ask(self, q: Question) -> None:
+    def ask(self, q: Question) -> bool:
+        """Put ``q`` until its answer validates; False when the user asked for the previous question."""
         if q.type == "advanced":
             self._show_defaults()
         while True:
@@ -268,6 +274,8 @@ class _Asker:
             value = self._prompt(q, current)
             if value is _AGAIN:
                 continue
+            if value is _BACK:
+                return False
             if q.key == "workload.task" and value == PLAN_CHOICE:  # a plan: plan_ask.py takes over
                 raise StartPlan
             try:
@@ -278,7 +286,7 @@ class _Asker:
             for note in update.notes:
                 self.say(note, "dim")
             self.s.apply(q, update)
-            return
+            return True
 
     def _show_defaults(self) -> None:
         """Before the advanced-settings question: what a no keeps."""
@@ -295,14 +303,19 @@ class _Asker:
         message = s.text(q, "question")
         if q.type == "select":
             default = _index(q.choices, current)
-            got = self.p.select(message, [c.title[s.lang] for c in q.choices], default or 0, s.t("hint_select"))
+            got = self.p.select(message, [c.title[s.lang] for c in q.choices], default or 0, s.t("hint_select"),
+                                back=True)
+            if got == _BACK:
+                return _BACK
             if got == _HELP:
                 self.show_help(q)
                 return _AGAIN
             return q.choices[got].value
         if q.type in ("bool", "section", "advanced"):
             got = self.p.confirm(message, bool(current), s.t("hint_confirm_yes" if current else "hint_confirm_no"),
-                                 (s.t("value_yes"), s.t("value_no")))
+                                 (s.t("value_yes"), s.t("value_no")), back=True)
+            if got == _BACK:
+                return _BACK
             if got == _HELP:
                 self.show_help(q)
                 return _AGAIN
@@ -317,6 +330,8 @@ class _Asker:
         if text.startswith(("?", "？")):
             self.show_help(q, text[1:])
             return _AGAIN
+        if text in ("<", "＜"):
+            return _BACK
         if not text:
             return current
         if q.optional and text.lower() in _NONE_WORDS:
