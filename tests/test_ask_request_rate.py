@@ -4,9 +4,10 @@ A team lead sizing a service says "20 requests a second, first token within 2 s 
 token at the 95th percentile". The requirements file has fields for exactly that
 (``workload.requests_per_s``, ``p95_ttft_s``, ``p95_tpot_s``: docs/formats.md), and the rules
 judge them (SRV-RATE-TARGET, SRV-P95-TTFT-TARGET, SRV-P95-TPOT-TARGET), but the questionnaire
-never asked them: its only load was a concurrency and an aggregate tokens/s. A rate makes the
-concurrency and the tokens/s target moot (docs/formats.md: without ``concurrent_requests`` the
-load is the rate, output = rate x ``output_tokens``), so they are not asked after a rate.
+never asked them: its only load was a concurrency and an aggregate tokens/s. A rate replaces the
+concurrency as the load (docs/formats.md: without ``concurrent_requests`` the load is the rate),
+so the concurrency is not asked after a rate; the tokens/s target still is (0: none), so that a
+file's own target is kept on resume.
 """
 
 from __future__ import annotations
@@ -48,12 +49,12 @@ def test_a_rate_with_p95_targets_is_saved_and_the_concurrency_not_asked(tmp_path
     asked, s = flow(tmp_path, {"workload.task": "inference", "workload.model": "deepseek-v3.2-exp",
                                "workload.requests_per_s": 20, "workload.p95_ttft_s": 2,
                                "workload.p95_tpot_s": 0.05, "advanced": False})
-    assert "workload.concurrent_requests" not in asked and "workload.target_tokens_per_s" not in asked
+    assert "workload.concurrent_requests" not in asked
     assert asked.index("workload.requests_per_s") < asked.index("workload.p95_ttft_s") \
         < asked.index("workload.p95_tpot_s") < asked.index("constraints.budget_usd")
     w = s.answers["workload"]
     assert (w["requests_per_s"], w["p95_ttft_s"], w["p95_tpot_s"]) == (20, 2, 0.05)
-    assert "concurrent_requests" not in w and "target_tokens_per_s" not in w
+    assert "concurrent_requests" not in w and w["target_tokens_per_s"] == 0
     req = Requirements.model_validate({k: v for k, v in s.answers.items() if k != "constraints"})
     assert req.workload.requests_per_s == 20
 
@@ -68,6 +69,13 @@ def test_a_rate_given_later_drops_the_concurrency(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("key, bad, limit", [("workload.requests_per_s", 0, "0"), ("workload.p95_tpot_s", -1, "0")])
+def test_a_files_own_tokens_target_is_kept_with_a_rate(tmp_path: Path) -> None:
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
+    s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "requests_per_s": 5,
+                         "target_tokens_per_s": 900}})
+    assert s.answers["workload"]["target_tokens_per_s"] == 900
+
+
 def test_out_of_range_is_one_line(tmp_path: Path, key: str, bad: float, limit: str) -> None:
     from gpuwise.ask.questionnaire import _Invalid
 
