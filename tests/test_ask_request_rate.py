@@ -76,6 +76,14 @@ def test_a_files_own_tokens_target_is_kept_with_a_rate(tmp_path: Path) -> None:
     assert s.answers["workload"]["target_tokens_per_s"] == 900
 
 
+def test_a_files_p95_target_without_a_rate_is_kept(tmp_path: Path) -> None:
+    # docs/formats.md: with no requests_per_s a p95 target applies at the rate the load amounts to
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
+    s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "concurrent_requests": 8,
+                         "p95_ttft_s": 1.5}})
+    assert s.answers["workload"]["p95_ttft_s"] == 1.5 and s.answers["workload"]["concurrent_requests"] == 8
+
+
 def test_out_of_range_is_one_line(tmp_path: Path, key: str, bad: float, limit: str) -> None:
     from gpuwise.ask.questionnaire import _Invalid
 

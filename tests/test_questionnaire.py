@@ -205,6 +205,8 @@ INFERENCE_KEYS = [
     choose("constraints.acquisition", "rent"),   # (where it runs: not asked when renting)
     text("3"),                                   # months
     YES,                                         # advanced settings
+    ENTER,                                       # p95 time to first token: none (no rate)
+    ENTER,                                       # p95 time per output token: none
     choose("workload.precision", "fp8"),
     choose("workload.framework", "sglang"),
     text("500"),                                 # max TTFT
@@ -221,7 +223,7 @@ INFERENCE_FILE = {
     "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "requests_per_s": None,
                  "concurrent_requests": 16, "target_tokens_per_s": 500, "framework": "sglang", "prompt_tokens": 3000,
                  "output_tokens": 1000,
-                 "max_ttft_ms": 500, "max_tpot_ms": None},
+                 "max_ttft_ms": 500, "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None},
     "constraints": {"gpus": ["h100-80gb-sxm", "a100-80gb-sxm"], "max_gpus": 64, "budget_usd": 50000,
                     "acquisition": "rent", "project_months": 3, "currency": "USD"},
     "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
@@ -418,7 +420,7 @@ def test_bad_version_string_is_a_sentence_not_a_pattern(tmp_path: Path, capsys: 
                     "workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 100, output_tokens: 100,"
                     " requests_per_s: null, concurrent_requests: 1, target_tokens_per_s: 0, precision: bf16,"
                     " framework: vllm,"
-                    " max_ttft_ms: null, max_tpot_ms: null}\n"
+                    " max_ttft_ms: null, max_tpot_ms: null, p95_ttft_s: null, p95_tpot_s: null}\n"
                     "constraints: {budget_usd: null, acquisition: rent, project_months: 1, max_gpus: 8, gpus: []}\n"
                     "environment: {os: null, driver: null, cuda: null}\n", encoding="utf-8")
     rc, _ = drive(tmp_path, [text("abc"), text("2.1"), CTRL_C], answers=path)
@@ -445,7 +447,7 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
     prefilled = {"workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16",
                               "prompt_tokens": 1000, "output_tokens": 200, "concurrent_requests": 1,
                               "target_tokens_per_s": 0, "framework": "vllm", "max_ttft_ms": None,
-                              "max_tpot_ms": None},
+                              "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None},
                  "constraints": {"acquisition": "rent", "budget_usd": None, "project_months": 1,
                                  "max_gpus": 8}}
     path = tmp_path / "answers.yaml"
@@ -461,7 +463,7 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
 def test_edit_from_summary_prunes_answers_that_no_longer_apply(tmp_path: Path) -> None:
     # finish the fine-tuning questions, then change the task to inference from the summary
     keys = [*FINETUNE_KEYS, MENU_EDIT, ENTER, choose("workload.task", "inference", start="finetune"),
-            text("1500"), text("500"), ENTER, text("8"), ENTER, ENTER, ENTER, ENTER, MENU_SAVE_QUIT]
+            text("1500"), text("500"), ENTER, text("8"), ENTER, ENTER, ENTER, ENTER, ENTER, ENTER, MENU_SAVE_QUIT]
     rc, path = drive(tmp_path, keys)
     assert rc == 0
     data = saved(path)
@@ -469,7 +471,7 @@ def test_edit_from_summary_prunes_answers_that_no_longer_apply(tmp_path: Path) -
                                 "requests_per_s": None, "concurrent_requests": 8, "target_tokens_per_s": 0,
                                 "framework": "vllm",
                                 "prompt_tokens": 1500, "output_tokens": 500, "max_ttft_ms": None,
-                                "max_tpot_ms": None}
+                                "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None}
     # electricity and where it runs still apply (buying); the deadline (training only) is gone
     assert data["constraints"] == {"gpus": [], "max_gpus": 8, "budget_usd": None, "acquisition": "buy",
                                    "project_months": 6, "electricity_usd_per_kwh": 0.3, "currency": "USD",
