@@ -68,7 +68,6 @@ def test_a_rate_given_later_drops_the_concurrency(tmp_path: Path) -> None:
     assert s.pending().key == "workload.p95_ttft_s"
 
 
-@pytest.mark.parametrize("key, bad, limit", [("workload.requests_per_s", 0, "0"), ("workload.p95_tpot_s", -1, "0")])
 def test_a_files_own_tokens_target_is_kept_with_a_rate(tmp_path: Path) -> None:
     s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
     s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "requests_per_s": 5,
@@ -84,6 +83,7 @@ def test_a_files_p95_target_without_a_rate_is_kept(tmp_path: Path) -> None:
     assert s.answers["workload"]["p95_ttft_s"] == 1.5 and s.answers["workload"]["concurrent_requests"] == 8
 
 
+@pytest.mark.parametrize("key, bad, limit", [("workload.requests_per_s", 0, "0"), ("workload.p95_tpot_s", -1, "0")])
 def test_out_of_range_is_one_line(tmp_path: Path, key: str, bad: float, limit: str) -> None:
     from gpuwise.ask.questionnaire import _Invalid
 
