@@ -1,0 +1,52 @@
+"""Hostile round 42's fixed failures (benchmarks/hostile_round42.py), each failing before its fix:
+
+* an audited rental within its budget was told to buy the same GPUs (TCO-RENT-DEARER-PROPOSED), where buying pays
+  more than the budget before its resale comes back -- what TCO-OVER-BUDGET-CASH rejects;
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from .clirun import gpuwise as cli
+
+R1 = {"task": "inference", "model": "deepseek-r1", "framework": "sglang", "precision": "fp8", "prompt_tokens": 1000,
+      "output_tokens": 1000, "requests_per_s": 4}
+
+
+def _write(tmp_path, doc: dict, name: str = "r.yaml") -> None:
+    (tmp_path / name).write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+
+
+def _audit(tmp_path, doc: dict, *extra: str) -> dict:
+    _write(tmp_path, doc, "p.yaml")
+    r = cli("audit", "p.yaml", "--format", "json", *extra, cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+RENT_H200 = {"title": "t", "workload": R1, "hardware": {"gpu": "h200", "count": 8, "nodes": 1},
+             "acquisition": {"mode": "rent", "months": 12}}
+
+
+def test_a_rental_within_budget_is_not_told_to_buy_what_the_budget_cannot_pay(tmp_path):
+    """8 x H200 rented for 12 months bill $251,587 (8 x 8,760 h at the dated offer), within a $260,000 budget; buying
+    them comes to $171,876 net but pays $337,076 before the resale (the audit's own buy ledger of the same
+    GPUs): the approver was told 'Buy instead', a purchase TCO-OVER-BUDGET-CASH rejects at that budget."""
+    d = _audit(tmp_path, {**RENT_H200, "constraints": {"budget_usd": 260000, "project_months": 12}})
+    rules = {f["rule"] for f in d["findings"]}
+    assert d["proposed"]["ledger"]["total"] <= 260000 and "TCO-OVER-BUDGET" not in rules
+    assert "TCO-RENT-DEARER-PROPOSED" not in rules
+    # the same in yuan: 187万元 at 7.2 CNY per USD is $259,722
+    d = _audit(tmp_path, {**RENT_H200, "constraints": {"budget_usd": "187万元", "project_months": 12}}, "--fx-rate", "7.2")
+    assert "TCO-RENT-DEARER-PROPOSED" not in {f["rule"] for f in d["findings"]}
+
+
+def test_a_rental_is_still_told_what_buying_comes_to_where_the_budget_pays_for_it(tmp_path):
+    """With $400,000 (over the $337,076 buying pays before resale), or no budget, the warning stands."""
+    for constraints in ({"budget_usd": 400000, "project_months": 12}, {"project_months": 12}):
+        d = _audit(tmp_path, {**RENT_H200, "constraints": constraints})
+        [f] = [f for f in d["findings"] if f["rule"] == "TCO-RENT-DEARER-PROPOSED"]
+        assert "$171,876 net" in f["message"]
