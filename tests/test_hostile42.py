@@ -2,12 +2,15 @@
 
 * an audited rental within its budget was told to buy the same GPUs (TCO-RENT-DEARER-PROPOSED), where buying pays
   more than the budget before its resale comes back -- what TCO-OVER-BUDGET-CASH rejects;
+* ``rocm_fp4_asm_gemm: true`` without ``rocm_aiter: true``, on SGLang or on a BF16 job was accepted and changed
+  nothing (vLLM reads VLLM_ROCM_USE_AITER_FP4_ASM_GEMM only with AITER on, and only MXFP4 linear layers run it);
 """
 
 from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 
 from .clirun import gpuwise as cli
@@ -40,7 +43,8 @@ def test_a_rental_within_budget_is_not_told_to_buy_what_the_budget_cannot_pay(tm
     assert d["proposed"]["ledger"]["total"] <= 260000 and "TCO-OVER-BUDGET" not in rules
     assert "TCO-RENT-DEARER-PROPOSED" not in rules
     # the same in yuan: 187万元 at 7.2 CNY per USD is $259,722
-    d = _audit(tmp_path, {**RENT_H200, "constraints": {"budget_usd": "187万元", "project_months": 12}}, "--fx-rate", "7.2")
+    yuan = {"budget_usd": "187万元", "project_months": 12}
+    d = _audit(tmp_path, {**RENT_H200, "constraints": yuan}, "--fx-rate", "7.2")
     assert "TCO-RENT-DEARER-PROPOSED" not in {f["rule"] for f in d["findings"]}
 
 
@@ -50,3 +54,30 @@ def test_a_rental_is_still_told_what_buying_comes_to_where_the_budget_pays_for_i
         d = _audit(tmp_path, {**RENT_H200, "constraints": constraints})
         [f] = [f for f in d["findings"] if f["rule"] == "TCO-RENT-DEARER-PROPOSED"]
         assert "$171,876 net" in f["message"]
+
+
+FP4 = {"task": "inference", "model": "llama-3.1-70b", "framework": "vllm", "precision": "fp4", "prompt_tokens": 1000,
+       "output_tokens": 1000, "concurrent_requests": 64}
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ({"rocm_fp4_asm_gemm": True}, "only with AITER on"),
+    ({"rocm_fp4_asm_gemm": True, "rocm_aiter": False}, "only with AITER on"),
+    ({"rocm_fp4_asm_gemm": True, "rocm_aiter": True, "framework": "sglang"}, "which sglang does not read"),
+    ({"rocm_fp4_asm_gemm": True, "rocm_aiter": True, "precision": "bf16"}, "a bf16 job has none")])
+def test_the_fp4_asm_flag_where_vllm_does_not_read_it_is_refused(tmp_path, given, said):
+    """vLLM's _aiter_ops gates the assembly FP4 GEMM on VLLM_ROCM_USE_AITER and the flag together, and only its
+    MXFP4 linear method calls it; before, the MI355X's TPOT without AITER was the same with the flag as without
+    (20.6 ms, the Triton FP4 GEMM's 0.30 of the peak), and nothing said so."""
+    _write(tmp_path, {"workload": {**FP4, **given}})
+    r = cli("estimate", "r.yaml", "--gpu", "mi355x", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "workload.rocm_fp4_asm_gemm" in r.stderr and said in r.stderr
+    zh = cli("estimate", "r.yaml", "--gpu", "mi355x", "--lang", "zh", cwd=tmp_path)
+    assert zh.returncode == 2 and "rocm_fp4_asm_gemm" in zh.stderr and said not in zh.stderr
+
+
+def test_the_fp4_asm_flag_off_or_where_read_is_kept(tmp_path):
+    for given in ({"rocm_fp4_asm_gemm": False}, {"rocm_fp4_asm_gemm": True, "rocm_aiter": True}):
+        _write(tmp_path, {"workload": {**FP4, **given}})
+        assert cli("estimate", "r.yaml", "--gpu", "mi355x", cwd=tmp_path).returncode == 0

@@ -78,10 +78,10 @@ def test_the_dense_rate_needs_aiter_the_asm_flag_and_the_gpu_read(kb):
     on = _job(kb, OPTS + ";rocm_fp4_asm_gemm=true")
     eng = E.engine(on, kb.gpus["mi355x"], "vllm")
     assert eng.peak_dense == pytest.approx(0.54 * MI355X_FP4_TFLOPS * 1e12)
-    # the flag off (vLLM's default: aiter's Triton FP4 GEMM), or AITER off: vLLM's AMD efficiency, 0.30 of the peak
-    for opts in (OPTS, OPTS.replace("rocm_aiter=true", "rocm_aiter=false") + ";rocm_fp4_asm_gemm=true"):
-        eng = E.engine(_job(kb, opts), kb.gpus["mi355x"], "vllm")
-        assert eng.peak_dense == pytest.approx(0.30 * MI355X_FP4_TFLOPS * 1e12)
+    # the flag off (vLLM's default: aiter's Triton FP4 GEMM): vLLM's AMD efficiency, 0.30 of the peak (the flag with
+    # AITER off is refused at input since hostile round 42: vLLM reads it only with AITER on, tests/test_hostile42.py)
+    eng = E.engine(_job(kb, OPTS), kb.gpus["mi355x"], "vllm")
+    assert eng.peak_dense == pytest.approx(0.30 * MI355X_FP4_TFLOPS * 1e12)
     # the MI350X was not timed: it keeps vLLM's efficiency of its own 9,227.5 TFLOP/s
     eng = E.engine(on, kb.gpus["mi350x"], "vllm")
     assert eng.peak_dense == pytest.approx(0.30 * 9227.5e12)

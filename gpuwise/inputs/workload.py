@@ -597,6 +597,26 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
+    def _fp4_asm_gemm_where_read(self) -> "Workload":
+        """``rocm_fp4_asm_gemm`` is vLLM's VLLM_ROCM_USE_AITER_FP4_ASM_GEMM, read only where AITER is on
+        (VLLM_ROCM_USE_AITER=1; vllm/_aiter_ops.py) and only by MXFP4 linear layers: asked for elsewhere it changes
+        nothing, and was accepted without a word (hostile round 42)."""
+        if not self.rocm_fp4_asm_gemm:
+            return self
+        if self.framework != "vllm":
+            raise SaidAt(("rocm_fp4_asm_gemm",), N_("rocm_fp4_asm_gemm is vLLM's VLLM_ROCM_USE_AITER_FP4_ASM_GEMM, "
+                                                    "which %(framework)s does not read: set framework vllm, or leave "
+                                                    "rocm_fp4_asm_gemm out"), framework=self.framework)
+        if not self.rocm_aiter:
+            raise SaidAt(("rocm_fp4_asm_gemm",), N_("vLLM reads VLLM_ROCM_USE_AITER_FP4_ASM_GEMM only with AITER on: "
+                                                    "add rocm_aiter: true, or leave rocm_fp4_asm_gemm out"))
+        if self.precision != "fp4":
+            raise SaidAt(("rocm_fp4_asm_gemm",), N_("rocm_fp4_asm_gemm runs MXFP4 linear layers, and a %(precision)s "
+                                                    "job has none: set precision fp4, or leave rocm_fp4_asm_gemm "
+                                                    "out"), precision=self.precision)
+        return self
+
+    @model_validator(mode="after")
     def _one_sequence(self) -> "Workload":
         """A training step takes whole sequences: a global batch of fewer tokens than one sequence has no step."""
         g = self.global_batch_tokens
