@@ -4,6 +4,8 @@
   more than the budget before its resale comes back -- what TCO-OVER-BUDGET-CASH rejects;
 * ``rocm_fp4_asm_gemm: true`` without ``rocm_aiter: true``, on SGLang or on a BF16 job was accepted and changed
   nothing (vLLM reads VLLM_ROCM_USE_AITER_FP4_ASM_GEMM only with AITER on, and only MXFP4 linear layers run it);
+* a number field given null (``egress_tb_per_month: null``, ``max_gpus: ~``, an empty ``seq_len:``) was refused in
+  pydantic's words ('Input should be a valid number (got null)'), not gpuwise's, with no way to the default;
 """
 
 from __future__ import annotations
@@ -81,3 +83,29 @@ def test_the_fp4_asm_flag_off_or_where_read_is_kept(tmp_path):
     for given in ({"rocm_fp4_asm_gemm": False}, {"rocm_fp4_asm_gemm": True, "rocm_aiter": True}):
         _write(tmp_path, {"workload": {**FP4, **given}})
         assert cli("estimate", "r.yaml", "--gpu", "mi355x", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(("doc", "name", "argv"), [
+    ({"title": "t", "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096,
+                                 "train_tokens": 2.0e8},
+      "hardware": {"gpu": "h100", "count": 8, "nodes": 1},
+      "acquisition": {"mode": "rent", "provider": "aws", "instance": "p5.48xlarge"},
+      "cloud": {"egress_tb_per_month": None}}, "cloud.egress_tb_per_month", ("audit", "r.yaml")),
+    ({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "train_tokens": 2.0e8},
+      "constraints": {"max_gpus": None}}, "constraints.max_gpus", ("recommend", "r.yaml")),
+    ({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": None,
+                   "train_tokens": 2.0e8}}, "workload.seq_len", ("estimate", "r.yaml", "--gpu", "h100"))])
+def test_a_number_field_given_null_is_refused_in_gpuwise_words(tmp_path, doc, name, argv):
+    _write(tmp_path, doc)
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    leaf = name.rsplit(".", 1)[1]
+    assert f"{name}: null (~ or an empty key) is no number: write one, or leave {leaf} out" in r.stderr
+    assert "Input should be" not in r.stderr
+
+
+def test_a_field_that_takes_null_still_does(tmp_path):
+    """budget_usd's default is none: null is that, as before."""
+    _write(tmp_path, {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                   "train_tokens": 2.0e8}, "constraints": {"budget_usd": None}})
+    assert cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0

@@ -57,7 +57,27 @@ class Strict(Prebuilt, BaseModel):
                           "here: write a number, or quote the text"))
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
+        if v is None:
+            _no_null_number(cls.model_fields[info.field_name], info.field_name)
         return v
+
+
+def _no_null_number(field: Any, name: str) -> None:
+    """A number field that takes no null given one (``egress_tb_per_month: null``, ``max_gpus: ~``, an empty key):
+    said in gpuwise's words, with the way to its default, where pydantic's 'Input should be a valid number' was
+    printed (hostile round 42); a field whose type admits null takes it as before."""
+    ann = field.annotation
+    if not takes_number_only(ann) or ann is type(None) or type(None) in _leaf_types(ann):
+        return
+    if field.is_required():
+        raise Said(N_("null (~ or an empty key) is no number: write one"))
+    raise Said(N_("null (~ or an empty key) is no number: write one, or leave %(name)s out for its default"),
+               name=name)
+
+
+def _leaf_types(a: Any) -> list[Any]:
+    args = typing.get_args(a)
+    return [x for arg in args for x in _leaf_types(arg)] if args else [a]
 
 
 def raise_meant(v: Any) -> None:
