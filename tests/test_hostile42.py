@@ -6,6 +6,8 @@
   nothing (vLLM reads VLLM_ROCM_USE_AITER_FP4_ASM_GEMM only with AITER on, and only MXFP4 linear layers run it);
 * a number field given null (``egress_tb_per_month: null``, ``max_gpus: ~``, an empty ``seq_len:``) was refused in
   pydantic's words ('Input should be a valid number (got null)'), not gpuwise's, with no way to the default;
+* the plan's tie said 'Buying nothing costs $43,672, $30.00 more' of two totals shown whole ($43,672 and $43,642,
+  $30.17 apart): the difference of two whole figures is said whole, as is a saving against a baseline.
 """
 
 from __future__ import annotations
@@ -109,3 +111,17 @@ def test_a_field_that_takes_null_still_does(tmp_path):
     _write(tmp_path, {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
                                    "train_tokens": 2.0e8}, "constraints": {"budget_usd": None}})
     assert cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0
+
+
+def test_the_difference_of_two_whole_figures_is_said_whole():
+    """The bundled team plan: $43,642.32 against buying nothing's $43,672.49; shown $43,642 and $43,672, their
+    difference $30 (answer.tie.more 30.0), said '$30' -- '$30.00' claimed cents it does not have."""
+    from gpuwise.render import plan_view
+    from tests.conftest import ROOT, answer_of
+
+    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    assert r.answer.tie is not None and r.answer.tie.more == 30.0
+    text = " ".join(plan_view.render(r, "text", width=200).split())
+    assert "Buying nothing costs $43,672, $30 more:" in text and "$30.00" not in text
+    zh = " ".join(plan_view.render(r, "text", width=200, lang="zh").split())
+    assert "多 $30：" in zh

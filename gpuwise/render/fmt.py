@@ -381,8 +381,10 @@ class Fmt:
     def bytes_tick(b: float) -> str:
         return f"{b / 1e9:g} GB" if b else "0"
 
-    def local(self, amount: float | None, *, compact: bool = False) -> str:
-        """An amount already in the report's currency."""
+    def local(self, amount: float | None, *, compact: bool = False, whole: bool = False) -> str:
+        """An amount already in the report's currency; ``whole``: in whole units below MONEY_WHOLE_FROM too (the
+        difference of two amounts shown whole is itself whole: '$30', not '$30.00', where the two read $43,672 and
+        $43,642 and lie $30.16 apart)."""
         if amount is None or not math.isfinite(amount):
             return self.na()
         sign = "-" if amount < 0 else ""
@@ -398,7 +400,7 @@ class Fmt:
             else:
                 text = f"{a:g}"
             return f"{sign}{sym}{text}"
-        text = f"{a:,.0f}" if a >= MONEY_WHOLE_FROM or a == 0 else f"{a:,.2f}"
+        text = f"{a:,.0f}" if whole or a >= MONEY_WHOLE_FROM or a == 0 else f"{a:,.2f}"
         return f"{sign}{sym}{text}"
 
     def to_local(self, usd: float | None) -> float | None:

@@ -217,13 +217,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                    total=m(r.total), monthly=m(r.answer.monthly_average)))
     if r.answer.beats and r.answer.saving >= max(1.0, 1e-3 * abs(r.total)):
         brief.append(_("It beats %(baseline)s (%(other)s) by %(saving)s.", baseline=_(BASELINE[r.answer.beats]),
-                       other=m(r.baselines[r.answer.beats]), saving=m(r.answer.saving)))
+                       other=m(r.baselines[r.answer.beats]),
+                       saving=m(r.answer.saving, whole=_both_whole(r.total, r.baselines[r.answer.beats]))))
     elif r.answer.beats:  # the cheapest baseline is this plan itself (nothing to buy, or renting is all there is)
         brief.append(_("It costs what %(baseline)s does (%(other)s): no way that keeps to the constraints costs less.",
                        baseline=_(BASELINE[r.answer.beats]), other=m(r.baselines[r.answer.beats])))
     if r.answer.tie is not None:  # the purchase saves less than the solver's tolerance: say so, not a saving
         kw = {"other": m(r.answer.tie.total), "gap": local.pct(r.answer.tie.gap, 1),
-              "diff": m(abs(r.answer.tie.more))}
+              "diff": m(abs(r.answer.tie.more), whole=_both_whole(r.total, r.answer.tie.total))}
         brief.append(_("Buying nothing costs %(other)s, %(diff)s more: within the solver's %(gap)s tolerance, so "
                        "buying and not buying are a tie.", **kw) if r.answer.tie.more >= 0 else
                      _("Buying nothing costs %(other)s, %(diff)s less: within the solver's %(gap)s tolerance, so "
@@ -560,6 +561,11 @@ def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
         v = v * usd_cny if code == "CNY" else v / usd_cny
     sym = "$" if code == "USD" else ("¥" if f.lang == "zh" else "CN¥")
     return f"{sym}{v:.3g}"
+
+
+def _both_whole(a: float, b: float) -> bool:
+    """Both amounts are shown in whole units (from MONEY_WHOLE_FROM), so their difference is said whole."""
+    return min(abs(a), abs(b)) >= MONEY_WHOLE_FROM
 
 
 def _adds_up(r: Any) -> bool:
