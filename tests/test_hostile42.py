@@ -7,7 +7,9 @@
 * a number field given null (``egress_tb_per_month: null``, ``max_gpus: ~``, an empty ``seq_len:``) was refused in
   pydantic's words ('Input should be a valid number (got null)'), not gpuwise's, with no way to the default;
 * the plan's tie said 'Buying nothing costs $43,672, $30.00 more' of two totals shown whole ($43,672 and $43,642,
-  $30.17 apart): the difference of two whole figures is said whole, as is a saving against a baseline.
+  $30.17 apart): the difference of two whole figures is said whole, as is a saving against a baseline;
+* the plan questionnaire's growth in percent typed in other digits ('１０%', '١٠') was 'not a percentage', where
+  every other number question offers the ASCII ('write 10').
 """
 
 from __future__ import annotations
@@ -125,3 +127,17 @@ def test_the_difference_of_two_whole_figures_is_said_whole():
     assert "Buying nothing costs $43,672, $30 more:" in text and "$30.00" not in text
     zh = " ".join(plan_view.render(r, "text", width=200, lang="zh").split())
     assert "多 $30：" in zh
+
+
+@pytest.mark.parametrize("growth", ["\uff11\uff10%", "\u0661\u0660", "\uff11\uff10"])
+def test_a_plan_growth_in_other_digits_is_offered_its_ascii(tmp_path, capsys, growth):
+    from tests.test_plan_ask import ENTER, FINETUNE, LIMITS, NO, OWNED, PLAN, YES, drive, text
+
+    service = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text(growth), text("10%"),
+               ENTER, text("chat")]
+    keys = [PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, NO, *LIMITS, "\x1b[B" + ENTER]  # write and quit
+    assert drive(keys, tmp_path / "p.yaml") == 0
+    out = capsys.readouterr().out
+    assert "has digits other than 0-9" in out and "write 10" in out and "is not a percentage" not in out
+    data = yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))
+    assert data["workloads"][0]["cadence"]["growth_per_month"] == 0.1  # the 10% typed after it

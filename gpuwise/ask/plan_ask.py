@@ -168,7 +168,10 @@ class PlanAsk:
                 elif kind == "percent":
                     try:
                         got = float(parse_number(text.rstrip("%％").strip()))
-                    except _Invalid:
+                    except _Invalid as exc:
+                        # '１０%' or '١٠%': the ASCII offered, as every other number question offers it (hostile 42)
+                        if exc.msg == "other_digits":
+                            raise
                         raise _Refused(self.w("not_a_percent", text=repr(text))) from None
                 elif kind == "month":
                     if not _MONTH.match(text):
