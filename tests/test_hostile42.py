@@ -9,7 +9,8 @@
 * the plan's tie said 'Buying nothing costs $43,672, $30.00 more' of two totals shown whole ($43,672 and $43,642,
   $30.17 apart): the difference of two whole figures is said whole, as is a saving against a baseline;
 * the plan questionnaire's growth in percent typed in other digits ('１０%', '١٠') was 'not a percentage', where
-  every other number question offers the ASCII ('write 10').
+  every other number question offers the ASCII ('write 10'), and a month bought '２０２４-０３' was answered with
+  pydantic's regular expression ("String should match pattern '^[0-9]{4}-...'").
 """
 
 from __future__ import annotations
@@ -141,3 +142,16 @@ def test_a_plan_growth_in_other_digits_is_offered_its_ascii(tmp_path, capsys, gr
     assert "has digits other than 0-9" in out and "write 10" in out and "is not a percentage" not in out
     data = yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))
     assert data["workloads"][0]["cadence"]["growth_per_month"] == 0.1  # the 10% typed after it
+
+
+@pytest.mark.parametrize("month", ["\uff12\uff10\uff12\uff14-\uff10\uff13", "\u0662\u0660\u0662\u0664-\u0660\u0663"])
+def test_a_plan_month_in_other_digits_is_offered_its_ascii(tmp_path, capsys, month):
+    """The plan file's owned[].bought offers 'did you mean 2024-03?'; the questionnaire showed the field's pattern."""
+    from tests.test_plan_ask import DOWN, ENTER, FINETUNE, LIMITS, NO, PLAN, SERVICE, YES, drive, text
+
+    owned = [YES, text("RTX 4090"), text("8"), ENTER, text(month), text("2024-03"), text("14,400"), NO]
+    keys = [PLAN, text("6"), *owned, *SERVICE, YES, *FINETUNE, NO, *LIMITS, DOWN + ENTER]  # write and quit
+    assert drive(keys, tmp_path / "p.yaml") == 0
+    out = capsys.readouterr().out
+    assert "write 2024-03" in out and "should match pattern" not in out
+    assert yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))["owned"][0]["bought"] == "2024-03"

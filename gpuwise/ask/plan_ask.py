@@ -30,7 +30,7 @@ PLAN_CHOICE = "plan"
 TEXTS_FILE = Path(__file__).with_name("plan_texts.yaml")
 DEFAULT_PLAN = "gpuwise-plan.yaml"
 _AGAIN: Any = object()
-_MONTH = re.compile(r"^\d{4}-\d{2}$")
+_MONTH = re.compile(r"^[0-9]{4}-[0-9]{2}$")  # ASCII digits: re's \d takes '２０２４-０３' (hostile round 42)
 _NONE = ("none", "null", "-", "无", "没有", "不限")
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?|\.\d+)\s*b$", re.IGNORECASE)
 
@@ -174,6 +174,9 @@ class PlanAsk:
                             raise
                         raise _Refused(self.w("not_a_percent", text=repr(text))) from None
                 elif kind == "month":
+                    said = other_digits(text)  # '２０２４-０３': the ASCII offered, as the plan file's field offers it
+                    if said is not None:
+                        raise _Invalid("other_digits", **said.values)
                     if not _MONTH.match(text):
                         raise _Refused(self.w("not_a_month", text=repr(text)))
                     got = text
