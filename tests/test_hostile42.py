@@ -10,7 +10,9 @@
   $30.17 apart): the difference of two whole figures is said whole, as is a saving against a baseline;
 * the plan questionnaire's growth in percent typed in other digits ('１０%', '١٠') was 'not a percentage', where
   every other number question offers the ASCII ('write 10'), and a month bought '２０２４-０３' was answered with
-  pydantic's regular expression ("String should match pattern '^[0-9]{4}-...'").
+  pydantic's regular expression ("String should match pattern '^[0-9]{4}-...'");
+* 8 owned A100s in 3 servers were taken as 8 // 3 = 2 a server, and a run on all 8 was said to run 'over 4
+  servers' of the 3 the plan file states: the count is spread as evenly as it goes (3, 3, 2).
 """
 
 from __future__ import annotations
@@ -155,3 +157,29 @@ def test_a_plan_month_in_other_digits_is_offered_its_ascii(tmp_path, capsys, mon
     out = capsys.readouterr().out
     assert "write 2024-03" in out and "should match pattern" not in out
     assert yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))["owned"][0]["bought"] == "2024-03"
+
+
+def test_servers_spanned_take_the_largest_first():
+    from gpuwise.plan.result import server_sizes, servers_spanned
+
+    assert server_sizes([(8, 3)]) == [3, 3, 2] and server_sizes([(8, 2), (3, 3)]) == [4, 4, 1, 1, 1]
+    assert [servers_spanned([3, 3, 2], n) for n in (1, 3, 4, 6, 7, 8)] == [1, 1, 2, 2, 3, 3]
+    assert servers_spanned([], 8) == 1  # servers not stated: the plan does not know how they sit
+    assert servers_spanned([2, 2], 6) == 3  # past the owned servers: the largest's count a server
+
+
+def test_a_run_on_all_the_owned_gpus_spans_the_servers_stated(tmp_path):
+    """Llama 3.1 405B FP8 on vLLM needs 8 A100s: the team's 8 sit in 3 servers, so the run spans 3, not 4."""
+    plan = {"horizon_months": 6, "owned": [{"gpu": "a100-sxm4-80gb", "count": 8, "servers": 3}],
+            "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-405b",
+                                                        "framework": "vllm", "precision": "fp8",
+                                                        "prompt_tokens": 1000, "output_tokens": 200},
+                           "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 0.5}}],
+            "constraints": {"acquisition": "rent", "gpus": ["a100-sxm4-80gb"], "max_gpus": 8}}
+    _write(tmp_path, plan, "plan.yaml")
+    r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    [owned] = json.loads(r.stdout)["owned"]
+    assert owned["server_gpus"] == 3 and owned["server_sizes"] == [3, 3, 2]
+    text = " ".join(cli("plan", "plan.yaml", cwd=tmp_path).stdout.split())
+    assert "owned, over 3 servers" in text and "over 4 servers" not in text

@@ -50,6 +50,7 @@ from .sizing import (
     Sized,
     market,
     on_hardware,
+    owned_server_sizes,
     size,
     stated_server_gpus,
     workload_defaults,
@@ -691,7 +692,8 @@ class Planner:
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
         owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
                             hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H),
-                            server_gpus=stated_server_gpus(self.pf, self.kb, g))
+                            server_gpus=stated_server_gpus(self.pf, self.kb, g),
+                            server_sizes=owned_server_sizes(self.pf, self.kb, g))
                  for g, n in self.owned.items()]
         workloads = [PlannedWorkload(
             name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,

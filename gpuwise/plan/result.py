@@ -230,8 +230,37 @@ class OwnedFleet(Frozen):
     count: int
     hosting: str
     hosting_per_month: float = Field(description="USD a month on average: what the plan's hosting lines bill for them")
-    server_gpus: int = Field(0, description="the GPUs of one of their servers (owned[].count / servers), 0 where "
-                             "the plan file does not state their servers")
+    server_gpus: int = Field(0, description="the GPUs of their largest server (owned[].count over its servers, "
+                             "rounded up), 0 where the plan file does not state their servers")
+    server_sizes: list[int] = Field([], description="the GPUs of each of their servers, largest first: owned[].count "
+                                    "spread over its servers as evenly as it goes (8 in 3 servers: 3, 3, 2); empty "
+                                    "where the plan file does not state their servers")
+
+    def spans(self, gpus: int) -> int:
+        """The servers a run or copy of ``gpus`` of them spans (:func:`servers_spanned`)."""
+        return servers_spanned(self.server_sizes, gpus)
+
+
+def server_sizes(entries: list[tuple[int, int]]) -> list[int]:
+    """The GPUs of each server, largest first, of owned entries given as (count, servers): each entry's count
+    spread as evenly as it goes (8 in 3 servers: 3, 3, 2)."""
+    sizes: list[int] = []
+    for count, servers in entries:
+        q, r = divmod(count, servers)
+        sizes += [q + 1] * r + [q] * (servers - r)
+    return sorted((x for x in sizes if x), reverse=True)
+
+
+def servers_spanned(sizes: list[int], gpus: int) -> int:
+    """The fewest of the servers ``sizes`` that hold ``gpus`` GPUs, the largest taken first (8 of 3, 3, 2: all 3;
+    hostile round 42: 8 A100s in 3 servers were said to run 'over 4 servers', 8 over 8 // 3 = 2 a server); 1 where
+    no servers are stated, and past them the largest's count a server."""
+    held = 0
+    for k, n in enumerate(sizes, 1):
+        held += n
+        if held >= gpus:
+            return k
+    return max(1, len(sizes) + (-(-(gpus - held) // sizes[0]) if sizes else 0))
 
 
 class PlannedWorkload(Frozen):

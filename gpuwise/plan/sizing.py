@@ -41,6 +41,7 @@ from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from ..results import Assumption
+from .result import server_sizes, servers_spanned
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
 
@@ -529,26 +530,31 @@ def _wider(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook, one_node: bool
     return wall, {k: fact[k] for k in HOST_RAM_FACTS}
 
 
-def owned_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
-    """The GPUs of the largest owned server of ``g`` (owned[].count / servers), the owned count where an entry states
-    no servers."""
+def owned_server_sizes(pf: PlanFile, kb: Knowledge, g: str) -> list[int]:
+    """The GPUs of each owned server of ``g``, largest first (:func:`.result.server_sizes`), where every entry of the
+    type states its servers; empty where one does not (the plan does not know how they sit)."""
     mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
-    if mine and all(w.servers for w in mine):
-        return max(w.count // w.servers for w in mine)
-    return sum(w.count for w in mine)
+    return server_sizes([(w.count, w.servers) for w in mine]) if mine and all(w.servers for w in mine) else []
+
+
+def owned_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
+    """The GPUs of the largest owned server of ``g`` (owned[].count over its servers, rounded up: 3 of 8 in 3
+    servers, where 8 // 3 = 2 was taken), the owned count where an entry states no servers."""
+    sizes = owned_server_sizes(pf, kb, g)
+    return sizes[0] if sizes else sum(w.count for w in pf.owned if kb.gpu(w.gpu).id == g)
 
 
 def stated_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
-    """The GPUs of one owned server of ``g`` (:func:`owned_server_gpus`) where every entry of the type states its
-    servers; 0 where one does not (the plan does not know how they sit)."""
-    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
-    return owned_server_gpus(pf, kb, g) if mine and all(w.servers for w in mine) else 0
+    """The GPUs of the largest owned server of ``g`` (:func:`owned_server_gpus`) where every entry of the type states
+    its servers; 0 where one does not (the plan does not know how they sit)."""
+    sizes = owned_server_sizes(pf, kb, g)
+    return sizes[0] if sizes else 0
 
 
 def owned_servers(pf: PlanFile, kb: Knowledge, g: str, count: int) -> int:
-    """The owned servers of ``g`` a run or copy of ``count`` GPUs spans; 1 where their servers are not stated."""
-    per = stated_server_gpus(pf, kb, g)
-    return math.ceil(count / per) if per else 1
+    """The owned servers of ``g`` a run or copy of ``count`` GPUs spans, the largest first; 1 where their servers are
+    not stated."""
+    return servers_spanned(owned_server_sizes(pf, kb, g), count)
 
 
 def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:

@@ -271,13 +271,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                             right=range(1, 8)) if quarters else None
 
     per_server = {o.gpu: o.server_gpus for o in r.owned}
+    fleets = {o.gpu: o for o in r.owned}
 
     def how(p: Any) -> str:
         if p.acquisition == "rent" and p.term and p.term != "on-demand":
             return _("rented, %(term)s commitment", term=_(TERM.get(p.term, p.term)))
         one = p.count // p.copies if p.copies else p.count  # the GPUs of one copy (a service's count is all of them)
         if p.acquisition == "owned" and one > per_server.get(p.gpu, 0) > 0:  # a run or copy over owned servers
-            return _("owned, over %(n)s servers", n=-(-one // per_server[p.gpu]))
+            return _("owned, over %(n)s servers", n=fleets[p.gpu].spans(one))
         return _(ACQ[p.acquisition])
 
     full = detail == "full"
