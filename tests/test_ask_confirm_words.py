@@ -11,22 +11,12 @@ import re
 from pathlib import Path
 
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from gpuwise.ask.questionnaire import load_questions, run_ask
 
+from .test_questionnaire import RecordingOutput
+
 QN = load_questions()
-
-
-class RecordingOutput(DummyOutput):
-    def __init__(self) -> None:
-        self.chunks: list[str] = []
-
-    def write(self, data: str) -> None:
-        self.chunks.append(data)
-
-    def write_raw(self, data: str) -> None:
-        self.chunks.append(data)
 
 
 def final_draw(keys: str, tmp_path: Path, lang: str) -> str:

@@ -13,7 +13,6 @@ file's own target is kept on resume.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,19 +20,10 @@ from gpuwise.ask.questionnaire import _Session, load_questions
 from gpuwise.inputs.schema import Requirements
 from gpuwise.knowledge import load
 
+from .test_questionnaire import flow
+
 QN = load_questions()
 KB = load()
-
-
-def flow(tmp_path: Path, answers: dict[str, Any], lang: str = "en") -> tuple[list[str], _Session]:
-    s = _Session(QN, KB, tmp_path / "flow.yaml", lang=lang, currency=None)
-    s.set_currency()
-    asked: list[str] = []
-    while (q := s.pending()) is not None:
-        assert q.key not in asked, f"{q.key} asked twice"
-        asked.append(q.key)
-        s.apply(q, s.validate(q, answers.get(q.key, s.current(q))))
-    return asked, s
 
 
 def test_a_rate_is_asked_before_the_concurrency(tmp_path: Path) -> None:
