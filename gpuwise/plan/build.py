@@ -43,6 +43,7 @@ from .result import (
     Tie,
     Unplaced,
 )
+from .result import complete as complete_records
 from .schema import PlanFile
 from .sizing import (
     DAYS_PER_MONTH,
@@ -617,6 +618,7 @@ class Planner:
     def _result(self, ex: Extracted, total: float, baselines: dict[str, float | None], details: list[Baseline],
                 api: list[HostedApi], binding: list[Binding], findings: list[Finding], trace: list[TraceEntry],
                 house: HouseRules | None, notes: list[str], even: tuple[float, float] | None = None) -> PlanResult:
+        complete_records()  # before the comprehensions below make the first instances (CPython 3.13.0)
         M = self._money
         months = [Month(month=m.month, capex=M(m.capex), rent=M(m.rent), opex=M(m.opex),
                         fees=M(m.fees), total=M(m.total), resale=M(m.resale), hosting=M(m.hosting),

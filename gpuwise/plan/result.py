@@ -322,3 +322,17 @@ class PlanResult(Frozen):
     assumptions: list[Assumption] = []
     house_rules: HouseRules | None = None
     knowledge_dates: dict[str, str] = {}
+
+
+def complete() -> None:
+    """Build every plan record's validator now, from a plain frame. The records defer their build (``defer_build``)
+    to their first instance, when pydantic rebuilds the model from its caller's frame locals; the planner makes its
+    first ones inside list comprehensions, and CPython 3.13.0 crashes (SIGSEGV) reading the locals of a frame that
+    runs an inlined comprehension there (``gpuwise plan`` on examples/plan-team-4090.yaml, from the readme check on
+    3.13). Built here first, no instance asks for a rebuild."""
+    todo = [Frozen]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls is not Frozen and not cls.__pydantic_complete__:
+            cls.model_rebuild()
