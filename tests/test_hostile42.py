@@ -183,3 +183,22 @@ def test_a_run_on_all_the_owned_gpus_spans_the_servers_stated(tmp_path):
     assert owned["server_gpus"] == 3 and owned["server_sizes"] == [3, 3, 2]
     text = " ".join(cli("plan", "plan.yaml", cwd=tmp_path).stdout.split())
     assert "owned, over 3 servers" in text and "over 4 servers" not in text
+
+
+def test_the_network_assumption_names_servers_of_unequal_size(tmp_path):
+    """The same plan: its assumption said the 8 owned A100s 'sit 3 to a server' where they sit 3, 3 and 2
+    (session 40, lead); it now names each server's count and the largest a run fits in before it spans them."""
+    plan = {"horizon_months": 6, "owned": [{"gpu": "a100-sxm4-80gb", "count": 8, "servers": 3}],
+            "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-405b",
+                                                        "framework": "vllm", "precision": "fp8",
+                                                        "prompt_tokens": 1000, "output_tokens": 200},
+                           "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 0.5}}],
+            "constraints": {"acquisition": "rent", "gpus": ["a100-sxm4-80gb"], "max_gpus": 8}}
+    _write(tmp_path, plan, "plan.yaml")
+    got = json.loads(cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
+    [a] = [a for a in got["assumptions"] if a["field"] == "owned[].servers"]
+    assert a["message_id"] == "assume.plan.owned_network_uneven" and a["value"] == "3+3+2 x a100-80gb-sxm"
+    assert a["reason"].startswith("the owned NVIDIA A100 SXM4 80GB sit in servers of 3, 3, 2 GPUs: a run or copy "
+                                  "on more than 3 of them spans servers")
+    zh = " ".join(cli("plan", "plan.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "分在几台服务器上，各 3, 3, 2 块" in zh

@@ -686,9 +686,13 @@ class Planner:
                            for m in ex.months for pl in m.placements):
                 from ..estimators.interconnect import default_network
 
-                self.assumptions.append(note("owned[].servers", f"{per} x {g}", "assume.plan.owned_network", {
-                    "gpu": self.kb.gpus[g].name, "per": per,
-                    "network": default_network(self.kb.gpus[g], self.kb.runtime)}))
+                sizes = owned_server_sizes(self.pf, self.kb, g)  # 3, 3, 2 where 8 sit in three servers (hostile42)
+                even = len(set(sizes)) == 1
+                self.assumptions.append(note(
+                    "owned[].servers", f"{per} x {g}" if even else f"{'+'.join(map(str, sizes))} x {g}",
+                    "assume.plan.owned_network" if even else "assume.plan.owned_network_uneven", {
+                        "gpu": self.kb.gpus[g].name, "per": per, "sizes": ", ".join(map(str, sizes)),
+                        "network": default_network(self.kb.gpus[g], self.kb.runtime)}))
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
