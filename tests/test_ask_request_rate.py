@@ -82,3 +82,21 @@ def test_out_of_range_is_one_line(tmp_path: Path, key: str, bad: float, limit: s
         s.validate(QN.by_key(key), bad)
     said = s.message(exc.value)
     assert "\n" not in said and limit in said
+
+
+def test_a_file_with_a_concurrency_is_not_asked_a_rate_on_resume(tmp_path: Path) -> None:
+    """A service file written before the rate question (its load a concurrency) resumed with a new question
+    first: hostile rounds 27 / 28 resume Qwen3-Next and Nemotron 3 Nano services and met it as an extra prompt.
+    The concurrency settles the rate as none (questions.yaml settled_by); the file's values are kept."""
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
+    s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 100, "output_tokens": 100,
+                         "concurrent_requests": 4, "target_tokens_per_s": 0}})
+    s.set_currency()
+    rate = QN.by_key("workload.requests_per_s")
+    assert s.answered(rate) and "requests_per_s" not in s.answers["workload"]
+    assert s.pending().key != "workload.requests_per_s" and s.answers["workload"]["concurrent_requests"] == 4
+    # a file without a load still asks it
+    s2 = _Session(QN, KB, tmp_path / "b.yaml", lang="en", currency=None)
+    s2.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 100, "output_tokens": 100}})
+    s2.set_currency()
+    assert s2.pending().key == "workload.requests_per_s"

@@ -322,7 +322,8 @@ def test_amount_in_the_other_currency_is_asked_again(tmp_path: Path, capsys: pyt
     prefilled = tmp_path / "answers.yaml"
     prefilled.write_text("workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 100, output_tokens: 100,"
                          " concurrent_requests: 1, target_tokens_per_s: 0}\n", encoding="utf-8")
-    rc, path = drive(tmp_path, [ENTER, text("$50k"), text("1500000 CNY"), CTRL_C], answers=prefilled, currency="CNY")
+    # the file's concurrency is its load: no rate is asked on resume (settled_by)
+    rc, path = drive(tmp_path, [text("$50k"), text("1500000 CNY"), CTRL_C], answers=prefilled, currency="CNY")
     out = capsys.readouterr().out
     assert rc == 130
     assert "amounts are asked in CNY here" in out
@@ -452,7 +453,7 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
                                  "max_gpus": 8}}
     path = tmp_path / "answers.yaml"
     path.write_text(yaml.safe_dump(prefilled), encoding="utf-8")
-    rc, _ = drive(tmp_path, [ENTER, text("A100"), text("rtx 4900"), text("4090, L4"), CTRL_C], answers=path)
+    rc, _ = drive(tmp_path, [text("A100"), text("rtx 4900"), text("4090, L4"), CTRL_C], answers=path)
     out = capsys.readouterr().out
     assert rc == 130
     assert "ambiguous" in out and "a100-80gb-sxm" in out

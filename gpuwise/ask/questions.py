@@ -21,7 +21,8 @@ SECTIONS = ("workload", "constraints", "environment")
 GATE = "advanced"  # the key of the one "advanced settings?" question (not a requirements-file key)
 TYPES = ("select", "text", "int", "float", "bool", "autocomplete", "section", "advanced")
 _QUESTION_FIELDS = {"key", "alt_key", "type", "label", "question", "help", "invalid", "terms", "choices",
-                    "default", "defaults", "optional", "when", "advanced", "money", "parse", "source", "policy"}
+                    "default", "defaults", "optional", "when", "advanced", "money", "parse", "source", "policy",
+                    "settled_by"}
 _TEXT_PLACEHOLDERS = {"sym", "cur"}  # what question texts may use: the session's currency
 
 
@@ -219,6 +220,9 @@ class Question:
     alt_key: str | None = None
     source: str | None = None
     policy: str | None = None  # the knowledge base's policy value that a none answer leaves in force
+    # keys whose answer settles this optional question as none: a file that states its service's load as a
+    # concurrency is not asked for a rate on resume (the rate would replace it; hostile rounds 27 / 28's resumes)
+    settled_by: tuple[str, ...] = ()
 
     @property
     def section(self) -> str:
@@ -357,6 +361,9 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
             raise QuestionsError(f"{where}: {k!r} is not a requirements-file key")
         if (qtype == "section") != (not name):
             raise QuestionsError(f"{where}: type 'section' is for a bare section key, and only for one")
+    settled = tuple(str(k) for k in raw.get("settled_by") or ())
+    if not set(settled) <= _all_paths(fields):
+        raise QuestionsError(f"{where}: settled_by names a key that is not a requirements-file key")
     choices = []
     for j, c in enumerate(raw.get("choices") or []):
         if not isinstance(c, dict) or "value" not in c:
@@ -413,6 +420,7 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
         defaults=tuple(defaults),
         optional=bool(raw.get("optional", False)),
         when=Condition(str(raw["when"])) if raw.get("when") is not None else None,
+        settled_by=settled,
         advanced=adv,
         money=money,
         parse=raw.get("parse"),

@@ -105,7 +105,7 @@ class _Session:
     def answered(self, q: Question) -> bool:
         if q.type == "advanced":
             return self.advanced is not None
-        return any(_has(self.answers, k) for k in q.keys) or q.key in self.declined
+        return (any(_has(self.answers, k) for k in (*q.keys, *q.settled_by)) or q.key in self.declined)
 
     def is_advanced(self, q: Question) -> bool:
         if isinstance(q.advanced, Condition):
@@ -403,8 +403,8 @@ class _Session:
                 self.declined.add(section)
         as_read = copy.deepcopy(self.answers)
         notes: list[str] = []
-        for q in self.qn.questions:
-            if q.type in ("section", "advanced") or not self.answered(q):
+        for q in self.qn.questions:  # the answers the file gives (not one settled by another's, settled_by)
+            if q.type in ("section", "advanced") or not any(_has(self.answers, k) for k in q.keys):
                 continue
             key = q.key if _has(self.answers, q.key) else q.alt_key
             assert key is not None
