@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_round12 import _ok, _refused
-from benchmarks.hostile_round20 import READY
+from benchmarks.hostile_round20 import P95_TARGETS, READY
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 from benchmarks.hostile_round25 import _doc, _rules
@@ -164,7 +164,7 @@ def add(case, ns: dict[str, Any]) -> None:
               "constraints": ask_cons}
     for name, answers, word in [("mp27: ask resumes mixed_precision false", ask_mp, "# GPU recommendation"),
                                 ("hyb27: ask resumes a Qwen3-Next service", ask_qn, "# GPU recommendation")]:
-        case(name, {"a.yaml": "# gpuwise-ask: advanced=yes\n" + _dump(answers)}, ["ASK20", json.dumps([["software environment", "\r"], [READY, "\r"]]), "ask", "--answers", "a.yaml", "-o", "o.md"],
+        case(name, {"a.yaml": "# gpuwise-ask: advanced=yes\n" + _dump(answers)}, ["ASK20", json.dumps([*(P95_TARGETS if "Qwen3-Next" in name else []), ["software environment", "\r"], [READY, "\r"]]), "ask", "--answers", "a.yaml", "-o", "o.md"],
              expect="any", real=True, check=lambda r, word=word: r.returncode in (0, 1) and word in Path(r.cwd, "o.md").read_text(encoding="utf-8"))
 
     # ------------------------------------------------------------ hybrid models: recurrent state per sequence
