@@ -168,15 +168,18 @@ def test_servers_spanned_take_the_largest_first():
     assert servers_spanned([2, 2], 6) == 3  # past the owned servers: the largest's count a server
 
 
+# eight owned A100s stated as three servers, and a service whose copy needs all eight
+EIGHT_IN_THREE = {
+    "horizon_months": 6, "owned": [{"gpu": "a100-sxm4-80gb", "count": 8, "servers": 3}],
+    "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-405b", "framework": "vllm",
+                                                "precision": "fp8", "prompt_tokens": 1000, "output_tokens": 200},
+                   "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 0.5}}],
+    "constraints": {"acquisition": "rent", "gpus": ["a100-sxm4-80gb"], "max_gpus": 8}}
+
+
 def test_a_run_on_all_the_owned_gpus_spans_the_servers_stated(tmp_path):
     """Llama 3.1 405B FP8 on vLLM needs 8 A100s: the team's 8 sit in 3 servers, so the run spans 3, not 4."""
-    plan = {"horizon_months": 6, "owned": [{"gpu": "a100-sxm4-80gb", "count": 8, "servers": 3}],
-            "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-405b",
-                                                        "framework": "vllm", "precision": "fp8",
-                                                        "prompt_tokens": 1000, "output_tokens": 200},
-                           "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 0.5}}],
-            "constraints": {"acquisition": "rent", "gpus": ["a100-sxm4-80gb"], "max_gpus": 8}}
-    _write(tmp_path, plan, "plan.yaml")
+    _write(tmp_path, EIGHT_IN_THREE, "plan.yaml")
     r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     [owned] = json.loads(r.stdout)["owned"]
@@ -188,13 +191,7 @@ def test_a_run_on_all_the_owned_gpus_spans_the_servers_stated(tmp_path):
 def test_the_network_assumption_names_servers_of_unequal_size(tmp_path):
     """The same plan: its assumption said the 8 owned A100s 'sit 3 to a server' where they sit 3, 3 and 2
     (session 40, lead); it now names each server's count and the largest a run fits in before it spans them."""
-    plan = {"horizon_months": 6, "owned": [{"gpu": "a100-sxm4-80gb", "count": 8, "servers": 3}],
-            "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-405b",
-                                                        "framework": "vllm", "precision": "fp8",
-                                                        "prompt_tokens": 1000, "output_tokens": 200},
-                           "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"requests_per_s": 0.5}}],
-            "constraints": {"acquisition": "rent", "gpus": ["a100-sxm4-80gb"], "max_gpus": 8}}
-    _write(tmp_path, plan, "plan.yaml")
+    _write(tmp_path, EIGHT_IN_THREE, "plan.yaml")
     got = json.loads(cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path).stdout)
     [a] = [a for a in got["assumptions"] if a["field"] == "owned[].servers"]
     assert a["message_id"] == "assume.plan.owned_network_uneven" and a["value"] == "3+3+2 x a100-80gb-sxm"
