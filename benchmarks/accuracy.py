@@ -667,12 +667,17 @@ def main() -> int:
     report("  of which the rows added at branch decodeblind23 (ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on "
            "H100 / L4 / A100; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DE(3[1-9]|4\d|5[0-6])\b", c[0])], False)
-    # branch decodeblind24's ids DE57-DE90 (DeepSeek-R1 FP8 on 8 x MI350X under ROCm vLLM 0.11.2; gpt-oss-20b / 120b
+    # branch decodeblind24's ids DE57-DE65 (DeepSeek-R1 FP8 on 8 x MI350X under ROCm vLLM 0.11.2; gpt-oss-20b / 120b
     # on one H100 under SGLang 0.5.1's bench_one_batch_server; Qwen3.6-27B FP8 on one H100 under vLLM 0.21;
     # Qwen3.6-35B-A3B Q4 on one L40S under llama.cpp b8833)
     report("  of which the rows added at branch decodeblind24 (ids DE57..; vLLM on MI350X / H100, SGLang on H100, "
            "llama.cpp on L40S; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(5[7-9]|[6-8]\d|90)\b", c[0])], False)
+           [c for c in independent if re.match(r"DE(5[7-9]|6[0-5])\b", c[0])], False)
+    # branch decodeblind25's ids DE66-DE90 (Qwen3-30B-A3B-2507 FP8 on 2 x L40S and Qwen3-235B-A22B-2507 FP8 on
+    # 8 x L40S under vLLM 0.10.2 with expert parallel, one streaming request at a time: tim-roethig/ai-platform)
+    report("  of which the rows added at branch decodeblind25 (ids DE66..; vLLM 0.10.2 on 2 / 8 x L40S; blind "
+           "figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DE(6[6-9]|[78]\d|90)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
