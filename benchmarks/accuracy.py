@@ -351,8 +351,14 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "README): throughput", "  of which the rows added by serveblind25 (ids SH21-SH31): latency"),
     # the serveblind26 round (ids SH32..: InferenceX issue #870's B200 sweep, DeepSeek-R1-0528 NVFP4 on 8 x B200, SGLang
     # 0.5.6 TP 8 EP 8, random 1k/1k at concurrency 4-64; the round's rate rows are RT15.. in RATE_ROUNDS)
-    ("SH(?=3[2-9]|[4-6])", "  of which the rows added by serveblind26 (ids SH32..; blind figures in the validation "
-     "README): throughput", "  of which the rows added by serveblind26 (ids SH32..): latency"),
+    ("SH(?=3[2-6])", "  of which the rows added by serveblind26 (ids SH32-SH36; blind figures in the validation "
+     "README): throughput", "  of which the rows added by serveblind26 (ids SH32-SH36): latency"),
+    # the serveblind28 round (ids SH37..: llm-d's MI355X performance reference, Llama-3.3-70B FP8 at TP 8 on 8 x MI355X,
+    # vLLM 0.15.1, random 1k/256 to 64k/128 at concurrency 2-256; AMD's ROCm blog on reasoning benchmarks, Qwen3-8B on
+    # one MI300X, vLLM 0.9.1, bursts of 128; an Azure MI300X handbook's Qwen3-235B-A22B BF16 on 8 x MI300X, vLLM 0.8.3,
+    # evalscope at 256 in flight)
+    ("SH(?=3[7-9]|[4-6])", "  of which the rows added by serveblind28 (ids SH37..; blind figures in the validation "
+     "README): throughput", "  of which the rows added by serveblind28 (ids SH37..): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
