@@ -145,7 +145,8 @@ def test_the_fused_figure_is_keyed_to_compute_capability_10_0(kb, gpu):
 
 def test_the_figures_are_the_sources(kb):
     """0.35 (FlashAttention-2 on H100), 0.35 x 1.5 (FlashAttention-3's lowest stated speed-up), 1,605 / 1.3 / 2,250
-    (cuDNN 9.13 on B200); Megatron-Core, NeMo and the fused-kernel class (llm.c, nanochat) run the fused kernels."""
+    (cuDNN 9.13 on B200); Megatron-Core, NeMo, the fused-kernel class (llm.c, nanochat) and the JAX stacks (Levanter,
+    MaxText: Transformer Engine's cuDNN fused attention) run the fused kernels."""
     ak = kb.runtime.training.attention_kernels
     assert ak.utilization["fa2"]["hopper"] == 0.35
     assert ak.utilization["fa2"]["10.0"] == pytest.approx(345.80 / 2250, abs=0.005)
@@ -153,7 +154,7 @@ def test_the_figures_are_the_sources(kb):
     assert ak.utilization["fused"]["10.0"] == pytest.approx(1605 / 1.3 / 2250, abs=0.005)
     stacks = kb.runtime.training_stacks
     assert {s for s, v in stacks.items() if v.attention_kernel == "fused"} == {"megatron", "nemo", "litgpt", "llmc",
-                                                                              "nanochat"}
+                                                                              "nanochat", "levanter", "maxtext"}
 
 
 def test_the_figures_are_rates_of_flashattentions_count(kb):

@@ -47,7 +47,7 @@ def test_marin_speedruns_by_hand():
         assert float(r["gpu_hours"]) == pytest.approx(secs * n / 3600, abs=1e-4), rid
         assert (r["gpu"], r["gpus"], r["seq_len"]) == ("h200-141gb-sxm", str(n), str(seq)), rid
         assert int(r["global_batch_tokens"]) == int(c["global_batch_tokens"]) == batch * seq, rid
-        assert (c["checkpointing"], c["stack"], c["torch_compile"]) == ("true", "", ""), rid
+        assert (c["checkpointing"], c["stack"], c["torch_compile"]) == ("true", "levanter", ""), rid
         a = _arch(rid)
         norms = a["layers"] * 2 * a["hidden_size"] + a["hidden_size"]
         assert _llama_params(a) + norms == size, rid

@@ -265,7 +265,8 @@ class Workload(Strict):
         default="auto", description="training: tokens per optimizer step across all GPUs")
     parallelism: Parallelism | None = None
     stack: Literal["megatron", "nemo", "torchtitan", "deepspeed", "megatron-deepspeed", "fsdp-hf", "axolotl",
-                   "unsloth", "litgpt", "llmc", "nanochat", "fast-llm", "optimum-habana", "xtuner"] | None = Field(
+                   "unsloth", "litgpt", "llmc", "nanochat", "fast-llm", "levanter", "maxtext", "optimum-habana",
+                   "xtuner"] | None = Field(
         default=None, description="training: the software stack (its speed relative to the calibrated middle is in "
         "knowledge/runtime.yaml training_stacks); none given: the middle, stated as an assumption")
     overlap_comm: bool | None = Field(
