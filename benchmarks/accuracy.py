@@ -359,6 +359,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # evalscope at 256 in flight)
     ("SH(?=3[7-9]|[4-6])", "  of which the rows added by serveblind28 (ids SH37..; blind figures in the validation "
      "README): throughput", "  of which the rows added by serveblind28 (ids SH37..): latency"),
+    # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
+    # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
+    # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
+    ("RT(?=3[3-9]|4[0-5])", "  of which the rows added by capacity56 (ids RT33..: MLPerf Inference v5.0 Offline; "
+     "figures on unchanged code in the validation README): throughput", None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
