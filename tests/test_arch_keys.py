@@ -40,6 +40,7 @@ def test_every_architecture_key_names_a_catalog_architecture_or_chip(kb):
                                        archs | ccs),
         "tco.resale": ({a for c in kb.tco.resale for a in c.architectures}, {"gaudi2", "gaudi3", "davinci"} | archs),
         "serving.block_fp8_small_batch": (set(kb.serving.block_fp8_small_batch.architectures), archs),
+        "serving.fp8_large_batch": (set(kb.serving.fp8_large_batch.architectures), archs),
     }
     for name in ("nvfp4_small_batch", "nvfp4_k_walk", "nvfp4_large_batch"):
         keyed[f"serving.{name}"] = (set(getattr(kb.serving, name).compute_capabilities), ccs)

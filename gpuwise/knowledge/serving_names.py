@@ -1,8 +1,9 @@
 """serving.yaml's names of the other knowledge files: every GPU architecture a section lists (``architectures``,
 ``*_architectures``, the keys of ``architecture_overrides``) is one of gpus.yaml's, or one chip of one (``sm`` and its
-compute capability without the dot: sm120), and every model a section lists (``models``) is a catalog id. A misspelt
-one ('hoper', 'glm-4.5x') matched no job, so the section's figure was never charged, silently, and an overlay's list
-replaces the shipped one (hostile round 38: ``torch_router.models: [glm-4.5x]`` took GLM-4.5's router cost away)."""
+compute capability without the dot: sm120), and every model a section lists (``models``, ``read_on_model``) is a
+catalog id. A misspelt one ('hoper', 'glm-4.5x') matched no job, so the section's figure was never charged, silently,
+and an overlay's list replaces the shipped one (hostile round 38: ``torch_router.models: [glm-4.5x]`` took GLM-4.5's
+router cost away)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ def _walk(kb: Any, archs: list[str], obj: Record, key: tuple[Any, ...], where: s
             for name in value:
                 if name not in archs:
                     _unknown_architecture(archs, name, f"{path}: {here}")
-        elif field == "models" and all(isinstance(v, str) for v in value):
-            for name in value:
+        elif (field == "models" and all(isinstance(v, str) for v in value)) or field == "read_on_model":
+            for name in [value] if field == "read_on_model" else value:  # fp8_large_batch: the model read on
                 if name not in kb.models:
                     close = [m for m in [kb.model_names.meant(name)] if m]  # 'GLM-4.5': its id
                     raise KnowledgeError(N_("unknown model '%(name)s'"), where=f"{path}: {here}", values={"name": name},

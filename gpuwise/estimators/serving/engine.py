@@ -27,7 +27,16 @@ from .eager import eager_engine
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
 from .support import attention_backend_of as backend_of
-from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
+from .support import (
+    clock_factor,
+    deepgemm_pad_rows,
+    fp8_depth,
+    has_units,
+    holds_from,
+    nvfp4_gemm_rate,
+    peak_tflops,
+    support,
+)
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -90,6 +99,7 @@ class Engine:
     fp4_quant_attn: int = -1  # NVFP4 mixer projections a layer quantized in kernels of their own (-1: none)
     peak_dense: float = 0.0  # FLOP/s of the dense GEMMs where a release's block-FP8 kernels cap them (0: peak_gemm)
     peak_fp8: float = 0.0  # FLOP/s of the GEMMs an FP4 checkpoint stores in FP8 (0: it stores none)
+    fp8_depth: tuple[float, float] = ()  # dense FP8 GEMMs' depth share: (fixed k-blocks, read-on share) (support)
     peak_index: float = 0.0  # FLOP/s of a sparse-attention indexer's FP8 logits (0: the model has none)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
@@ -202,6 +212,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         peak_fp8=peak_tflops(gpu, "fp8") * 1e12 * eff if mbytes.fp8_params else 0.0,
+        fp8_depth=fp8_depth(job, fw, gpu, fmt, compute, weight_only, method),
         # DSA's lightning indexer multiplies FP8 queries by FP8 keys (vLLM fp8_mqa_logits; the BF16 rate where the
         # GPU has no FP8 units: peak_tflops falls back)
         peak_index=peak_tflops(gpu, "fp8") * 1e12 * eff if getattr(job.shape, "sparse_attn", None) else 0.0,

@@ -14,7 +14,7 @@ from .engine import FP4_FORMATS, Engine, _kept, prefill_tokens
 from .fusion import router_seconds
 from .layout import Replica
 from .recurrent import recurrent_extra_kernels
-from .support import deepgemm_pad_at, request_lengths
+from .support import deepgemm_pad_at, depth_rate, request_lengths
 
 ACT_BYTES = 2.0  # activations exchanged between GPUs are 16-bit
 # Kernels a layer runs beyond a dense GQA layer's (whose fixed cost is the framework's layer overhead),
@@ -140,6 +140,9 @@ class StepConsts:
         self.w_dense = ((mbytes.dense_read - mbytes.replicated) / split + mbytes.replicated) / pp
         self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
         self.peak_dense = eng.peak_dense or eng.peak_gemm  # the dense GEMMs' rate (Engine.peak_dense)
+        if eng.fp8_depth:  # ... by its GEMMs' depth share over those it was read on (serving.yaml fp8_large_batch)
+            fixed, read_on = eng.fp8_depth
+            self.peak_dense *= depth_rate(eng.sc.gemms, fixed, split) / read_on
         self.t_tok = dense_math_seconds(eng, self.peak_dense)  # seconds a token of the dense GEMMs' math
         self.t_mem = self.w_dense / eng.bw_weights
         if eng.fp4_dense_bw:  # dense NVFP4 GEMMs stream their share at the FP4 kernels' own rate (nvfp4_dense_rate)

@@ -282,6 +282,45 @@ def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, w
     return min(rate, cap.peak_share * peak_tflops(gpu, "fp4") * 1e12)
 
 
+def fp8_depth(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool,
+              method: Any) -> tuple[float, float]:
+    """(a tile's fixed cost in 128-deep blocks, the depth rate of the GEMMs the framework's efficiency was read on)
+    where the framework runs the dense linears of a per-tensor or per-channel FP8 checkpoint as W8A8 FP8 GEMMs on an
+    architecture they were timed on (serving.yaml ``fp8_large_batch``; :func:`depth_rate`); () elsewhere, where the
+    framework's efficiency holds as read. Not for a block-scaled checkpoint (its releases' own block-FP8 rates) nor a
+    quantization method the job names."""
+    from ...inputs.shape import from_catalog
+    from .engine import block_gemms
+
+    serving = getattr(job.kb, "serving", None)
+    own = getattr(serving, "fp8_large_batch", None) if serving is not None else None
+    if own is None or fmt != "fp8" or compute != "fp8" or weight_only or method is not None:
+        return ()
+    if fw.id not in own.frameworks or (gpu.architecture or "") not in own.architectures:
+        return ()
+    ck = serving.fp8_checkpoints.get(job.model_id) if job.model_id else None
+    if ck is not None and ck.scaling == "block":
+        return ()
+    ref = block_gemms(from_catalog(job.kb.models[own.read_on_model]))
+    return own.fixed_k_blocks, depth_rate(ref, own.fixed_k_blocks, own.read_on_tp)
+
+
+def depth_rate(gemms: Any, fixed: float, split: int) -> float:
+    """The share of an infinitely deep GEMM's rate a forward's dense GEMMs reach on one GPU, each at its reduction
+    depth (serving.yaml ``fp8_large_batch``): a GEMM of kb = K / 128 blocks at kb / (kb + ``fixed``), K the depth on
+    this GPU (``split`` tensor-parallel ranks divide the row-parallel GEMMs' K, "k", and the column-parallel ones'
+    N, "n": engine.block_gemms). Their FLOPs over the sum of their times; 1 for none."""
+    flops = seconds = 0.0
+    for n, k, dim, count in gemms:
+        n_gpu = n / split if dim == "n" else n
+        k_gpu = k / split if dim == "k" else k
+        kb = k_gpu / 128.0
+        f = count * n_gpu * k_gpu
+        flops += f
+        seconds += f * (kb + fixed) / kb
+    return flops / seconds if seconds > 0 else 1.0
+
+
 def mxfp4_asm_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_only: bool) -> float:
     """FLOP/s of the dense W4A4 MXFP4 GEMMs where the job runs AITER's assembly FP4 GEMMs (serving.yaml
     ``mxfp4_asm_gemm``): vLLM's ROCm build with AITER on (``rocm_aiter``) and VLLM_ROCM_USE_AITER_FP4_ASM_GEMM=1

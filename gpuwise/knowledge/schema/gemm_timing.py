@@ -58,6 +58,24 @@ class Fp4LargeBatchGemm(_Fp4Timing):
     peak_share: float = Field(gt=0, le=1, description="FLOP/s at large row counts over the dense FP4 peak")
 
 
+class Fp8DepthGemm(Strict):
+    """How a dense W8A8 FP8 GEMM's throughput at prompt- and batch-sized row counts depends on its reduction depth:
+    each output tile walks K / 128 blocks at the tensor cores' rate and pays a fixed cost besides (its pipeline's
+    fill, the epilogue writing the tile), so a GEMM of kb = K / 128 blocks runs at a share kb / (kb + fixed) of an
+    infinitely deep one's rate. The framework's compute_efficiency was read on one model's GEMMs at one tensor
+    parallel size (``read_on_model``, ``read_on_tp``); another model's or layout's dense GEMMs run at it times their
+    depth share over that model's."""
+
+    architectures: list[str] = Field(min_length=1, description="GPU architectures the kernels were timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP8 GEMMs are priced by it")
+    fixed_k_blocks: float = Field(ge=0, le=64, description="a tile's fixed cost, in 128-deep reduction blocks")
+    read_on_model: str = Field(min_length=1, description="catalog model id the framework's efficiency was read on")
+    read_on_tp: int = Field(default=1, ge=1, le=64, description="its tensor parallel size there")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
+    check: Check = "S"
+
+
 class Fp4ActivationQuant(Strict):
     """Frameworks whose dense W4A4 NVFP4 linear layers quantize their input in a kernel of its own before each GEMM
     (not inside the preceding norm or activation): one more small kernel per quantized dense linear a forward."""

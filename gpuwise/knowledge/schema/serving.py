@@ -22,6 +22,7 @@ from .gemm_timing import (
     Fp4KWalk,
     Fp4LargeBatchGemm,
     Fp4SmallBatchGemm,
+    Fp8DepthGemm,
     Mxfp4AsmGemm,
     SmallBatchGemm,
 )
@@ -772,6 +773,8 @@ class ServingFile(Strict):
         default=None, description="the reduction-depth walk of dense NVFP4 GEMMs at decode batches")
     nvfp4_large_batch: Fp4LargeBatchGemm | None = Field(
         default=None, description="the throughput of dense NVFP4 GEMMs at prompt- and batch-sized row counts")
+    fp8_large_batch: Fp8DepthGemm | None = Field(
+        default=None, description="the throughput of dense FP8 GEMMs at batch-sized row counts by reduction depth")
     mxfp4_asm_gemm: Mxfp4AsmGemm | None = Field(
         default=None, description="the throughput of AITER's assembly MXFP4 GEMMs at batch-sized row counts")
     nvfp4_activation_quant: Fp4ActivationQuant | None = Field(
@@ -799,6 +802,8 @@ class ServingFile(Strict):
             named += [("nvfp4_k_walk", fw) for fw in self.nvfp4_k_walk.frameworks]
         if self.nvfp4_large_batch is not None:
             named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
+        if self.fp8_large_batch is not None:
+            named += [("fp8_large_batch", fw) for fw in self.fp8_large_batch.frameworks]
         if self.mxfp4_asm_gemm is not None:
             named += [("mxfp4_asm_gemm", fw) for fw in self.mxfp4_asm_gemm.frameworks]
         if self.nvfp4_activation_quant is not None:
