@@ -140,7 +140,7 @@ class StepConsts:
         self.w_dense = ((mbytes.dense_read - mbytes.replicated) / split + mbytes.replicated) / pp
         self.f_dense = 2.0 * (sc.n_active - sc.n_experts_active)
         self.peak_dense = eng.peak_dense or eng.peak_gemm  # the dense GEMMs' rate (Engine.peak_dense)
-        if eng.fp8_depth:  # ... by its GEMMs' depth share over those it was read on (serving.yaml fp8_large_batch)
+        if eng.fp8_depth and eng.sc.gemms:  # ... by its GEMMs' depth share over those read on (fp8_large_batch)
             fixed, read_on = eng.fp8_depth
             self.peak_dense *= depth_rate(eng.sc.gemms, fixed, split) / read_on
         self.t_tok = dense_math_seconds(eng, self.peak_dense)  # seconds a token of the dense GEMMs' math
