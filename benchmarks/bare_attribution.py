@@ -1,7 +1,7 @@
 """Which published condition carries the held-out training runs' error when the conditions are not stated.
 
     python benchmarks/bare_attribution.py [--runs CSV] [--worst N] [--base GROUPS] [--hours whole|steady]
-                                          [--no-row-batch]
+                                          [--no-row-batch] [--size 1-8|9-256|257+] [--task pretrain|fine-tune|LoRA]
 
 Scores the runs (default: the held-out 2024-26 runs, tests/data/training_heldout.csv, use=1) through the
 path users get (``accuracy.published_run_cases``) with each group of columns of
@@ -64,6 +64,9 @@ def size_of(n: str) -> str:
     return "1-8 GPUs" if n <= 8 else "9-256 GPUs" if n <= 256 else ">256 GPUs"
 
 
+SIZES = {"1-8": "1-8 GPUs", "9-256": "9-256 GPUs", "257+": ">256 GPUs"}  # --size: size_of's labels
+
+
 def task_of(row: dict) -> str:
     method = row.get("method")  # the row's own: 'lora', 'full' (a full SFT; continued pretraining is pretraining)
     return "LoRA" if method == "lora" else "fine-tune" if method == "full" else "pretrain"
@@ -79,16 +82,21 @@ def main() -> int:
                     "basis (training_conditions.csv hours_basis)")
     ap.add_argument("--no-row-batch", action="store_true", help="blank the runs' own global_batch_tokens column too "
                     "(the batch then comes from the conditions where they state it, else gpuwise's default)")
+    ap.add_argument("--size", choices=tuple(SIZES), help="only the runs of this many GPUs (the split's own table)")
+    ap.add_argument("--task", choices=("pretrain", "fine-tune", "LoRA"), help="only the runs of this task")
     args = ap.parse_args()
-    if args.no_row_batch:
+    if args.no_row_batch or args.size or args.task:  # a copy of the runs: the split's alone, the batch blanked
         with open(args.runs, newline="") as fh:
-            table = list(csv.DictReader(fh))
-        blanked = Path(tempfile.mkdtemp()) / args.runs.name
-        with open(blanked, "w", newline="") as fh:
+            table = [r for r in csv.DictReader(fh) if (not args.size or size_of(r["gpus"]) == SIZES[args.size])
+                     and (not args.task or task_of(r) == args.task)]
+        if args.no_row_batch:
+            table = [{**r, "global_batch_tokens": ""} for r in table]
+        copy = Path(tempfile.mkdtemp()) / args.runs.name
+        with open(copy, "w", newline="") as fh:
             out = csv.DictWriter(fh, fieldnames=list(table[0]))
             out.writeheader()
-            out.writerows({**r, "global_batch_tokens": ""} for r in table)
-        args.runs = blanked
+            out.writerows(table)
+        args.runs = copy
     kb = knowledge.load()
     conds = A.run_conditions()
     cols = set(next(iter(conds.values())))

@@ -57,3 +57,18 @@ def test_a_subset_of_columns_that_only_holds_together_is_scored_on_every_conditi
     assert list(refused) == ["H475"] and "94" in refused["H475"]
     (_, full, _), = accuracy.published_run_cases(kb, path)
     assert est == full
+
+
+def test_size_and_task_keep_only_their_runs(tmp_path, monkeypatch, capsys):
+    """--size and --task score one split alone (branch trainbare56): of H56 (MLPerf Llama 3.1 8B pretraining, 8 x
+    B300), H98 (Phi-4-reasoning, a full SFT on 32 x H100) and H402 (a LoRA run on 32 x H100), '--size 1-8' keeps
+    H56 alone and '--task fine-tune' H98 alone."""
+    from benchmarks import bare_attribution as B
+
+    path, rows = heldout_subset(tmp_path, ("H56", "H98", "H402"))
+    assert (B.size_of(rows["H56"]["gpus"]), B.task_of(rows["H98"]), B.task_of(rows["H402"])) == (
+        "1-8 GPUs", "fine-tune", "LoRA")
+    for flag, value in (("--size", "1-8"), ("--task", "fine-tune")):
+        monkeypatch.setattr("sys.argv", ["bare_attribution.py", "--runs", str(path), flag, value])
+        assert B.main() == 0
+        assert capsys.readouterr().out.startswith("some.csv: 1 runs")
