@@ -218,8 +218,6 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         ckpts = [SAC_OP]
     elif pins.checkpointing is not None:
         ckpts = [float(pins.checkpointing)]
-    elif tj.default_recompute:  # practice recomputes whether memory needs it or not (training_job.default_recompute)
-        ckpts = [tj.default_recompute]
     elif tj.stack_te:  # Megatron-Core recomputes as few whole layers of each stage as it takes to fit (block method)
         ckpts = [0.0, *PARTIAL_RECOMPUTE, 1.0]
     else:

@@ -163,7 +163,6 @@ def training_job(job: Job) -> P.TrainingJob:
     got = _SHARED.get(key) if _SHARED is not None and key is not None else None
     if got is not None and got[0] is job.kb:
         stack_efficiency(job)  # the assumptions building it says (a stack left unnamed, its release), said here too
-        default_recompute(job)
         moe_host_table(job)
         moe_loop_seconds(job)
         tj = got[1]
@@ -243,7 +242,6 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_interleaves=spec.interleaved_pipeline,
                        stack_pipeline_slots=spec.pipeline_split_slots,
                        stack_local_batch=(spec.local_batch or 0) if "batch_size" not in w.model_fields_set else 0,
-                       default_recompute=default_recompute(job),
                        stack_tp_overlap=0.0 if fp4 else tp_overlap(job, spec),
                        stack_te=spec.transformer_engine,
                        etp=expert_tp(job, spec),
@@ -303,33 +301,10 @@ def sharing() -> Iterator[None]:
 
 def _share_key(job: Job) -> str | None:
     """What a training job is built from beyond the knowledge base: the workload (its model's shape
-    follows from it), whether it states its recomputation (a dump writes the field's default either way) and the
-    training tokens; None for a job that does not train."""
+    follows from it) and the training tokens; None for a job that does not train."""
     if not job.training:
         return None
-    return f"{job.tokens!r}|{'gradient_checkpointing' in job.w.model_fields_set}|{job.w.model_dump_json()}"
-
-
-def default_recompute(job: Job) -> float:
-    """The share of the layers a job recomputes by practice where it states no ``gradient_checkpointing``: a full
-    fine-tune on a stack it does not name takes runtime.yaml training.finetune_recompute (the fine-tuning tools
-    recompute every layer unless told not to), said once as an assumption; otherwise 0 (the planner recomputes
-    where the layout needs it). A named stack, or the Megatron-Core stack assumed for FP8 / FP4, keeps its own."""
-    w, f = job.w, job.kb.runtime.training.finetune_recompute
-    if (f is None or not f.value or w.task != "finetune" or w.method != "full"
-            or "gradient_checkpointing" in w.model_fields_set
-            or getattr(w, "stack", None) is not None or default_stack(job) != "middle"):
-        return 0.0
-    said = [i for i, a in enumerate(job.assumptions) if a.field == "workload.gradient_checkpointing"]
-    if not said or job.assumptions[said[0]].message_id == "assume.default.workload.gradient_checkpointing":
-        # in place of the input's 'on only where the layout needs it' (inputs.job), which would contradict it
-        why = note("workload.gradient_checkpointing", True, "assume.default.workload.gradient_checkpointing.finetune",
-                   {"source": " ".join(str(f.source).split())})
-        if said:
-            job.assumptions[said[0]] = why
-        else:
-            job.assumptions.append(why)
-    return float(f.value)
+    return f"{job.tokens!r}|{job.w.model_dump_json()}"
 
 
 def stack_efficiency(job: Job) -> float:

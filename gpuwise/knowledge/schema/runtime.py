@@ -295,10 +295,6 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     bucket_bytes: _within(Positive, 1, 1e12)
     ce_chunks: _within(Positive, 1, 1_000_000)
     finetune_global_batch_sequences: _within(Positive, 1, 10_000_000)
-    finetune_recompute: Share | None = Field(
-        default=None, description="share of the layers a full fine-tune recomputes where it names neither its stack "
-        "nor workload.gradient_checkpointing (1: every layer, the fine-tuning tools' default); 0 or unset: only "
-        "where the layout does not fit without")
     pretrain_tokens_per_gpu: _within(Positive, 1, 1e9) = Field(
         description="tokens per GPU per step a default pretraining batch holds")
     pretrain_global_batch_max: _within(Positive, 1, 1e12) = Field(
