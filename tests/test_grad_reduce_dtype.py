@@ -42,11 +42,13 @@ def test_h435_states_what_its_launch_script_set():
     c = _rows("training_conditions.csv")["H435"]
     assert (c["grad_reduce_in_fp32"], c["fp8_params"], c["vpp"]) == ("false", "true", "20")
     assert "grad_sync_dtype bf16" in c["source"] and "70b_2node.sh" in c["source"]
-    # no other row states it but the six NeMo 24.07 fine-tunes and KempnerForge's FSDP2 runs (trainblind26: its
-    # FSDP2 reduces the gradients in fp32, kempnerforge/config/training.py)
+    # no other row states it but the six NeMo 24.07 fine-tunes, KempnerForge's FSDP2 runs (trainblind26: its
+    # FSDP2 reduces the gradients in fp32, kempnerforge/config/training.py) and the Megatron-Bridge verification
+    # cards' recipes that set it (trainblind27: the LoRA rows H673 / H680 / H683 leave it to the stack)
     rows = _rows("training_conditions.csv")
     said = {rid for rid, r in rows.items() if r["grad_reduce_in_fp32"]}
-    assert said == {f"H{n}" for n in (*range(433, 439), *range(636, 650))}
+    cards = {f"H{n}" for n in (*range(671, 686), 691, 692)} - {"H673", "H680", "H683"}
+    assert said == {f"H{n}" for n in (*range(433, 439), *range(636, 650))} | cards
     kempner = [rows[f"H{n}"] for n in range(636, 650)]
     assert all(r["grad_reduce_in_fp32"] == "true" and "FSDP2 reduces them in fp32" in r["source"] for r in kempner)
 
