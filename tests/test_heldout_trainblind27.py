@@ -12,7 +12,7 @@ import pytest
 
 from .test_heldout_trainblind11 import _rows
 
-IDS = [f"H{i}" for i in range(655, 675)]
+IDS = [f"H{i}" for i in range(671, 691)]
 
 # card, item, GPUs, step ms, tokens/s a GPU, GBS, seq, (tp, pp, ep, vpp), zero, method, lora targets
 CARDS = {
