@@ -27,16 +27,9 @@ from .eager import eager_engine
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .recurrent import hybrid_consts
 from .support import attention_backend_of as backend_of
-from .support import (
-    clock_factor,
-    deepgemm_pad_rows,
-    fp8_depth,
-    has_units,
-    holds_from,
-    nvfp4_gemm_rate,
-    peak_tflops,
-    support,
-)
+from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
+from .support import fp8_depth as depth_share
+from .support import rocm_unified_walk as unified_walk
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -103,6 +96,8 @@ class Engine:
     peak_index: float = 0.0  # FLOP/s of a sparse-attention indexer's FP8 logits (0: the model has none)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
+    kv_walk_one: float = 0.0  # B/s where the walk's kernel gives a head one program (past kv_walk_grid)
+    kv_walk_grid: int = 0  # sequences x KV heads a GPU holds up to which kv_walk holds (0: always)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
     mla_norm_quant: int = 0  # kernels fewer an MLA layer where the norms emit FP8 (fusion.mla_norm_quant_fused)
@@ -212,7 +207,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
             job, gpu, rel, fmt, weight_format, method, compute, weight_only, gemm)),
         peak_attn=peak_tflops(gpu, "fp32" if compute == "fp32" else "bf16") * 1e12 * eff,
         peak_fp8=peak_tflops(gpu, "fp8") * 1e12 * eff if mbytes.fp8_params else 0.0,
-        fp8_depth=fp8_depth(job, fw, gpu, fmt, compute, weight_only, method),
+        fp8_depth=depth_share(job, fw, gpu, fmt, compute, weight_only, method),
         # DSA's lightning indexer multiplies FP8 queries by FP8 keys (vLLM fp8_mqa_logits; the BF16 rate where the
         # GPU has no FP8 units: peak_tflops falls back)
         peak_index=peak_tflops(gpu, "fp8") * 1e12 * eff if getattr(job.shape, "sparse_attn", None) else 0.0,
@@ -256,13 +251,21 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
-        kv_walk=kv_walk_rate(fw, backend_of(job, fw), gpu.vendor),
+        **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), unified_walk(job, fw, gpu.vendor, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
         mla_norm_quant=mla_norm_quant_fused(job, (chip, ao), compute, weight_only),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),
         moe_pad_rows=deepgemm_pad_rows(job, fw, gpu, serves_block_checkpoint(job, fmt, weight_format, method)),
     )
+
+
+def _walks(split: float, unified: tuple[float, float, int]) -> dict[str, Any]:
+    """Engine's walk fields: a stated split-KV kernel's rate (triton_decode_walk), else the ROCm build's unified
+    attention kernel's (support.rocm_unified_walk: split-KV and one-program rates, the grid between them)."""
+    if split or not unified[0]:
+        return {"kv_walk": split}
+    return {"kv_walk": unified[0], "kv_walk_one": unified[1], "kv_walk_grid": unified[2]}
 
 
 def kv_walk_rate(fw: Framework, backend: str | None, vendor: str) -> float:

@@ -71,7 +71,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     walk = _k_walk(job, s, pure)  # block-FP8 GEMMs' reduction walk, where it sets their time (nothing otherwise)
     fp4 = _fp4_rate(s)  # dense NVFP4 GEMMs' own streaming rate, where the engine charges it (nothing otherwise)
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
-    kvw = _kv_walk(s)  # SGLang's Triton decode kernel's walkers, where they read the cache (nothing otherwise)
+    kvw = _kv_walk(s)  # a split-KV decode kernel's walkers, where they read the cache (nothing otherwise)
     walk = (walk[0] + kvw[0], {**walk[1], **kvw[1]}) if walk and kvw else (walk or kvw)
     off = _fusion_off(job, s)  # a listed model's fused kernels left off on this GPU (nothing otherwise)
     walk = (walk[0] + off[0], {**walk[1], **off[1]}) if walk and off else (walk or off)
@@ -197,11 +197,18 @@ def _fusion_off(job: Any, s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any
 
 def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     """Where a split-KV decode kernel the job states reads the cache at its programs' rate (serving.yaml
-    ``triton_decode_walk``, engine.py ``kv_walk_rate``): the formula's part that says so, and the rate a KV head
-    of one sequence is walked at; None elsewhere, or where a speculative step is shown."""
+    ``triton_decode_walk``, engine.py ``kv_walk_rate``), or the ROCm build's unified attention kernel its release
+    runs with AITER off (``rocm_unified_attention_walk``, support.py ``rocm_unified_walk``): the formula's part
+    that says so, and the rates a KV head of one sequence is walked at; None elsewhere, or where a speculative
+    step is shown."""
     eng = s.engine
     if not eng.kv_walk or eng.spec is not None:
         return None
+    if eng.kv_walk_grid:  # the ROCm build's unified attention kernel (serving.yaml rocm_unified_attention_walk)
+        return formula("formula.serving.kv_walk_rocm", "; ", gb_s=eng.kv_walk / 1e9, grid=eng.kv_walk_grid,
+                       one_gb_s=eng.kv_walk_one / 1e9), {
+            "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk, "kv_walk_one_bytes_per_s_per_kv_head": eng.kv_walk_one,
+            "kv_walk_launch_grid": eng.kv_walk_grid}
     return formula("formula.serving.kv_walk", "; ", gb_s=eng.kv_walk / 1e9), {
         "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
 

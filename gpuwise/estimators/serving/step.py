@@ -114,12 +114,12 @@ class StepConsts:
                  "chunk_fl", "dpa", "e_total", "eager", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width",
                  "ep_z", "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw",
                  "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk",
-                 "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over", "pad_rows",
-                 "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp", "pp_comm",
-                 "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl", "ranks",
-                 "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw", "step_overhead",
-                 "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense", "w_experts", "waits",
-                 "window")
+                 "kv_walk_one", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over",
+                 "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp",
+                 "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
+                 "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
+                 "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense",
+                 "w_experts", "waits", "walk_seqs", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -193,6 +193,10 @@ class StepConsts:
         # a split-KV decode kernel walks each sequence's KV heads on this GPU (a latent: one) at its programs' rate
         kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
         self.kv_walk = eng.kv_walk * kv_heads
+        # ... a kernel that gives each (sequence, KV head) one program instead past its launch grid (ROCm's unified
+        # attention: sequences x KV heads a GPU holds above kv_walk_grid; walk_seqs 0: no such limit)
+        self.kv_walk_one = eng.kv_walk_one * kv_heads
+        self.walk_seqs = eng.kv_walk_grid / kv_heads if eng.kv_walk_grid else 0.0
         self.tp_comm = tp > 1 and dpa == 1
         # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
         self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
@@ -319,7 +323,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     read = kv_gpu / c.bw_kv
     if c.kv_walk and seqs_gpu > 0:  # the cache (not a recurrent state) at the split-KV kernel's walkers' rate
         state = c.state_rw * seqs_gpu
-        read = state / c.bw_kv + (kv_gpu - state) / min(c.bw_kv, c.kv_walk * seqs_gpu)
+        walk = c.kv_walk_one if c.walk_seqs and seqs_gpu > c.walk_seqs else c.kv_walk
+        read = state / c.bw_kv + (kv_gpu - state) / min(c.bw_kv, walk * seqs_gpu)
     attention = max(read, attn_fl / c.peak_attn + index_s)
     comm = 0.0
     if c.tp_comm:

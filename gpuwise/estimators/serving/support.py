@@ -349,3 +349,24 @@ def attention_backend_of(job: Any, fw: Any) -> str | None:
     if stated or walk is None or walk.mla_default_before is None or version is None or not job.shape.mla:
         return stated
     return None if release_at_least(version, walk.mla_default_before) else walk.backend
+
+
+def rocm_unified_walk(job: Any, fw: Any, vendor: str, kv_bytes: float) -> tuple[float, float, int]:
+    """(B/s the split-KV kernel walks one sequence's KV head at, B/s the one-program kernel does, sequences x KV heads
+    a GPU holds up to which a decode step takes the split-KV kernel) where the job's stated release of the framework's
+    ROCm build runs decode attention on its Triton unified attention kernel: AITER off (``rocm_aiter`` not true), a
+    model without multi-head latent attention (its own Triton MLA kernel), on a vendor read (serving.yaml
+    ``rocm_unified_attention_walk``). A program walks one tile of tokens per ``iteration_us``: its rate is the tile's K
+    and V bytes of one head over that time, the split-KV kernel's ``segments`` of them together. (0, 0, 0) elsewhere,
+    and for a job that states no release (the current release's default is another backend)."""
+    walk = getattr(fw, "rocm_unified_attention_walk", None)
+    w, shape = job.w, job.shape
+    if walk is None or vendor not in walk.vendors or getattr(w, "rocm_aiter", None) or shape.mla:
+        return 0.0, 0.0, 0
+    version = getattr(w, "framework_version", None)
+    if version is None or not in_releases(walk, version):
+        return 0.0, 0.0, 0
+    head_bytes = 2 * shape.head_dim * kv_bytes  # one token's K and V of one head
+    per_s = 1e6 / walk.iteration_us  # tiles a program walks a second
+    return (walk.segments * walk.decode_tile_tokens * head_bytes * per_s,
+            walk.prefill_tile_tokens * head_bytes * per_s, walk.launch_grid)

@@ -31,6 +31,7 @@ from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
 from .runtime import Factor, QuantFormat
 from .shared_expert import SerialSharedExpert
+from .unified_walk import RocmUnifiedAttentionWalk
 from .vlm_share import VlmMemoryShare
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
@@ -632,6 +633,8 @@ class Framework(Strict):
         "that kernel's fixed time per grouped GEMM is its own on a block-FP8 shape (None: none)")
     triton_decode_walk: TritonDecodeWalk | None = Field(default=None, description="a Triton split-KV decode "
                                                         "attention kernel a job may state (None: none)")
+    rocm_unified_attention_walk: RocmUnifiedAttentionWalk | None = Field(
+        default=None, description="the ROCm build's decode attention kernel with AITER off, walked a tile at a time")
     attention_backend_vendors: AttentionBackendVendors | None = None  # backends that run on one maker's GPUs only
     torch_router: TorchRouter | None = Field(default=None, description="the models whose MoE router runs a "
                                              "torch.compile'd top-k function, not a fused gate (None: none)")
