@@ -30,13 +30,15 @@ LLMD_CELLS = {
 }
 # the ROCm blog's summary table: (tokens generated, token throughput = input + output, request throughput)
 BLOG = {"SH49": (113621, 7997.95, 7.87), "SH50": (131072, 7243.86, 6.4)}
-# ratios est / published, blind (README, 'Rows SH37-SH51'): SH37-SH48 1.51-2.89, SH49-SH50 1.13-1.21, SH51 2.49
-BAND = {"SH37": (1.4, 3.0), "SH49": (1.05, 1.3), "SH51": (2.2, 2.8)}
+# ratios est / published, blind (README, 'Rows SH37-SH51'): SH37-SH48 1.51-2.89, SH49-SH50 1.13-1.21, SH51 2.49;
+# since branch rocmattn56 priced vLLM 0.15.1's ROCm decode attention (serving.yaml vllm rocm_unified_attention_walk):
+# SH37-SH40 (1k/256) 1.34-2.78, SH41-SH48 0.68-1.18
+BAND = {"SH37": (1.3, 2.9), "SH41": (0.65, 1.25), "SH49": (1.05, 1.3), "SH51": (2.2, 2.8)}
 
 
 def _band(row_id: str) -> tuple[float, float]:
     n = int(row_id[2:])
-    return BAND["SH37"] if n <= 48 else BAND["SH49"] if n <= 50 else BAND["SH51"]
+    return BAND["SH37"] if n <= 40 else BAND["SH41"] if n <= 48 else BAND["SH49"] if n <= 50 else BAND["SH51"]
 
 
 def _rows() -> dict[str, dict]:
