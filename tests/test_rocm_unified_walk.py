@@ -91,3 +91,22 @@ def test_a_job_that_states_no_release_gets_the_current_default(kb, accuracy):
     # 0.19.0 ranks ROCM_ATTN first (vllm-project/vllm pull request #36702): not this kernel
     job = accuracy.serving_job(kb, "llama-3.1-70b", "fp8", "vllm", 16384, 2048, 4, 8, 1)
     assert SV.choose(job, kb.gpus["mi355x"], 8).engine.kv_walk == 0.0
+
+
+def test_the_aiter_runs_say_so():
+    # InferenceX's gpt-oss-120b runs on MI300X (vLLM 0.17.0): benchmarks/single_node/gptoss_fp4_mi300x.sh at 509c9b6b
+    # and 5261b0a2 exports VLLM_ROCM_USE_AITER=1 and passes --attention-backend ROCM_AITER_UNIFIED_ATTN, so the rows
+    # state AITER on and their attention is not this kernel's
+    import csv
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data" / "validation"
+    want = {"E04": "decode_independent.csv", **{f"V{n:02d}": "serving_independent.csv" for n in range(8, 13)}}
+    got = {}
+    for name in set(want.values()):
+        with (data / name).open(newline="") as fh:
+            got.update({r["id"]: r for r in csv.DictReader(fh) if r["id"] in want})
+    assert sorted(got) == sorted(want)
+    for rid, row in got.items():
+        assert "rocm_aiter=true" in row["workload_options"].split(";"), rid
+        assert row["framework_version"] == "0.17.0", rid
