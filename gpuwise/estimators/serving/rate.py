@@ -31,7 +31,18 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   engine busy waits that whole step too (:func:`ahead`).
 * **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
   so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
-  (an upper bound). The batch is Poisson (M/G/∞ in service): p95 TPOT is TPOT at ``b + 1.645 √b``.
+  (an upper bound).
+* **p95 TPOT**, a request's own mean over its decode, spreads by two independent parts, added in quadrature
+  (:func:`tpot_p95`). The batch: every request in it gains a token a step, so the copy is a processor-sharing
+  server whose rate depends on how many it holds; at ``n`` in service requests end at ``φ(n) = n / R(n)`` a
+  second, ``R(n)`` the request's time with the decode step at ``n`` and the prompts still arriving at ``λ`` (a
+  swing of the batch is not a swing of the arrivals). Such a queue (a symmetric queue: Kelly 1979, Reversibility
+  and Stochastic Networks, ch. 3) has the birth-death chain's stationary law ``π(n) ∝ Π λ / φ(i)`` (Kleinrock
+  1975, Queueing Systems vol. 1, ch. 3) whatever the spread of the requests' lengths: Poisson while ``R`` holds
+  (an M/G/∞ batch), far wider near the copy's full rate, where a larger batch ends requests hardly faster. Its
+  95th percentile as a request meets it (``π(n)`` weighted by ``n``, :func:`batch_p95`) sets the decode step's
+  swing. The prompts: those that arrive while a request decodes (``λ x output x TPOT``, a Poisson count) set
+  what their chunks or prefill pauses add to its tokens, so that share spreads by ``1.645 / √count``.
 * **Disaggregated** prefill and decode: ``p`` of the copies prefill (M/D/m each), the rest decode with
   no prompt chunks in their steps (M/D/c), and the prompt's KV cache crosses the link between them;
   the splits of :func:`splits` are tried and the best kept.
@@ -39,6 +50,7 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -55,7 +67,9 @@ MODEL = "rate.model"  # the queueing model, as a message of reports/messages.yam
 MODEL_DISAGGREGATED = "rate.model_disaggregated"
 TAIL = 0.05  # the 95th percentile
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
-Z95 = 1.645  # standard normal 95th percentile (Poisson batch, normal approximation)
+Z95 = 1.645  # standard normal 95th percentile (a Poisson count, normal approximation)
+PHI_POINTS = 48  # the decode step timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
+TAIL_NATS = 30.0  # the chain is followed until its weight falls e^-30 below its peak (nothing beyond counts)
 
 
 @frozen
@@ -210,11 +224,113 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     if step_ahead:  # and the step already scheduled behind it
         more_mean, more95 = ahead(busy, p.tpot)
         res_mean, res95 = res_mean + more_mean, res95 + more95
-    b95 = min(float(c), b + Z95 * math.sqrt(b))
-    tpot95 = point(job, eng, rep, float(max(1, round(b95))), open_loop=True).tpot
+    tpot95 = tpot_p95(job, eng, rep, p, lam, output, c)
     stable = b < c and a_pre < m
     return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + res_mean + service,
-                     slot95 + pre95 + res95 + service, p.tpot, max(tpot95, p.tpot), stable)
+                     slot95 + pre95 + res95 + service, p.tpot, tpot95, stable)
+
+
+def tpot_p95(job: Any, eng: Engine, rep: Replica, p: Any, lam: float, output: int, c: int) -> float:
+    """The 95th percentile of a request's TPOT at ``p``, the open-loop point of a copy that requests reach at ``lam``
+    a second (``c`` slots): its mean plus, in quadrature, the rise of the TPOT at the 95th percentile of the batch
+    (:func:`batch_p95` on the chain's rates ``n / (TTFT + output x T(n))``) and the prompts' share of a token x
+    1.645 / √(the prompts that arrive while it decodes) (the module docstring). ``T(n)`` is the TPOT with ``n`` in
+    service and the prompts still arriving at ``lam``, bounded by two points the step model times: the open-loop
+    point at ``n``, whose prompts arrive at that batch's own rate (more than ``lam`` above ``b``, fewer below), and
+    the decode step at ``n`` plus the prompts' share at ``b`` (a share that does not grow with the batch it joins:
+    a chunk's GPU work is the same, and a mixed step held at its launch floor adds less as the decode step nears
+    it). Above ``b`` both are at least ``T(n)``, so the lesser is taken; below, both at most, so the greater. The
+    batch's percentile is read at ``lam`` to 0.1% (kept per copy and point: a bisection's last steps ask at rates
+    closer than that, and the percentile, a whole batch, does not move within it)."""
+    share = max(p.tpot - p.decode_step, 0.0)  # what the prompts arriving at lam add to a token
+
+    def tpot_at(n: float, tpot: float, decode: float) -> float:
+        return min(tpot, decode + share) if n >= p.concurrency else max(tpot, decode + share)
+
+    near = round(math.log(lam) * 1000) if lam > 0 else None
+    key = ("serving-rate-b95", id(eng), id(rep), p.concurrency, near)
+    got = job.memo.get(key)
+    if got is None or got[0] is not eng or got[1] is not rep:
+        at = math.exp(near / 1000) if near is not None else 0.0
+        rates = [(n, n / (p.ttft + output * tpot_at(n, t, d))) for n, t, d in _open_steps(job, eng, rep, c)]
+        got = job.memo[key] = (eng, rep, min(float(c), batch_p95(at, rates)))
+    b95 = got[2]
+    q = point(job, eng, rep, float(max(1, round(b95))), open_loop=True)
+    swing = max(tpot_at(q.concurrency, q.tpot, q.decode_step) - p.tpot, 0.0)
+    met = lam * output * p.tpot
+    spread = share * Z95 / math.sqrt(met) if met > 0 else 0.0
+    return p.tpot + math.hypot(swing, spread)
+
+
+def _open_steps(job: Any, eng: Engine, rep: Replica, c: int) -> list[tuple[int, float, float]]:
+    """(n, TPOT, decode step) of the open-loop point at n in service (s a token), at the batches
+    ``c^(i / PHI_POINTS)``, worked out once per job and pair."""
+    key = ("serving-rate-open", id(eng), id(rep))
+    got = job.memo.get(key)
+    if got is None or got[0] is not eng or got[1] is not rep:
+        grid = sorted({max(1, round(c ** (i / PHI_POINTS))) for i in range(PHI_POINTS + 1)})
+        points = [(n, point(job, eng, rep, float(n), open_loop=True)) for n in grid]
+        got = job.memo[key] = (eng, rep, [(n, q.tpot, q.decode_step) for n, q in points])
+    return got[2]
+
+
+def batch_p95(lam: float, rates: list[tuple[int, float]]) -> float:
+    """The 95th percentile of the batch a request meets in a copy that requests reach at ``lam`` a second and that
+    ends them at ``φ(n)`` a second with ``n`` in service (``rates``: (n, φ(n)) at increasing n, interpolated
+    linearly between, ``φ(n) = φ(n_1) n / n_1`` below the first; from the last one on, where the slots are full,
+    its rate, so the chain's tail there is geometric and summed whole). The birth-death chain's law
+    ``π(n) ∝ Π_{i<=n} λ / φ(i)`` (the module docstring), each state weighted by the ``n`` requests in it (a request
+    meets a batch as often as it is in it); ``inf`` where the chain has no stationary law (``λ`` at or beyond the
+    last rate) or its 95th percentile lies beyond the last timed batch. States are summed one by one up to 64 and
+    in blocks of ``√n / 4`` beyond (each block at its middle state's rate), a fraction of the chain's spread, which
+    is at least Poisson's ``√n``."""
+    last_n, last_phi = rates[-1]
+    if lam <= 0:
+        return 0.0
+    if lam >= last_phi:
+        return math.inf
+
+    # where the chain's weight peaks (where the rate reaches lam): the states more than 10 √mode below it weigh nothing
+    # (below the peak R(n) <= R(mode), so lam / phi(n) <= mode / n: a lower tail no wider than Poisson's)
+    mode = last_n
+    for (lo_n, lo_phi), (hi_n, hi_phi) in itertools.pairwise(rates):
+        if hi_phi >= lam:
+            mode = int(lo_n + (hi_n - lo_n) * max(lam - lo_phi, 0.0) / (hi_phi - lo_phi)) if hi_phi > lo_phi else lo_n
+            break
+    n = max(0, int(mode - 10 * math.sqrt(mode)))
+    logw, top = 0.0, -math.inf
+    blocks: list[tuple[int, float]] = []  # (the block's last state, log of its weight: pi x n x states)
+    k, beyond = 0, None
+    while n < last_n:
+        size = min(max(1, int(math.sqrt(n) / 4)) if n >= 64 else 1, last_n - n)
+        mid = n + (size + 1) / 2
+        while k + 1 < len(rates) and rates[k + 1][0] < mid:
+            k += 1
+        lo_n, lo_phi = rates[k]
+        if mid <= lo_n:  # below the first timed batch: the rate grows in proportion
+            rate = lo_phi * mid / lo_n
+        else:  # between two timed batches (mid < last_n here)
+            hi_n, hi_phi = rates[k + 1]
+            rate = lo_phi + (hi_phi - lo_phi) * (mid - lo_n) / (hi_n - lo_n)
+        step = math.log(lam / rate)
+        here = logw + step * (size + 1) / 2 + math.log(mid * size)  # the middle state's weight, x the block
+        logw += step * size
+        n += size
+        blocks.append((n, here))
+        top = max(top, here)
+        if here < top - TAIL_NATS and lam < rate:  # past the peak and falling: the rest weighs nothing
+            beyond = 0.0
+            break
+    if beyond is None:  # the slots are full from last_n on: pi(last_n + j) = pi(last_n) r^j, r = lam / phi(last_n)
+        r = lam / last_phi
+        beyond = math.exp(logw - top) * (last_n * r / (1 - r) + r / (1 - r) ** 2)
+    total = sum(math.exp(w - top) for _, w in blocks) + beyond
+    acc = 0.0
+    for end, w in blocks:
+        acc += math.exp(w - top)
+        if acc >= (1.0 - TAIL) * total:
+            return float(end)
+    return math.inf
 
 
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
