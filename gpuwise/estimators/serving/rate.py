@@ -35,14 +35,15 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 * **p95 TPOT**, a request's own mean over its decode, spreads by two independent parts, added in quadrature
   (:func:`tpot_p95`). The batch: every request in it gains a token a step, so the copy is a processor-sharing
   server whose rate depends on how many it holds; at ``n`` in service requests end at ``φ(n) = n / R(n)`` a
-  second, ``R(n)`` the request's time with the decode step at ``n`` and the prompts still arriving at ``λ`` (a
-  swing of the batch is not a swing of the arrivals). Such a queue (a symmetric queue: Kelly 1979, Reversibility
-  and Stochastic Networks, ch. 3) has the birth-death chain's stationary law ``π(n) ∝ Π λ / φ(i)`` (Kleinrock
-  1975, Queueing Systems vol. 1, ch. 3) whatever the spread of the requests' lengths: Poisson while ``R`` holds
-  (an M/G/∞ batch), far wider near the copy's full rate, where a larger batch ends requests hardly faster. Its
-  95th percentile as a request meets it (``π(n)`` weighted by ``n``, :func:`batch_p95`) sets the decode step's
-  swing. The prompts: those that arrive while a request decodes (``λ x output x TPOT``, a Poisson count) set
-  what their chunks or prefill pauses add to its tokens, so that share spreads by ``1.645 / √count``.
+  second, ``R(n)`` the request's time with ``n`` in service and the prompts still arriving at ``λ`` (a swing of
+  the batch is not a swing of the arrivals; :func:`tpot_p95` bounds that TPOT by two the step model times). Such
+  a queue (a symmetric queue: Kelly 1979, Reversibility and Stochastic Networks, ch. 3) has the birth-death
+  chain's stationary law ``π(n) ∝ Π λ / φ(i)`` (Kleinrock 1975, Queueing Systems vol. 1, ch. 3) whatever the
+  spread of the requests' lengths: Poisson while ``R`` holds (an M/G/∞ batch), far wider near the copy's full
+  rate, where a larger batch ends requests hardly faster. Its 95th percentile as a request meets it (``π(n)``
+  weighted by ``n``, :func:`batch_p95`) sets the TPOT's rise. The prompts: those that arrive while a request
+  decodes (``λ x output x TPOT``, a Poisson count) set what their chunks or prefill pauses add to its tokens, so
+  that share spreads by ``1.645 / √count``.
 * **Disaggregated** prefill and decode: ``p`` of the copies prefill (M/D/m each), the rest decode with
   no prompt chunks in their steps (M/D/c), and the prompt's KV cache crosses the link between them;
   the splits of :func:`splits` are tried and the best kept.
@@ -68,7 +69,7 @@ MODEL_DISAGGREGATED = "rate.model_disaggregated"
 TAIL = 0.05  # the 95th percentile
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
 Z95 = 1.645  # standard normal 95th percentile (a Poisson count, normal approximation)
-PHI_POINTS = 48  # the decode step timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
+PHI_POINTS = 48  # open-loop points timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
 TAIL_NATS = 30.0  # the chain is followed until its weight falls e^-30 below its peak (nothing beyond counts)
 
 
