@@ -61,20 +61,27 @@ def test_nvidias_deepseek_releases_are_nvfp4_where_deepseeks_own_are_fp8(kb, nam
     if name.endswith("-FP4"):
         r = estimate({"workload": {"task": "inference", "model": name}}, gpu="b200", gpus=8)
         assert [a.values for a in r.assumptions if a.field == "workload.precision"] == [
-            {"model": name, "checkpoint": "nvfp4", "precision": "fp4"}]
+            {"model": name, "checkpoint": "nvfp4", "precision": "fp4",
+             "card": kb.models[ident].alias_checkpoints[0].card}]  # served at it (leftovers56)
 
 
 def test_k26_with_no_precision_names_its_int4_files_and_their_bytes(kb, accuracy):
-    """The default stays bf16 (review46: a 16-bit copy, 2 bytes a weight: 2,052.82 GB), and the note now names the
-    INT4 release and precision int4, which prices the file as published: 1,014,686,023,680 routed weights x 4.5 bits
-    (4 + a BF16 scale per 32) / 8 = 570.76 GB plus the 11,722,208,768 others x 2 B = 23.44 GB: 594.21 GB (the
-    ~594 GB of moonshotai/Kimi-K2-Thinking's safetensors; K2.6 ships the same format)."""
+    """With no precision K2.6 is served at its INT4 release (leftovers56; review46 had kept bf16, a 16-bit copy at 2
+    bytes a weight: 2,052.82 GB), the note naming Moonshot's cards; precision int4 prices the file as published:
+    1,014,686,023,680 routed weights x 4.5 bits (4 + a BF16 scale per 32) / 8 = 570.76 GB plus the 11,722,208,768
+    others x 2 B = 23.44 GB: 594.21 GB (the ~594 GB of moonshotai/Kimi-K2-Thinking's safetensors; K2.6 ships the
+    same format)."""
     from gpuwise import estimate
 
     r = estimate({"workload": {"task": "inference", "model": "Kimi K2.6"}}, gpu="h200", gpus=8)
     [p] = [a for a in r.assumptions if a.field == "workload.precision"]
-    assert p.message_id == "assume.default.workload.precision.checkpoint" and p.value == "bf16"
-    assert p.values == {"model": "Kimi K2.6", "checkpoint": "int4", "precision": "int4"}
+    assert p.message_id == "assume.default.workload.precision.published" and p.value == "int4"
+    assert p.values == {"model": "Kimi K2.6", "checkpoint": "int4", "precision": "int4",
+                        "card": "huggingface.co/moonshotai/Kimi-K2-Thinking, Kimi-K2.5 and Kimi-K2.6: native INT4 "
+                                "routed experts, the rest BF16"}
+    given = estimate({"workload": {"task": "inference", "model": "Kimi K2.6", "precision": "int4"}}, gpu="h200",
+                     gpus=8)
+    assert r.memory.breakdown == given.memory.breakdown  # the same bytes as precision int4 stated
     job = accuracy.serving_job(kb, "Kimi K2.6", "int4", "vllm", 8000, 390, 1000, 8, 1)
     keeps, bits = checkpoint_keeps(job, "int4", None), checkpoint_bits(job, "int4", None)
     assert keeps == ("non_experts",) and bits == 4.5
@@ -86,7 +93,8 @@ def test_k26_with_no_precision_names_its_int4_files_and_their_bytes(kb, accuracy
     # K2 itself keeps its FP8 note
     k2 = estimate({"workload": {"task": "inference", "model": "kimi-k2"}}, gpu="h200", gpus=8)
     assert [a.values for a in k2.assumptions if a.field == "workload.precision"] == [
-        {"model": "Kimi K2", "checkpoint": "fp8", "precision": "fp8"}]
+        {"model": "Kimi K2", "checkpoint": "fp8", "precision": "fp8",
+         "card": "huggingface.co/moonshotai/Kimi-K2-Instruct: block-FP8 weights, docs/deploy_guidance.md"}]
 
 
 def test_the_nvfp4_release_is_served_as_its_file_on_amd_too(kb, accuracy):
@@ -110,12 +118,12 @@ def test_the_screen_says_which_files_were_assumed_in_english_and_chinese(tmp_pat
     text = " ".join(en.stdout.split())
     assert ("'Kimi K2.6' is priced as Kimi K2 (kimi-k2): the catalog lists it as an alias of that entry, a release of "
             "the same network whose published weights are int4, not the entry's fp8") in text
-    assert "Kimi K2.6's published weights are int4" in text and "state precision int4" in text
+    assert "default: precision int4, the weights as published: Kimi K2.6's ship in int4" in text
     zh = gpuwise("estimate", "r.yaml", "--gpu", "H200", "--gpus", "8", "--lang", "zh", cwd=tmp_path)
     said = "".join(zh.stdout.split())
     assert ("“KimiK2.6”按KimiK2（kimi-k2）计价：目录将它列为该条目的别名，"
             "是同一网络的另一发布版本，其发布的权重为int4") in said
-    assert "KimiK2.6发布的权重为int4" in said
+    assert "默认值：precisionint4，即按发布的权重部署：KimiK2.6的权重以int4发布" in said
 
 
 def test_an_alias_checkpoint_that_names_no_alias_is_a_one_line_error(tmp_path):

@@ -345,6 +345,7 @@ class PlanAsk:
     def ask_workload(self, n: int, horizon: int, names: set[str]) -> dict[str, Any]:
         from pydantic import ValidationError
 
+        from ..inputs.job import served_as_published
         from ..inputs.schema import Workload
         from ..plan.schema import Cadence, PlanWorkload, Targets
 
@@ -359,9 +360,12 @@ class PlanAsk:
             w.update(self.model_answer())
             entry: dict[str, Any] = {}
             if task == "inference":
+                # a model published narrower than 16 bits (gpt-oss MXFP4, DeepSeek-V3 FP8) is offered as published,
+                # the default the plan's job takes with no precision; another choice is written
+                as_published = served_as_published(self.kb.models.get(w.get("model") or ""), w.get("model")) or "bf16"
                 precision = self.select("precision", [("bf16", "prec_bf16"), ("fp8", "prec_fp8"),
-                                                      ("int4", "prec_int4")], "bf16")
-                if precision != "bf16":
+                                                      ("int4", "prec_int4"), ("fp4", "prec_fp4")], as_published)
+                if precision != as_published:
                     w["precision"] = precision
                 w["prompt_tokens"] = self.value("prompt", 1000, kind="int", check=self.field(Workload, w,
                                                                                             "prompt_tokens"))

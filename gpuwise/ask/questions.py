@@ -271,7 +271,7 @@ class Questionnaire:
 
 _CONVERTERS = ("model", "gpu_list")
 _SOURCES = ("models",)
-_COMPUTED = ("chinchilla_tokens",)
+_COMPUTED = ("chinchilla_tokens", "published_precision")
 
 
 def load_questions(path: str | Path | None = None) -> Questionnaire:

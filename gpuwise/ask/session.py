@@ -182,6 +182,16 @@ class _Session:
             if params_b is None:
                 return _UNSET
             return float(f"{20 * params_b * 1e9:.3g}")
+        if name == "published_precision":  # a model whose published weights are narrower than 16 bits
+            from ..errors import UserError
+            from ..inputs.job import served_as_published
+
+            model = self.lookup("workload.model")
+            try:
+                entry = self.kb.models[self.kb.model(str(model)).id] if model else None
+            except UserError:
+                return _UNSET
+            return served_as_published(entry, model) or _UNSET
         raise AssertionError(name)
 
     def current(self, q: Question) -> Any:

@@ -14,7 +14,7 @@ from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
-from ..knowledge.names import published
+from ..knowledge.names import published, published_card
 from ..knowledge.records import version_key
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
@@ -594,6 +594,33 @@ def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assu
     return w, None
 
 
+def served_as_published(catalog: Any, name: Any) -> str | None:
+    """The precision that serves a model's published weights as they ship where they are narrower than 16 bits
+    (an alias's own release, Kimi K2.6: int4, else the entry's checkpoint_precision: gpt-oss mxfp4 -> fp4,
+    DeepSeek-V3 fp8 -> fp8); None for 16-bit (or unknown) weights. An inference job with no precision takes it,
+    and ``gpuwise ask`` offers it as the default."""
+    return NAMED_PRECISIONS.get(published(catalog, name) or "")
+
+
+def _published_precision(w: Workload, catalog: Any) -> tuple[Workload, Assumption | None]:
+    """An inference workload with no precision on a model whose published weights are narrower than 16 bits
+    (knowledge/models.yaml checkpoint_precision, or an alias's own release: gpt-oss MXFP4, DeepSeek-V3 FP8, Kimi
+    K2.6 INT4): served at that checkpoint's precision, the note naming the model card that states it. A 16-bit copy
+    of such weights is a conversion nobody publishes (gpt-oss-120b: 233.7 GB against its 65.3 GB files); it is
+    priced where precision bf16 is given. Training keeps bf16: it computes in 16 bits whatever the files hold."""
+    if w.task != "inference" or "precision" in w.model_fields_set:
+        return w, None
+    served = served_as_published(catalog, w.model)
+    if served is None:
+        return w, None
+    checkpoint = published(catalog, w.model)
+    own = checkpoint != getattr(catalog, "checkpoint_precision", None)
+    return (w.model_copy(update={"precision": served}),
+            note("workload.precision", served, "assume.default.workload.precision.published",
+                 {"model": str(w.model) if own else catalog.name, "checkpoint": checkpoint, "precision": served,
+                  "card": published_card(catalog, w.model)}))
+
+
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
     w = req.workload
     assumptions: list[Assumption] = []
@@ -614,6 +641,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             if r.note_id:  # a release's name read as its network (names.py rule 5), or a listed alias
                 assumptions.append(note("workload.model", r.id, r.note_id, r.note_values))
             w, named = _name_precision(w, str(w.model), where)
+            if named is None:
+                w, named = _published_precision(w, catalog)
             if named is not None:
                 req = req.model_copy(update={"workload": w})
                 assumptions.append(named)
@@ -651,15 +680,6 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if name == "batch_size" and named is not None and named.local_batch:  # the stack's own per-GPU batch
             assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
                                     {"stack": named.name, "n": named.local_batch}))
-            continue
-        checkpoint = published(catalog, w.model)  # an alias's own release (Kimi K2.6: int4), else the entry's
-        shipped = NAMED_PRECISIONS.get(checkpoint or "")  # a dtype narrower than 16 bits -> what serves it as shipped
-        if name == "precision" and w.task == "inference" and shipped is not None:
-            # the publisher's weights are narrower than the bf16 priced: a 16-bit copy of them is what is costed
-            own = checkpoint != getattr(catalog, "checkpoint_precision", None)
-            assumptions.append(note("workload.precision", value, "assume.default.workload.precision.checkpoint",
-                                    {"model": str(w.model) if own else catalog.name, "checkpoint": checkpoint,
-                                     "precision": shipped}))
             continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":

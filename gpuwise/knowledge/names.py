@@ -241,12 +241,29 @@ def published(model: Any, name: Any) -> str | None:
     return release if release is not None else getattr(model, "checkpoint_precision", None)
 
 
+def published_card(model: Any, name: Any) -> str | None:
+    """The model card that states the dtype ``published`` gives: the ``alias_checkpoints`` group's ``card`` (its
+    source where an overlay's group names none), else the entry's ``checkpoint_card``."""
+    if model is None:
+        return None
+    group = _alias_group(model, norm(str(name)) if name else "")
+    if group is not None:
+        return str(group.card or group.source)
+    return getattr(model, "checkpoint_card", None)
+
+
 def _alias_release(model: Any, key: str) -> str | None:
     """The dtype of the release an alias (``key``, normalised) names where the entry lists it under
     ``alias_checkpoints`` (Kimi K2.6 -> int4); None for any other name."""
+    group = _alias_group(model, key)
+    return str(group.precision) if group is not None else None
+
+
+def _alias_group(model: Any, key: str) -> Any:
+    """The ``alias_checkpoints`` group that names the alias ``key`` (normalised); None where none does."""
     for group in getattr(model, "alias_checkpoints", None) or ():
         if key and key in {norm(a) for a in group.aliases}:
-            return str(group.precision)
+            return group
     return None
 
 

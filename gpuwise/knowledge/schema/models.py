@@ -8,6 +8,7 @@ from ...errors import N_, Said, SaidAt
 from .base import Strict
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
+NARROW_CHECKPOINTS = ("fp8", "mxfp4", "nvfp4", "int4")  # published weights an inference job is served at by default
 
 
 class AliasCheckpoint(Strict):
@@ -19,6 +20,9 @@ class AliasCheckpoint(Strict):
                                            "bulk of them: a checkpoint that quantizes only the routed experts "
                                            "is that format)")
     source: str = Field(min_length=3)
+    card: str | None = Field(default=None, min_length=3, description="the model card that states that dtype (a "
+                             "Hugging Face repository), named where an inference job with no precision is served "
+                             "at it; None: the source is named")
 
     @field_validator("aliases")
     @classmethod
@@ -193,6 +197,10 @@ class Model(Strict):
     checkpoint_precision: CheckpointPrecision | None = Field(
         default=None, description="dtype the published weights ship in (the bulk of them)"
     )
+    checkpoint_card: str | None = Field(
+        default=None, min_length=3, description="the model card that states checkpoint_precision (a Hugging Face "
+        "repository), named where an inference job with no precision is served at it; needed where the published "
+        "weights are narrower than 16 bits (fp8, mxfp4, nvfp4, int4)")
     alias_checkpoints: list[AliasCheckpoint] = Field(
         default=[], description="aliases whose own published weights ship in another dtype than "
         "checkpoint_precision: where such an alias is the name given, its precision stands for the entry's")
@@ -261,6 +269,10 @@ class Model(Strict):
                 self.moe.blocks + (self.attention_layers or 0) + (self.recurrent.layers if self.recurrent else 0)
                 > self.layers):
             raise Said(N_("moe.blocks, attention_layers and recurrent.layers exceed layers"))
+        if self.checkpoint_precision in NARROW_CHECKPOINTS and self.checkpoint_card is None:
+            raise Said(N_("checkpoint_precision %(precision)s is what an inference job with no precision is served "
+                          "at: name the model card that states it in checkpoint_card"),
+                       precision=self.checkpoint_precision)
         self._own_aliases()
         return self
 

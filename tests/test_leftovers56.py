@@ -1,0 +1,107 @@
+"""leftovers56: the users' leftovers of session 40's note, each with the words or figures a user sees.
+
+1. A service of a model whose only published weights are narrower than 16 bits is served at that checkpoint's
+   precision when none is given (gpt-oss-120b: MXFP4 experts, 65.3 GB on one H100, where a 16-bit copy was priced,
+   233.7 GB on four), the assumption naming the model card; training keeps bf16.
+2. The questionnaire's p95 questions say 'At that rate' after a request rate and 'With that many requests at once'
+   after a concurrency (they said 'At that rate' after either).
+3. What a full-width input mode types at a prompt ('１３b', '４０９６') is read as its ASCII, in English and Chinese
+   sessions; other scripts' digits and superscripts are still refused.
+4. A 36-month plan over its budget every quarter (12 PLAN-BUDGET-OVER blockers) printed 91 lines on its brief
+   screen: a rule's blockers are said once with their count, and it fits 80 lines with every blocker's rule named.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuwise.ask.questionnaire import _Session, load_questions
+from gpuwise.knowledge import load
+
+QN = load_questions()
+KB = load()
+ROOT = Path(__file__).resolve().parent.parent
+
+# ------------------------------------------------------------------------------------------- 1. precision
+
+# gpt-oss-120b: 116,829,156,672 weights (knowledge/models.yaml, recomputed from config.json); its published
+# checkpoint is 65.28 GB, MXFP4 experts and BF16 for the rest (huggingface.co/openai/gpt-oss-120b; model card
+# arXiv:2508.10925: 60.8 GiB, fits one 80 GB GPU)
+GPT_OSS_120B = 116_829_156_672
+
+
+def _serve(model: str, gpus: int = 1, gpu: str = "h100", **w):
+    from gpuwise import estimate
+
+    return estimate({"workload": {"task": "inference", "model": model, **w}}, gpu=gpu, gpus=gpus)
+
+
+def test_gpt_oss_with_no_precision_is_served_as_published_on_one_h100():
+    r = _serve("gpt-oss-120b")
+    [p] = [a for a in r.assumptions if a.field == "workload.precision"]
+    assert p.message_id == "assume.default.workload.precision.published" and p.value == "fp4"
+    assert p.values == {"model": "gpt-oss-120b", "checkpoint": "mxfp4", "precision": "fp4",
+                        "card": KB.models["gpt-oss-120b"].checkpoint_card}
+    assert "huggingface.co/openai/gpt-oss-120b" in p.values["card"]
+    assert r.memory.breakdown["weights"] == pytest.approx(65.28e9, rel=0.005)  # the card's files
+    assert r.memory.per_gpu_bytes < r.memory.usable_per_gpu_bytes  # one H100 holds it
+    assert r.memory.breakdown == _serve("gpt-oss-120b", precision="fp4").memory.breakdown  # as if fp4 were given
+    # precision bf16 stated: the 16-bit copy, 2 bytes a weight, and nothing assumed
+    bf16 = _serve("gpt-oss-120b", precision="bf16")
+    assert bf16.memory.breakdown["weights"] == GPT_OSS_120B * 2  # 233.66 GB
+    assert [a for a in bf16.assumptions if a.field == "workload.precision"] == []
+
+
+@pytest.mark.parametrize("model, checkpoint, precision", [
+    ("deepseek-v3", "fp8", "fp8"), ("deepseek-r1", "fp8", "fp8"), ("Kimi K2", "fp8", "fp8"),
+    ("Kimi K2 Thinking", "int4", "int4"), ("minimax-m2", "fp8", "fp8"), ("gpt-oss-20b", "mxfp4", "fp4")])
+def test_each_quantized_release_is_served_at_its_precision(model, checkpoint, precision):
+    r = _serve(model, gpus=8, gpu="h200")
+    [p] = [a for a in r.assumptions if a.field == "workload.precision"]
+    assert (p.value, p.values["checkpoint"], p.values["precision"]) == (precision, checkpoint, precision)
+    assert p.values["card"].startswith("huggingface.co/")
+
+
+def test_a_16_bit_release_and_training_keep_bf16():
+    from gpuwise import estimate
+
+    [lm] = [a for a in _serve("llama-3.1-8b").assumptions if a.field == "workload.precision"]
+    assert lm.message_id == "assume.default.workload.precision" and lm.value == "bf16"
+    # training computes in 16 bits whatever the files hold (docs/formats.md precision)
+    t = estimate({"workload": {"task": "finetune", "method": "lora", "model": "gpt-oss-120b"}}, gpu="h100", gpus=8)
+    [p] = [a for a in t.assumptions if a.field == "workload.precision"]
+    assert p.message_id == "assume.default.workload.precision" and p.value == "bf16"
+
+
+def test_the_note_reads_in_english_and_chinese():
+    from gpuwise.messages import fill
+    from gpuwise.render.fmt import translations
+
+    [p] = [a for a in _serve("gpt-oss-120b").assumptions if a.field == "workload.precision"]
+    assert p.reason.startswith("default: precision fp4, the weights as published: gpt-oss-120b's ship in mxfp4 "
+                               "(huggingface.co/openai/gpt-oss-120b: MoE weights in MXFP4")
+    assert p.reason.endswith("state precision bf16 to price a 16-bit copy of them instead")
+    zh = fill(translations("zh").gettext(p.template), p.values)
+    assert zh.startswith("默认：precision fp4，即按发布的权重部署：gpt-oss-120b 的权重以 mxfp4 发布")
+
+
+def test_a_narrow_checkpoint_needs_its_card():
+    from gpuwise.knowledge.schema.models import Model
+
+    entry = {"id": "m", "name": "M", "params_b": 1.0, "layers": 2, "hidden_size": 64, "heads": 2, "kv_heads": 2,
+             "ffn_size": 128, "vocab_size": 100, "source": "a test", "checkpoint_precision": "fp8"}
+    with pytest.raises(ValueError, match="name the model card that states it in checkpoint_card"):
+        Model.model_validate(entry)
+    assert Model.model_validate({**entry, "checkpoint_card": "huggingface.co/x/m"}).checkpoint_card
+    Model.model_validate({**entry, "checkpoint_precision": "bf16"})  # a 16-bit one needs none
+
+
+def test_the_questionnaire_offers_the_published_precision(tmp_path):
+    q = QN.by_key("workload.precision")
+    for model, task, want in (("gpt-oss-120b", "inference", "fp4"), ("deepseek-v3", "inference", "fp8"),
+                              ("llama-3.1-8b", "inference", "bf16"), ("gpt-oss-120b", "finetune", "bf16")):
+        s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
+        s.load({"workload": {"task": task, "model": model, **({"method": "lora"} if task == "finetune" else {})}})
+        assert s.default(q) == want, (model, task)
