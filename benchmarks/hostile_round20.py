@@ -80,9 +80,10 @@ TASK, METHOD, MODEL, TOKENS = "What do you want to do?", "Which fine-tuning meth
 DEADLINE, BUDGET, ACQ, HOSTING = "Training must finish within", "Budget for the GPUs", "Rent cloud GPUs", "Where would bought"
 ADVANCED, READY = "Change the advanced settings", "Ready?"
 # a service's p95 targets, advanced questions where no request rate is stated (askreview55): a service file resumed
-# with its advanced settings on is asked them before the software environment (Enter: none)
-P95_TARGETS = [["At that rate, the longest wait for the first token", "\r"],
-               ["At that rate, the longest gap between output tokens", "\r"]]
+# with its advanced settings on is asked them before the software environment (Enter: none); worded for the load
+# given ('At that rate' after a rate, 'With that many requests at once' after a concurrency: leftovers56)
+P95_TARGETS = [["the longest wait for the first token", "\r"],
+               ["the longest gap between output tokens", "\r"]]
 NOT_ENDED = "[still waiting: the runner sent Ctrl-C]"
 DEFAULTS = [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\r"], [TOKENS, "\r"], [DEADLINE, "\r"], [BUDGET, "\r"], [ACQ, "\r"],
             [HOSTING, "\r"], [ADVANCED, "\r"], [READY, "\r"]]

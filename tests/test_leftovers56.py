@@ -105,3 +105,24 @@ def test_the_questionnaire_offers_the_published_precision(tmp_path):
         s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
         s.load({"workload": {"task": task, "model": model, **({"method": "lora"} if task == "finetune" else {})}})
         assert s.default(q) == want, (model, task)
+
+
+# ------------------------------------------------------------------------------------------- 2. p95 wording
+
+@pytest.mark.parametrize("lang, rate, concurrency", [
+    ("en", "At that rate, the longest wait for the first token",
+     "With that many requests at once, the longest wait for the first token"),
+    ("zh", "在该速率下，95% 的请求等到首个 token", "在该并发请求数下，95% 的请求等到首个 token")])
+def test_the_p95_questions_name_the_load_given(tmp_path, lang, rate, concurrency):
+    ttft, tpot = QN.by_key("workload.p95_ttft_s"), QN.by_key("workload.p95_tpot_s")
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang=lang, currency=None)
+    s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "requests_per_s": 5}})
+    assert s.text(ttft, "question").startswith(rate)
+    c = _Session(QN, KB, tmp_path / "b.yaml", lang=lang, currency=None)
+    c.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "concurrent_requests": 8}})
+    assert c.text(ttft, "question").startswith(concurrency)
+    assert c.text(tpot, "question").startswith(concurrency.split("，")[0] if lang == "zh" else
+                                               "With that many requests at once, the longest gap")
+    # the help says which rate the target holds at
+    assert ("concurrent requests amount to" if lang == "en" else "并发请求数相当的请求速率") in c.text(ttft, "help")
+    assert "At that rate" not in c.text(ttft, "question") + c.text(tpot, "question")

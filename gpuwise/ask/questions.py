@@ -22,7 +22,8 @@ GATE = "advanced"  # the key of the one "advanced settings?" question (not a req
 TYPES = ("select", "text", "int", "float", "bool", "autocomplete", "section", "advanced")
 _QUESTION_FIELDS = {"key", "alt_key", "type", "label", "question", "help", "invalid", "terms", "choices",
                     "default", "defaults", "optional", "when", "advanced", "money", "parse", "source", "policy",
-                    "settled_by"}
+                    "settled_by", "variants"}
+_VARIANT_TEXTS = ("question", "help")  # the texts a variant may replace
 _TEXT_PLACEHOLDERS = {"sym", "cur"}  # what question texts may use: the session's currency
 
 
@@ -223,6 +224,10 @@ class Question:
     # keys whose answer settles this optional question as none: a file that states its service's load as a
     # concurrency is not asked for a rate on resume (the rate would replace it; hostile rounds 27 / 28's resumes)
     settled_by: tuple[str, ...] = ()
+    # texts that replace ``question`` / ``help`` where a condition on earlier answers holds (the first that holds):
+    # the p95 targets are asked 'at that rate' after a request rate, 'with that many requests at once' after a
+    # concurrency
+    variants: tuple[tuple[Condition, dict[str, Text]], ...] = ()
 
     @property
     def section(self) -> str:
@@ -238,6 +243,8 @@ class Question:
         if isinstance(self.advanced, Condition):
             out |= self.advanced.names
         for cond, _, _ in self.defaults:
+            out |= cond.names
+        for cond, _ in self.variants:
             out |= cond.names
         return out
 
@@ -407,6 +414,15 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
     def text(name: str) -> Text:
         return _text(raw[name], f"{where}: {name}", languages, _TEXT_PLACEHOLDERS)
 
+    variants = []
+    for j, v in enumerate(raw.get("variants") or []):
+        named = set(v) - {"when"} if isinstance(v, dict) else set()
+        if not isinstance(v, dict) or "when" not in v or not named or not named <= set(_VARIANT_TEXTS):
+            raise QuestionsError(f"{where}: variants[{j}]: expected {{when}} and one or more of "
+                                 f"{', '.join(_VARIANT_TEXTS)}")
+        variants.append((Condition(str(v["when"])), {n: _text(v[n], f"{where}: variants[{j}].{n}", languages,
+                                                               _TEXT_PLACEHOLDERS) for n in sorted(named)}))
+
     return Question(
         key=key,
         type=qtype,
@@ -421,6 +437,7 @@ def _build_question(raw: dict, where: str, fields: dict[str, list[str]], glossar
         optional=bool(raw.get("optional", False)),
         when=Condition(str(raw["when"])) if raw.get("when") is not None else None,
         settled_by=settled,
+        variants=tuple(variants),
         advanced=adv,
         money=money,
         parse=raw.get("parse"),

@@ -76,8 +76,13 @@ class _Session:
         return self.qn.say(msg, self.lang, **params)
 
     def text(self, q: Question, name: str) -> str:
-        """One of ``q``'s texts (label, question, help, invalid) in the session's language and currency."""
+        """One of ``q``'s texts (label, question, help, invalid) in the session's language and currency: a variant's
+        where its condition on the earlier answers holds (the p95 targets after a concurrency, not a rate)."""
         value: Text | None = getattr(q, name)
+        for cond, texts in q.variants:
+            if name in texts and cond.evaluate(self.lookup):
+                value = texts[name]
+                break
         return "" if value is None else value[self.lang].format(sym=self.sym, cur=self.currency)
 
     @property
