@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,656 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,657 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -104,7 +104,7 @@ section; a 21-workload plan brief with a blocker; ep at the experts and past the
 line and typed into ask; ep on a dense model or not dividing the experts, served, planned and audited;
 mla_default_before and scheduled_ahead overlays; offloaded runs audited bought and planned in yuan; partial cloud
 sections; api_unpriced and each service's self-hosting beside work nothing runs; --fx-rate against the ledger
-sums; a plan brief with two blockers) and 60 of round 42 (benchmarks/hostile_round42.py: the budget on a
+sums; a plan brief with two blockers) and 61 of round 42 (benchmarks/hostile_round42.py: the budget on a
 purchase's cash before resale in recommend, audit, plan, house rules and yuan; a rental past its commitment; the plan's
 tie; owned servers that do not divide the count; rocm_fp4_asm_gemm where vLLM does not read it; a number field given
 null; the plan questionnaire's growth and month in other digits), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house

@@ -27,6 +27,10 @@ its test in tests/test_hostile42.py):
 * the plan questionnaire's growth '１０%' was 'not a percentage', its month '２０２４-０３' answered with pydantic's
   regular expression: both offer the ASCII, as every other number question does.
 
+leftovers56 (session 41): a prompt now reads what a full-width input mode types (the 全角 of a Chinese input method:
+'７０b', '＄５００００', '１０%', '２０２４－０３') as its ASCII, in either language; those four cases expect it read, and
+a case of the month in Arabic-Indic digits (still refused, the ASCII offered) is added: 61 cases.
+
 Left as they are: 'framework_version: 0.10' is asked for in quotes as "0.1" (YAML's float is all gpuwise sees; the
 message says YAML drops the zero); a plan's '5万元' budget with no currency stated is refused (docs/formats.md: a
 plan's amounts are in constraints.currency, USD unless stated), where a requirements file takes the currency from
@@ -37,10 +41,13 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from benchmarks.hostile_round12 import _refused
-from benchmarks.hostile_round20 import BUDGET, DEADLINE, METHOD, MODEL, TASK, TOKENS, _asked
+from benchmarks.hostile_round20 import ACQ, BUDGET, DEADLINE, METHOD, MODEL, TASK, TOKENS, _asked
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round25 import _doc, _rules
 from benchmarks.hostile_round28 import doc_cases
@@ -297,23 +304,37 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: _plan_sums(d) and (d["answer"].get("tie") is None or _tie_sound(d))))
 
     # ------------------------------------------------------------ the questionnaire: fullwidth and Thai digits
+    # (leftovers56: a prompt reads what a full-width input mode types as its ASCII -- '７０b' is 70b -- where round 42
+    # had them refused with the ASCII offered; other scripts' digits are still refused so)
     ask = ["ask", "--answers", "a.yaml"]
     for name, script, shows in [
-        ("ask42: model '７０b' (fullwidth) at the model prompt: refused, 70b offered", [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\uff17\uff10b\r"], ["", "\x03"]], "write 70b"),
         ("ask42: tokens '๒e8' (Thai) at the tokens prompt: refused, 2e8 offered", [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\r"], [TOKENS, "\u0e52e8\r"], ["", "\x03"]], "write 2e8"),
-        ("ask42: budget '＄５００００' (fullwidth sign and digits): refused, not read as 50000", [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\r"], [TOKENS, "\r"], [DEADLINE, "\r"], [BUDGET, "\uff04\uff15\uff10\uff10\uff10\uff10\r"], ["", "\x03"]], "50000"),
     ]:
         case(name, {}, ["ASK20", json.dumps(script), *ask], expect="any", real=True, check=_asked(130, shows=(shows,)))
+    for name, script, key, value in [
+        ("ask42: model '７０b' (fullwidth) at the model prompt: read as 70b (leftovers56)", [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\uff17\uff10b\r"], [TOKENS, "\x03"]], ("workload", "params_b"), 70.0),
+        ("ask42: budget '＄５００００' (fullwidth sign and digits): read as $50,000 (leftovers56)", [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\r"], [TOKENS, "\r"], [DEADLINE, "\r"], [BUDGET, "\uff04\uff15\uff10\uff10\uff10\uff10\r"], [ACQ, "\x03"]], ("constraints", "budget_usd"), 50000),
+    ]:
+        case(name, {}, ["ASK20", json.dumps(script), *ask], expect="any", real=True,
+             check=lambda r, key=key, value=value: _asked(130)(r) and "digits other than" not in r.stdout
+             and (yaml.safe_load(Path(r.cwd, "a.yaml").read_text(encoding="utf-8")) or {}).get(key[0], {}).get(key[1]) == value)
     # the plan's questions (the first question's last choice): no owned GPUs, a service, its growth in percent
     plan_to_growth = [[TASK, "\x1b[B\x1b[B\r"], ["Over how many months", "6\r"], ["", "n"], ["", "\r"], ["", "llama-3.1-8b\r"],
                       ["", "\r"], ["", "\r"], ["", "\r"], ["", "0.5\r"], ["", "\r"], ["", "\r"], ["How much does the load grow", ""]]
     for name, growth, shows in [
-        ("ask42: a plan's growth '１０%' (fullwidth): refused, 10 offered, not 'not a percentage'", "\uff11\uff10%", "write 10"),
         ("ask42: a plan's growth '١٠' (Arabic-Indic): refused, 10 offered", "\u0661\u0660", "write 10"),
     ]:
         case(name, {}, ["ASK20", json.dumps([*plan_to_growth, ["", growth + "\r"], ["write", "\x03"]]), "ask", "--answers", "p.yaml"], expect="any", real=True,
              check=lambda r, shows=shows: r.returncode == 130 and shows in r.stdout and "Traceback" not in r.stdout)
+    case("ask42: a plan's growth '１０%' (fullwidth): read as 10% and the next question asked (leftovers56)", {},
+         ["ASK20", json.dumps([*plan_to_growth, ["", "\uff11\uff10%\r"], ["From which month", "\x03"]]), "ask", "--answers", "p.yaml"], expect="any", real=True,
+         check=lambda r: r.returncode == 130 and "From which month" in r.stdout and "digits other than" not in r.stdout
+         and "not a percentage" not in r.stdout and "Traceback" not in r.stdout)
     plan_to_bought = [[TASK, "\x1b[B\x1b[B\r"], ["Over how many months", "6\r"], ["", "y"], ["", "RTX 4090\r"], ["", "8\r"], ["", "\r"]]
-    case("ask42: a plan's owned GPUs bought '２０２４-０３' (fullwidth): 2024-03 offered, not a regular expression", {},
-         ["ASK20", json.dumps([*plan_to_bought, ["", "\uff12\uff10\uff12\uff14-\uff10\uff13\r"], ["write", "\x03"]]), "ask", "--answers", "p.yaml"], expect="any", real=True,
+    case("ask42: a plan's owned GPUs bought '２０２４-０３' (fullwidth): read as 2024-03, the price asked next (leftovers56)", {},
+         ["ASK20", json.dumps([*plan_to_bought, ["", "\uff12\uff10\uff12\uff14-\uff10\uff13\r"], ["What was paid", "\x03"]]), "ask", "--answers", "p.yaml"], expect="any", real=True,
+         check=lambda r: r.returncode == 130 and "What was paid" in r.stdout and "digits other than" not in r.stdout
+         and "should match pattern" not in r.stdout)
+    case("ask42: a plan's owned GPUs bought '٢٠٢٤-٠٣' (Arabic-Indic): 2024-03 offered, not a regular expression", {},
+         ["ASK20", json.dumps([*plan_to_bought, ["", "\u0662\u0660\u0662\u0664-\u0660\u0663\r"], ["write", "\x03"]]), "ask", "--answers", "p.yaml"], expect="any", real=True,
          check=lambda r: r.returncode == 130 and "write 2024-03" in r.stdout and "should match pattern" not in r.stdout)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gpuwise.ask.questionnaire import _Session, load_questions
 from gpuwise.knowledge import load
@@ -126,3 +127,37 @@ def test_the_p95_questions_name_the_load_given(tmp_path, lang, rate, concurrency
     # the help says which rate the target holds at
     assert ("concurrent requests amount to" if lang == "en" else "并发请求数相当的请求速率") in c.text(ttft, "help")
     assert "At that rate" not in c.text(ttft, "question") + c.text(tpot, "question")
+
+
+# ------------------------------------------------------------------------------------------- 3. full-width digits
+
+def test_typed_form_folds_the_fullwidth_forms_only():
+    from gpuwise.inputs.notation import typed_form
+
+    assert typed_form("１３ｂ") == "13b" and typed_form("＄５００００") == "$50000"
+    assert typed_form("２０２４－０３") == "2024-03" and typed_form("１０％") == "10%"
+    assert typed_form("\u3000４０９６") == " 4096"
+    for kept in ("10²", "①⑥", "٥٠٠", "५"):  # superscript, circled, Arabic-Indic, Devanagari: still refused
+        assert typed_form(kept) == kept
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ask_reads_fullwidth_digits_at_the_prompt(tmp_path, capsys, lang):
+    """'１３b' at the model question and '４０９６' at the prompt-tokens one were refused ('write 13b'); a Chinese input
+    method types them in its full-width mode. Read as 13b and 4096; '¹³b' (superscripts) is still no size."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import run_ask
+
+    tasks = [c.value for c in QN.by_key("workload.task").choices]
+    up = "\x1b[A" * (tasks.index(QN.by_key("workload.task").default) - tasks.index("inference"))
+    path = tmp_path / "answers.yaml"
+    with create_pipe_input() as pipe:
+        pipe.send_text(up + "\r" + "\u00b9\u00b3b\r" + "\uff11\uff13b\r" + "\uff14\uff10\uff19\uff16\r" + "\x03")
+        pipe.close()
+        rc = run_ask(str(path), None, lang=lang, currency=None, input=pipe, output=DummyOutput())
+    out = capsys.readouterr().out
+    assert rc == 130 and "U+FF1" not in out
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["workload"] == {
+        "task": "inference", "params_b": 13.0, "prompt_tokens": 4096}

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..frozen import frozen
-from ..inputs.notation import other_digits
+from ..inputs.notation import other_digits, typed_form
 
 PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
@@ -152,7 +152,7 @@ class PlanAsk:
                 tip = self.w("tip_optional" if optional else "tip_required")
             else:
                 tip = self.w("tip_text", default=show if show is not None else self._show(default, money))
-            text = self.p.text(self.w("q_" + key), tip).strip()
+            text = typed_form(self.p.text(self.w("q_" + key), tip)).strip()  # '１２' typed full-width is 12
             if text.startswith(("?", "？")):
                 self.help(key)
                 continue

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..inputs.notation import typed_form
 from .answers import _NONE_WORDS, _currency_mark, _get, _has, _Invalid, _ordered, _short_float, parse_number
 from .plan_ask import PLAN_CHOICE, StartPlan
 from .questions import _AGAIN, Question, _index
@@ -326,7 +327,8 @@ class _Asker:
         if q.type == "autocomplete" and q.source == "models":
             completer = self._model_completer()
             instruction = s.t("hint_complete", default=default)
-        text = self.p.text(message, instruction, completer).strip()
+        # a full-width input mode's '１２' is 12 (notation.typed_form); another script's digits are still refused
+        text = typed_form(self.p.text(message, instruction, completer)).strip()
         if text.startswith(("?", "？")):
             self.show_help(q, text[1:])
             return _AGAIN

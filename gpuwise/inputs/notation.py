@@ -48,6 +48,18 @@ def fold_digits(text: str) -> str:
     return "".join(str(unicodedata.decimal(ch, ch)) for ch in "".join(out)[:-1])
 
 
+def typed_form(text: str) -> str:
+    """``text`` as typed at a prompt in a full-width input mode (the Chinese, Japanese and Korean input methods'
+    全角): each fullwidth form of an ASCII character (U+FF01-U+FF5E: digits '１２', signs and points '－', '．', '，',
+    '％', letters 'ｋ') and the ideographic space as the ASCII character NFKC gives, which is what was meant; every
+    other character as typed. Other scripts' digits (Arabic-Indic '٥', Devanagari) and number signs that are no
+    decimal digit (superscripts '²', circled '①': NFKC writes '10²' as '102') are kept, for :func:`other_digits` to
+    refuse with the ASCII offered (hostile round 41). Only a prompt folds: a file's number fields refuse fullwidth
+    digits, since a value written in a file is read by every other tool too."""
+    return "".join(unicodedata.normalize("NFKC", c) if "\uff01" <= c <= "\uff5e" or c == "\u3000" else c
+                   for c in text)
+
+
 def _ascii_digits(text: str) -> str | None:
     """``text`` with every Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari...) and
     fullwidth sign or point as its ASCII form, when that makes a plain number; else None."""
