@@ -161,3 +161,56 @@ def test_ask_reads_fullwidth_digits_at_the_prompt(tmp_path, capsys, lang):
     assert rc == 130 and "U+FF1" not in out
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["workload"] == {
         "task": "inference", "params_b": 13.0, "prompt_tokens": 4096}
+
+
+# ------------------------------------------------------------------------------------------- 4. the plan's blockers
+
+def _plan36(rule=lambda q: "PLAN-BUDGET-OVER"):
+    """The bundled team plan over 36 months (its 12 months three times), over a $10,000 budget every quarter."""
+    from tests.conftest import answer_of
+
+    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    months = [x.model_copy(update={"month": x.month + 12 * k}) for k in range(3) for x in r.months]
+    blockers = [r.findings[0].model_copy(update={
+        "severity": "blocker", "rule": rule(q), "template": "", "fix": "Raise the budget.", "fix_template": "",
+        "message": f"months {3 * q - 2}-{3 * q}: the plan spends ${29_587 + q:,} against a budget of $10,000"})
+        for q in range(1, 13)]
+    return r.model_copy(update={"months": months, "horizon_months": 36, "findings": [*blockers, *r.findings]})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rules_blockers_are_said_once_with_their_count(lang):
+    from gpuwise.render import plan_view
+
+    r = _plan36()
+    text = plan_view.render(r, "text", width=80, lang=lang)
+    assert len(text.rstrip("\n").split("\n")) <= 80, text  # was 91
+    flat = " ".join(text.split())
+    assert "months 1-3: the plan spends $29,588 against a budget of $10,000 (PLAN-BUDGET-OVER)" in flat
+    assert ("11 more PLAN-BUDGET-OVER blockers in the full report." if lang == "en" else
+            "另有 11 个 PLAN-BUDGET-OVER 阻断问题见完整报告。") in flat
+    full = plan_view.render(r, "text", width=80, detail="full", lang=lang)
+    assert all(f"months {3 * q - 2}-{3 * q}:" in full for q in range(1, 13))  # the full report keeps each
+
+
+def test_blockers_of_many_rules_are_named_each_with_none_hidden():
+    from gpuwise.render import plan_view
+
+    r = _plan36(lambda q: f"HOUSE-RULE-{q:02d}")
+    text = plan_view.render(r, "text", width=80)
+    assert len(text.rstrip("\n").split("\n")) <= 80, text
+    flat = " ".join(text.split())
+    shown = [q for q in range(1, 13) if f"(HOUSE-RULE-{q:02d})" in flat]
+    assert shown == list(range(1, len(shown) + 1)) and len(shown) < 12  # the first in full
+    assert f"{12 - len(shown)} more blockers in the full report: " + ", ".join(
+        f"HOUSE-RULE-{q:02d}" for q in range(len(shown) + 1, 13)) + "." in flat
+    for rule in ("DATA-STALE-PRICE", "PLAN-LATE-HARDWARE", "PLAN-SERVING-OUTGROWS"):  # the others still named
+        assert rule in flat
+
+
+def test_the_example_and_one_blocker_are_not_grouped():
+    from gpuwise.render import plan_view
+    from tests.conftest import answer_of
+
+    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    assert "blockers in the full report" not in plan_view.render(r, "text", width=80)

@@ -59,8 +59,11 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         vm = fit_tables(vm, cols)
     template = environment(_lang(lang)).get_template(f"plan.{suffix}")
 
-    def place(compact: int, cap: int | None = None, rows: tuple[int, int, int] | None = None) -> str:
+    def place(compact: int, cap: int | None = None, rows: tuple[int, int, int] | None = None,
+              grouped: bool = False) -> str:
         more = _top(vm, rows, cols) if rows is not None else {}
+        if grouped:  # each rule's blockers said once, with their count (_grouped_blockers)
+            more |= {"findings": vm["findings_grouped"], "findings_rest": vm["grouped_rest"]}
         out = template.render(vm={**vm, **more, "compact": compact,
                                   "cap": len(vm["findings"]) if cap is None else cap})
         if fmt != "html":
@@ -94,7 +97,11 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         out = place(7, floor)
     if fold and out.count("\n") > BRIEF_LINES and vm["months_quarters"]:  # past a year: the cash flow by quarter
         out = place(8, floor)
-    if fold and out.count("\n") > BRIEF_LINES:
+    groups = sum(1 for f in vm["findings_grouped"] if f["severity"] == "blocker")
+
+    def shortest(grouped: bool) -> str:
+        cap = groups if grouped else floor
+
         def most(caps: tuple[int, int, int], k: int | None) -> tuple[tuple[int, int, int], str] | None:
             """The most rows that fit (the line count falls as the rows kept do): every section's (``k`` None) from
             ``caps``, or section ``k``'s from its cap in ``caps``, the others kept."""
@@ -102,7 +109,7 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
             while lo <= hi:
                 mid = (lo + hi) // 2
                 at = (mid, mid, mid) if k is None else tuple(mid if i == k else c for i, c in enumerate(caps))
-                text = place(9, floor, at)  # type: ignore[arg-type]
+                text = place(9, cap, at, grouped)  # type: ignore[arg-type]
                 if text.count("\n") <= BRIEF_LINES:
                     lo, best = mid + 1, (at, text)
                 else:
@@ -112,8 +119,46 @@ def render(result: Any, fmt: str, *, lang: str = "en", detail: str = "brief", wi
         found = most((0, 0, 0), None)
         for k in (1, 0, 2) if found else ():  # then more of where each workload runs, what decided, the APIs
             found = most(found[0], k) or found  # type: ignore[index]
-        out = found[1] if found else place(10, floor, (0, 0, 0))
+        return found[1] if found else place(10, cap, (0, 0, 0), grouped)
+
+    if fold and out.count("\n") > BRIEF_LINES:
+        out = shortest(False)
+    # many blockers (leftovers56: 12 quarters over budget, 91 lines): each rule's said once with its count, the
+    # tables given back the rows that frees; then, for blockers of many rules, the rules past what fits named with
+    # their counts. A blocker's rule is always named.
+    if fold and out.count("\n") > BRIEF_LINES and groups < floor:
+        out = shortest(True)
+    for cap in range(groups - 1, -1, -1) if fold and out.count("\n") > BRIEF_LINES else ():
+        out = place(10, cap, (0, 0, 0), True)
+        if out.count("\n") <= BRIEF_LINES:
+            break
     return out
+
+
+def _grouped_blockers(findings: list[dict[str, Any]], rest: list[str], local: Any) -> tuple[list[dict[str, Any]],
+                                                                                              list[str]]:
+    """The findings with each rule's blockers said once (leftovers56: a 36-month plan over its budget every quarter
+    printed 12 PLAN-BUDGET-OVER blockers, 91 lines): the rule's first blocker in full and how many more of it the
+    full report holds, then the other findings as they were; and what a brief that keeps the first ``i`` of them
+    says of the rest: the blockers left by rule with their counts (as ``counted_rules`` names them), then the other
+    findings by rule. No blocker goes unnamed."""
+    blockers: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        if f["severity"] == "blocker":
+            blockers.setdefault(f["rule"], []).append(f)
+    n = sum(len(fs) for fs in blockers.values())
+    grouped = [{**fs[0], "more": local.ngettext("%(n)s more %(rule)s blocker in the full report.",
+                                                "%(n)s more %(rule)s blockers in the full report.", len(fs) - 1,
+                                                rule=rule) if len(fs) > 1 else ""} for rule, fs in blockers.items()]
+    groups = list(blockers.values())
+    said = []
+    for i in range(len(groups)):
+        left = [f["rule"] for fs in groups[i:] for f in fs]
+        said.append(" ".join(x for x in (local.ngettext(
+            "%(n)s more blocker in the full report: %(rules)s.", "%(n)s more blockers in the full report: %(rules)s.",
+            len(left), rules=local.sep.join(counted_rules(left))), rest[n]) if x))
+    others = [f for f in findings if f["severity"] != "blocker"]
+    return [*grouped, *others], [*said, *rest[n:]]
 
 
 def _top(vm: dict[str, Any], rows: tuple[int, int, int], cols: int) -> dict[str, Any]:
@@ -396,12 +441,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                 for k in range(rows_most + 1)]
     findings = [{"severity": f.severity, "label": _(SEVERITY[f.severity]), "rule": f.rule,
                  "message": usd.sentence(f.template, f.values, f.message),
-                 "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else ""} for f in r.findings]
+                 "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else "", "more": ""}
+                for f in r.findings]
     # the brief at its shortest says the findings past what fits by their rules (render's ``cap``)
     findings_rest = [local.ngettext("%(n)s more in the full report: %(rules)s.",
                                     "%(n)s more in the full report: %(rules)s.", len(findings) - i,
                                     rules=local.sep.join(counted_rules(f["rule"] for f in findings[i:])))
                      for i in range(len(findings))] + [""]
+    findings_grouped, grouped_rest = _grouped_blockers(findings, findings_rest, local)
     def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
         if not x.formula_phrases:
             return DASH
@@ -473,6 +520,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
+        "findings_grouped": findings_grouped, "grouped_rest": grouped_rest,
         "options": options, "trace": trace,
         "brief": brief, "brief_head": brief[:head],
         "brief_orders": [*brief[:bought], *buy_grouped, *brief[bought + len(purchases_said):head]],
