@@ -108,6 +108,31 @@ def test_the_questionnaire_offers_the_published_precision(tmp_path):
         assert s.default(q) == want, (model, task)
 
 
+def test_the_questionnaire_keeps_a_release_alias_and_its_precision(tmp_path):
+    """'Kimi K2 Thinking' was saved as kimi-k2, whose files are FP8 (1.03 TB): the INT4 release it names (594 GB,
+    models.yaml kimi-k2 alias_checkpoints) was lost. An alias of its own release is kept as typed; others are ids."""
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang="en", currency=None)
+    q = QN.by_key("workload.model")
+    assert s.validate(q, "Kimi K2 Thinking").value == "Kimi K2 Thinking"
+    assert s.validate(q, "kimi k2").value == "kimi-k2" and s.validate(q, "gpt-oss:120b").value == "gpt-oss-120b"
+    s.load({"workload": {"task": "inference", "model": "Kimi K2 Thinking"}})
+    assert s.default(QN.by_key("workload.precision")) == "int4"
+
+
+@pytest.mark.parametrize("pick, written", [("", None), ("\x1b[A" * 3, "bf16")])
+def test_the_plan_questions_offer_the_published_precision(tmp_path, pick, written):
+    """The plan's service of gpt-oss-120b: Enter at the precision takes fp4 as published (nothing written, the
+    plan's job assumes it); bf16, three up from it, is written."""
+    from tests.test_plan_ask import ENTER, FINETUNE, LIMITS, OWNED, PLAN, YES, drive, text
+
+    service = [ENTER, text("gpt-oss-120b"), pick + ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text("10%"),
+               ENTER, text("chat")]
+    keys = [PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, "n", *LIMITS, "\x1b[B" + ENTER]  # write and quit
+    assert drive(keys, tmp_path / "p.yaml") == 0
+    chat = yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))["workloads"][0]["workload"]
+    assert chat["model"] == "gpt-oss-120b" and chat.get("precision") == written
+
+
 # ------------------------------------------------------------------------------------------- 2. p95 wording
 
 @pytest.mark.parametrize("lang, rate, concurrency", [

@@ -319,6 +319,7 @@ class PlanAsk:
 
     def model_answer(self) -> dict[str, Any]:
         from ..errors import UserError
+        from ..knowledge.names import kept_name
 
         while True:
             text = self.value("model", "llama-3.1-8b")
@@ -340,7 +341,7 @@ class PlanAsk:
                 continue
             if r.note:
                 self.show(r.said(self.lang), "dim")
-            return {"model": r.id}
+            return {"model": kept_name(self.kb.models[r.id], r.id, text)}  # Kimi K2 Thinking: its INT4 release
 
     def ask_workload(self, n: int, horizon: int, names: set[str]) -> dict[str, Any]:
         from pydantic import ValidationError
@@ -362,7 +363,8 @@ class PlanAsk:
             if task == "inference":
                 # a model published narrower than 16 bits (gpt-oss MXFP4, DeepSeek-V3 FP8) is offered as published,
                 # the default the plan's job takes with no precision; another choice is written
-                as_published = served_as_published(self.kb.models.get(w.get("model") or ""), w.get("model")) or "bf16"
+                listed = self.kb.models[self.kb.model(w["model"]).id] if w.get("model") else None
+                as_published = served_as_published(listed, w.get("model")) or "bf16"
                 precision = self.select("precision", [("bf16", "prec_bf16"), ("fp8", "prec_fp8"),
                                                       ("int4", "prec_int4"), ("fp4", "prec_fp4")], as_published)
                 if precision != as_published:

@@ -180,10 +180,12 @@ class _Session:
 
     def _compute(self, name: str) -> Any:
         if name == "chinchilla_tokens":  # 20 tokens per parameter (Hoffmann et al. 2022)
+            from ..errors import UserError
+
             params_b = self.lookup("workload.params_b")
             model = self.lookup("workload.model")
-            if model in self.kb.models:
-                params_b = self.kb.models[model].params_b
+            with contextlib.suppress(UserError):  # an id, or an alias kept as typed (Kimi K2 Thinking)
+                params_b = self.kb.models[self.kb.model(str(model)).id].params_b if model else params_b
             if params_b is None:
                 return _UNSET
             return float(f"{20 * params_b * 1e9:.3g}")
@@ -262,6 +264,7 @@ class _Session:
 
     def _convert_model(self, q: Question, value: Any) -> _Update:
         from ..errors import UserError
+        from ..knowledge.names import kept_name
 
         alt = q.alt_key or q.key
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -281,7 +284,9 @@ class _Session:
         except UserError as exc:
             raise _Invalid(raw=exc.line(self.lang)) from None
         notes = [resolved.said(self.lang)] if resolved.note else []
-        return _Update(q.key, resolved.id, drop=(alt,) if alt != q.key else (), notes=notes)
+        # the catalog id, or an alias naming a release of its own dtype as typed (Kimi K2 Thinking: its INT4 files)
+        return _Update(q.key, kept_name(self.kb.models[resolved.id], resolved.id, text), drop=(alt,) if alt != q.key
+                       else (), notes=notes)
 
     def _convert_gpus(self, q: Question, value: Any) -> _Update:
         from ..errors import UserError

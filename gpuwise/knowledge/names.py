@@ -241,6 +241,13 @@ def published(model: Any, name: Any) -> str | None:
     return release if release is not None else getattr(model, "checkpoint_precision", None)
 
 
+def kept_name(model: Any, ident: str, name: str) -> str:
+    """What a questionnaire saves for a model name it read: the catalog id, unless the name is an alias of a release
+    whose weights ship in another dtype than the entry's (``alias_checkpoints``: 'Kimi K2 Thinking', INT4 where Kimi
+    K2 ships FP8), which is kept as typed so that its release's precision goes with it."""
+    return name.strip() if _alias_release(model, norm(name)) is not None else ident
+
+
 def published_card(model: Any, name: Any) -> str | None:
     """The model card that states the dtype ``published`` gives: the ``alias_checkpoints`` group's ``card`` (its
     source where an overlay's group names none), else the entry's ``checkpoint_card``."""
