@@ -59,13 +59,15 @@ def test_host_bound_layers_last_their_launches(tmp_path):
     """Qwen3-30B-A3B (48 MoE layers, 128 experts; its config.json) on 2 x H100 with no stack named: the
     middle stack is costed as Megatron-Core's path, and one 4,096-token sequence a micro-batch over 128 / ep
     local experts leaves every layer waiting on the host. A layer's micro-batch then lasts local experts x
-    1.07 ms (Hopper) x 1.5 (checkpointing repeats the forward: half the launches again), so the compute,
-    tensor-parallel and all-to-all terms together are grad_accum x 48 x that, by hand."""
+    1.07 ms (Hopper, read on full-weight training) x 4/9 (LoRA freezes the experts: 4 of the 9 host steps a
+    trainable expert takes, knowledge/runtime.yaml training.moe_dispatch lora_host_ops; the unnamed stack shares
+    its adapters as Megatron-Bridge does) x 1.5 (checkpointing repeats the forward: half the launches again), so
+    the compute, tensor-parallel and all-to-all terms together are grad_accum x 48 x that, by hand."""
     g = _estimate(tmp_path)
     lay, s = g["layout"], g["training"]["step_terms"]
     assert lay["tp"] == 1 and lay["pp"] == 1 and lay["recompute_share"] == 1.0
-    per_layer = 128 / lay["ep"] * 1.07e-3 * (1 + lay["recompute_share"] / 2)
-    by_hand = lay["grad_accum"] * 48 * per_layer  # 32 x 48 x 64 x 1.07 ms x 1.5 = 157.8 s at EP2
+    per_layer = 128 / lay["ep"] * 1.07e-3 * 4 / 9 * (1 + lay["recompute_share"] / 2)
+    by_hand = lay["grad_accum"] * 48 * per_layer  # 32 x 48 x 64 x 1.07 ms x 4/9 x 1.5 = 70.1 s at EP2
     assert s["compute_s"] + s["tp_s"] + s["ep_s"] == pytest.approx(by_hand, rel=1e-6)
     assert 0 < s["moe_host_wait_s"] < s["compute_s"]
     assert s["moe_passes_s"] > 0
@@ -91,16 +93,19 @@ def test_grouped_gemm_stack_waits_on_no_host(tmp_path):
     assert titan["step_s"] < middle["step_s"] / 3
 
 
-def _audit(tmp_path, extra: str = "") -> dict:
-    path = _write(tmp_path, _PROPOSAL.format(extra=extra), "proposal.yaml")
+def _audit(tmp_path, extra: str = "", method: str = "full") -> dict:
+    path = _write(tmp_path, _PROPOSAL.format(extra=extra).replace("method: lora", f"method: {method}"),
+                  "proposal.yaml")
     r = gpuwise("audit", path, "--format", "json")
     assert r.returncode in (0, 1), r.stderr
     return json.loads(r.stdout)
 
 
 def test_finding_names_the_share(tmp_path):
-    """8 x H100 at EP8 (16 experts a GPU): the finding fires at its policy's quarter of a step and
-    gives the share the step's terms give (knowledge/policy.yaml moe_host_wait_warning)."""
+    """A full fine-tune on 8 x H100 at EP8 (16 experts a GPU): the finding fires at its policy's quarter of a step
+    and gives the share the step's terms give (knowledge/policy.yaml moe_host_wait_warning). LoRA on the same
+    proposal freezes the experts, whose launches take 4/9 of the host's time (runtime.yaml training.moe_dispatch
+    lora_host_ops), and 16 local experts no longer keep a quarter of its step waiting."""
     d = _audit(tmp_path)
     hits = [f for f in d["findings"] if f["rule"] == "CMP-MOE-HOST-WAIT"]
     assert len(hits) == 1 and hits[0]["severity"] == "warning"
@@ -109,3 +114,5 @@ def test_finding_names_the_share(tmp_path):
     assert f"{share:.0%}" in hits[0]["message"]
     titan = _audit(tmp_path, "  stack: torchtitan\n")
     assert not [f for f in titan["findings"] if f["rule"] == "CMP-MOE-HOST-WAIT"]
+    lora = _audit(tmp_path, method="lora")
+    assert not [f for f in lora["findings"] if f["rule"] == "CMP-MOE-HOST-WAIT"]

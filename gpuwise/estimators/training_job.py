@@ -426,7 +426,24 @@ def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
                                     {"stack": stack, "version": known[-1][1]}))
     if known:
         table.update(known[-1][2].ms_per_local_expert)
-    return tuple(sorted(table.items()))
+    share = moe_host_share(job, stack)
+    return tuple(sorted((arch, ms * share) for arch, ms in table.items()))
+
+
+def moe_host_share(job: Job, stack: str) -> float:
+    """The share of the per-expert host figure (read on full-weight training, every expert trainable) a job's
+    experts make: 1 for a job that trains them; for LoRA, the host steps of a frozen expert over a trainable one
+    (runtime.yaml training.moe_dispatch lora_host_ops: no weight-gradient GEMM, accumulation or gradient hook), and
+    on a stack whose all-linear LoRA gives each expert a lora_A and a lora_B of its own (grouped linears that
+    train), two trainable ones beside it."""
+    ops = job.kb.runtime.training.moe_dispatch.lora_host_ops
+    w = job.w
+    if ops is None or w.task == "pretrain" or w.method == "full":
+        return 1.0
+    steps = ops.frozen
+    if w.lora_targets == "all-linear" and stack in ops.per_expert_adapter_stacks:
+        steps += 2 * ops.trainable
+    return steps / ops.trainable
 
 
 def moe_loop_seconds(job: Job) -> tuple[float, float]:

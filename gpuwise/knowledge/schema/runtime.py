@@ -184,6 +184,23 @@ class MoeTransformersLoop(Strict):
     check: Check = "S"
 
 
+class MoeLoraHostOps(Strict):
+    """What of the per-expert host charge a LoRA job makes: the host steps a grouped expert linear takes for one
+    local expert a micro-batch when its weights train and when they are frozen, and the stacks whose LoRA gives
+    each expert adapters of its own (two more grouped linears that train)."""
+
+    trainable: _within(int, 1, 1_000) = Field(description="host steps per local expert of a grouped linear whose "
+                                              "weights train (what ms_per_local_expert was read on)")
+    frozen: _within(int, 0, 1_000) = Field(description="host steps per local expert of a grouped linear whose "
+                                           "weights are frozen (no weight gradient, no accumulation)")
+    per_expert_adapter_stacks: list[str] = Field(
+        default_factory=list, description="training stacks (runtime.yaml training_stacks) whose all-linear LoRA "
+        "puts a lora_A and a lora_B of its own on each expert (grouped linears over the local experts); the others "
+        "share one adapter over a layer's experts or put none there")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatch(Strict):
     """Host time a MoE layer's micro-batch (forward and backward) takes to launch its experts, per expert the GPU
     holds: the dropless dispatcher waits for the routing's token counts on the host every layer, so a layer whose
@@ -202,6 +219,9 @@ class MoeDispatch(Strict):
     transformers_loop: MoeTransformersLoop | None = Field(
         default=None, description="the per-expert loop of transformers before v5 on the stacks that run its model "
         "(step_time.moe_seconds)")
+    lora_host_ops: MoeLoraHostOps | None = Field(
+        default=None, description="the share of ms_per_local_expert a LoRA job's frozen experts (and their adapters) "
+        "make (training_job.moe_host_share); none: every expert charged as a trainable one")
     source: str = Field(min_length=3)
     check: Check = "S"
 

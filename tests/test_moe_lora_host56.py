@@ -1,0 +1,92 @@
+"""LoRA on an MoE model: the host's per-expert launches when the experts are frozen (branch moelora56, issue 22
+item 3). knowledge/runtime.yaml training.moe_dispatch reads 1.07 ms a local expert (Hopper) on full-weight
+pretraining (NeMo 25.09-26.02's tables), where every expert trains. Counted in the code the Megatron-Bridge
+verification cards ran (Transformer Engine v2.17 transformer_engine/pytorch/module/grouped_linear.py, BF16 per-expert
+path; Megatron-Core's DistributedDataParallel gradient hooks), a grouped expert linear takes the host 9 steps for a
+trainable expert a micro-batch (two split views, the forward, input-gradient and weight-gradient GEMMs, the dummy
+weight gradient, the saved input's release, AccumulateGrad and the DDP hook) and 4 for a frozen one (the two views
+and the forward and input-gradient GEMMs). Megatron-Bridge's LoRA shares one adapter over a layer's experts
+(src/megatron/bridge/peft/lora.py share_expert_adapters true); Megatron-SWIFT gives every expert a grouped lora_A
+and lora_B that train (modelscope/ms-swift swift/megatron/tuners/lora.py)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from benchmarks import accuracy as A
+from gpuwise import knowledge
+
+HOPPER_MS = 1.07  # runtime.yaml training.moe_dispatch ms_per_local_expert hopper (full-weight training)
+
+
+def _row(rid: str) -> tuple[dict, dict]:
+    with open(A.HELDOUT_RUNS, newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == rid)
+    return row, A.run_conditions()[rid]
+
+
+def _steps(rid: str, **extra):
+    row, cond = _row(rid)
+    w = {**A.with_conditions(A.run_workload(row), cond), **extra}
+    est = A.run_estimate(w, row["gpu"], int(row["gpus"]))
+    return est.gpu.layout, est.gpu.training.step_terms
+
+
+def test_the_counts_and_their_sources():
+    ops = knowledge.load().runtime.training.moe_dispatch.lora_host_ops
+    assert (ops.trainable, ops.frozen) == (9, 4)
+    assert ops.per_expert_adapter_stacks == ["megatron"]
+    for where in ("grouped_linear.py", "distributed_data_parallel.py", "share_expert_adapters",
+                  "swift/megatron/tuners/lora.py", "2e559f06"):
+        assert where in ops.source, where
+
+
+def test_h677_host_wait_by_hand():
+    """H677: Qwen3-30B-A3B LoRA on linear_qkv and linear_proj (the experts frozen, no adapter on them), the card's
+    TP4 EP4 on 4 x H100, GBS 32 of one 2,048-token sequence: 32 micro-batches a step on every GPU (DP1), 48 MoE
+    layers (config.json num_hidden_layers, every layer sparse), 128 / EP4 = 32 local experts, no recomputation. Each
+    layer's micro-batch waits on the host for 32 x 1.07 ms x 4/9 = 15.2 ms, beyond its GPU work (about 1 ms), so the
+    compute, tensor-parallel and all-to-all terms together are 32 x 48 x 15.2 ms = 23.38 s, the step (the card's
+    mean: 22.35 s)."""
+    lay, s = _steps("H677")
+    assert (lay.tp, lay.pp, lay.ep, lay.dp, lay.grad_accum, lay.recompute_share) == (4, 1, 4, 1, 32, 0.0)
+    per_layer = 128 / 4 * HOPPER_MS * 1e-3 * 4 / 9
+    assert per_layer == pytest.approx(0.015218, rel=1e-4)
+    by_hand = 32 * 48 * per_layer
+    assert s.compute_s + s.tp_s + s.ep_s == pytest.approx(by_hand, rel=1e-6)
+    assert 0.9 * by_hand < s.moe_host_wait_s < by_hand  # the GPU's own work covers a few per cent of it
+    assert s.step_s == pytest.approx(by_hand + s.optimizer_s + s.dp_s, rel=1e-6)
+
+
+def test_share_by_method_targets_and_stack():
+    """A job that trains its experts (a full fine-tune, any pretraining) is charged the figure as read; LoRA's frozen
+    experts 4 of its 9 steps, with Megatron-SWIFT's per-expert lora_A and lora_B on all-linear 4 + 2 x 9."""
+    from gpuwise.estimators.training_job import moe_host_share
+
+    class _W:
+        task, method, lora_targets = "finetune", "full", "all-linear"
+
+    class _Job:
+        kb = knowledge.load()
+        w = _W()
+
+    assert moe_host_share(_Job(), "nemo") == 1.0
+    _Job.w.method = "lora"
+    assert moe_host_share(_Job(), "nemo") == pytest.approx(4 / 9)
+    assert moe_host_share(_Job(), "megatron") == pytest.approx((4 + 2 * 9) / 9)  # lora_A and lora_B per expert
+    _Job.w.lora_targets = "attention"
+    assert moe_host_share(_Job(), "megatron") == pytest.approx(4 / 9)
+    _Job.w.task = "pretrain"
+    assert moe_host_share(_Job(), "megatron") == 1.0
+
+
+def test_swift_adapters_launch_per_expert():
+    """H651's Megatron-SWIFT all-linear LoRA (EP4 on 4 x H20, full recomputation, 8,192-token micro-batches): its
+    experts' adapters are grouped linears of their own that train, so a layer's host time is (4 + 2 x 9) / 9 of the
+    full-weight figure where Megatron-Bridge's shared adapter leaves 4 / 9: the SWIFT run, on the nemo stack, would
+    wait less."""
+    _, swift = _steps("H651")
+    _, bridge = _steps("H651", stack="nemo")
+    assert swift.moe_host_wait_s > bridge.moe_host_wait_s
