@@ -36,7 +36,7 @@ def _steps(rid: str, **extra):
 
 def test_the_counts_and_their_sources():
     ops = knowledge.load().runtime.training.moe_dispatch.lora_host_ops
-    assert (ops.trainable, ops.frozen) == (9, 4)
+    assert (ops.trainable, ops.frozen, ops.forward) == (9, 4, 2)
     assert ops.per_expert_adapter_stacks == ["megatron"]
     for where in ("grouped_linear.py", "distributed_data_parallel.py", "share_expert_adapters",
                   "swift/megatron/tuners/lora.py", "2e559f06"):
@@ -62,24 +62,47 @@ def test_h677_host_wait_by_hand():
 
 def test_share_by_method_targets_and_stack():
     """A job that trains its experts (a full fine-tune, any pretraining) is charged the figure as read; LoRA's frozen
-    experts 4 of its 9 steps, with Megatron-SWIFT's per-expert lora_A and lora_B on all-linear 4 + 2 x 9."""
-    from gpuwise.estimators.training_job import moe_host_share
+    experts 4 of its 9 steps, with Megatron-SWIFT's per-expert lora_A and lora_B on all-linear 4 + 2 x 9; and the
+    share of them a recomputed layer repeats is the forward's."""
+    from gpuwise.estimators.training_job import moe_host_forward, moe_host_share
 
     class _W:
-        task, method, lora_targets = "finetune", "full", "all-linear"
+        task, method, lora_targets, stack = "finetune", "full", "all-linear", "megatron"
+
+    class _Shape:
+        moe = True
 
     class _Job:
         kb = knowledge.load()
         w = _W()
+        shape = _Shape()
 
-    assert moe_host_share(_Job(), "nemo") == 1.0
+    # a recomputed layer repeats the forward's steps: 2 of a trainable expert's 9 (its host time x 11/9, not the
+    # 1.5 of its memory passes), 2 of a frozen one's 4, 2 + 2 + 2 of SWIFT's 22
+    assert moe_host_share(_Job(), "nemo") == 1.0 and moe_host_forward(_Job()) == pytest.approx(2 / 9)
     _Job.w.method = "lora"
     assert moe_host_share(_Job(), "nemo") == pytest.approx(4 / 9)
     assert moe_host_share(_Job(), "megatron") == pytest.approx((4 + 2 * 9) / 9)  # lora_A and lora_B per expert
+    assert moe_host_forward(_Job()) == pytest.approx(6 / 22)
     _Job.w.lora_targets = "attention"
     assert moe_host_share(_Job(), "megatron") == pytest.approx(4 / 9)
+    assert moe_host_forward(_Job()) == pytest.approx(2 / 4)
     _Job.w.task = "pretrain"
     assert moe_host_share(_Job(), "megatron") == 1.0
+
+
+def test_h651_recomputed_swift_layer_by_hand():
+    """H651: Megatron-SWIFT all-linear LoRA on 4 x H20 (Hopper), EP4 over the four data-parallel ranks, GBS 16 of one
+    8,192-token sequence: 4 micro-batches a GPU, 48 MoE layers, 32 local experts, every layer recomputed. Each
+    expert's grouped linear takes the frozen base's 4 steps and a trainable lora_A's and lora_B's 9 each, 22, of
+    which the forwards' 2 + 2 + 2 repeat when the layer is recomputed: 28 / 9 of the figure read on a trainable
+    expert's 9, 32 x 1.07 ms x 28 / 9 = 106.5 ms a layer's micro-batch, beyond the H20's own work on it, so the
+    compute, tensor-parallel and all-to-all terms are 4 x 48 x 106.5 ms = 20.45 s (the script's 17.2 s/it)."""
+    lay, s = _steps("H651")
+    assert (lay.tp, lay.pp, lay.ep, lay.grad_accum, lay.recompute_share) == (1, 1, 4, 4, 1.0)
+    by_hand = 4 * 48 * 32 * HOPPER_MS * 1e-3 * (4 + 2 * 9 + 3 * 2) / 9
+    assert s.compute_s + s.tp_s + s.ep_s == pytest.approx(by_hand, rel=1e-6)
+    assert by_hand == pytest.approx(20.45, rel=1e-3)
 
 
 def test_swift_adapters_launch_per_expert():

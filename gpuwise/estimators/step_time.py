@@ -396,7 +396,9 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
       their weight casts, one GEMM launch each for the forward, the input gradient and the weight gradient, and a
       gradient buffer each: transformer_engine/pytorch/module/grouped_linear.py), so each MoE layer's forward waits
       for the GPU's routing before the host can launch its experts, and the host's work for a layer grows with the
-      experts a GPU holds (runtime.yaml training.moe_dispatch: seconds per local expert a micro-batch). A layer's
+      experts a GPU holds (runtime.yaml training.moe_dispatch: seconds per local expert a micro-batch, scaled to the
+      job's own steps: lora_host_ops); a recomputed layer makes its forward's steps again (``tj.moe_host_forward``
+      of them, not the half of its passes). A layer's
       micro-batch takes the longer of its GPU work and that host time: a micro-batch large enough hides the host,
       a small one over many local experts waits on it; on transformers before v5, whose MoE block loops over its
       experts in Python, :func:`loop_wait_seconds`."""
@@ -409,7 +411,7 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
     wait = 0.0
     if g.moe_host_s:
         layer = _layer_micro_seconds(lay, shape.layers, gpu_s + passes)
-        host = shape.experts / lay.ep * g.moe_host_s * again
+        host = shape.experts / lay.ep * g.moe_host_s * (1.0 + lay.recompute_share * tj.moe_host_forward)
         wait = lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
     if tj.moe_loop_s:
         wait += loop_wait_seconds(tj, st, gpu_s + passes)

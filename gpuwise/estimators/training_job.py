@@ -260,6 +260,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        fp4_gemms=fp4,
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
+                       moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
@@ -430,6 +431,29 @@ def moe_host_table(job: Job) -> tuple[tuple[str, float], ...]:
     return tuple(sorted((arch, ms * share) for arch, ms in table.items()))
 
 
+def _host_steps(job: Job, stack: str) -> tuple[float, float]:
+    """(host steps a grouped expert linear takes per local expert a micro-batch, of them the forward's) for the
+    job's method, LoRA targets and stack (runtime.yaml training.moe_dispatch lora_host_ops): a trainable expert's,
+    a frozen one's, and a frozen one's with a trainable lora_A and lora_B of its own on the stacks that put them."""
+    ops = job.kb.runtime.training.moe_dispatch.lora_host_ops
+    w = job.w
+    if w.task == "pretrain" or w.method == "full":
+        return float(ops.trainable), float(ops.forward)
+    if w.lora_targets == "all-linear" and stack in ops.per_expert_adapter_stacks:
+        return float(ops.frozen + 2 * ops.trainable), 3.0 * ops.forward
+    return float(ops.frozen), float(ops.forward)
+
+
+def moe_host_forward(job: Job) -> float:
+    """The share of an MoE layer's per-expert host steps its forward makes (a recomputed layer makes them again);
+    0.5 where the knowledge does not count them (half of the layer's work, as its passes)."""
+    md = job.kb.runtime.training.moe_dispatch
+    if md is None or md.lora_host_ops is None or not md.lora_host_ops.forward or not job.shape.moe:
+        return 0.5
+    steps, forward = _host_steps(job, getattr(job.w, "stack", None) or default_stack(job))
+    return forward / steps
+
+
 def moe_host_share(job: Job, stack: str) -> float:
     """The share of the per-expert host figure (read on full-weight training, every expert trainable) a job's
     experts make: 1 for a job that trains them; for LoRA, the host steps of a frozen expert over a trainable one
@@ -437,13 +461,9 @@ def moe_host_share(job: Job, stack: str) -> float:
     on a stack whose all-linear LoRA gives each expert a lora_A and a lora_B of its own (grouped linears that
     train), two trainable ones beside it."""
     ops = job.kb.runtime.training.moe_dispatch.lora_host_ops
-    w = job.w
-    if ops is None or w.task == "pretrain" or w.method == "full":
+    if ops is None:
         return 1.0
-    steps = ops.frozen
-    if w.lora_targets == "all-linear" and stack in ops.per_expert_adapter_stacks:
-        steps += 2 * ops.trainable
-    return steps / ops.trainable
+    return _host_steps(job, stack)[0] / ops.trainable
 
 
 def moe_loop_seconds(job: Job) -> tuple[float, float]:

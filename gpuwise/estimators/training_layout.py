@@ -233,6 +233,9 @@ class TrainingJob:
     # GPU architecture -> host milliseconds per local expert an MoE layer's micro-batch takes to launch, for the job's
     # stack and release (runtime.yaml training.moe_dispatch; training_job.moe_host_table; step_time.moe_seconds)
     moe_host_ms: tuple[tuple[str, float], ...] = ()
+    # the share of those launches a layer's forward makes, which a recomputed layer makes again
+    # (runtime.yaml training.moe_dispatch lora_host_ops forward; training_job.moe_host_forward)
+    moe_host_forward: float = 0.5
     # transformers before v5: (forward, backward) host seconds per expert of its Python loop over the experts
     # (runtime.yaml training.moe_dispatch transformers_loop; training_job.moe_loop_seconds; step_time.moe_seconds)
     moe_loop_s: tuple[float, ...] = ()

@@ -193,6 +193,9 @@ class MoeLoraHostOps(Strict):
                                               "weights train (what ms_per_local_expert was read on)")
     frozen: _within(int, 0, 1_000) = Field(description="host steps per local expert of a grouped linear whose "
                                            "weights are frozen (no weight gradient, no accumulation)")
+    forward: _within(int, 0, 1_000) = Field(default=0, description="of those steps, the ones a grouped linear's "
+                                            "forward makes, trainable or frozen alike (a recomputed layer makes "
+                                            "them again); 0: half of a layer's host time repeats, as before")
     per_expert_adapter_stacks: list[str] = Field(
         default_factory=list, description="training stacks (runtime.yaml training_stacks) whose all-linear LoRA "
         "puts a lora_A and a lora_B of its own on each expert (grouped linears over the local experts); the others "
