@@ -49,8 +49,11 @@ def test_the_release_exchange(kb, version, vendor, expected):
     assert got[:3] == expected[:3] and got[3] == pytest.approx(expected[3])
 
 
-def test_vllm_keeps_one_aligned_exchange(kb):
-    assert EN.qk_norm_exchange(kb.framework("vllm"), "0.16.0", "nvidia") == (1, 8.0, 0, 0.0)
+def test_vllm_runs_one_exchange_from_0_14_1(kb):
+    """vLLM's releases are read in tests/test_serving_qk_norm_vllm.py: 0.16.0 all-reduces one unpadded 8-byte exchange
+    (MiniMaxText01RMSNormTP.forward_qk; custom_all_reduce.py's 16-byte check)."""
+    got = EN.qk_norm_exchange(kb.framework("vllm"), "0.16.0", "nvidia")
+    assert got[:3] == (1, 8.0, 16) and got[3] == pytest.approx(24e-6)
 
 
 @pytest.mark.parametrize(("tokens", "batch"), [(1.0, 1), (2.0, 2), (3.0, 4), (4.0, 4), (5.0, 8), (13.0, 16)])

@@ -192,6 +192,7 @@ class Replica:
     state_capped: bool = False  # its slots capped the batch below what the KV pool holds
     share_stated: bool = False  # pool_share is the job's own setting of the engine's (workload.memory_fraction)
     profile_gpu: float = 0.0  # the profiled sampler peak beyond the working set the pool is sized short of (profile.py)
+    nccl_small_s: float = 0.0  # s NCCL takes for an all-reduce of a few bytes over PCIe links (0: not PCIe, or none)
 
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
@@ -334,7 +335,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     return Replica(lay, weights, act, act_seq, kv_tok, free, max_seqs, seq_tokens, link_bw, ep_bw, hop_bw, hop_lat,
                    fits, tuple(notes), draft_w, draft_kv, per_seq, allreduce_s, bound, int(pool or 0), cap,
                    bool(cap and stated and cap == stated), sized_by, held_by if sized_by else 0.0, state, pool_gpu,
-                   pool_room, *slots, state_capped, bool(frac), short)
+                   pool_room, *slots, state_capped, bool(frac), short, nccl_small_s=pcie_nccl_latency(eng, kind, tp))
 
 
 def stated_pool(kind: str, share: float, capacity: float, resident: float, beside: float) -> float:
@@ -454,6 +455,17 @@ def cross_node_allreduce(rt: Any, net: Any, eng: Engine | None = None) -> float:
     own = eng.fw.cross_node_allreduce_us if eng is not None else None
     fixed = own.value if own is not None else rt.cross_node_allreduce_us.value
     return max(fixed, net.latency_us if net else 20.0) * 1e-6
+
+
+def pcie_nccl_latency(eng: Engine, kind: str, tp: int) -> float:
+    """Seconds NCCL's ring takes for an all-reduce of a few bytes over ``tp`` GPUs on PCIe links: 2 (tp - 1) steps
+    one after another at the framework's measured PCIe step (``pcie_allreduce``), at least the framework's own
+    all-reduce latency; 0 off PCIe or where the step was not read. What an exchange the framework's own kernel
+    declines (``qk_norm_allreduce``: a buffer not a whole multiple of its byte granule) costs on such a copy."""
+    pa = eng.fw.pcie_allreduce
+    if pa is None or kind != "pcie" or tp <= 1:
+        return 0.0
+    return max(eng.allreduce_latency, 2 * (tp - 1) * pa.nccl_step_us * 1e-6)
 
 
 def allreduce_latency(eng: Engine, kind: str, p2p: bool, tp: int) -> float:

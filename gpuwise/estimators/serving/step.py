@@ -204,7 +204,8 @@ class StepConsts:
         self.qk_count, self.qk_bytes, self.qk_granule, nccl = eng.qk_norm
         self.two_layers = 2 * self.layers
         self.allreduce_latency = rep.allreduce_s or eng.allreduce_latency  # NCCL's ring over PCIe (layout)
-        self.qk_nccl = max(self.allreduce_latency, nccl)  # an exchange the own all-reduce kernel declines
+        # an exchange the own all-reduce kernel declines: NCCL, at its PCIe ring's latency on a PCIe copy
+        self.qk_nccl = max(self.allreduce_latency, rep.nccl_small_s or nccl)
         self.tp_share = 2 * (tp - 1) / tp
         self.link_bw = rep.link_bw
         # all-to-all only with attention data parallel: with tensor-parallel attention every rank holds every
