@@ -517,22 +517,14 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
 def w8a8_quant_kernels(sc: Any) -> float:
     """Activation-quantization kernels one forward launches before its dense W8A8 GEMMs where no compile folds
     them (all stages): one before each quantized linear's GEMM (SGLang's apply_fp8_linear quantizes the input, then
-    multiplies; vLLM's block-FP8 linear before 0.13.0 runs per_token_group_fp8_quant, then the GEMM, inside one opaque
-    op), QUANT_KERNELS_DENSE a layer that holds a mixer (q/k/v, o) and a dense MLP (gate/up, down). A MoE layer's
-    MLP is its experts, which quantize inside the fused-MoE call (QUANT_KERNELS_MOE, counted with the routing), so it
-    adds the dense MLP's two only where it has a shared expert (Qwen3's, MiniMax-M2's and Mixtral's MoE layers have
-    none; where SGLang folds the shared expert into the routed experts' kernel its two are still counted: not read).
-    A hybrid whose mixers are layers of their own (Nemotron-H: ``layers`` counts its blocks, each a Mamba-2 mixer, an
-    attention mixer, an MLP or a MoE block) quantizes before a mixer's two projections in a mixer block and before an
-    MLP's or shared expert's two GEMMs in an MLP block: half of that a block, as fp4_quant_kernels counts the same
-    blocks."""
+    multiplies), QUANT_KERNELS_DENSE a layer that holds a mixer (q/k/v, o) and an MLP (gate/up, down). A hybrid whose
+    mixers are layers of their own (Nemotron-H: ``layers`` counts its blocks, each a Mamba-2 mixer, an attention
+    mixer, an MLP or a MoE block) quantizes before a mixer's two projections in a mixer block and before an MLP's or
+    shared expert's two GEMMs in an MLP block: half of that a block, as fp4_quant_kernels counts the same blocks."""
     mixers = sc.hybrid[0] + sc.hybrid[2] if sc.hybrid else sc.layers
-    if mixers < sc.layers:
-        return float(QUANT_KERNELS_DENSE // 2 * sc.layers)
-    mlp = QUANT_KERNELS_DENSE // 2  # the gate/up and down GEMMs' inputs of a dense MLP or a separate shared expert
-    moe = sc.moe_layers if sc.moe else 0
-    mlps = (sc.layers - moe) + (moe if sc.shared else 0)
-    return float((QUANT_KERNELS_DENSE - mlp) * sc.layers + mlp * mlps)
+    if mixers >= sc.layers:  # every layer holds a mixer and an MLP
+        return float(QUANT_KERNELS_DENSE * sc.layers)
+    return float(QUANT_KERNELS_DENSE // 2 * sc.layers)
 
 
 def sparse_indexer_kernels(eng: Engine) -> float:
