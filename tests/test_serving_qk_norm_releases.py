@@ -49,11 +49,8 @@ def test_the_release_exchange(kb, version, vendor, expected):
     assert got[:3] == expected[:3] and got[3] == pytest.approx(expected[3])
 
 
-def test_vllm_runs_one_exchange_from_0_14_1(kb):
-    """vLLM's releases are read in tests/test_serving_qk_norm_vllm.py: 0.16.0 all-reduces one unpadded 8-byte exchange
-    (MiniMaxText01RMSNormTP.forward_qk; custom_all_reduce.py's 16-byte check)."""
-    got = EN.qk_norm_exchange(kb.framework("vllm"), "0.16.0", "nvidia")
-    assert got[:3] == (1, 8.0, 16) and got[3] == pytest.approx(24e-6)
+def test_vllm_keeps_one_aligned_exchange(kb):
+    assert EN.qk_norm_exchange(kb.framework("vllm"), "0.16.0", "nvidia") == (1, 8.0, 0, 0.0)
 
 
 @pytest.mark.parametrize(("tokens", "batch"), [(1.0, 1), (2.0, 2), (3.0, 4), (4.0, 4), (5.0, 8), (13.0, 16)])
@@ -123,3 +120,18 @@ def test_minimax_rows_of_the_unpadded_releases_read_fast_by_less(rows, row, publ
     est, got = rows[row]
     assert got == pytest.approx(published)
     assert low <= est / got <= high, (row, est, got)
+
+
+def test_a_pcie_copy_sends_the_declined_exchange_through_nccls_ring(kb, accuracy):
+    """On a copy whose GPUs meet over PCIe (2 x RTX PRO 6000 Blackwell Max-Q, TP 2; branch minimax56) the exchange
+    the own kernel declines runs on NCCL's ring over PCIe: 2 (tp - 1) = 2 steps of 3.87 us (serving.yaml sglang
+    ``pcie_allreduce``: nccl-tests over PCIe, NVIDIA/nccl issue #1439), 7.74 us, at least the copy's own all-reduce
+    latency (8 us) -- not the 24 us read on NVLink-connected GPUs (vllm-project/vllm pull request #37756). So at one
+    token 0.5.8's declined exchange costs what 0.5.9's aligned one does there."""
+    c8 = _consts(kb, accuracy, "rtx-pro-6000-blackwell-max-q", 2, "0.5.8", 2)
+    c9 = _consts(kb, accuracy, "rtx-pro-6000-blackwell-max-q", 2, "0.5.9", 2)
+    assert c8.rep.nccl_small_s == pytest.approx(max(c8.eng.allreduce_latency, 2 * 3.87e-6))
+    assert c8.qk_granule == 16 and c8.qk_nccl == pytest.approx(c8.allreduce_latency)
+    assert ST.tp_allreduce_seconds(c8, 1.0) == pytest.approx(ST.tp_allreduce_seconds(c9, 1.0), rel=1e-12)
+    nvlink = _consts(kb, accuracy, "b200", 8, "0.5.8", 8, 8)
+    assert nvlink.rep.nccl_small_s == 0.0 and nvlink.qk_nccl == pytest.approx(24e-6)
