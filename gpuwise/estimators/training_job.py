@@ -258,6 +258,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_overlap_comm=(spec.overlap_comm if w.overlap_comm is None
                                            else w.overlap_comm),
                        fp4_gemms=fp4,
+                       stack_fp8_fused=spec.fp8_quantize == "fused",
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
                        moe_host_forward=moe_host_forward(job),

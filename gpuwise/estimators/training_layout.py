@@ -220,6 +220,9 @@ class TrainingJob:
     # FP4 training (NVFP4 / MXFP4): GEMMs at the FP4 rate; memory is counted as under FP8 (16-bit weights, FP32
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
+    # the stack's compiler folds the FP8 quantization into the fusions beside the GEMMs (runtime.yaml training_stacks
+    # fp8_quantize fused): its FP8 GEMMs run at training.fp8_gemm_fused_speedup
+    stack_fp8_fused: bool = False
     host_cores: float = 0.0  # CPU cores of the host a server's GPUs share (workload.host_cpu_cores; 0: unknown)
     # DeepSpeed ZeRO-3's gradient copies to the host for an offloaded optimizer, for the job's stack and release
     # (runtime.yaml zero3_offload_copies; training_job.zero3_offload_copies): (bytes a parameter a micro-batch and at

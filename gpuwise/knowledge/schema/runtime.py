@@ -298,6 +298,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         default=None, description="architecture -> the part its runtime.mfu was read on, for the held GEMM clock of "
         "the architecture's other parts (gpus.yaml clocks)")
     fp8_gemm_speedup: _within(Positive, 0.1, 10)
+    fp8_gemm_fused_speedup: _within(Positive, 0.1, 10) | None = Field(
+        default=None, description="FP8 over BF16 GEMMs where the stack's compiler folds the quantization into the "
+        "kernels beside them (training_stacks fp8_quantize fused): the GEMMs' own ratio, no cast pass of its own")
     fp4_gemm_over_fp8: Fp4GemmRatio | None = Field(
         default=None, description="FP4 over FP8 GEMMs per architecture where measured; elsewhere the dense peaks' "
         "ratio")
@@ -417,6 +420,10 @@ class StackSpeed(Strict):
         default=None, gt=0, le=32, description="bytes per vocabulary entry per token the stack's loss holds at its "
         "peak (None: the Hugging Face loss's fp32 log-softmax and its backward's two temporaries, 12 B); Megatron's "
         "vocabulary-parallel cross-entropy works in place on one fp32 copy of the 16-bit logits")
+    fp8_quantize: Literal["kernels", "fused"] = Field(
+        default="kernels", description="how the stack's FP8 training quantizes the GEMM inputs: in cast kernels of "
+        "their own each step (kernels: training.fp8_gemm_speedup, the casts included), or folded by its compiler "
+        "into the fusions beside the GEMMs (fused: XLA's FP8 rewrite, training.fp8_gemm_fused_speedup)")
     layer_activations: Literal["korthikanti"] | None = Field(
         default=None, description="what a transformer layer of the stack saves for its backward in full training "
         "(None: what the Hugging Face modules save, memory.ACT_COEFF amp / pure16); korthikanti: the 16-bit "
