@@ -108,8 +108,9 @@ def test_nemotron_3_super_blackwell_rows_before_and_after(kb):
     figures) and the B200 rows M60 / M64 +4.1 / -26.0%; at the GB200's measured 0.0715 they read +31.5 / +33.1 /
     +40.8 / +38.7% and +2.2 / -27.2%. The GB300 rows (10.3) are unchanged (M53 +19.0%). With the GB200's own GEMM
     share (runtime.yaml training.mfu_by_gpu gb200, branch gb200eff46) the GB200 rows read +27.9 / +30.0 / +37.5 /
-    +34.9%."""
+    +34.9%; with the MoE host wait's per-layer part (runtime.yaml training.moe_dispatch layer_host_ops, branch
+    moehost56: 8 local experts at EP64 wait on the host longer than their GPU work) +23.6 / +25.5 / +32.7 / +30.4%."""
     err = {label.split()[0]: est / pub - 1 for label, est, pub in A.throughput_cases(kb, moe=True)}
-    after = {"M55": 0.279, "M56": 0.300, "M58": 0.375, "M62": 0.349, "M60": 0.022, "M64": -0.272, "M53": 0.190}
+    after = {"M55": 0.236, "M56": 0.255, "M58": 0.327, "M62": 0.304, "M60": 0.021, "M64": -0.272, "M53": 0.190}
     for rid, want in after.items():
         assert err[rid] == pytest.approx(want, abs=0.005), rid

@@ -59,15 +59,17 @@ def test_host_bound_layers_last_their_launches(tmp_path):
     """Qwen3-30B-A3B (48 MoE layers, 128 experts; its config.json) on 2 x H100 with no stack named: the
     middle stack is costed as Megatron-Core's path, and one 4,096-token sequence a micro-batch over 128 / ep
     local experts leaves every layer waiting on the host. A layer's micro-batch then lasts local experts x
-    1.07 ms (Hopper, read on full-weight training) x 4/9 (LoRA freezes the experts: 4 of the 9 host steps a
+    1.03 ms (Hopper, read on full-weight training) x 4/9 (LoRA freezes the experts: 4 of the 9 host steps a
     trainable expert takes, knowledge/runtime.yaml training.moe_dispatch lora_host_ops; the unnamed stack shares
-    its adapters as Megatron-Bridge does) x 1.5 (checkpointing repeats the forward: half the launches again), so
+    its adapters as Megatron-Bridge does) x 1.5 (checkpointing repeats the forward: its 2 of the 4 steps again),
+    plus the layer's own host calls (layer_host_ops: 51 forward, again when recomputed, and 39 backward, at 7 us), so
     the compute, tensor-parallel and all-to-all terms together are grad_accum x 48 x that, by hand."""
     g = _estimate(tmp_path)
     lay, s = g["layout"], g["training"]["step_terms"]
     assert lay["tp"] == 1 and lay["pp"] == 1 and lay["recompute_share"] == 1.0
-    per_layer = 128 / lay["ep"] * 1.07e-3 * 4 / 9 * (1 + lay["recompute_share"] / 2)
-    by_hand = lay["grad_accum"] * 48 * per_layer  # 32 x 48 x 64 x 1.07 ms x 4/9 x 1.5 = 70.1 s at EP2
+    per_layer = (128 / lay["ep"] * 1.03e-3 * 4 / 9 * (1 + lay["recompute_share"] / 2)
+                 + (51 * (1 + lay["recompute_share"]) + 39) * 7e-6)
+    by_hand = lay["grad_accum"] * 48 * per_layer  # 32 x 48 x (64 x 1.03 ms x 4/9 x 1.5 + 141 x 7 us) at EP2
     assert s["compute_s"] + s["tp_s"] + s["ep_s"] == pytest.approx(by_hand, rel=1e-6)
     assert 0 < s["moe_host_wait_s"] < s["compute_s"]
     assert s["moe_passes_s"] > 0

@@ -399,7 +399,8 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
       gradient buffer each: transformer_engine/pytorch/module/grouped_linear.py), so each MoE layer's forward waits
       for the GPU's routing before the host can launch its experts, and the host's work for a layer grows with the
       experts a GPU holds (runtime.yaml training.moe_dispatch: seconds per local expert a micro-batch, scaled to the
-      job's own steps: lora_host_ops); a recomputed layer makes its forward's steps again (``tj.moe_host_forward``
+      job's own steps: lora_host_ops), beside the calls a layer makes whatever its expert count
+      (:func:`layer_host_seconds`); a recomputed layer makes its forward's steps again (``tj.moe_host_forward``
       of them, not the half of its passes). A layer's
       micro-batch takes the longer of its GPU work and that host time: a micro-batch large enough hides the host,
       a small one over many local experts waits on it; on transformers before v5, whose MoE block loops over its
@@ -413,11 +414,23 @@ def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple
     wait = 0.0
     if g.moe_host_s:
         layer = _layer_micro_seconds(lay, shape.layers, gpu_s + passes)
-        host = shape.experts / lay.ep * g.moe_host_s * (1.0 + lay.recompute_share * tj.moe_host_forward)
+        host = (shape.experts / lay.ep * g.moe_host_s * (1.0 + lay.recompute_share * tj.moe_host_forward)
+                + layer_host_seconds(tj, lay.recompute_share))
         wait = lay.grad_accum * math.ceil(moe_layers / lay.pp) * max(0.0, host - layer)
     if tj.moe_loop_s:
         wait += loop_wait_seconds(tj, st, gpu_s + passes)
     return passes, wait
+
+
+def layer_host_seconds(tj: TrainingJob, recompute_share: float) -> float:
+    """Host seconds an MoE layer's micro-batch takes whatever the experts a GPU holds (runtime.yaml
+    training.moe_dispatch layer_host_ops: the calls its forward and backward make, each at an eager operator's host
+    time; a recomputed layer makes its forward's again); 0 where the knowledge counts none."""
+    md = tj.runtime.training.moe_dispatch
+    ops = md.layer_host_ops if md is not None else None
+    if ops is None:
+        return 0.0
+    return (ops.forward * (1.0 + recompute_share) + ops.backward) * ops.us_per_op * 1e-6
 
 
 def expert_share(shape: Any) -> float:

@@ -204,6 +204,21 @@ class MoeLoraHostOps(Strict):
     check: Check = "S"
 
 
+class MoeLayerHostOps(Strict):
+    """The host calls an MoE layer's micro-batch makes whatever its expert count (the layer's attention modules, the
+    router, the token dispatcher's bookkeeping, its all-to-alls, permutations and host copy of the token counts,
+    the grouped linears' entry), each priced as one eager operator: the per-layer part of the host time beside
+    ms_per_local_expert's per-expert part."""
+
+    forward: _within(int, 0, 10_000) = Field(description="host calls a layer's forward makes (a recomputed layer "
+                                             "makes them again)")
+    backward: _within(int, 0, 10_000) = Field(description="host calls autograd and the gradient hooks make for a "
+                                              "layer's backward")
+    us_per_op: _within(float, 0, 1_000) = Field(description="host microseconds one call takes")
+    source: str = Field(min_length=3)
+    check: Check = "S"
+
+
 class MoeDispatch(Strict):
     """Host time a MoE layer's micro-batch (forward and backward) takes to launch its experts, per expert the GPU
     holds: the dropless dispatcher waits for the routing's token counts on the host every layer, so a layer whose
@@ -225,6 +240,9 @@ class MoeDispatch(Strict):
     lora_host_ops: MoeLoraHostOps | None = Field(
         default=None, description="the share of ms_per_local_expert a LoRA job's frozen experts (and their adapters) "
         "make (training_job.moe_host_share); none: every expert charged as a trainable one")
+    layer_host_ops: MoeLayerHostOps | None = Field(
+        default=None, description="the host calls a layer makes whatever its expert count, charged beside the "
+        "per-expert part on the same stacks (step_time.moe_seconds); none: the per-expert part alone")
     source: str = Field(min_length=3)
     check: Check = "S"
 
