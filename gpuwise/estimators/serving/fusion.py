@@ -72,7 +72,7 @@ def serial_shared_gemms(job: Any, fw: Any, gpu: Any) -> tuple[tuple[float, float
     """A MoE layer's shared-expert GEMMs where the framework runs them apart from the fused-MoE kernel and after it on
     the same stream (serving.yaml ``serial_shared_expert``: the model, the GPU's vendor and the stated release; a job
     that states none runs the newest, which an entry ending at a release does not reach), as
-    ``engine.block_gemms`` lists GEMMs: gate/up (N = 2 x the shared width, K = hidden, columns split) and down
+    ``gemms.block_gemms`` lists GEMMs: gate/up (N = 2 x the shared width, K = hidden, columns split) and down
     (N = hidden, K = the shared width, depth split), once a MoE layer. Empty elsewhere: the shared expert runs inside
     the routed experts' kernel, or beside it on a second stream."""
     shape = job.shape

@@ -459,7 +459,7 @@ def linear_time(mem: float, comp: float) -> float:
 
 
 def kserial_seconds(eng: Engine, split: int) -> float:
-    """Seconds one forward's block-scaled FP8 GEMMs (engine.block_gemms) last beyond streaming their weights,
+    """Seconds one forward's block-scaled FP8 GEMMs (gemms.block_gemms) last beyond streaming their weights,
     at a decode batch, all stages: without split-K one thread block walks a GEMM's whole reduction depth K
     (K / 128 blocks at ``eng.k_block`` each, serving.yaml ``block_fp8_small_batch``), however few columns it
     has, and a GEMM lasts the longer of that walk and its weights at the dense bandwidth. ``split``: the

@@ -9,6 +9,7 @@ from ...knowledge.records import in_releases, release_at_least, version_key
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
 from ..interconnect import gpus_per_server
+from .gemms import block_gemms
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema import Gpu
@@ -290,7 +291,6 @@ def fp8_depth(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, weight_
     framework's efficiency holds as read. Not for a block-scaled checkpoint (its releases' own block-FP8 rates) nor a
     quantization method the job names."""
     from ...inputs.shape import from_catalog
-    from .engine import block_gemms
 
     serving = getattr(job.kb, "serving", None)
     own = getattr(serving, "fp8_large_batch", None) if serving is not None else None
@@ -309,7 +309,7 @@ def depth_rate(gemms: Any, fixed: float, split: int) -> float:
     """The share of an infinitely deep GEMM's rate a forward's dense GEMMs reach on one GPU, each at its reduction
     depth (serving.yaml ``fp8_large_batch``): a GEMM of kb = K / 128 blocks at kb / (kb + ``fixed``), K the depth on
     this GPU (``split`` tensor-parallel ranks divide the row-parallel GEMMs' K, "k", and the column-parallel ones'
-    N, "n": engine.block_gemms). Their FLOPs over the sum of their times; 1 for none."""
+    N, "n": gemms.block_gemms). Their FLOPs over the sum of their times; 1 for none."""
     flops = seconds = 0.0
     for n, k, dim, count in gemms:
         n_gpu = n / split if dim == "n" else n
