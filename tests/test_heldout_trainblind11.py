@@ -109,4 +109,7 @@ def test_each_row_states_the_nemo_release_its_repository_release_pins():
     assert {r["id"] for r in cond.values() if r["stack_version"] == "24.07"} == {f"H{n}" for n in range(421, 439)}
     assert {r["id"] for r in cond.values() if r["stack_version"] == "24.03"} == {f"H{n}" for n in range(484, 493)}
     assert {r["id"] for r in cond.values() if r["stack_version"] == "25.04"} == {f"H{n}" for n in range(493, 501)}
-    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17
+    # trainblind27's Megatron-Bridge verification cards (H671-H685, H691-H692) state the NeMo release each card names
+    cards = {f"H{n}" for n in (*range(671, 686), 691, 692)}
+    assert {r["id"] for r in cond.values() if r["stack_version"] and int(r["id"][1:]) >= 655} == cards
+    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17 + len(cards)

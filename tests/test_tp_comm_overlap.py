@@ -59,4 +59,7 @@ def test_the_340b_rows_state_what_their_recipe_sets():
     assert "ub_tp_comm_overlap False" in rows["H397"]["source"]
     # trainblind21's H585 (MLPerf v4.0 Supermicro 8 x H100 LoRA) states it too: its config sets TP_COMM_OVERLAP False
     assert "TP_COMM_OVERLAP False" in rows["H585"]["source"] and rows["H585"]["tp_comm_overlap"] == "false"
-    assert {i for i, r in rows.items() if r["tp_comm_overlap"]} == {"H396", "H397", "H585"}
+    # trainblind27's TP4 verification cards (Megatron-Bridge recipes with tp_comm_overlap off) state it as well
+    assert all(rows[i]["tp_comm_overlap"] == "false" for i in ("H672", "H677", "H678", "H681", "H682"))
+    assert {i for i, r in rows.items() if r["tp_comm_overlap"]} == {"H396", "H397", "H585", "H672", "H677", "H678",
+                                                                     "H681", "H682"}
