@@ -169,3 +169,26 @@ def test_recommend_rents_no_v100_server_that_holds_a_32b_offload():
     short = next(f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT"
                  and f["evidence"]["host_ram_gb"] == pytest.approx(448 * GIB, abs=0.05))
     assert "8 x NVIDIA Tesla V100" in short["message"] and "as lambda states for its servers" in short["message"]
+
+
+def test_four_lambda_v100s_pay_for_the_whole_node_and_have_its_ram():
+    """Four of Lambda's V100s for Llama 2 13B with ZeRO-3 CPU offload (260 GB of host state over the usable 0.8):
+    Lambda rents V100s only as its 8x instance (lambda.ai/instances: '8x NVIDIA Tesla V100', 88 vCPUs, 448 GiB RAM;
+    knowledge/clouds.yaml min_gpus 8), so the four are billed as eight and run on a server of 481 GB. Asked before
+    branch buyerq56 the proposal was approved, billed for 4 GPUs and judged on an assumed 900 GB (4 x a typical 225);
+    with Lambda's RAM a GPU alone it would be blocked at 4/8 of the server (241 GB). Now it holds on the whole node's
+    481 GB, FEE-NODE-WHOLE says 8 are billed, and the bill is 8 x $0.79 an hour. Asked as a recommendation (up to 8
+    V100s), the 4-GPU candidate is feasible on the same node and 8 on it finish sooner (the answer)."""
+    code, verdict, rules = _findings("q56-rent-lambda-4xv100-13b-offload")
+    assert verdict == "revise"  # the warning, no blocker
+    assert code == 0 and "MEM-HOST-RAM-SHORT" not in rules
+    assert rules["MEM-HOST-RAM-HELD"]["evidence"]["host_ram_gb"] == pytest.approx(448 * GIB, abs=0.05)
+    whole = rules["FEE-NODE-WHOLE"]
+    assert whole["severity"] == "warning" and "only as a whole node of 8" in whole["message"]
+    _, out = _ask("audit", str(Q / "q56-rent-lambda-4xv100-13b-offload.yaml"), "--format", "json")
+    rent = next(x for x in json.loads(out)["proposed"]["ledger"]["lines"] if x["kind"] == "rent")["inputs"]
+    assert rent["gpus_paid"] == 8 and rent["usd_per_hour"] == pytest.approx(8 * 0.79)
+    code, out = _ask("recommend", str(Q / "q56-rent-v100-13b-offload-recommend.yaml"), "--format", "json")
+    d = json.loads(out)
+    four = next(c for c in d["candidates"] if c["count"] == 4 and c["provider"] == "lambda")
+    assert four["feasible"] and d["recommendation"]["count"] == 8

@@ -388,7 +388,7 @@ def host_ram_of(job: Job, ev: Evaluation, mode: str) -> tuple[float | None, str]
         return None, ""
     if not ram and ev.offer is not None and ev.host_ram_needed_bytes_per_node and ev.topology is not None:
         held = ev.memory.per_gpu if ev.memory is not None else 0.0
-        ram, kind = rented_host_ram(job.kb, ev.gpu, ev.topology.per_node, ev.offer, held)
+        ram, kind = rented_host_ram(job.kb, ev.gpu, ev.topology.per_node, ev.offer, held, ev.topology.gpus)
     return ram, kind
 
 

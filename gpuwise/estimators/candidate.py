@@ -562,6 +562,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         # a listed instance is rented whole: 2 A100s of a p4de.24xlarge pay for its 8 (review48)
         shape = next((i.gpus for i in kb.clouds.instances if i.id == instance), None) if instance else None
         paid = max(topo.nodes if topo is not None else 1, -(-ev.count // shape)) * shape if shape else ev.count
+        if listed is not None and listed.instance is None:
+            paid = max(paid, listed.gpus)  # an offer rented only as a whole node (min_gpus) bills the node
         offer = K.Offer(provider or "proposal", instance, paid, hourly_usd * paid,
                         None, "proposal", template("source.proposal"), "U",
                         network=offer.network if offer and offer.provider == provider else None,
@@ -657,7 +659,8 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         # offloaded state on a rented server: the RAM that comes with it decides (runtime.yaml: the named
         # instance's own; else the offer's, as its provider states it; else a typical figure per GPU of its
         # segment), and where the figure came from is said (rental.rented_host_ram)
-        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(kb, ev.gpu, ev.topology.per_node, offer, ev.memory.per_gpu)
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(kb, ev.gpu, ev.topology.per_node, offer, ev.memory.per_gpu,
+                                                             ev.topology.gpus)
     ev.cost = Cost(
         rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
         usd_per_gpu_hour=offer.per_gpu_hour if offer else None,

@@ -176,16 +176,20 @@ def shared_host_ram_gb(gpu: Any, per_node: int, held_per_gpu: float) -> float:
 
 
 def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any,
-                    held_per_gpu: float = 0.0) -> tuple[float | None, str]:
+                    held_per_gpu: float = 0.0, run_gpus: int = 0) -> tuple[float | None, str]:
     """GB of host RAM a rented server of ``per_node`` GPUs comes with, and where the figure comes from: the named
     instance's own (runtime.yaml rented_host_ram.instance_gib), else the offer's as its provider states it, else a
     typical figure per GPU of the GPU's segment; (None, "") when none is known. A GPU whose memory is the system's
     only memory (gpus.yaml memory.shared_with_host) has that memory less what its GPU side holds (``held_per_gpu``
     bytes), and no other. A run on fewer GPUs than the instance holds has the whole instance's RAM (its other GPUs
-    idle, still paid for): 2 L4s on a g6.48xlarge have its 768 GiB, not 2/8 of it."""
+    idle, still paid for): 2 L4s on a g6.48xlarge have its 768 GiB, not 2/8 of it; likewise a run of ``run_gpus``
+    on an offer rented only as a whole node (clouds.yaml min_gpus, "a whole node's 8 where only nodes are rented":
+    the offer bills more GPUs than the run has) has that node's RAM: 4 V100s on Lambda's 8x V100 have its 448 GiB."""
     if gpu.memory.shared_with_host:
         return shared_host_ram_gb(gpu, per_node, held_per_gpu), "shared"
     per_node = max(per_node, instance_gpus(kb, offer.instance if offer else None))
+    if offer is not None and offer.instance is None and 0 < run_gpus < offer.gpus:
+        per_node = max(per_node, offer.gpus)
     per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
     if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
         per_gpu, src = offer.host_ram_gb_per_gpu, "offer"

@@ -280,7 +280,8 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     if offers and book is not None and ev is not None and ev.host_ram_needed_bytes_per_node and ev.topology:
         held, before = [], (ev.host_ram_gb, ev.host_ram_from)
         for o in offers:
-            ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o, ev.memory.per_gpu)
+            ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, o, ev.memory.per_gpu,
+                                                                 ev.topology.gpus)
             no = rejected_reading(book, _verdict(book, s, ev), HOST_RAM)
             refused = refused or no
             if not no:
@@ -409,19 +410,22 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
 
 
 def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_gpus: int, only: bool) -> None:
-    """A run rented by the instance on fewer GPUs than the instances pay for (2 L4s of a g6.48xlarge's 8) is
-    rented on all of them: the bill is the instances' whatever the run uses, and more GPUs finish it sooner.
-    Kept where the rules reject nothing there they did not reject of ``opt.count`` and it is faster; bought or
-    owned, the run stays on ``opt.count``, unless renting is its ``only`` way (the option is the rental then)."""
+    """A run rented by the instance on fewer GPUs than the instances pay for (2 L4s of a g6.48xlarge's 8), or on an
+    offer rented only as a whole node (clouds.yaml min_gpus: 4 V100s of Lambda's 8x), is rented on all of them: the
+    bill is the instances' whatever the run uses, and more GPUs finish it sooner. Kept where the rules reject
+    nothing there they did not reject of ``opt.count`` and it is faster; bought or owned, the run stays on
+    ``opt.count``, unless renting is its ``only`` way (the option is the rental then)."""
     paid = opt.rent_gpus_paid
-    if opt.rent_instance is None or not opt.count < paid <= max_gpus:
+    if not opt.count < paid <= max_gpus:
         return
     ev = evaluate(s.job, g, paid, defer=True)
     if not _verdict(book, s, ev).fits:
         return
-    offer = next((o for o in offers_for(s.job, g, paid) if o.instance == opt.rent_instance), None)
+    offer = next((o for o in offers_for(s.job, g, paid)
+                  if o.instance == opt.rent_instance and o.provider == opt.rent_provider), None)
     if ev.host_ram_needed_bytes_per_node and ev.topology:
-        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, offer, ev.memory.per_gpu)
+        ev.host_ram_gb, ev.host_ram_from = rented_host_ram(s.job.kb, g, ev.topology.per_node, offer,
+                                                             ev.memory.per_gpu, ev.topology.gpus)
     ev.complete()
     wall = float((ev.speed.wall_hours if ev.speed else None) or 0.0)
     if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(timed.rejected):
