@@ -192,3 +192,16 @@ def test_four_lambda_v100s_pay_for_the_whole_node_and_have_its_ram():
     d = json.loads(out)
     four = next(c for c in d["candidates"] if c["count"] == 4 and c["provider"] == "lambda")
     assert four["feasible"] and d["recommendation"]["count"] == 8
+
+
+def test_two_v100s_are_not_priced_as_two_single_gpu_instances_summed_into_one_server():
+    """The same recommendation's 2-GPU candidate is estimated as one server of 2 V100s. It was priced on two AWS
+    p3.2xlarge (one V100 each: aws.amazon.com/ec2/instance-types/p3, 61 GiB), two machines, and judged as one node of
+    their summed RAM: 'needs 260 GB of host RAM per node; the node has 131 GB (as the p3.2xlarge instance comes)'. A
+    one-server estimate is now priced on an offer whose one rental holds the server where there is one: Lambda's 8x
+    V100 (481 GB, 8 billed), where it holds."""
+    _, out = _ask("recommend", str(Q / "q56-rent-v100-13b-offload-recommend.yaml"), "--format", "json")
+    two = next(c for c in json.loads(out)["candidates"] if c["count"] == 2)
+    assert two["nodes"] == 1 and two["instance"] != "p3.2xlarge"
+    assert two["provider"] == "lambda" and two["feasible"]
+    assert not any("p3.2xlarge" in r for r in two["reasons"])

@@ -28,6 +28,7 @@ from . import serving as SV
 from .priced import Cost, Market
 from .rental import expected_rent_hours as expected_rent_hours  # the names callers import from here
 from .rental import (
+    instance_gpus,
     market_of,
     named_network,
     named_offers,
@@ -553,6 +554,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if topo is not None and topo.nodes > 1 and topo.network is not None:
         # several servers were estimated on one network: the rental priced is one on that network
         offers = [o for o in offers if rent_network(kb, ev.gpu, o) == topo.network] or offers
+    if topo is not None and topo.nodes == 1 and not instance:
+        # one server estimated: an instance smaller than it (2 V100s as two p3.2xlarge) is two machines, not that
+        # server; an offer whose one rental holds the node is priced where there is one
+        offers = [o for o in offers if not o.instance or instance_gpus(kb, o.instance) >= topo.per_node] or offers
     offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         # the proposal's own price; the server it rents is the named provider's listed offer at that price
