@@ -226,3 +226,23 @@ def test_two_v100s_are_not_priced_as_two_single_gpu_instances_summed_into_one_se
     assert two["nodes"] == 1 and two["instance"] != "p3.2xlarge"
     assert two["provider"] == "lambda" and two["feasible"]
     assert not any("p3.2xlarge" in r for r in two["reasons"])
+
+
+def test_a_plan_renting_lambdas_v100_node_runs_on_all_its_gpus(tmp_path):
+    """The 13B offload in a plan that rents V100s (up to 8): Lambda rents them only as the 8x instance ($0.79 a
+    GPU-hour, 8 billed: $6.32 an hour). The plan rented 2 of them, paying the node's $6.32 an hour for a 66.6-hour
+    run on two GPUs (judged on an assumed 450 GB); a run on fewer GPUs than a whole-node offer bills now runs on all
+    of them where that is faster, as on a listed instance (plan/sizing._on_paid): 8 V100s, 14.1 hours, the same
+    $6.32 an hour, the node's 481 GB holding the 260 GB of state."""
+    import yaml
+
+    ft = {"task": "finetune", "method": "full", "model": "llama-2-13b", "precision": "fp16", "seq_len": 2048,
+          "gradient_checkpointing": True, "zero_stage": 3, "offload": "cpu", "train_tokens": 1.0e8}
+    doc = {"horizon_months": 3, "constraints": {"acquisition": "rent", "gpus": ["v100-16gb-sxm2"], "max_gpus": 8},
+           "workloads": [{"name": "ft", "workload": ft, "cadence": {"at_month": 1}}]}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = gpuwise("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    [o] = [o for o in json.loads(r.stdout)["options"] if o["workload"] == "ft"]
+    assert (o["count"], o["rent_count"], o["rent_provider"]) == (8, 8, "lambda")
+    assert o["rent_per_hour"] == pytest.approx(8 * 0.79)
