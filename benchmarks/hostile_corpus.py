@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,657 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,699 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -107,7 +107,10 @@ sections; api_unpriced and each service's self-hosting beside work nothing runs;
 sums; a plan brief with two blockers) and 61 of round 42 (benchmarks/hostile_round42.py: the budget on a
 purchase's cash before resale in recommend, audit, plan, house rules and yuan; a rental past its commitment; the plan's
 tie; owned servers that do not divide the count; rocm_fp4_asm_gemm where vLLM does not read it; a number field given
-null; the plan questionnaire's growth and month in other digits), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+null; the plan questionnaire's growth and month in other digits) and 42 of round 43 (benchmarks/hostile_round43.py:
+the JAX stacks levanter and maxtext with pins, devices and names, rocm_aiter on engines that do not read it, request
+rates with p95 targets near capacity in yuan, a plan's service with its load in its workload, params_b-only models,
+tab-indented, BOM / CRLF, doubled-key and 60,000-line files), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -119,7 +122,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round42: eleven's to forty-second's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round43: eleven's to forty-third's)
 
 Exit status 1 when a case fails.
 """
@@ -239,6 +242,7 @@ from benchmarks import (  # noqa: E402
     hostile_round40,
     hostile_round41,
     hostile_round42,
+    hostile_round43,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -251,7 +255,8 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (32, hostile_round32), (33, hostile_round33), (34, hostile_round34),
                     (35, hostile_round35), (36, hostile_round36), (37, hostile_round37),
                     (38, hostile_round38), (39, hostile_round39),
-                    (40, hostile_round40), (41, hostile_round41), (42, hostile_round42)):
+                    (40, hostile_round40), (41, hostile_round41), (42, hostile_round42),
+                    (43, hostile_round43)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -373,7 +378,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
