@@ -336,6 +336,17 @@ def parse_yaml(raw: bytes, path: Path, *, what: str = "file", caps: Mapping[str,
     return value
 
 
+def _tab_at(text: str, mark: Any) -> bool:
+    """The parser stopped on a tab in a line's indentation: the line starts with blanks up to the mark, a tab
+    among them (the C loader's mark falls on the tab; the Python one's on the text after it)."""
+    lines = text.splitlines()
+    if not 0 <= mark.line < len(lines):
+        return False
+    line = lines[mark.line]
+    lead = line[: len(line) - len(line.lstrip(" \t"))]
+    return "\t" in lead and mark.column <= len(lead)
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
@@ -356,6 +367,11 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problem = (exc.problem or str(exc)).strip()
+        if mark and _tab_at(text, mark):  # libyaml's words never say it is a tab: "found character that cannot
+            # start any token" (hostile round 43)
+            raise UserError(N_("invalid YAML at line %(line)s, column %(column)s: a tab indents this line, and YAML "
+                               "indents with spaces only"), where=str(path), hint=N_("replace the tab by spaces"),
+                            values={"line": mark.line + 1, "column": mark.column + 1}) from None
         if mark:  # the parser's own words stay as PyYAML writes them
             raise UserError(N_("invalid YAML at line %(line)s, column %(column)s: %(problem)s"), where=str(path),
                             values={"line": mark.line + 1, "column": mark.column + 1, "problem": problem}) from None

@@ -23,6 +23,14 @@ _ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "l
                  "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "torch.float32": "float32",
                  "torch.bfloat16": "bfloat16", "torch.float16": "float16"}
 
+#: Names users give a training stack that the schema spells otherwise, for the 'did you mean' of a refused ``stack``:
+#: Marin trains with Levanter (knowledge/runtime.yaml training_stacks levanter), GPT-NeoX is Megatron's layers on
+#: DeepSpeed (docs/formats.md, stack), Megatron-LM and Megatron-Core are ``megatron``; difflib offered megatron for
+#: 'marin' and nemo for 'neox' (hostile round 43).
+_STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "megatron-deepspeed",
+                "gptneox": "megatron-deepspeed", "megatron-lm": "megatron", "megatron-core": "megatron",
+                "mcore": "megatron", "llm.c": "llmc"}
+
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
 #: and SGLang's ``--kv-cache-dtype`` is ``kv_precision`` (difflib offered 'kv_cache_tokens', or every key).
@@ -149,9 +157,10 @@ def literal_close(given: Any, expected: Any) -> str | None:
     if not isinstance(given, str):
         return None
     choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
-    alias = _ENGINE_NAMES.get(given.strip().lower())
-    if alias in choices:
-        return alias
+    for names in (_ENGINE_NAMES, _STACK_NAMES):
+        alias = names.get(given.strip().lower())
+        if alias in choices:
+            return alias
     # the same name in other capitals first: difflib offered 'BFloat16' the nearer-spelt float16 over bfloat16
     close = [c for c in choices if c.lower() == given.strip().lower()]
     close = close or (difflib.get_close_matches(given, choices) if len(given) <= 100 else [])

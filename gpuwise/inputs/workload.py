@@ -598,10 +598,17 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
-    def _fp4_asm_gemm_where_read(self) -> "Workload":
-        """``rocm_fp4_asm_gemm`` is vLLM's VLLM_ROCM_USE_AITER_FP4_ASM_GEMM, read only where AITER is on
+    def _aiter_flags_where_read(self) -> "Workload":
+        """``rocm_aiter`` is vLLM's VLLM_ROCM_USE_AITER and SGLang's SGLANG_USE_AITER, read by no other engine
+        (llama.cpp, TensorRT-LLM, transformers were accepted and nothing changed: hostile round 43);
+        ``rocm_fp4_asm_gemm`` is vLLM's VLLM_ROCM_USE_AITER_FP4_ASM_GEMM, read only where AITER is on
         (VLLM_ROCM_USE_AITER=1; vllm/_aiter_ops.py) and only by MXFP4 linear layers: asked for elsewhere it changes
         nothing, and was accepted without a word (hostile round 42)."""
+        if self.rocm_aiter and self.framework not in ("vllm", "sglang"):
+            raise SaidAt(("rocm_aiter",), N_("rocm_aiter switches AMD's AITER kernels in vLLM's and SGLang's ROCm "
+                                             "builds (VLLM_ROCM_USE_AITER, SGLANG_USE_AITER), which %(framework)s "
+                                             "does not read: set framework vllm or sglang, or leave rocm_aiter out"),
+                         framework=self.framework)
         if not self.rocm_fp4_asm_gemm:
             return self
         if self.framework != "vllm":

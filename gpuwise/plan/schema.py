@@ -281,6 +281,8 @@ def _growth_within_bounds(w: PlanWorkload, last: int) -> None:
     tf, wf = Targets.model_fields, Workload.model_fields
     given = t.requests_per_s is not None
     field, base, top = (("targets.requests_per_s", t.requests_per_s, tf["requests_per_s"]) if given
+                        else ("workload.requests_per_s", wl.requests_per_s, wf["requests_per_s"])
+                        if wl.requests_per_s is not None
                         else ("targets.concurrency", t.concurrency, tf["concurrency"]) if t.concurrency is not None
                         else ("workload.target_tokens_per_s", wl.target_tokens_per_s, wf["target_tokens_per_s"])
                         if wl.target_tokens_per_s

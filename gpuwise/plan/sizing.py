@@ -213,7 +213,7 @@ def workload_defaults(sized: list[Sized]) -> list[Assumption]:
     took: dict[tuple[str, str, str], list[str]] = {}
     first: dict[tuple[str, str, str], Assumption] = {}
     for s in sized:
-        rate = s.serving and s.w.targets.requests_per_s is not None
+        rate = s.serving and service_rate(s.w) is not None
         for a in s.job.assumptions:
             if not a.field.startswith("workload.") or (rate and a.field == "workload.concurrent_requests"):
                 continue
@@ -254,10 +254,11 @@ def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
     s.hours_per_day = c.hours_per_day
     growth = [(1 + c.growth_per_month) ** (m - c.start_month) if c.start_month <= m <= last else 0.0
               for m in range(1, H + 1)]
-    out_tokens = w.output_tokens or max(1, w.context_len // 2)
-    if t.requests_per_s is not None:
+    out_tokens = _output_tokens(w)
+    rate = service_rate(pw)
+    if rate is not None:
         s.measure = "tokens_per_s"
-        s.requests_per_s = [t.requests_per_s * f for f in growth]
+        s.requests_per_s = [rate * f for f in growth]
         s.demand = [r * out_tokens for r in s.requests_per_s]
     elif t.concurrency is not None or w.target_tokens_per_s == 0:
         s.measure = "sequences"
@@ -268,6 +269,30 @@ def _schedule(s: Sized, pw: PlanWorkload, H: int) -> None:
         s.measure = "tokens_per_s"
         s.demand = [w.target_tokens_per_s * f for f in growth]
         s.requests_per_s = [d / out_tokens for d in s.demand]
+
+
+def _output_tokens(w: Any) -> int:
+    return w.output_tokens or max(1, w.context_len // 2)
+
+
+def service_rate(pw: PlanWorkload) -> float | None:
+    """A service's request rate in its first month: ``targets.requests_per_s``, else its workload's
+    ``requests_per_s`` (as ``targets.concurrency`` falls back on the workload's ``concurrent_requests``); a
+    workload's rate was read by nothing, and 40 requests/s were sized as one sequence (hostile round 43)."""
+    t = pw.targets.requests_per_s
+    return t if t is not None else pw.workload.requests_per_s
+
+
+def _within_p95(s: Sized, sv: Any, cap: float) -> float:
+    """A copy's capacity within the workload's p95 targets (``p95_ttft_s``, ``p95_tpot_s``): the output tokens/s of
+    the highest request rate its queueing answer keeps within them (Poisson arrivals split over copies stay
+    Poisson, each copy at its share), where the service's load is a rate; a copy that keeps no rate within them
+    carries none. The capacity as estimated otherwise: the targets were read by nothing in a plan."""
+    w = s.job.w
+    if s.measure != "tokens_per_s" or sv is None or sv.max_requests_per_s is None or (
+            w.p95_ttft_s is None and w.p95_tpot_s is None):
+        return cap
+    return min(cap, sv.max_requests_per_s * _output_tokens(w))
 
 
 def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, ev: Any = None) -> list[str]:
@@ -627,6 +652,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
             break
         cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
             else float(sv.max_throughput_concurrency or 0.0)
+        cap = _within_p95(s, sv, cap)
         if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
             last_reason = why("latency", "plan.why.latency", n=n)
             continue

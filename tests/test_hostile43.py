@@ -1,0 +1,130 @@
+"""Hostile round 43's fixed failures (benchmarks/hostile_round43.py), each failing before its fix:
+
+* a file indented by a tab was refused in libyaml's words, 'found character that cannot start any token', which
+  never say that a tab is the character: the line and column are said with the tab named;
+* ``rocm_aiter: true`` on llama.cpp, TensorRT-LLM or transformers was accepted and changed nothing (only vLLM's
+  and SGLang's ROCm builds read VLLM_ROCM_USE_AITER / SGLANG_USE_AITER, as SRV-ROCM-AITER-NOT-AMD says);
+* a stack named as its users know it was offered the wrong one: 'marin' (Marin trains with Levanter) was offered
+  megatron, 'neox' (GPT-NeoX: Megatron's layers on DeepSpeed) nemo;
+* a plan's service whose workload section states its load as ``requests_per_s`` (as a requirements file does)
+  and no ``targets`` was sized as one sequence in flight -- 40 requests/s of Llama 3.1 8B on one L40S -- and the
+  workload's ``p95_ttft_s`` / ``p95_tpot_s`` bounded nothing.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from .clirun import gpuwise as cli
+
+PRE8 = {"task": "pretrain", "params_b": 8, "seq_len": 4096, "train_tokens": 1.0e11}
+SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "framework": "vllm", "precision": "bf16",
+          "prompt_tokens": 1000, "output_tokens": 200}
+
+
+def _write(tmp_path, name: str, doc) -> None:
+    body = doc if isinstance(doc, str) else yaml.safe_dump(doc, allow_unicode=True)
+    (tmp_path / name).write_text(body, encoding="utf-8")
+
+
+@pytest.mark.parametrize(("name", "body", "argv", "where"), [
+    ("r.yaml", "workload:\n\ttask: pretrain\n\tparams_b: 8\n", ("estimate", "r.yaml", "--gpu", "h100"),
+     "line 2, column 1"),
+    ("p.yaml", "title: t\nworkload:\n\ttask: pretrain\n", ("audit", "p.yaml"), "line 3, column 1"),
+    ("plan.yaml", "horizon_months: 6\nworkloads:\n  - name: a\n  \tworkload: {task: pretrain, params_b: 1}\n",
+     ("plan", "plan.yaml"), "line 4, column 3")])
+def test_a_tab_in_the_indentation_is_named(tmp_path, name, body, argv, where):
+    """libyaml's scanner reports a tab that starts a line's indentation as 'found character that cannot start any
+    token' (its character left out); PyYAML's says "found character '\\t'". Either way the user is told the
+    line, that a tab indents it, and to use spaces; in Chinese too."""
+    _write(tmp_path, name, body)
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"{name}: invalid YAML at {where}: a tab indents this line" in r.stderr
+    assert "replace the tab by spaces" in r.stderr
+    zh = cli(*argv, "--lang", "zh", cwd=tmp_path)
+    assert zh.returncode == 2 and "制表符" in zh.stderr
+
+
+def test_a_tab_after_a_value_is_still_yaml(tmp_path):
+    """A tab inside a line (after a colon) is YAML's separation space, not indentation: read as before."""
+    _write(tmp_path, "r.yaml", "workload:\n  task:\tpretrain\n  params_b: 8\n")
+    assert cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(("framework", "precision"), [("llama.cpp", "int8"), ("tensorrt-llm", "fp8"),
+                                                      ("transformers", "bf16")])
+def test_rocm_aiter_on_an_engine_that_does_not_read_it_is_refused(tmp_path, framework, precision):
+    """VLLM_ROCM_USE_AITER is read by vLLM's ROCm platform, SGLANG_USE_AITER by SGLang's HIP build (vllm/envs.py;
+    the sglang wheel's layers/quantization/fp8_utils.py; rules/serving.yaml SRV-ROCM-AITER-NOT-AMD): before, the
+    MI300X's answer with rocm_aiter true on these engines was the answer without it, and nothing said so."""
+    _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "framework": framework, "precision": precision,
+                                             "concurrent_requests": 1, "rocm_aiter": True}})
+    r = cli("estimate", "r.yaml", "--gpu", "mi300x", cwd=tmp_path)
+    assert r.returncode == 2, r.stdout[:200]
+    assert "r.yaml: workload.rocm_aiter:" in r.stderr and f"which {framework} does not read" in r.stderr
+
+
+@pytest.mark.parametrize(("framework", "aiter"), [("vllm", True), ("sglang", True), ("sglang", False),
+                                                  ("llama.cpp", False)])
+def test_rocm_aiter_where_it_is_read_or_off_is_kept(tmp_path, framework, aiter):
+    precision = "int8" if framework == "llama.cpp" else "bf16"
+    _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "framework": framework, "precision": precision,
+                                             "concurrent_requests": 1, "rocm_aiter": aiter}})
+    assert cli("estimate", "r.yaml", "--gpu", "mi300x", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(("given", "meant"), [("marin", "levanter"), ("neox", "megatron-deepspeed"),
+                                              ("gpt-neox", "megatron-deepspeed"), ("Megatron-Core", "megatron")])
+def test_a_stack_named_as_its_users_know_it_is_offered_the_stack_it_runs(tmp_path, given, meant):
+    """knowledge/runtime.yaml names Levanter 'Marin's trainer'; docs/formats.md puts GPT-NeoX in the
+    megatron-deepspeed class. difflib's nearest spellings were megatron for 'marin' and nemo for 'neox'."""
+    _write(tmp_path, "r.yaml", {"workload": {**PRE8, "stack": given}})
+    r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.rstrip().endswith(f"(did you mean {meant}?)"), r.stderr
+
+
+def _plan(tmp_path, workload: dict, targets: dict | None = None, gpus=("h100", "l40s")) -> dict:
+    w = {"name": "chat", "workload": workload, "cadence": {"continuous": True, "hours_per_day": 24}}
+    if targets is not None:
+        w["targets"] = targets
+    _write(tmp_path, "plan.yaml", {"horizon_months": 6, "workloads": [w],
+                                   "constraints": {"acquisition": "rent", "gpus": list(gpus)}})
+    r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_plan_reads_the_request_rate_its_workload_states(tmp_path):
+    """40 requests/s of 200 output tokens are 8,000 output tokens/s: before, the plan read no rate from the
+    workload and sized the service as one sequence in flight (one L40S for the month); now the load is the
+    workload's rate, the copies rented carry it, and targets.requests_per_s still overrides it."""
+    d = _plan(tmp_path, {**SERVE8, "requests_per_s": 40})
+    w = d["workloads"][0]
+    assert w["measure"] == "tokens_per_s" and w["requests_per_s"][0] == 40 and w["demand"][0] == 40 * 200
+    caps = {o["gpu"]: o["capacity"] for o in d["options"]}
+    carried = sum(x["inputs"]["copies"] * caps["h100-80gb-sxm" if "H100" in x["item"] else "l40s"]
+                  for x in d["lines"] if x["kind"] == "rent" and x["month"] == 1)
+    assert carried >= 8000
+    d = _plan(tmp_path, {**SERVE8, "requests_per_s": 40}, {"requests_per_s": 2})
+    assert d["workloads"][0]["requests_per_s"][0] == 2
+
+
+def test_a_plan_holds_each_copy_to_the_workloads_p95_targets(tmp_path):
+    """A copy's capacity is the output of the highest rate its queueing answer keeps within the p95 targets (the
+    estimate's max_requests_per_s on the same GPUs x 200 output tokens); one L40S decodes Llama 3.1 8B in BF16 at
+    ~23 ms a token even alone (its 16 GB of weights over 864 GB/s are 18.5 ms), so a 15 ms p95 TPOT keeps it out."""
+    wl = {**SERVE8, "requests_per_s": 4, "p95_tpot_s": 0.015}
+    d = _plan(tmp_path, wl)
+    assert all("L40S" not in x["item"] for x in d["lines"] if x["kind"] == "rent")
+    [h100] = [o for o in d["options"] if o["gpu"] == "h100-80gb-sxm"]
+    _write(tmp_path, "r.yaml", {"workload": wl})
+    e = json.loads(cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", str(h100["count"]), "--format", "json",
+                       cwd=tmp_path).stdout)
+    rate = e["gpu"]["serving"]["rate"]
+    assert rate["at_max"]["p95_tpot_s"] <= 0.015
+    assert h100["capacity"] == pytest.approx(min(rate["max_requests_per_s"] * 200,
+                                                 e["gpu"]["serving"]["max_throughput_tokens_per_s"]), rel=1e-9)
