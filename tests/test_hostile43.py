@@ -8,7 +8,10 @@
   megatron, 'neox' (GPT-NeoX: Megatron's layers on DeepSpeed) nemo;
 * a plan's service whose workload section states its load as ``requests_per_s`` (as a requirements file does)
   and no ``targets`` was sized as one sequence in flight -- 40 requests/s of Llama 3.1 8B on one L40S -- and the
-  workload's ``p95_ttft_s`` / ``p95_tpot_s`` bounded nothing.
+  workload's ``p95_ttft_s`` / ``p95_tpot_s`` bounded nothing;
+* a number written with its unit where the field's name fixes it (``params_b: 8B``, ``params_b: 8e9``,
+  ``p95_ttft_s: 500ms``, ``requests_per_s: 120/min``) was refused in pydantic's words, 'unable to parse string as
+  a number' or 'less than or equal to 100000', with no number offered.
 """
 
 from __future__ import annotations
@@ -128,3 +131,27 @@ def test_a_plan_holds_each_copy_to_the_workloads_p95_targets(tmp_path):
     assert rate["at_max"]["p95_tpot_s"] <= 0.015
     assert h100["capacity"] == pytest.approx(min(rate["max_requests_per_s"] * 200,
                                                  e["gpu"]["serving"]["max_throughput_tokens_per_s"]), rel=1e-9)
+
+
+@pytest.mark.parametrize(("field", "given", "meant"), [
+    ("params_b", "8B", "8"), ("params_b", "70b", "70"), ("params_b", "1.5 billion", "1.5"), ("params_b", "7M", "0.007"),
+    ("params_b", "1T", "1000"), ("params_b", 8e9, "8"), ("params_b", "1.5e9", "1.5"),
+    ("p95_ttft_s", "500ms", "0.5"), ("p95_tpot_s", "50 ms", "0.05"), ("max_ttft_ms", "2s", "2000"),
+    ("requests_per_s", "120/min", "2"), ("requests_per_s", "3 rps", "3")])
+def test_a_number_written_with_its_unit_is_offered_in_the_fields_unit(tmp_path, field, given, meant):
+    """Before, pydantic's words: 'Input should be a valid number, unable to parse string as a number', or for a
+    parameter count, 'Input should be less than or equal to 100000 (got 8000000000.0)'. The field's name fixes
+    its unit (billions of parameters, seconds, milliseconds, requests a second): 8e9 parameters are 8 billion,
+    500 ms are 0.5 s, 2 s are 2,000 ms, 120 a minute are 2 a second. Still refused: nothing is read silently."""
+    wl = {"task": "inference", "params_b": 8, field: given}
+    _write(tmp_path, "r.yaml", {"workload": wl})
+    r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"r.yaml: workload.{field}:" in r.stderr and r.stderr.rstrip().endswith(f"write {meant}"), r.stderr
+
+
+@pytest.mark.parametrize(("field", "given"), [("params_b", "405"), ("params_b", 100000), ("p95_ttft_s", "0.5"),
+                                              ("requests_per_s", "2")])
+def test_a_plain_number_in_its_field_is_still_read(tmp_path, field, given):
+    _write(tmp_path, "r.yaml", {"workload": {"task": "inference", "params_b": 8, field: given}})
+    assert cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", cwd=tmp_path).returncode == 0

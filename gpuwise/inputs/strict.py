@@ -17,6 +17,7 @@ from ..errors import N_, Said
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from ..prebuilt import Prebuilt
 from .notation import meant
+from .units import raise_unit_written
 
 MAX_GPUS = 100_000
 MAX_CARD_POWER_W = 5000
@@ -57,6 +58,8 @@ class Strict(Prebuilt, BaseModel):
                           "here: write a number, or quote the text"))
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
+        if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
+            raise_unit_written(v, info.field_name)  # '8B', 8e9 for params_b; '500ms' for p95_ttft_s (round 43)
         if v is None:
             _no_null_number(cls.model_fields[info.field_name], info.field_name)
         return v
