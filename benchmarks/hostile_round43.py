@@ -8,7 +8,7 @@ input files a tired user writes (tab indentation, a BOM and CRLF, a key given tw
 60,000 comment lines) -- through estimate, recommend, audit, plan, explain and rules, in text, Markdown, HTML and
 JSON, brief and full, --lang zh. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on main at 04fc00f2 (before this branch's fixes): 51 cases, 34 clean; on this branch 51 of 51. Fixed (each
+Run on main at 04fc00f2 (before this branch's fixes): 52 cases, 34 clean; on this branch 52 of 52. Fixed (each
 with its test in tests/test_hostile43.py):
 
 * a file indented by a tab was refused in libyaml's words, 'found character that cannot start any token', which
@@ -23,7 +23,9 @@ with its test in tests/test_hostile43.py):
   a plan, bound each copy's capacity at the output of the highest rate its queueing answer keeps within them;
 * a number written with its unit (``params_b: 8B`` / ``70b`` / ``7M``, ``params_b: 8e9``, ``p95_ttft_s: 500ms``,
   ``max_tpot_ms: 0.05s``, ``requests_per_s: 120/min``) was refused in pydantic's words ('unable to parse string
-  as a number', 'less than or equal to 100000'): the number in the field's unit is offered.
+  as a number', 'less than or equal to 100000'): the number in the field's unit is offered;
+* a plan whose owned GPUs run all it places, with work nothing runs left unplaced, said in Chinese that the owned
+  GPUs are enough for the whole plan ('足以承担整个计划'): it says the plan is carried by them, as the English does.
 
 Seen and left (other branches' ground, or knowledge needing sources): ``gpuwise ask`` has no question for the
 training stack, so a questionnaire's file never names levanter or maxtext; full training in ``fp4`` / ``fp8`` is
@@ -167,6 +169,12 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: _plan_sums(d) and all("L40S" not in x["item"] for x in d["lines"] if x["kind"] == "rent")))
     pcase("plan43: the same in yuan, --lang zh brief: answered in ¥", {**_serve_plan(p95), "constraints": {"acquisition": "rent", "gpus": ["h100", "l40s"], "currency": "CNY"}},
           lambda r: r.returncode in (0, 1) and "¥" in r.stdout and "Traceback" not in r.stderr, argv=("plan", "plan.yaml", "--lang", "zh"))
+    unplaced = {"horizon_months": 3, "owned": [{"gpu": "RTX 4090", "count": 8, "servers": 2}],
+                "workloads": [{"name": "lora", "workload": {**LORA8, "train_tokens": 1.0e7}, "cadence": {"per_month": 1}},
+                              {"name": "big", "workload": {**PRE8, "params_b": 70, "train_tokens": 1.0e12}, "cadence": {"at_month": 2}, "deadline_days": 5}],
+                "constraints": {"acquisition": "rent", "gpus": ["rtx-4090"]}}
+    pcase("plan43: owned 4090s and a 70B pretrain nothing runs in 5 days, --lang zh: not said to carry the whole plan", unplaced,
+          lambda r: r.returncode in (0, 1) and "未安排" in r.stdout and "整个计划" not in r.stdout, argv=("plan", "plan.yaml", "--lang", "zh"))
     pcase("plan43: targets given as a list: refused naming workloads[0].targets", _serve_plan(rate40, [2, 2000]), _refused("plan.yaml", "workloads[0].targets"), argv=("plan", "plan.yaml"))
 
     # ------------------------------------------------------------ files a tired user writes

@@ -11,7 +11,9 @@
   workload's ``p95_ttft_s`` / ``p95_tpot_s`` bounded nothing;
 * a number written with its unit where the field's name fixes it (``params_b: 8B``, ``params_b: 8e9``,
   ``p95_ttft_s: 500ms``, ``requests_per_s: 120/min``) was refused in pydantic's words, 'unable to parse string as
-  a number' or 'less than or equal to 100000', with no number offered.
+  a number' or 'less than or equal to 100000', with no number offered;
+* a plan whose owned GPUs carry what it places, a 70B pretrain in 5 days left unplaced, said in Chinese that they
+  were enough for the whole plan.
 """
 
 from __future__ import annotations
@@ -155,3 +157,19 @@ def test_a_number_written_with_its_unit_is_offered_in_the_fields_unit(tmp_path, 
 def test_a_plain_number_in_its_field_is_still_read(tmp_path, field, given):
     _write(tmp_path, "r.yaml", {"workload": {"task": "inference", "params_b": 8, field: given}})
     assert cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8", cwd=tmp_path).returncode == 0
+
+
+def test_the_chinese_brief_does_not_say_the_owned_gpus_carry_work_left_unplaced(tmp_path):
+    """'Buy nothing and rent nothing: the GPUs you own carry the plan.' was '已有的 GPU 足以承担整个计划' (enough for
+    the whole plan) above the line naming the pretrain not placed: 70B on 1e12 tokens is 4.2e23 FLOPs (6 x 70e9
+    x 1e12), in 5 days 9.7e17 FLOP/s, some 5,900 RTX 4090s at their 165 TFLOP/s dense BF16 peak, not 8."""
+    _write(tmp_path, "plan.yaml", {
+        "horizon_months": 3, "owned": [{"gpu": "RTX 4090", "count": 8, "servers": 2}],
+        "workloads": [{"name": "lora", "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                                    "train_tokens": 1.0e7}, "cadence": {"per_month": 1}},
+                      {"name": "big", "workload": {"task": "pretrain", "params_b": 70, "train_tokens": 1.0e12},
+                       "cadence": {"at_month": 2}, "deadline_days": 5}],
+        "constraints": {"acquisition": "rent", "gpus": ["rtx-4090"]}})
+    zh = cli("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
+    assert "未安排：big" in zh and "整个计划" not in zh
+    assert "计划由已有的 GPU 承担" in zh
