@@ -8,7 +8,7 @@ input files a tired user writes (tab indentation, a BOM and CRLF, a key given tw
 60,000 comment lines) -- through estimate, recommend, audit, plan, explain and rules, in text, Markdown, HTML and
 JSON, brief and full, --lang zh. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on main at 04fc00f2 (before this branch's fixes): 52 cases, 34 clean; on this branch 52 of 52. Fixed (each
+Run on main at 04fc00f2 (before this branch's fixes): 57 cases, 34 clean; on this branch 57 of 57. Fixed (each
 with its test in tests/test_hostile43.py):
 
 * a file indented by a tab was refused in libyaml's words, 'found character that cannot start any token', which
@@ -25,7 +25,10 @@ with its test in tests/test_hostile43.py):
   ``max_tpot_ms: 0.05s``, ``requests_per_s: 120/min``) was refused in pydantic's words ('unable to parse string
   as a number', 'less than or equal to 100000'): the number in the field's unit is offered;
 * a plan whose owned GPUs run all it places, with work nothing runs left unplaced, said in Chinese that the owned
-  GPUs are enough for the whole plan ('足以承担整个计划'): it says the plan is carried by them, as the English does.
+  GPUs are enough for the whole plan ('足以承担整个计划'): it says the plan is carried by them, as the English does;
+* two GPUs or models where one goes (``--gpu h100,mi300x``, ``hardware.gpu: H100 + H200``, ``model: "llama-3.1-8b,
+  llama-3.1-70b"``) were 'unknown', offered the closest single name: said to be two, one asked for; a GPU list
+  written as one text (``gpus: "h100, h200"``) was 'must be a list' with nothing offered: the list is offered.
 
 Seen and left (other branches' ground, or knowledge needing sources): ``gpuwise ask`` has no question for the
 training stack, so a questionnaire's file never names levanter or maxtext; full training in ``fp4`` / ``fp8`` is
@@ -212,6 +215,18 @@ def add(case, ns: dict[str, Any]) -> None:
     acase("units43: an audit's max_tpot_ms '0.05s', --lang zh: refused, 50 offered",
           {"title": "t", "workload": {**SERVE8, "max_tpot_ms": "0.05s"}, "hardware": {"gpu": "h100", "count": 1}, "acquisition": {"mode": "buy"}},
           _refused("p.yaml", "workload.max_tpot_ms", "50"), argv=("audit", "p.yaml", "--lang", "zh"))
+
+    # ------------------------------------------------------------ a list where one name goes, one text where a list goes
+    case("list43: estimate --gpu 'h100,mi300x': refused, two GPUs named, not 'did you mean mi300x'", {"r.yaml": lf}, ["estimate", "r.yaml", "--gpu", "h100,mi300x"],
+         expect="any", check=lambda r: _refused("--gpu", "names 2 GPUs")(r) and "did you mean" not in r.stderr)
+    acase("list43: a proposal's hardware.gpu 'H100 + H200', --lang zh: refused, two GPUs named", {"title": "t", "workload": LORA8, "hardware": {"gpu": "H100 + H200", "count": 8}, "acquisition": {"mode": "buy"}},
+          _refused("p.yaml", "hardware.gpu", "2 种 GPU"), argv=("audit", "p.yaml", "--lang", "zh"))
+    rcase("list43: workload.model 'llama-3.1-8b, llama-3.1-70b': refused, two models named", {"workload": {**SERVE8, "model": "llama-3.1-8b, llama-3.1-70b"}},
+          _refused("r.yaml", "workload.model", "names 2 models"))
+    rcase("list43: constraints.gpus 'h100, h200' (one text): refused, the list offered", {"workload": SERVE8, "constraints": {"gpus": "h100, h200"}},
+          _refused("r.yaml", "constraints.gpus", "write [h100, h200]"), argv=("recommend", "r.yaml"))
+    pcase("list43: a plan's constraints.gpus 'H100; L40S': refused, the list offered", {**_serve_plan(SERVE8, {"requests_per_s": 1}), "constraints": {"gpus": "H100; L40S"}},
+          _refused("plan.yaml", "constraints.gpus", "write [H100, L40S]"), argv=("plan", "plan.yaml"))
 
     # ------------------------------------------------------------ explain and rules on the stack's rules
     case("rules43: explain CPT-TRAINING-STACK-DEVICE --lang zh: answered", {}, ["explain", "CPT-TRAINING-STACK-DEVICE", "--lang", "zh"], expect="ok")

@@ -13,7 +13,10 @@
   ``p95_ttft_s: 500ms``, ``requests_per_s: 120/min``) was refused in pydantic's words, 'unable to parse string as
   a number' or 'less than or equal to 100000', with no number offered;
 * a plan whose owned GPUs carry what it places, a 70B pretrain in 5 days left unplaced, said in Chinese that they
-  were enough for the whole plan.
+  were enough for the whole plan;
+* two GPUs or models written where one goes (``--gpu h100,mi300x``, ``hardware.gpu: H100 + H200``, ``model:
+  "llama-3.1-8b, llama-3.1-70b"``) were 'unknown', offered the closest single name (mi300x); a GPU list written as
+  one text (``gpus: "h100, h200"``) was 'must be a list' with no list offered.
 """
 
 from __future__ import annotations
@@ -173,3 +176,37 @@ def test_the_chinese_brief_does_not_say_the_owned_gpus_carry_work_left_unplaced(
     zh = cli("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout
     assert "未安排：big" in zh and "整个计划" not in zh
     assert "计划由已有的 GPU 承担" in zh
+
+
+@pytest.mark.parametrize(("name", "doc", "argv", "said"), [
+    ("r.yaml", {"workload": PRE8}, ("estimate", "r.yaml", "--gpu", "h100,mi300x"),
+     "--gpu: 'h100,mi300x' names 2 GPUs, and one is asked for here"),
+    ("p.yaml", {"title": "t", "workload": PRE8, "hardware": {"gpu": "H100 + H200", "count": 8},
+                "acquisition": {"mode": "buy"}}, ("audit", "p.yaml"),
+     "p.yaml: hardware.gpu: 'H100 + H200' names 2 GPUs"),
+    ("r.yaml", {"workload": {**SERVE8, "model": "llama-3.1-8b, llama-3.1-70b"}},
+     ("estimate", "r.yaml", "--gpu", "h100"),
+     "r.yaml: workload.model: 'llama-3.1-8b, llama-3.1-70b' names 2 models")])
+def test_several_names_where_one_goes_are_said_to_be_several(tmp_path, name, doc, argv, said):
+    _write(tmp_path, name, doc)
+    r = cli(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and said in r.stderr and "did you mean" not in r.stderr, r.stderr
+
+
+def test_a_name_list_with_a_name_that_is_none_is_still_unknown(tmp_path):
+    """'h100,foo' is no list of GPUs: the refusal stays 'unknown gpu', with its close match."""
+    _write(tmp_path, "r.yaml", {"workload": PRE8})
+    r = cli("estimate", "r.yaml", "--gpu", "h100,foo", cwd=tmp_path)
+    assert r.returncode == 2 and "unknown gpu 'h100,foo'" in r.stderr
+
+
+@pytest.mark.parametrize(("command", "name", "doc", "want"), [
+    ("recommend", "r.yaml", {"workload": SERVE8, "constraints": {"gpus": "h100, h200"}}, "write [h100, h200]"),
+    ("recommend", "r.yaml", {"workload": SERVE8, "constraints": {"gpus": "h100"}}, "write [h100]"),
+    ("plan", "plan.yaml", {"horizon_months": 3, "workloads": [{"name": "c", "workload": SERVE8,
+                                                               "cadence": {"continuous": True}}],
+                           "constraints": {"gpus": "H100; L40S"}}, "write [H100, L40S]")])
+def test_a_gpu_list_written_as_one_text_is_offered_as_a_list(tmp_path, command, name, doc, want):
+    _write(tmp_path, name, doc)
+    r = cli(command, name, cwd=tmp_path)
+    assert r.returncode == 2 and f"{name}: constraints.gpus:" in r.stderr and r.stderr.rstrip().endswith(want)

@@ -14,13 +14,19 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import N_, Said
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
-from .notation import meant, version_text
+from .notation import Meant, meant, version_text
 from .strict import MAX_GPUS, Strict, _finite
 from .workload import Workload
 
 
 def gpus_as_text(v: Any) -> Any:
-    """A GPU written as a bare number (``gpus: [4090]``) is the name "4090", not a count."""
+    """A GPU written as a bare number (``gpus: [4090]``) is the name "4090", not a count. The list written as one
+    text (``gpus: "h100, h200"``, ``gpus: h100``) is refused offering the list ('must be a list' offered none:
+    hostile round 43)."""
+    if isinstance(v, str) and v.strip():
+        items = [x.strip() for x in re.split(r"[,;]", v) if x.strip()]
+        raise Meant(N_("%(given)s is one text, and gpus is a list: write [%(items)s]"), given=repr(v),
+                    items=", ".join(items))
     if isinstance(v, list):
         return [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
     return v

@@ -30,6 +30,7 @@ _NORM = re.compile(r"[\s_\-/.()]+")
 _FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
 _MODULE = ("sxm", "oam", "mezzanine")  # form factors a bare name means (rule 2)
 _MEMORY = re.compile(r"(\d+)")
+_SEVERAL = re.compile(r"\s*(?:[,;+&]|\band\b)\s*")  # between the names of a list written as text
 _PACKAGED = re.compile(
     r"[-_.](?:awq|gptq|gguf|int[48]|[48]bit|bnb|unsloth|dynamic|fp8|fp4|nvfp4|mxfp4|w[48]a(?:8|16)|quantized|qat|"
     r"q[2-8](?:_[0-9a-z]+)*|kv|v\d|mlx)$", re.IGNORECASE)
@@ -168,11 +169,26 @@ class NameIndex:
         if family:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
                             hint=N_("give the whole name: did you mean %(names)s?"), hint_values={"names": family[0]})
+        self._several(str(name), where)
         ids = self.close(str(name))
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
             (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
+
+    def _several(self, name: str, where: str | None) -> None:
+        """A field of one name given a list of them as text ('h100, mi300x' to estimate's --gpu): said so, where the
+        closest single name was offered ('did you mean mi300x?', hostile round 43); nothing where a part is no
+        name."""
+        parts = [p for p in _SEVERAL.split(name) if p.strip()]
+        if len(parts) < 2 or any((self.exact.get(norm(p)) or self.defaults.get(norm(p))) is None for p in parts):
+            return
+        gpu = self.kind == "gpu"
+        raise UserError(N_("'%(name)s' names %(count)s GPUs, and one is asked for here") if gpu
+                        else N_("'%(name)s' names %(count)s models, and one is asked for here"),
+                        where=where, values={"name": visible(name), "count": len(parts)},
+                        hint=N_("give one; recommend compares several GPUs, listed in constraints.gpus") if gpu
+                        else N_("give one; a plan takes a workload for each model"))
 
     def _unpackaged(self, name: str) -> str | None:
         """Rule 5: the catalog id of the network a release's name stands for, or None. The publisher and the
