@@ -347,6 +347,12 @@ def _tab_at(text: str, mark: Any) -> bool:
     return "\t" in lead and mark.column <= len(lead)
 
 
+def _char_at(text: str, mark: Any) -> str:
+    lines = text.splitlines()
+    line = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    return line[mark.column] if 0 <= mark.column < len(line) else ""
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
@@ -372,6 +378,15 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
             raise UserError(N_("invalid YAML at line %(line)s, column %(column)s: a tab indents this line, and YAML "
                                "indents with spaces only"), where=str(path), hint=N_("replace the tab by spaces"),
                             values={"line": mark.line + 1, "column": mark.column + 1}) from None
+        if mark and (inner := text.find("\ufeff")) >= 0:  # two files joined: the second's mark is invisible, and
+            # libyaml said 'did not find expected key' a column past it (hostile round 43)
+            raise UserError(N_("invalid YAML at line %(line)s: a byte-order mark (U+FEFF) inside the file, as where "
+                               "two files were joined"), where=str(path),
+                            hint=N_("remove it: only the file's first bytes may hold one"),
+                            values={"line": text.count("\n", 0, inner) + 1}) from None
+        if mark and problem == "found character that cannot start any token" and (ch := _char_at(text, mark)):
+            problem = f"found character {ch!r} that cannot start any token"  # the C loader leaves it out; PyYAML's
+            # own scanner names it ('@' and '`' are reserved at a value's start)
         if mark:  # the parser's own words stay as PyYAML writes them
             raise UserError(N_("invalid YAML at line %(line)s, column %(column)s: %(problem)s"), where=str(path),
                             values={"line": mark.line + 1, "column": mark.column + 1, "problem": problem}) from None

@@ -1,7 +1,8 @@
 """Hostile round 43's fixed failures (benchmarks/hostile_round43.py), each failing before its fix:
 
 * a file indented by a tab was refused in libyaml's words, 'found character that cannot start any token', which
-  never say that a tab is the character: the line and column are said with the tab named;
+  never say that a tab is the character: the line and column are said with the tab named; so is a '`' or '@'; a
+  byte-order mark inside a file (two files joined) was 'did not find expected key' at a column past it;
 * ``rocm_aiter: true`` on llama.cpp, TensorRT-LLM or transformers was accepted and changed nothing (only vLLM's
   and SGLang's ROCm builds read VLLM_ROCM_USE_AITER / SGLANG_USE_AITER, as SRV-ROCM-AITER-NOT-AMD says);
 * a stack named as its users know it was offered the wrong one: 'marin' (Marin trains with Levanter) was offered
@@ -210,3 +211,18 @@ def test_a_gpu_list_written_as_one_text_is_offered_as_a_list(tmp_path, command, 
     _write(tmp_path, name, doc)
     r = cli(command, name, cwd=tmp_path)
     assert r.returncode == 2 and f"{name}: constraints.gpus:" in r.stderr and r.stderr.rstrip().endswith(want)
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ("workload: {task: pretrain, params_b: 8}\n\ufeffconstraints: {max_gpus: 8}\n",
+     "invalid YAML at line 2: a byte-order mark (U+FEFF) inside the file"),
+    ("workload: {task: pretrain, params_b: 8}\n`constraints`: {max_gpus: 8}\n",
+     "line 2, column 1: found character '`' that cannot start any token"),
+    ("workload: {task: pretrain, params_b: 8}\n@constraints: {max_gpus: 8}\n",
+     "line 2, column 1: found character '@' that cannot start any token")])
+def test_the_character_the_parser_stopped_at_is_named(tmp_path, body, said):
+    """libyaml (the C loader gpuwise reads with) leaves the character out of 'found character that cannot start any
+    token', and a mark U+FEFF inside the text is invisible: 'did not find expected key' at line 2, column 2."""
+    (tmp_path / "r.yaml").write_bytes(body.encode("utf-8"))
+    r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith("gpuwise: r.yaml: invalid YAML at ") and said in r.stderr, r.stderr

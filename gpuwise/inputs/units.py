@@ -57,8 +57,12 @@ def raise_unit_written(v: Any, name: str) -> None:
     if kind is None:
         return
     what, units, own = kind
-    count = float(v) if isinstance(v, str) and PLAIN.fullmatch(v.strip()) else v
-    if what == "size" and isinstance(count, int | float) and not isinstance(count, bool) and count >= 1e6:
+    try:  # a count of parameters: 1e6 (a million, 0.001 B) up to 1e15 (a million billion, past the field's bound)
+        count = float(v) if isinstance(v, str) and PLAIN.fullmatch(v.strip()) else (
+            float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None)
+    except OverflowError:  # 10**400 written out: the field's own bound says it
+        count = None
+    if what == "size" and count is not None and 1e6 <= count <= 1e15:
         raise Meant(N_("%(given)s is a count of parameters, and %(field)s is in billions: write %(meant)s"),
                     given=repr(v) if isinstance(v, str) else f"{count:,.0f}", field=name, meant=_number(count / 1e9))
     if not isinstance(v, str):
