@@ -37,7 +37,12 @@ training stack, so a questionnaire's file never names levanter or maxtext; full 
 accepted on stacks with no such path (llm.c, nanochat, Levanter, MaxText at FP4: an 8B pretrain on 8 B200 at 127%
 of the BF16 dense peak, faster than Megatron's 89%), the stack list having no precision field; Levanter is laid out
 at ZeRO-1 where its fsdp axis shards the weights too; the MI355X serving 70B FP8 on vLLM gives one TPOT with and
-without ``rocm_aiter`` (17.8 ms at 3 requests/s), a per-tensor FP8 dense model having no AITER term.
+without ``rocm_aiter`` (17.8 ms at 3 requests/s), a per-tensor FP8 dense model having no AITER term; the training
+planner tries host offload only where nothing else fits, so 64 RTX 5090s training 70B (any stack) are laid out at
+ZeRO-3 over all 64 with 95% of the step exposed communication, 18,375 days, where 64 RTX 4090s, which must offload,
+take 1,400 at PP16; a plan's service whose load is a concurrency (no rate) keeps ignoring its workload's p95 targets;
+the zh brief's '租用即可完成计划' ('rentals complete the plan') is still said above work left unplaced (the plan brief
+is leftovers56's this session).
 """
 from __future__ import annotations
 
