@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,699 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,716 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -107,10 +107,11 @@ sections; api_unpriced and each service's self-hosting beside work nothing runs;
 sums; a plan brief with two blockers) and 61 of round 42 (benchmarks/hostile_round42.py: the budget on a
 purchase's cash before resale in recommend, audit, plan, house rules and yuan; a rental past its commitment; the plan's
 tie; owned servers that do not divide the count; rocm_fp4_asm_gemm where vLLM does not read it; a number field given
-null; the plan questionnaire's growth and month in other digits) and 42 of round 43 (benchmarks/hostile_round43.py:
+null; the plan questionnaire's growth and month in other digits) and 59 of round 43 (benchmarks/hostile_round43.py:
 the JAX stacks levanter and maxtext with pins, devices and names, rocm_aiter on engines that do not read it, request
 rates with p95 targets near capacity in yuan, a plan's service with its load in its workload, params_b-only models,
-tab-indented, BOM / CRLF, doubled-key and 60,000-line files), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+numbers written with their units, two names where one goes, tab-indented, BOM / CRLF, joined, doubled-key and
+60,000-line files), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
