@@ -22,7 +22,7 @@ from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate
-from ..estimators.rental import matching_instance, named_offer, rent_network
+from ..estimators.rental import instance_gpus, matching_instance, named_offer, rent_network
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import (
@@ -100,8 +100,10 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "commitment": led is not None and led.period.kind == "commitment",
         "commitment_hours": tl.billed_hours if tl is not None else -1.0,
         "gpus_paid": int(ev.offer.gpus) if acq.mode == "rent" and ev.offer is not None else -1,
-        "rental_max_gpus": (ev.offer.max_gpus or -1) if acq.mode == "rent" and ev.offer is not None else -1,
+        "rental_max_gpus": (ev.offer.max_gpus or instance_gpus(kb, ev.offer.instance) or -1)
+        if acq.mode == "rent" and ev.offer is not None else -1,
         "instance": acq.instance or "none",
+        "rental_provider": ev.offer.provider if acq.mode == "rent" and ev.offer is not None else "none",
         "job_hours": tl.wall_hours if tl is not None and job.training else -1.0,
         "idle_fraction": tl.idle_fraction if tl is not None and job.training else 0.0,
         "owned_hours": owned_hours, "owned_months": owned.months if owned is not None else -1.0,

@@ -23,6 +23,7 @@ from ..estimators.candidate import (
     requested_pins,
     training_job,
 )
+from ..estimators.rental import instance_split
 from ..inputs.job import Job
 from . import bounds, engine, rulebook
 from .consult import fact_of, memory_limit, memory_may_pass, rulebook_for, ways_judged
@@ -124,22 +125,30 @@ class _Probe:
 
     def __call__(self, n: int) -> list[tuple[Evaluation, list[str] | None]]:
         """The estimates of ``n`` GPUs: one for a single server; several servers once per network
-        the allowed ways of acquiring them have, with those ways (None: every way the user allows)."""
+        the allowed ways of acquiring them have, with those ways (None: every way the user allows); a rental
+        sold only as smaller instances than the servers, once more as those instances
+        (:func:`rental.instance_split`)."""
         got = self.made.get(n)
         if got is not None:
             return got
         job, gpu, wanted = self.job, self.gpu, self.wanted
-        if n <= NODE:
+        # rented only as smaller instances (8 T4s as eight one-GPU g4dn.xlarge): so many servers on their network
+        split = instance_split(job, gpu, n) if "rent" in wanted else None
+        if n <= NODE and split is None:
             got = [(evaluate(job, gpu, n, defer=True), None)]
         else:
-            nets = networks_for(job, gpu, n)
-            by_net: dict[str | None, list[str]] = {}
+            nets = networks_for(job, gpu, n) if n > NODE else {}
+            by_net: dict[tuple[int | None, str | None], list[str]] = {}
             for mode in wanted:  # a way of acquiring that does not exist is judged only if it is the only one asked
-                if nets.get(mode) is not None or len(wanted) == 1:
-                    by_net.setdefault(nets.get(mode), []).append(mode)
+                if mode == "rent" and split is not None:
+                    by_net.setdefault(split, []).append(mode)
+                elif n <= NODE:
+                    by_net.setdefault((None, None), []).append(mode)
+                elif nets.get(mode) is not None or len(wanted) == 1:
+                    by_net.setdefault((None, nets.get(mode)), []).append(mode)
             if not by_net:  # neither way exists: one estimate, so the rules can say why
-                by_net[None] = wanted
-            got = [(evaluate(job, gpu, n, network=net, defer=True), ms) for net, ms in by_net.items()]
+                by_net[(None, None)] = wanted
+            got = [(evaluate(job, gpu, n, nodes=k, network=net, defer=True), ms) for (k, net), ms in by_net.items()]
         self.made[n] = got
         return got
 

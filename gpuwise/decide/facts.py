@@ -210,6 +210,8 @@ class CandidateFact(FactModel):
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")
+    rent_instance_gpus: int = _f("rented on a listed instance (knowledge/clouds.yaml instances): the GPUs one instance "
+                                 "holds, each instance a server of its own (-1 bought, unpriced or not an instance)")
     rent_provider: str = _f("the provider of the cheapest rental offer for this GPU and count ('none')")
     rent_in_china: bool = _f("the rental offer priced is a mainland-China cloud's (clouds.yaml market china)")
     spot: bool = _f("spot / preemptible capacity")
@@ -501,8 +503,11 @@ class ProposalFact(FactModel):
     gpus_paid: int = _f("rented: the GPUs billed, a listed instance's whole GPUs (a p4de.24xlarge's 8 for 2 used); "
                         "-1 bought")
     rental_max_gpus: int = _f("rented: the most GPUs one rental of the offer holds, one machine (an AutoDL host's or a "
-                              "RunPod pod's 8; clouds.yaml max_gpus); -1 any count, or bought")
+                              "RunPod pod's 8; clouds.yaml max_gpus; a listed instance's own, an AWS g4dn.xlarge's "
+                              "one); -1 any count, or bought")
     instance: str = _f("the rented instance named ('none')")
+    rental_provider: str = _f("rented: the provider of the offer the proposal is priced on, the one named or, naming "
+                              "none, the offer chosen for it ('none' bought or unpriced)")
     job_hours: float = _f("wall-clock hours the training job needs (-1 a service)")
     idle_fraction: float = _f("share of the billed hours the job leaves idle (0 none)")
     owned_hours: float = _f("bought: hours the hardware is owned, the project's months x 730 (-1 rented)")

@@ -19,7 +19,7 @@ from ..estimators import training_job as TJ
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
 from ..estimators.priced import Cost, Market
-from ..estimators.rental import rented_host_ram
+from ..estimators.rental import instance_gpus, rented_host_ram
 from ..estimators.serving import facts as SVR
 from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import backend_majors, backend_refusal, majors_text, support_figures
@@ -247,6 +247,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
         # the rental's provider whichever way the cost step took (the rules may rent where it bought)
         "provider": ((k.rent_provider if k else None) or "none") if mode == "rent" else "none",
+        "rent_instance_gpus": (instance_gpus(job.kb, ev.offer.instance) or -1)
+        if mode == "rent" and ev.offer is not None and ev.offer.instance else -1,
     }
     # a pin this count cannot hold (a serving layout's, or a training setting the planner could keep in no
     # layout of the count): no layout of it is as asked, so there is no need as requested

@@ -168,6 +168,27 @@ def networks_for(job: Job, gpu: Gpu, count: int) -> dict[str, str | None]:
     return {"rent": rent, "buy": buy}
 
 
+def instance_split(job: Job, gpu: Gpu, count: int) -> tuple[int, str] | None:
+    """Where the only way to rent ``count`` GPUs in servers of the usual size (``count`` up to a server's, else
+    servers of :func:`interconnect.gpus_per_server`) is a set of smaller instances (clouds.yaml ``instances``: 8 T4s
+    are eight AWS g4dn.xlarge of one GPU each; every offer of the market a listed instance smaller than the server),
+    the servers such a rental is: (nodes, the network between them) -- the instances' count for the offer sold for
+    the expected hours, and the network its provider states between instances, else the clouds' Ethernet-class
+    default (MARKET-NETWORK-ASSUMED says so). Separate instances share no NVLink or PCIe switch and each has only its
+    own host RAM. None where an offer holds the server in one rental (a per-GPU offer, or an instance as large), or
+    none rents the GPU."""
+    offers = offers_for(job, gpu, count)
+    per_node = min(count, I.gpus_per_server(gpu))
+    kb = job.kb
+    if not offers or any(not o.instance or instance_gpus(kb, o.instance) >= per_node for o in offers):
+        return None
+    offer = _sold_offer(job, gpu, count, offers)
+    size = instance_gpus(kb, offer.instance)
+    if size <= 0:
+        return None
+    return math.ceil(count / size), _rent_network(job, gpu, offer)
+
+
 def shared_host_ram_gb(gpu: Any, per_node: int, held_per_gpu: float) -> float:
     """GB of a system's one memory (gpus.yaml memory.shared_with_host, the GB10 of a DGX Spark) left for what is
     offloaded to the host: the memory less what the GPU side holds there (``held_per_gpu`` bytes: its weights,

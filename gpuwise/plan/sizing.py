@@ -35,7 +35,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder
 from ..estimators.offers import TERM_HOURS, as_sold
-from ..estimators.rental import rent_network, rented_host_ram
+from ..estimators.rental import instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
@@ -358,7 +358,11 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
     ram_short = False  # a rented server of fewer GPUs could not hold the offloaded state
     bought: Option | None = None  # the fewest GPUs no rented server holds, to buy where they have a price
     for n in counts(max_gpus):
-        ev = evaluate(s.job, g, n, defer=True)
+        # a type only rented, sold only as smaller instances than the server (8 T4s as eight g4dn.xlarge): estimated
+        # as those instances on their network, each with its own RAM, as recommend estimates the rental
+        split = instance_split(s.job, g, n) if rent_only and not owned else None
+        ev = evaluate(s.job, g, n, nodes=split[0], network=split[1], defer=True) if split else evaluate(
+            s.job, g, n, defer=True)
         verdict = _verdict(book, s, ev)
         unsupported = rejected_on(book, verdict, "compatibility")
         if unsupported:  # the stack does not run on this GPU (CPT-TRAINING-STACK-DEVICE: optimum-habana off
