@@ -94,9 +94,10 @@ def market_entry(prices: PricesFile | None, gpu_id: str) -> Any:
     return _derived(prices, "markets", lambda: {m.id: m for m in prices.markets}).get(gpu_id)
 
 
-def _resale_series(tco: TcoFile, max_months: int, family: str | None = None) -> tuple[float, ...]:
-    return _derived(tco, f"resale{max_months}:{family}",
-                    lambda: tuple(resale_fraction(tco, m, family=family) for m in range(max_months + 1)))
+def _resale_series(tco: TcoFile, max_months: int, family: str | None = None,
+                   condition: str = "new") -> tuple[float, ...]:
+    return _derived(tco, f"resale{max_months}:{family}:{condition}",
+                    lambda: tuple(resale_fraction(tco, m, condition, family=family) for m in range(max_months + 1)))
 
 
 def resale_fraction(tco: TcoFile, months: float, condition: str = "new", family: str | None = None) -> float:
@@ -424,8 +425,10 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
 
 def break_even_month(rent_per_month: float, buy: BuyCost, card_price_total: float, tco: TcoFile,
                      max_months: int = 120) -> int | None:
-    """First month at which renting around the clock has cost more than owning (net of resale)."""
-    resale = _resale_series(tco, max_months, buy.resale_family)
+    """First month at which renting around the clock has cost more than owning (net of resale). The resale
+    is the ledger's: a used purchase has lost its first owner's premium (review51: 4 used A100 SXM4 80GB were
+    said to break even in month 1, resold as if new, beside a rental cheaper over the whole 12 months)."""
+    resale = _resale_series(tco, max_months, buy.resale_family, buy.plan.condition if buy.plan else "new")
     for m in range(1, max_months + 1):
         own = buy.capex + buy.monthly_opex * m - card_price_total * resale[m]
         if rent_per_month * m >= own:
@@ -438,7 +441,9 @@ def cumulative_curves(rent_per_month: float, buy: BuyCost, card_price_total: flo
     """Cumulative cost by month (0..months) for the rent-vs-buy chart: renting around the clock,
     and owning if the cards were resold at that month (the same definition as the break-even)."""
     rent = [rent_per_month * m for m in range(months + 1)]
-    own = [buy.capex + buy.monthly_opex * m - card_price_total * resale_fraction(tco, m, family=buy.resale_family)
+    condition = buy.plan.condition if buy.plan else "new"
+    own = [buy.capex + buy.monthly_opex * m
+           - card_price_total * resale_fraction(tco, m, condition, family=buy.resale_family)
            for m in range(months + 1)]
     return {"rent": rent, "buy": own}
 

@@ -774,7 +774,7 @@ def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, .
 def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
     from ..estimators import cost as K
 
-    return K.resale_fraction(inp.tco, months_owned, f.condition)
+    return K.resale_fraction(inp.tco, months_owned, f.condition, family=f.gpu.architecture)
 
 
 def _ranges(months: list[int]) -> str:

@@ -654,7 +654,7 @@ def _site_minimums(inp: Inputs, p: Program, joint: dict[str, tuple[float, float]
 
 def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
     """Fraction of the hardware price a unit bought fetches at the end (tco.yaml resale curve)."""
-    return K.resale_fraction(inp.tco, months_owned, f.condition)
+    return K.resale_fraction(inp.tco, months_owned, f.condition, family=f.gpu.architecture)
 
 
 def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solution]:

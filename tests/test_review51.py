@@ -1,0 +1,85 @@
+"""review51: the decision document as the person who signs it reads it; each defect found has its test here.
+
+1. A used purchase's break-even was counted as if the GPUs were bought new. The ledger resells a used part at
+   the used curve (tco.yaml resale_fraction_per_year 0.70 a year, times 0.70 once more: a used card has lost its
+   first owner's premium), but the Rent-or-buy table's break-even month resold it at the new curve. Serving
+   gpt-oss-120b on 4 used A100 SXM4 80GB (half of an 8-GPU server, $72,000) read 'Break-even: month 1' beside a
+   rental of $48,706 that is cheaper than buying ($53,167) over the whole 12 months, and the cost chart said
+   'rented for that long or longer, the GPUs cost more than owning them'. By hand from the page's own ledger the
+   break-even is month 15.
+
+2. The plan resold every GPU it buys on the default curve (0.70 a year), where recommend and audit take the
+   family's (tco.yaml resale: Gaudi 0.45 a year, Ascend 0.50): the same purchase was worth more at the plan's
+   end than in a recommendation.
+
+"""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import yaml
+
+from gpuwise import knowledge
+from tests.clirun import gpuwise
+
+HOURS_PER_MONTH = 730  # 8,760 h / 12
+
+# gpt-oss-120b served on used A100 SXM4 80GB only (knowledge/prices.yaml a100-80gb-sxm: an 8-GPU server, used,
+# ESTIMATE 8 x $11,000 + 8 x $7,000 = $144,000; 4 GPUs are half of it); rented at runpod $1.39 a GPU-hour
+# (knowledge/clouds.yaml)
+SERVE_ON_A100 = {"workload": {"task": "inference", "model": "gpt-oss-120b", "context_len": 8192,
+                              "concurrent_requests": 32, "target_tokens_per_s": 1500},
+                 "constraints": {"gpus": ["a100-80gb-sxm"], "max_gpus": 4, "project_months": 12}}
+
+
+def _write(tmp_path, doc: dict, name: str = "q.yaml") -> str:
+    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return name
+
+
+def _json(tmp_path, *args: str) -> dict:
+    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def _text(tmp_path, *args: str) -> str:
+    r = gpuwise(*args, cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return " ".join(r.stdout.split())
+
+
+def test_a_used_purchase_breaks_even_on_its_own_resale(tmp_path):
+    d = _json(tmp_path, "recommend", _write(tmp_path, SERVE_ON_A100))
+    cand = next(c for c in d["candidates"] if c["count"] == 4 and c["acquisition"] == "rent")
+    buy = next(c for c in d["candidates"] if c["count"] == 4 and c["acquisition"] == "buy")
+    lines = {ln["kind"]: ln for ln in buy["ledger"]["lines"]}
+    capex = lines["capex"]["amount"]
+    assert lines["capex"]["inputs"]["condition"] == "used" and capex == 72000.0
+    monthly = (lines["hosting"]["amount"] + lines["power"]["amount"]) / 12  # 9,720 + 6,726.63 over 12 months
+    rent = 4 * 1.39 * HOURS_PER_MONTH  # $4,058.80 a month
+    assert abs(cand["ledger"]["total"] - 12 * rent) < 0.01  # $48,705.60, below buying's $53,166.63
+
+    def own(m: int) -> float:  # resold after m months: 0.70 a year, and a used part 0.70 below a new one
+        return capex + monthly * m - capex * 0.7 * 0.7 ** (m / 12)
+
+    assert abs(own(12) - buy["ledger"]["total"]) < 0.01  # the ledger's own total, resale included
+    by_hand = next(m for m in range(1, 121) if rent * m >= own(m))
+    assert by_hand == 15  # month 14: 56,823 < 57,949; month 15: 60,882 >= 60,291
+    assert cand["break_even_month"] == buy["break_even_month"] == 15  # before: 1 (resold as if new)
+    text = _text(tmp_path, "recommend", "q.yaml", "--detail", "full")
+    assert "Break-even: month 15" in text and "Break-even: month 1;" not in text
+    assert "The break-even, month 15, counts the resale" in text
+
+
+def test_the_plan_resells_a_family_on_its_own_curve():
+    from gpuwise.plan import build, solve
+
+    kb = knowledge.load()
+    inp = SimpleNamespace(tco=kb.tco)
+    for gpu_id, per_year in (("gaudi3-128gb-oam", 0.45), ("h100-80gb-sxm", 0.70)):  # tco.yaml resale, values
+        f = SimpleNamespace(condition="new", gpu=kb.gpus[gpu_id])
+        for fn in (solve._resale, build._resale):
+            assert abs(fn(inp, f, 24) - per_year ** 2) < 1e-9  # before: 0.49 for the Gaudi too
+
