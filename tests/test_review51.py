@@ -12,6 +12,9 @@
    family's (tco.yaml resale: Gaudi 0.45 a year, Ascend 0.50): the same purchase was worth more at the plan's
    end than in a recommendation.
 
+3. An inference proposal's 'The proposal as understood' listed the training fields at their defaults (method:
+   full, lora_rank: 16, optimizer: adamw, seq_len: 2,048, zero_stage: 0, ...), which recommend's 'The question
+   as understood' leaves out (review33): a service read as if it were a full fine-tune.
 """
 from __future__ import annotations
 
@@ -83,3 +86,18 @@ def test_the_plan_resells_a_family_on_its_own_curve():
         for fn in (solve._resale, build._resale):
             assert abs(fn(inp, f, 24) - per_year ** 2) < 1e-9  # before: 0.49 for the Gaudi too
 
+
+def test_an_inference_proposal_is_understood_without_training_fields(tmp_path):
+    doc = {"title": "Rent 2 x H100 for Llama 3.1 8B serving",
+           "workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 200,
+                        "concurrent_requests": 8},
+           "hardware": {"gpu": "H100-80G", "count": 2, "nodes": 1},
+           "acquisition": {"mode": "rent", "provider": "runpod", "months": 3}}
+    text = _text(tmp_path, "audit", _write(tmp_path, doc, "p.yaml"), "--detail", "full")
+    understood = text.split("The proposal as understood")[1]
+    for field in ("workload.method", "workload.lora_rank", "workload.optimizer", "workload.seq_len",
+                  "workload.zero_stage", "workload.gradient_checkpointing", "workload.batch_size"):
+        assert field not in understood, field
+    assert "workload.prompt_tokens: 1,000" in understood
+    d = _json(tmp_path, "audit", "p.yaml")
+    assert "lora_rank" not in d["proposal"]["workload"] and d["proposal"]["workload"]["prompt_tokens"] == 1000

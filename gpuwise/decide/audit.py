@@ -572,10 +572,12 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
+        understood = p.model_copy(update={"constraints": req.constraints}).model_dump(mode="json")
+        job.drop_unused(understood["workload"])  # as recommend's question: the task's own fields
         return made(AuditResult, dict(
             verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
             # as understood: the project is the committed months where the file gives no project_months
-            proposal=p.model_copy(update={"constraints": req.constraints}).model_dump(mode="json"),
+            proposal=understood,
             proposed=prop_cand, savings_usd=savings,
             savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine

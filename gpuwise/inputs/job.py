@@ -88,7 +88,21 @@ class Job:
     def question(self) -> dict[str, Any]:
         """The question as understood: every field with its value; defaults are listed in assumptions."""
         out = self.req.model_dump(mode="json")
-        w = out["workload"]
+        self.drop_unused(out["workload"])
+        if not self.c.gpus:
+            out["constraints"].pop("gpus", None)
+        out["resolved_model"] = {"id": self.model_id, "name": self.shape.name, "params": self.shape.params,
+                                 "active_params": self.shape.active_params, "layers": self.shape.layers,
+                                 "hidden": self.shape.hidden, "heads": self.shape.heads,
+                                 "kv_heads": self.shape.kv_heads, "vocab": self.shape.vocab}
+        out["train_tokens_used"] = self.tokens
+        out["deadline_days_used"] = self.deadline_days
+        return out
+
+    def drop_unused(self, w: dict[str, Any]) -> None:
+        """Leave out of a dumped workload the fields its task does not read (an audit's proposal as
+        understood too: review51 found an inference proposal listed with method: full, lora_rank: 16,
+        optimizer: adamw, seq_len: 2,048, zero_stage: 0)."""
         # the other task's fields at their defaults said nothing (a fine-tune's question listed batch_wait_steps: 0
         # and scheduler_recv_interval: 1, a service's torch_compile: false; review33): the schema refuses them set
         only_inference = ("context_len", "concurrent_requests", "target_tokens_per_s", "framework", "prompt_tokens",
@@ -103,15 +117,6 @@ class Job:
         if self.w.method == "full" or self.w.task == "inference":
             w.pop("lora_rank", None)
             w.pop("lora_targets", None)
-        if not self.c.gpus:
-            out["constraints"].pop("gpus", None)
-        out["resolved_model"] = {"id": self.model_id, "name": self.shape.name, "params": self.shape.params,
-                                 "active_params": self.shape.active_params, "layers": self.shape.layers,
-                                 "hidden": self.shape.hidden, "heads": self.shape.heads,
-                                 "kv_heads": self.shape.kv_heads, "vocab": self.shape.vocab}
-        out["train_tokens_used"] = self.tokens
-        out["deadline_days_used"] = self.deadline_days
-        return out
 
 
 def note(field: str, value: Any, message_id: str, values: dict[str, Any] | None = None) -> Assumption:
