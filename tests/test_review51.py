@@ -15,6 +15,9 @@
 3. An inference proposal's 'The proposal as understood' listed the training fields at their defaults (method:
    full, lora_rank: 16, optimizer: adamw, seq_len: 2,048, zero_stage: 0, ...), which recommend's 'The question
    as understood' leaves out (review33): a service read as if it were a full fine-tune.
+
+4. A point-to-point link's figure was printed to six digits: 8 MI355X over Infinity Fabric read '7 of 7 peer
+   links of 76.7857 GB/s per direction' (1,075 GB/s both directions over 7 peers, halved); now 76.8.
 """
 from __future__ import annotations
 
@@ -101,3 +104,17 @@ def test_an_inference_proposal_is_understood_without_training_fields(tmp_path):
     assert "workload.prompt_tokens: 1,000" in understood
     d = _json(tmp_path, "audit", "p.yaml")
     assert "lora_rank" not in d["proposal"]["workload"] and d["proposal"]["workload"]["prompt_tokens"] == 1000
+
+
+def test_a_mesh_link_is_given_to_a_tenth(tmp_path):
+    doc = {"title": "Rent 8 x MI355X for long-context Llama 3.1 70B FP8 on vLLM without AITER",
+           "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "framework": "vllm",
+                        "framework_version": "0.15.1", "rocm_aiter": False, "prompt_tokens": 32000,
+                        "output_tokens": 1000, "concurrent_requests": 16},
+           "hardware": {"gpu": "MI355X", "count": 8, "nodes": 1},
+           "acquisition": {"mode": "rent", "hourly_usd": 2.95, "months": 12}}
+    text = _text(tmp_path, "audit", _write(tmp_path, doc, "p.yaml"))
+    per_link = 1075 / 2 / 7  # knowledge/gpus.yaml mi355x link.bandwidth_gb_s, both directions, 7 peers: 76.79
+    assert f"7 of 7 peer links of {per_link:.1f} GB/s per direction" in text  # 76.8
+    assert "76.7857" not in text
+    assert abs(2.95 * 8 * 8760 - 206736) < 0.01 and "$206,736" in text  # the rent, 12 months around the clock

@@ -145,8 +145,10 @@ def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override:
     if mesh is not None and per_node <= link.domain_gpus:
         per_link = mesh_link_gb_s(gpu, runtime)
         bw = per_link * (per_node - 1)
+        # the words give a link's figure to a tenth of a GB/s (review51: the MI355X's 1,075 GB/s over 7 peers, both
+        # directions, read '76.7857 GB/s per direction'); the estimate keeps it whole
         return kind, bw, True, (("", "link.mesh", {"kind": kind, "used": per_node - 1, "peers": link.domain_gpus - 1,
-                                                   "bw": per_link}),)
+                                                   "bw": round(per_link, 1)}),)
     if kind in SWITCHED and per_node <= link.domain_gpus:
         bw = link.bandwidth_gb_s / 2
         return kind, bw, True, (("", "link.switched", {"kind": kind, "bw": link.bandwidth_gb_s}),)
