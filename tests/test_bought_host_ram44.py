@@ -33,7 +33,7 @@ def test_a_bought_workstation_without_the_ram_is_warned_in_the_brief_report(tmp_
     assert ev["host_ram_needed_gb"] == pytest.approx(70.55e9 * 16 / 0.8 / 1e9, rel=0.01)
     assert ev["typical_host_ram_gb"] == pytest.approx(62 * ev["per_node"])
     text = _recommend(tmp_path, "llama-3.1-70b", "rtx-3090")
-    assert "MEM-HOST-RAM-BUY" in text.stdout and "1411 GB" in " ".join(text.stdout.split())
+    assert "MEM-HOST-RAM-BUY" in text.stdout and "1,411 GB" in " ".join(text.stdout.split())
 
 
 def test_the_warning_in_chinese(tmp_path):

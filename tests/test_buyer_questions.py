@@ -304,7 +304,7 @@ def test_recommend_finds_no_rented_4090s_that_hold_a_70b_offload():
     assert code == 1 and d["recommendation"] is None
     eight = next(c for c in d["candidates"] if c["count"] == 8)
     assert not eight["feasible"]
-    assert any("1411 GB of host RAM" in why for why in eight["reasons"])
+    assert any("1,411 GB of host RAM" in why for why in eight["reasons"])
     assert any(f["rule"] == "MEM-HOST-RAM-SHORT" and f["severity"] == "blocker" for f in d["findings"])
 
 
@@ -552,7 +552,7 @@ def test_a_job_that_asks_for_offload_is_not_told_it_relies_on_8_bytes_a_paramete
     p["workload"]["offload"] = "none"
     myth = [f for f in audit(p).model_dump(mode="json")["findings"] if f["rule"] == "MEM-MYTH-8-BYTES"]
     assert myth and myth[0]["severity"] == "warning"
-    assert "677 GB" in myth[0]["message"] and "1129 GB" in myth[0]["message"]
+    assert "677 GB" in myth[0]["message"] and "1,129 GB" in myth[0]["message"]
 
 
 def test_rented_p5_cannot_hold_a_405b_offload():

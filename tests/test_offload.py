@@ -135,7 +135,7 @@ def test_a_named_rental_instance_brings_its_own_ram(tmp_path):
     assert d["proposed"]["strategy"].endswith("CPU offload")
     short = [f for f in d["findings"] if f.get("rule") == "MEM-HOST-RAM-SHORT"]
     assert short and short[0]["severity"] == "blocker"
-    assert "2414 GB" in short[0]["message"] and "1237 GB" in short[0]["message"]
+    assert "2,414 GB" in short[0]["message"] and "1,237 GB" in short[0]["message"]
     assert d["verdict"] == "reject"
 
 

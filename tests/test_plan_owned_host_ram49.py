@@ -43,7 +43,7 @@ def test_unstated_owned_ram_is_noted_with_what_the_run_needs(tmp_path):
     assert list(said) == ["PLAN-OWNED-HOST-RAM-NEEDED"]
     f = said["PLAN-OWNED-HOST-RAM-NEEDED"]
     assert f["severity"] == "info" and f["subject"] == "ft"
-    assert abs(f["values"]["host_ram_needed_gb"] - NEED_GB) < 0.01 and "plan 1411 GB" in f["message"]
+    assert abs(f["values"]["host_ram_needed_gb"] - NEED_GB) < 0.01 and "plan 1,411 GB" in f["message"]
 
 
 @pytest.mark.parametrize("ram, blocked", [(512, True), (2048, False)])
@@ -53,7 +53,7 @@ def test_stated_owned_ram_is_judged(tmp_path, ram: float, blocked: bool):
     if blocked:
         f = said["PLAN-OWNED-HOST-RAM-SHORT"]
         assert f["severity"] == "blocker" and f["subject"] == "ft" and f["values"]["host_ram_gb"] == 512
-        assert ("needs 1411 GB of host RAM per server, and the owned servers have 512 GB: the plan does not place it "
+        assert ("needs 1,411 GB of host RAM per server, and the owned servers have 512 GB: the plan does not place it "
                 "there") in f["message"]
 
 

@@ -18,6 +18,11 @@
 
 4. A point-to-point link's figure was printed to six digits: 8 MI355X over Infinity Fabric read '7 of 7 peer
    links of 76.7857 GB/s per direction' (1,075 GB/s both directions over 7 peers, halved); now 76.8.
+
+5. A rule's figures broke the house style of grouped thousands: examples/proposal-8xa100-70b-article.yaml read
+   'needs 2414 GB of host RAM per node; the node has 1024 GB' and '1104 GB of states', and a stale price
+   '2896 days old' beside the Data freshness line's '2,896 days old'. A fixed-point spec ('{x:.0f}') in a
+   message now groups its thousands, and the price's age is an integer so written ('{age_days:int}').
 """
 from __future__ import annotations
 
@@ -118,3 +123,28 @@ def test_a_mesh_link_is_given_to_a_tenth(tmp_path):
     assert f"7 of 7 peer links of {per_link:.1f} GB/s per direction" in text  # 76.8
     assert "76.7857" not in text
     assert abs(2.95 * 8 * 8760 - 206736) < 0.01 and "$206,736" in text  # the rent, 12 months around the clock
+
+
+def test_a_rule_message_groups_its_thousands(tmp_path):
+    args = ("audit", "examples/proposal-8xa100-70b-article.yaml")
+    d = json.loads(gpuwise(*args, "--format", "json").stdout)
+    short = next(f for f in d["findings"] if f["rule"] == "MEM-HOST-RAM-SHORT")
+    need, has = short["values"]["host_ram_needed_gb"], short["values"]["host_ram_gb"]
+    assert need > 1000 and has == 1024  # the proposal states hardware.host_ram_gb: 1024
+    text = " ".join(gpuwise(*args).stdout.split())
+    assert f"needs {need:,.0f} GB of host RAM per node; the node has 1,024 GB" in text  # before: '2414 ... 1024'
+    zh = " ".join(gpuwise(*args, "--lang", "zh").stdout.split())
+    assert f"{need:,.0f}" in zh and "1,024" in zh
+
+
+def test_a_stale_price_age_is_grouped(tmp_path):
+    # 4 RTX 5090 bought: their host share (tco.yaml server_share_usd_per_gpu_consumer) is dated 2019-01-01
+    doc = json.loads(json.dumps(SERVE_ON_A100))
+    doc["constraints"]["gpus"] = ["rtx-5090"]
+    name = _write(tmp_path, doc)
+    d = _json(tmp_path, "recommend", name)
+    stale = next(f for f in d["findings"] if f["rule"] == "DATA-STALE-PRICE")
+    age = stale["values"]["age_days"]
+    assert age >= 1000  # before: '2896 days old' beside Data freshness's '2,896 days old'
+    assert f"{age:,} days old: GPU prices move fast" in _text(tmp_path, "recommend", name, "--detail", "full")
+    assert f"已有 {age:,} 天" in _text(tmp_path, "recommend", name, "--lang", "zh", "--detail", "full")
