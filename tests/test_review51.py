@@ -23,6 +23,9 @@
    'needs 2414 GB of host RAM per node; the node has 1024 GB' and '1104 GB of states', and a stale price
    '2896 days old' beside the Data freshness line's '2,896 days old'. A fixed-point spec ('{x:.0f}') in a
    message now groups its thousands, and the price's age is an integer so written ('{age_days:int}').
+
+6. A whole server bought was a plural after its count: '1 x 4-GPU whole servers $72,000' (the baseboard's and
+   the system's lines are singular in the same 'N x' form); now '1 x 4-GPU whole server'.
 """
 from __future__ import annotations
 
@@ -148,3 +151,15 @@ def test_a_stale_price_age_is_grouped(tmp_path):
     assert age >= 1000  # before: '2896 days old' beside Data freshness's '2,896 days old'
     assert f"{age:,} days old: GPU prices move fast" in _text(tmp_path, "recommend", name, "--detail", "full")
     assert f"已有 {age:,} 天" in _text(tmp_path, "recommend", name, "--lang", "zh", "--detail", "full")
+
+
+def test_one_whole_server_is_singular(tmp_path):
+    doc = json.loads(json.dumps(SERVE_ON_A100))
+    doc["constraints"]["acquisition"] = "buy"
+    name = _write(tmp_path, doc)
+    d = _json(tmp_path, "recommend", name)
+    capex = next(ln for ln in d["recommendation"]["ledger"]["lines"] if ln["kind"] == "capex")
+    # knowledge/prices.yaml a100-80gb-sxm: $144,000 a used 8-GPU server; 4 GPUs are 4/8 of it
+    assert capex["amount"] == 144000 * 4 / 8 and capex["item"] == "1 x 4-GPU whole server"
+    assert "1 × 4-GPU whole server $72,000" in _text(tmp_path, "recommend", name, "--detail", "full")
+    assert "1 台 4 卡整机" in _text(tmp_path, "recommend", name, "--lang", "zh", "--detail", "full")
