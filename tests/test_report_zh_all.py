@@ -222,10 +222,11 @@ def test_a_yuan_file_s_conversions_are_stated_without_dollars():
 
 
 def test_a_proposal_s_own_rental_line_is_worded():
-    """The ledger's rental line "16 GPUs on proposal" (estimators/cost.py), worded from its parts."""
+    """The ledger's rental line "16 GPUs on the proposal's provider" (estimators/cost.py; the proposal names no
+    provider, review51), worded from its parts."""
     res = heldout("audit-china-rent-16-a800-cny.yaml")
     zh = report.render(res, "text", lang="zh", currency="CNY", detail="full")
-    assert "proposal 上的 16 块 GPU" in zh and "GPUs on" not in zh
+    assert "提案中的云服务商 上的 16 块 GPU" in zh and "GPUs on" not in zh and "proposal 上的" not in zh
 
 
 @pytest.mark.parametrize("name", REQUIREMENTS)

@@ -26,6 +26,11 @@
 
 6. A whole server bought was a plural after its count: '1 x 4-GPU whole servers $72,000' (the baseboard's and
    the system's lines are singular in the same 'N x' form); now '1 x 4-GPU whole server'.
+
+7. A proposal that gives its hourly rate and names no provider was said to rent 'from proposal' ('rent, from
+   proposal', '8 GPUs on proposal', 'renting from proposal at $2.95 per GPU-hour'), and its fees assumption
+   read 'no fee table for provider proposal in clouds.yaml ... (add the provider to a clouds.yaml overlay)'.
+   Now 'the proposal's provider', and the assumption says the proposal names no provider.
 """
 from __future__ import annotations
 
@@ -114,14 +119,18 @@ def test_an_inference_proposal_is_understood_without_training_fields(tmp_path):
     assert "lora_rank" not in d["proposal"]["workload"] and d["proposal"]["workload"]["prompt_tokens"] == 1000
 
 
+# 8 MI355X rented at the proposal's own $2.95 a GPU-hour, no provider named
+MI355X_RATE_ONLY = {
+    "title": "Rent 8 x MI355X for long-context Llama 3.1 70B FP8 on vLLM without AITER",
+    "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "framework": "vllm",
+                 "framework_version": "0.15.1", "rocm_aiter": False, "prompt_tokens": 32000,
+                 "output_tokens": 1000, "concurrent_requests": 16},
+    "hardware": {"gpu": "MI355X", "count": 8, "nodes": 1},
+    "acquisition": {"mode": "rent", "hourly_usd": 2.95, "months": 12}}
+
+
 def test_a_mesh_link_is_given_to_a_tenth(tmp_path):
-    doc = {"title": "Rent 8 x MI355X for long-context Llama 3.1 70B FP8 on vLLM without AITER",
-           "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "framework": "vllm",
-                        "framework_version": "0.15.1", "rocm_aiter": False, "prompt_tokens": 32000,
-                        "output_tokens": 1000, "concurrent_requests": 16},
-           "hardware": {"gpu": "MI355X", "count": 8, "nodes": 1},
-           "acquisition": {"mode": "rent", "hourly_usd": 2.95, "months": 12}}
-    text = _text(tmp_path, "audit", _write(tmp_path, doc, "p.yaml"))
+    text = _text(tmp_path, "audit", _write(tmp_path, MI355X_RATE_ONLY, "p.yaml"))
     per_link = 1075 / 2 / 7  # knowledge/gpus.yaml mi355x link.bandwidth_gb_s, both directions, 7 peers: 76.79
     assert f"7 of 7 peer links of {per_link:.1f} GB/s per direction" in text  # 76.8
     assert "76.7857" not in text
@@ -163,3 +172,15 @@ def test_one_whole_server_is_singular(tmp_path):
     assert capex["amount"] == 144000 * 4 / 8 and capex["item"] == "1 x 4-GPU whole server"
     assert "1 × 4-GPU whole server $72,000" in _text(tmp_path, "recommend", name, "--detail", "full")
     assert "1 台 4 卡整机" in _text(tmp_path, "recommend", name, "--lang", "zh", "--detail", "full")
+
+
+def test_a_rate_without_a_provider_is_the_proposals(tmp_path):
+    name = _write(tmp_path, MI355X_RATE_ONLY, "p.yaml")
+    text = _text(tmp_path, "audit", name, "--detail", "full")
+    assert "rent, from the proposal's provider" in text
+    assert "8 GPUs on the proposal's provider $206,736" in text  # 8 x $2.95 x 8,760 h
+    assert "renting from the proposal's provider at $2.95 per GPU-hour costs $206,736" in text
+    assert "from proposal" not in text and "on proposal" not in text and "provider proposal" not in text
+    assert "the proposal gives its hourly rate and names no provider (acquisition.provider)" in text
+    zh = _text(tmp_path, "audit", name, "--lang", "zh", "--detail", "full")
+    assert "提案中的云服务商" in zh and "没有指明云服务商" in zh

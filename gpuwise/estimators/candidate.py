@@ -604,7 +604,11 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
                 a.field == "cloud.fees" and a.value == offer.provider for a in job.assumptions):
             from ..inputs.job import note
 
-            job.assumptions.append(note("cloud.fees", offer.provider, "assume.fees.unknown_provider",
+            # a rate given with no provider named (priced as 'proposal'): which provider's fees is not known
+            # (review51: 'no fee table for provider proposal ... add the provider to a clouds.yaml overlay')
+            job.assumptions.append(note("cloud.fees", offer.provider, "assume.fees.no_provider", {})
+                                   if offer.provider == "proposal" else
+                                   note("cloud.fees", offer.provider, "assume.fees.unknown_provider",
                                         {"provider": offer.provider}))
         if fee_term.inputs.get("storage_unknown") and not any(
                 a.field == "cloud.storage" and a.value == offer.provider for a in job.assumptions):

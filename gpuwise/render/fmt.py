@@ -66,6 +66,7 @@ TOPIC_LABELS = {
     "power-cooling": N_("power and cooling"), "licensing": N_("licensing"),
     "data-freshness": N_("data freshness"),
 }
+PROPOSAL_PROVIDER = N_("the proposal's provider")
 ACQUISITION_LABELS = {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")}
 VERDICT_LABELS = {"approve": N_("APPROVE"), "revise": N_("REVISE"), "reject": N_("REJECT")}
 VERDICT_TEXT = {
@@ -499,6 +500,12 @@ class Fmt:
         if not mode:
             return self.na()
         return self._(ACQUISITION_LABELS[mode]) if mode in ACQUISITION_LABELS else mode
+
+    def provider(self, name: str | None) -> str:
+        """A rental's provider as the report names it: a proposal that gives its rate and names no provider is
+        priced at 'proposal' (estimators/candidate.py), said as the proposal's provider (review51: 'rent, from
+        proposal', '8 GPUs on proposal')."""
+        return self._(PROPOSAL_PROVIDER) if name == "proposal" else (name or "")
 
     def kind(self, kind: str) -> str:
         return self._(KIND_LABELS[kind]) if kind in KIND_LABELS else kind

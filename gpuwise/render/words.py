@@ -134,6 +134,8 @@ VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "netwo
 VALUE_TERMS: dict[str, dict[str, str]] = {
     # a sentence value that is one word of a closed vocabulary (the input schema's or the rule chain's)
     "acquisition": {"rent": N_("rent"), "buy": N_("buy"), "either": N_("rent or buy")},
+    # a proposal's own rate with no provider named is priced as provider 'proposal' (estimators/candidate.py)
+    "provider": {"proposal": N_("the proposal's provider")},
     "china_import": {"allowed": N_("allowed"), "discouraged": N_("discouraged"), "blocked": N_("blocked")},
     "condition": {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")},
     "offload": {"cpu": N_("CPU"), "nvme": N_("NVMe")},
@@ -283,7 +285,8 @@ def said(parts: list[Any], f: Speaker) -> str:
         if message_id == "rule.title":  # a rule's title: the catalog has it (rules/*.yaml titles are msgids)
             out.append(sep + f._(str(values.get("title", ""))))
             continue
-        filled = {k: said(v, f) if messages.is_phrase(v) else v for k, v in values.items()}
+        filled = {k: said(v, f) if messages.is_phrase(v) else value(k, v, {}, f) if k == "provider" else v
+                  for k, v in values.items()}
         # a duration in the report's words (a plan's unplaced deadline read '0.3 hours' in Chinese)
         out.append(sep + messages.fill(f._(messages.template(message_id)), filled, None, getattr(f, "days", None),
                                        getattr(f, "months", None)))

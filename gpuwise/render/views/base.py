@@ -459,7 +459,7 @@ class BaseView:
                 shown = self.f.money2(amount if cur == "USD" else amount / rate if rate else None)
             if kind == "rent":
                 term = self._(RENT_TERMS[e.term]) if e.term in RENT_TERMS else (e.term or "")
-                where = " ".join(x for x in (e.provider, e.instance) if x)
+                where = " ".join(x for x in (self.f.provider(e.provider), e.instance) if x)
                 what = (self._("rent %(gpu)s on %(provider)s, %(term)s", gpu=e.gpu, provider=where, term=term)
                         if brief else
                         self._("rent %(gpu)s on %(provider)s, %(term)s: %(amount)s per GPU-hour", gpu=e.gpu,
@@ -556,7 +556,7 @@ class BaseView:
         """How a configuration is had: "buy", or "rent, from azure"."""
         how = self.f.acquisition(c.acquisition)
         if c.acquisition == "rent" and c.provider:
-            how = self._("%(mode)s, from %(where)s", mode=how, where=c.provider)
+            how = self._("%(mode)s, from %(where)s", mode=how, where=self.f.provider(c.provider))
         return how
 
     def option_line(self, c: Candidate, who: str) -> str:
