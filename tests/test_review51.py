@@ -31,6 +31,10 @@
    proposal', '8 GPUs on proposal', 'renting from proposal at $2.95 per GPU-hour'), and its fees assumption
    read 'no fee table for provider proposal in clouds.yaml ... (add the provider to a clouds.yaml overlay)'.
    Now 'the proposal's provider', and the assumption says the proposal names no provider.
+
+8. Copies of one GPU nested brackets in a sentence that brackets its layout: 8 x B200 serving Llama 3.1 70B
+   read 'as requested (8 copies of (one GPU))'; now '(8 copies of one GPU)'. A copy of several parts keeps its
+   brackets ('2 copies of (tensor parallel 4)').
 """
 from __future__ import annotations
 
@@ -184,3 +188,27 @@ def test_a_rate_without_a_provider_is_the_proposals(tmp_path):
     assert "the proposal gives its hourly rate and names no provider (acquisition.provider)" in text
     zh = _text(tmp_path, "audit", name, "--lang", "zh", "--detail", "full")
     assert "提案中的云服务商" in zh and "没有指明云服务商" in zh
+
+
+def test_copies_of_one_gpu_are_not_bracketed_twice(tmp_path):
+    from gpuwise.render import words
+    from gpuwise.render.fmt import Fmt
+
+    one = [("", "layout.copies", {"n": 8, "copy": [("", "layout.one_gpu", {})]})]
+    tp4 = [("", "layout.copies", {"n": 2, "copy": [("", "layout.tp", {"n": 4})]})]
+    assert words.phrase(one, Fmt("en")) == "8 copies of one GPU"
+    assert words.phrase(tp4, Fmt("en")) == "2 copies of (tensor parallel 4)"
+    assert words.phrase(one, Fmt("zh")) == "8 个副本，每个为单块 GPU"
+    # 8 x B200 bought for 3 years to serve Llama 3.1 70B FP8 at 10 requests/s
+    doc = {"title": "Buy 8 x B200 for 3 years of Llama 3.1 70B serving, with resale",
+           "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "prompt_tokens": 2000,
+                        "output_tokens": 400, "requests_per_s": 10, "max_ttft_ms": 2000},
+           "hardware": {"gpu": "B200", "count": 8, "nodes": 1}, "acquisition": {"mode": "buy", "months": 36}}
+    text = _text(tmp_path, "audit", _write(tmp_path, doc, "p.yaml"))
+    assert "as requested (8 copies of one GPU)" in text and "(one GPU))" not in text
+    # resale is not netted out of the price: knowledge/prices.yaml b200 $332,000 an 8-GPU baseboard, resold at
+    # 0.70 a year for 3 years (tco.yaml): $113,876 back, its own line beside the hardware's
+    d = _json(tmp_path, "audit", "p.yaml")
+    lines = {ln["kind"]: ln["amount"] for ln in d["proposed"]["ledger"]["lines"]}
+    assert lines["capex"] == 332000 and abs(lines["resale"] + 332000 * 0.7 ** 3) < 0.01  # -113,876
+    assert abs(d["proposed"]["ledger"]["cash_out"] - (sum(lines.values()) - lines["resale"])) < 0.01

@@ -116,7 +116,12 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
                               if count else f._("data parallel")))
             continue
         if message_id == "layout.copies":
-            out.append(sep + f._("%(n)s copies of (%(copy)s)", n=kw.get("n"), copy=phrase(kw.get("copy") or [], f)))
+            copy = list(kw.get("copy") or [])
+            if [tuple(p)[1] for p in copy] == ["layout.one_gpu"]:  # nothing to group: no brackets, which a
+                # sentence's own then nested ('as requested (8 copies of (one GPU))', review51)
+                out.append(sep + f._("%(n)s copies of one GPU", n=kw.get("n")))
+                continue
+            out.append(sep + f._("%(n)s copies of (%(copy)s)", n=kw.get("n"), copy=phrase(copy, f)))
             continue
         nested = {k: v for k, v in kw.items() if messages.is_phrase(v)}
         kw = {**kw, **{k: messages.phrase_text(v) for k, v in nested.items()},
