@@ -91,7 +91,9 @@ def test_cost_per_million_tokens_says_why_the_count_cannot_be_bought(tmp_path):
     assert cost["buy_unavailable_reason"].startswith("NVIDIA H200 SXM 141GB is sold only as 4 or 8-GPU baseboards")
     assert cost["buy_unavailable_reason"].endswith("1 cannot be bought: buy 4")
     text = " ".join(_run(tmp_path, either).stdout.split())
-    assert "renting, not bought: NVIDIA H200 SXM 141GB is sold only as 4 or 8-GPU baseboards" in text
+    # review51: the load's proviso sits beside the rent it qualifies, before the reason
+    assert ("renting (at this load, all the time), not bought: NVIDIA H200 SXM 141GB is sold only as 4 or 8-GPU "
+            "baseboards") in text
     assert "n/a buying" not in text
     # a count that can be bought gives its figure and no reason
     four = {"workload": {**SERVE["workload"], "requests_per_s": 0.5},  # 2 x RTX 4090 serve 0.70 requests/s

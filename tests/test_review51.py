@@ -35,6 +35,10 @@
 8. Copies of one GPU nested brackets in a sentence that brackets its layout: 8 x B200 serving Llama 3.1 70B
    read 'as requested (8 copies of (one GPU))'; now '(8 copies of one GPU)'. A copy of several parts keeps its
    brackets ('2 copies of (tensor parallel 4)').
+
+9. The cost per million tokens of a rental whose count cannot be bought put the load's proviso after the reason,
+   where it read as part of it: '$0.69 renting, not bought: NVIDIA B200 ... 1 cannot be bought: buy 8 (at this
+   load, all the time)'; now '$0.69 renting (at this load, all the time), not bought: ... buy 8'.
 """
 from __future__ import annotations
 
@@ -212,3 +216,21 @@ def test_copies_of_one_gpu_are_not_bracketed_twice(tmp_path):
     lines = {ln["kind"]: ln["amount"] for ln in d["proposed"]["ledger"]["lines"]}
     assert lines["capex"] == 332000 and abs(lines["resale"] + 332000 * 0.7 ** 3) < 0.01  # -113,876
     assert abs(d["proposed"]["ledger"]["cash_out"] - (sum(lines.values()) - lines["resale"])) < 0.01
+
+
+def test_the_load_proviso_is_beside_the_rent_it_qualifies(tmp_path):
+    # Qwen3.5-122B-A10B FP8 on vLLM at 3 requests/s (4,000-token prompts, 800 out) on one B200 rented
+    doc = {"workload": {"task": "inference", "model": "qwen3.5-122b-a10b", "precision": "fp8", "framework": "vllm",
+                        "prompt_tokens": 4000, "output_tokens": 800, "requests_per_s": 3, "max_ttft_ms": 2000,
+                        "max_tpot_ms": 50},
+           "constraints": {"gpus": ["b200"], "max_gpus": 1, "project_months": 12}}
+    name = _write(tmp_path, doc)
+    d = _json(tmp_path, "recommend", name)
+    tps = d["recommendation"]["decode_tokens_per_s_total"]
+    assert abs(tps - 3 * 800) < 1  # the load: 3 requests/s x 800 output tokens
+    per_m = 5.98 * 8760 / (tps * 8760 * 3600 / 1e6)  # knowledge/clouds.yaml runpod b200 $5.98 a GPU-hour
+    text = _text(tmp_path, "recommend", name)
+    assert f"${per_m:.2f} renting (at this load, all the time), not bought: NVIDIA B200" in text  # $0.69
+    assert "buy 8 (at this load" not in text
+    zh = _text(tmp_path, "recommend", name, "--lang", "zh")
+    assert f"租用 ${per_m:.2f}（按该负载全天候运行），无法购买" in zh

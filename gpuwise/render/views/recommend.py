@@ -327,7 +327,9 @@ class RecommendView(StepsView, ChartsView):
         if cost is not None and (cost.rent_usd is not None or cost.buy_usd is not None):
             why = cost.buy_unavailable_reason_phrases if cost.buy_usd is None else []
             rows.append([self._("Cost per million output tokens"), self._(
-                "%(rent)s renting, not bought: %(why)s (at this load, all the time)", rent=f.money2(cost.rent_usd),
+                # the load's proviso beside the figure it qualifies, before the reason, which ends on its own
+                # 'buy 8' (review51: '... 1 cannot be bought: buy 8 (at this load, all the time)')
+                "%(rent)s renting (at this load, all the time), not bought: %(why)s", rent=f.money2(cost.rent_usd),
                 why=words.phrase(why, f)) if why else self._(
                 "%(rent)s renting, %(buy)s buying (at this load, all the time)",
                 rent=f.money2(cost.rent_usd), buy=f.money2(cost.buy_usd))])
