@@ -39,6 +39,11 @@
 9. The cost per million tokens of a rental whose count cannot be bought put the load's proviso after the reason,
    where it read as part of it: '$0.69 renting, not bought: NVIDIA B200 ... 1 cannot be bought: buy 8 (at this
    load, all the time)'; now '$0.69 renting (at this load, all the time), not bought: ... buy 8'.
+
+10. A rate with more than cents did not multiply out in its formula: 8 H100 on AWS's p5.48xlarge for a year
+    (the 1-year savings-plan rate, $34.6752 an instance-hour, knowledge/clouds.yaml) read 'Rent = $303,755, with
+    numbers: $34.68/h x 8,760 h x (1 - 0%)', which is $303,797. A rate is now written to four decimals where
+    its cents would lose a part ('$34.6752/h'); a rate in whole cents keeps two ('$5.98/h').
 """
 from __future__ import annotations
 
@@ -234,3 +239,23 @@ def test_the_load_proviso_is_beside_the_rent_it_qualifies(tmp_path):
     assert "buy 8 (at this load" not in text
     zh = _text(tmp_path, "recommend", name, "--lang", "zh")
     assert f"租用 ${per_m:.2f}（按该负载全天候运行），无法购买" in zh
+
+
+def test_a_rate_is_written_to_the_digits_it_has(tmp_path):
+    doc = {"title": "Rent 8 x H100 on AWS for a year to serve Llama 3.1 70B",
+           "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "prompt_tokens": 2000,
+                        "output_tokens": 400, "requests_per_s": 4},
+           "hardware": {"gpu": "H100-80G", "count": 8, "nodes": 1},
+           "acquisition": {"mode": "rent", "provider": "aws", "instance": "p5.48xlarge", "months": 12}}
+    name = _write(tmp_path, doc, "p.yaml")
+    rate = 34.6752  # knowledge/clouds.yaml p5.48xlarge reserved_per_hour 1-year, an instance of 8 H100
+    d = _json(tmp_path, "audit", name)
+    rent = d["proposed"]["ledger"]["lines"][0]
+    assert rent["inputs"]["usd_per_hour"] == rate and abs(rent["amount"] - rate * 8760) < 0.01  # $303,754.75
+    text = _text(tmp_path, "audit", name, "--detail", "full")
+    assert "Rent = $303,755" in text and "with numbers: $34.6752/h × 8,760 h × (1 - 0%)" in text
+    assert "usd_per_hour = $34.6752/h" in text and "$34.68/h" not in text  # 34.68 x 8,760 = $303,797
+    # a rate in whole cents keeps two decimals: runpod's B200 $5.98 a GPU-hour, 8 of them
+    assert "with numbers: $47.84/h × 8,760 h" in _text(tmp_path, "audit", _write(tmp_path, MI355X_RATE_ONLY | {
+        "hardware": {"gpu": "B200", "count": 8, "nodes": 1},
+        "acquisition": {"mode": "rent", "provider": "runpod", "months": 12}}, "b.yaml"), "--detail", "full")

@@ -416,6 +416,17 @@ class Fmt:
         sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
         return f"{'-' if v < 0 else ''}{sym}{abs(v):,.2f}"
 
+    def rate_exact(self, usd: float) -> str:
+        """An hourly rate in a formula: its cents, or to four decimals where the cents would lose a part of it
+        (review51: AWS's 1-year p5.48xlarge rate $34.6752 an hour read '$34.68/h x 8,760 h' beside a Rent of
+        $303,755, which those figures put at $303,797)."""
+        v = self.to_local(usd) or 0.0
+        sym = "$" if self.cur.code == "USD" else ("¥" if self.lang == "zh" else "CN¥")
+        text = f"{abs(v):,.2f}"
+        if abs(round(abs(v), 2) - abs(v)) > 5e-7:
+            text = f"{abs(v):,.4f}".rstrip("0")
+        return f"{'-' if v < 0 else ''}{sym}{text}"
+
     def money_shown(self, usd: float | None) -> str:
         """Money in the report's currency (one currency throughout: the rate is stated once)."""
         return self.money(usd)
@@ -585,15 +596,15 @@ def input_name(name: str, code: str = "USD") -> str:
     return "_".join(code.lower() if part == "usd" else part for part in name.split("_"))
 
 
-def operand_number(name: str, inputs: dict[str, Any], money: Any = None) -> str | None:
+def operand_number(name: str, inputs: dict[str, Any], money: Any = None, rate: Any = None) -> str | None:
     """The number a formula's operand ``name`` stands for, as the formula with the numbers shows it
     (a price per hour in the report's money, a discount as a percentage, hours and seconds with their
     unit); None when the input is not a number (the operand's word stays)."""
     v = inputs.get(name)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    if name == "usd_per_hour":
-        return (money(v) if money else f"${v:,.2f}") + "/h"
+    if name == "usd_per_hour":  # ``rate``: to the digits the price has (Fmt.rate_exact)
+        return (rate(v) if rate else money(v) if money else f"${v:,.2f}") + "/h"
     if money_input(name):  # an amount or a rate: the report's money, cents
         return money(v) if money else f"${v:,.2f}"
     if name == "discount":

@@ -224,7 +224,8 @@ class BaseView:
         if t.formula_phrases:  # message ids with values: worded in this language, operands by their numbers
             formula = words.formula_parts(t.formula_phrases, self.f)
             shown = words.formula_parts(t.formula_phrases, self.f,
-                                        lambda name: operand_number(name, t.inputs, self.f.money_exact))
+                                        lambda name: operand_number(name, t.inputs, self.f.money_exact,
+                                                                    self.f.rate_exact))
             with_numbers = shown if shown != formula else ""
         else:  # a formula from a result without its parts (an older JSON file): as written, no word translated
             formula, with_numbers = words.plain(t.formula, self.f), ""  # its English is not read for operands
@@ -248,8 +249,9 @@ class BaseView:
             # an amount in the report's money and house style, as the line with the numbers has it (review47: a
             # yuan audit's buy inputs read 'capex = 7.704e+04, host_usd = 64,000' beside CN¥ figures)
             local = self.f.to_local(v) or 0.0
-            return (self.f.money_exact(v) if 0 < abs(local) < 100 else self.f.money(v)) + (
-                "/h" if key == "usd_per_hour" else "")
+            if key == "usd_per_hour":  # as the formula with the numbers writes it
+                return self.f.rate_exact(v) + "/h"
+            return self.f.money_exact(v) if 0 < abs(local) < 100 else self.f.money(v)
         return words.input_value(key, input_text(v), self.f) if isinstance(v, str) else input_text(v)
 
     def evidence_name(self, key: str, v: Any) -> str:
