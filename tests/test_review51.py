@@ -259,3 +259,22 @@ def test_a_rate_is_written_to_the_digits_it_has(tmp_path):
     assert "with numbers: $47.84/h × 8,760 h" in _text(tmp_path, "audit", _write(tmp_path, MI355X_RATE_ONLY | {
         "hardware": {"gpu": "B200", "count": 8, "nodes": 1},
         "acquisition": {"mode": "rent", "provider": "runpod", "months": 12}}, "b.yaml"), "--detail", "full")
+
+
+def test_the_time_adds_up_as_shown(tmp_path):
+    doc = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 4096,
+                        "train_tokens": 2.0e9, "stack": "levanter"},
+           "constraints": {"gpus": ["b200"], "max_gpus": 8, "deadline_days": 7}}
+    name = _write(tmp_path, doc)
+    d = _json(tmp_path, "recommend", name)
+    tl = d["recommendation"]["timeline"]
+    parts = [x["hours"] for x in tl["parts"]]
+    assert abs(sum(parts) - tl["wall_hours"]) < 1e-9
+    assert round(sum(round(h, 1) for h in parts[:-1]) + 0.25, 2) != round(tl["wall_hours"], 1)  # one decimal: no
+    shown = [round(h, 2) for h in parts]
+    assert abs(sum(shown) - round(tl["wall_hours"], 2)) < 0.005  # to the hundredth it adds up
+    text = _text(tmp_path, "recommend", name, "--detail", "full")
+    table = text.split("How the time adds up:")[1].split("GPU-hours")[0]
+    for x in tl["parts"]:
+        assert f"{x['name']} {x['hours']:,.2f} hours" in table, x["name"]
+    assert f"wall-clock time {tl['wall_hours']:,.2f} hours" in table

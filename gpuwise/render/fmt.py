@@ -461,6 +461,22 @@ class Fmt:
             return self._("%(n)s hours", n=format(h, ",.2f"))  # as written: one decimal would round it half to even
         return self._("%(n)s hours", n=format(h, ",.1f"))
 
+    @staticmethod
+    def hours_figure(h: float) -> tuple[float, float]:
+        """The number :meth:`hours` writes for ``h``, and half the unit of its last digit (what a reader adding
+        the figures up may be off by on it)."""
+        if round(h, 1) == 1:
+            return 1.0, 0.05
+        if 0 < h < 0.05:
+            v = float(format(h, ".2g"))
+            return v, 0.5 * 10.0 ** (math.floor(math.log10(abs(v))) - 1) if v else 0.0
+        if h >= 48:
+            return float(round(h)), 0.5
+        cents = h * 100
+        if abs(cents - round(cents)) < 1e-6 and round(cents) % 10:
+            return round(h, 2), 0.005
+        return round(h, 1), 0.05
+
     def duration_column(self, values: Sequence[float | None], title: str) -> tuple[str, list[str]]:
         """A column of durations (in days) in one unit: hours when every one is under two days,
         else days; the unit goes in the header, the cells are numbers."""
