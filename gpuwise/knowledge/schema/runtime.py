@@ -473,6 +473,14 @@ class StackSpeed(Strict):
     devices: list[Literal["cuda", "rocm", "gaudi", "cann"]] | None = Field(
         default=None, min_length=1, description="the GPU software stacks the training stack runs on (None: any): "
         "optimum-habana runs only on Intel Gaudi; rule CPT-TRAINING-STACK-DEVICE refuses it elsewhere")
+    precisions: list[Literal["fp32", "fp16", "bf16", "fp8", "fp4"]] | None = Field(
+        default=None, min_length=1, description="the training precisions the stack runs (workload.precision): fp32, "
+        "fp16 or bf16 mixed precision, fp8 (any of its recipes: Transformer Engine's delayed, current, blockwise or "
+        "MXFP8 scaling, torchao's float8, XLA's native FP8 dots), fp4 (NVFP4 through Transformer Engine 2.x or a "
+        "torchao prototype); a job naming the stack in another is refused (None: any, the calibrated middle's)")
+    precisions_source: str = Field(
+        default="", description="where the stack's precisions are read: its own documentation or source at a dated "
+        "release (required with precisions)")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
@@ -487,6 +495,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's parallelism needs its parallelism_source"))
         if self.expert_tensor_parallel is not None and len(self.expert_tensor_parallel_source) < 3:
             raise Said(N_("a stack's expert_tensor_parallel needs its expert_tensor_parallel_source"))
+        if self.precisions is not None and len(self.precisions_source) < 3:
+            raise Said(N_("a stack's precisions need their precisions_source"))
         return self
 
 
