@@ -290,6 +290,32 @@ def _check_framework(w: Workload, kb: Knowledge, where: str) -> None:
                         hint_values={"ok": either(ok), "id": fw.id, "others": either(others)})
 
 
+TRAINING_PRECISIONS = ("bf16", "fp16", "fp8", "fp4", "fp32")
+"""The compute precisions a training stack lists (runtime.yaml training_stacks precisions), in the order a hint
+offers them; int8 and int4 are a frozen base's storage (LoRA / QLoRA, assume.quantized_training), not a list's."""
+
+
+def _check_stack_precision(w: Workload, stacks: dict[str, Any], where: str) -> None:
+    """A training job in a precision its named stack has no path for (runtime.yaml training_stacks precisions: FP8
+    on llm.c, FP4 on Levanter) is an input error naming the stack and the stacks that train in it; priced, it ran
+    at the precision's peak on a stack that cannot reach it (hostile round 43). None named: the assumed stack
+    runs it (default_stack: FP8 / FP4 full training and LoRA on Megatron-Core, the rest on the middle)."""
+    spec = stacks.get(w.stack) if w.task != "inference" and getattr(w, "stack", None) else None
+    if spec is None or spec.precisions is None or w.precision not in TRAINING_PRECISIONS \
+            or w.precision in spec.precisions:
+        return
+    others = [sid for sid, s in stacks.items() if sid != "middle" and (s.precisions is None or
+                                                                      w.precision in s.precisions)]
+    raise UserError(N_("%(name)s has no %(precision)s training path: it trains in %(ok)s"),
+                    values={"name": spec.name, "precision": w.precision,
+                            "ok": either([p for p in TRAINING_PRECISIONS if p in spec.precisions], commas=True)},
+                    where=field_at(where, "workload.precision"),
+                    hint=N_("set precision %(first)s with stack %(stack)s, or a stack that trains in "
+                            "%(precision)s: %(others)s"),
+                    hint_values={"first": next(p for p in TRAINING_PRECISIONS if p in spec.precisions),
+                                 "stack": w.stack, "precision": w.precision, "others": either(others, commas=True)})
+
+
 def _state_dtype(w: Workload, kb: Knowledge, shape: Shape, where: str, assumptions: list[Assumption]) -> None:
     """The recurrent state's element type a server was started with (``workload.recurrent_state_dtype``): refused
     on a model that keeps no recurrent state and on a framework release without the setting or that type
@@ -657,6 +683,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
     _check_sac_op(w, shape, where)
     _check_etp(w, shape, where)
+    _check_stack_precision(w, stacks, where)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)
     if given_over is not None:
         assumptions.append(given_over)
