@@ -118,3 +118,22 @@ def test_a_precisions_list_needs_its_source():
     with pytest.raises(ValueError, match="precisions need their precisions_source"):
         StackSpeed(name="x", efficiency=1.0, source="s s s", precisions=["bf16"])
 
+
+
+
+def test_maxtext_fp4_pays_transformer_engines_cast_kernels(kb, monkeypatch):
+    """MaxText's FP4 is Transformer Engine's NVFP4 recipe (quantization te_nvfp4: TransformerEngineQuantization at
+    e591f30c), which quantizes in TE's own kernels, not through XLA's folded FP8 dots (quantization fp8,
+    fp8_quantize fused). Before, the fused FP8 figure carried into FP4 (the 8B pretrain on 8 B200 read 130% of the
+    BF16 dense peak, 121% now, the class's FP4 with cast kernels): MaxText's FP4 step is the one it has with
+    fp8_quantize kernels, while its FP8 step is faster than that one."""
+    def step(precision: str) -> float:
+        w = {**PRE8, "precision": precision, "stack": "maxtext", "parallelism": {"tp": 1, "pp": 1}, "zero_stage": 1}
+        return gpuwise.estimate({"workload": w}, gpu="b200", gpus=8).gpu.training.step_terms.compute_s
+    assert kb.runtime.training_stacks["maxtext"].fp8_quantize == "fused"
+    fused = step("fp8"), step("fp4")
+    stacks = gpuwise.knowledge.load().runtime.training_stacks
+    monkeypatch.setitem(stacks, "maxtext", stacks["maxtext"].model_copy(update={"fp8_quantize": "kernels"}))
+    kernels = step("fp8"), step("fp4")
+    assert fused[0] < kernels[0] * 0.95
+    assert fused[1] == pytest.approx(kernels[1], rel=1e-9)

@@ -128,8 +128,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         clock = C.held_clock_ratio(gpu, ref, tj.precision) if ref is not None else 1.0
         speed = C.gemm_speedup(tj.shape, gpu, peak.tflops, gemm=clock, k=k + scan) if clock != 1.0 else 1.0
         if tj.precision == "fp8" and gpu.peaks.fp8:
-            # a stack whose compiler folds the quantization into the fusions beside the GEMMs pays no cast pass
-            fused = f.fp8_gemm_fused_speedup if tj.stack_fp8_fused else None
+            # a stack whose compiler folds the quantization into the fusions beside the GEMMs pays no cast pass; its
+            # FP4 runs through Transformer Engine's NVFP4 recipe, which quantizes in kernels of its own (MaxText's
+            # te_nvfp4: runtime.yaml training_stacks maxtext precisions_source), so pays them
+            fused = f.fp8_gemm_fused_speedup if tj.stack_fp8_fused and not tj.fp4_gemms else None
             gemm = (fused or f.fp8_gemm_speedup).value * clock
             if tj.fp4_gemms and gpu.peaks.fp4:  # NVFP4 / MXFP4 GEMMs: the FP4 / FP8 ratio a published table of both
                 # on one layout shows for the architecture (runtime.yaml training.fp4_gemm_over_fp8), else the peaks'

@@ -221,7 +221,8 @@ class TrainingJob:
     # main copies, low-precision copies of the GEMM inputs)
     fp4_gemms: bool = False
     # the stack's compiler folds the FP8 quantization into the fusions beside the GEMMs (runtime.yaml training_stacks
-    # fp8_quantize fused): its FP8 GEMMs run at training.fp8_gemm_fused_speedup
+    # fp8_quantize fused): its FP8 GEMMs run at training.fp8_gemm_fused_speedup (its FP4, Transformer Engine's
+    # NVFP4 recipe, keeps the cast kernels)
     stack_fp8_fused: bool = False
     host_cores: float = 0.0  # CPU cores of the host a server's GPUs share (workload.host_cpu_cores; 0: unknown)
     # DeepSpeed ZeRO-3's gradient copies to the host for an offloaded optimizer, for the job's stack and release

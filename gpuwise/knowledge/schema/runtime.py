@@ -441,7 +441,8 @@ class StackSpeed(Strict):
     fp8_quantize: Literal["kernels", "fused"] = Field(
         default="kernels", description="how the stack's FP8 training quantizes the GEMM inputs: in cast kernels of "
         "their own each step (kernels: training.fp8_gemm_speedup, the casts included), or folded by its compiler "
-        "into the fusions beside the GEMMs (fused: XLA's FP8 rewrite, training.fp8_gemm_fused_speedup)")
+        "into the fusions beside the GEMMs (fused: XLA's FP8 rewrite, training.fp8_gemm_fused_speedup; FP4 through "
+        "Transformer Engine's NVFP4 recipe keeps its cast kernels either way)")
     layer_activations: Literal["korthikanti"] | None = Field(
         default=None, description="what a transformer layer of the stack saves for its backward in full training "
         "(None: what the Hugging Face modules save, memory.ACT_COEFF amp / pure16); korthikanti: the 16-bit "
