@@ -300,7 +300,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
     plan = req_plan = None
     if job.training and not job.shape.diffusion:
-        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy)
+        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy, host_ram_gb)
         strategy, requested = Strategy.of(plan.layout), Strategy.of(req_plan.layout)
         mem = plan.memory
         req_per_gpu = req_plan.per_gpu_bytes
@@ -338,12 +338,19 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
 
 
 def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: float,
-                  strategy: Strategy | None = None) -> tuple[P.Plan, P.Plan]:
+                  strategy: Strategy | None = None, host_ram_gb: float | None = None) -> tuple[P.Plan, P.Plan]:
     """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
-    does not fit, the fastest with any settings (what gpuwise would change)."""
+    does not fit, the fastest with any settings (what gpuwise would change). The planner may offload where that
+    trains faster than any layout that fits without it; a server whose host RAM is stated (``host_ram_gb`` a node)
+    and too small for what such a layout puts there keeps the fastest layout without offload where one fits."""
     tj = training_job(job)
     pins = job_pins(job) if strategy is None else _pins_of(strategy)
     req = P.plan(tj, gpu, count, topo, usable, pins)
+    if host_ram_gb and pins.offload is None and req.fits and req.layout.offload != "none":
+        need = req.memory.host_bytes * topo.per_node / job.kb.runtime.host_ram_fraction_usable.value
+        if need > host_ram_gb * GB:
+            held = P.plan(tj, gpu, count, topo, usable, replace(pins, offload="none"))
+            req = held if held.fits else req
     chosen = req
     if not req.fits and pins.any:
         free = P.plan(tj, gpu, count, topo, usable, P.Pins())

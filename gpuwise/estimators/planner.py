@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..frozen import frozen
@@ -197,7 +198,7 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
            ) -> tuple[list[Rung], list[Rung]]:
     """Memory-saving steps in order of cost: ZeRO stages, then recomputation with them (a share of the
     layers: 0 none, 1 all; between, on Megatron-Core stacks, a block of whole layers); and apart, offload
-    (ZeRO-Offload / FSDP CPU offload), tried only when nothing else fits. A pinned ``dp_shard`` is every
+    (ZeRO-Offload / FSDP CPU offload), which :func:`plan` times beside them. A pinned ``dp_shard`` is every
     sharded rung's group; ``shards`` (workload.parallelism.dp_shard 'auto') the groups every sharded rung is tried
     over, smallest first, ZeRO-3 over all ranks last."""
     if pins.zero is not None:
@@ -435,15 +436,17 @@ def memory_level(st: Static) -> tuple[bool, float, bool]:
     return (st.ckpt, st.layout.recompute, st.layout.shard_group < st.layout.dp)
 
 
-def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float
-          ) -> tuple[tuple[Static, StepTime] | None, int]:
+def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float, beat: float = math.inf,
+          skip: Callable[[_Group], bool] | None = None) -> tuple[tuple[Static, StepTime] | None, int]:
     """The fitting layout of ``groups`` (in order of their lower bound) that trains fastest: the least
     seconds per token, not per step, since layouts hold different batches (a layout with more replicas
     than the batch has sequences runs one sequence per replica: a larger step, fewer steps). Within a
     group only the first fitting rung of each recomputation level (none, each partial share, all) can win:
     at one level a later rung only shards more (more traffic), but more sharding at a lower level may cost
-    more than recomputing a block of layers (ZeRO-3 gathers a LoRA run's whole frozen base every micro-batch)."""
-    best_t = math.inf  # seconds per token of the best layout so far
+    more than recomputing a block of layers (ZeRO-3 gathers a LoRA run's whole frozen base every micro-batch).
+    ``beat``: seconds per token a layout must undercut (another pool's best); inf where none does. ``skip``: groups
+    left out, asked only of those the bounds leave in the running."""
+    best_t = beat  # seconds per token of the best layout so far
     best: tuple[Static, tuple[float, ...]] | None = None
     tried = 0
     rate = rates.flops
@@ -464,6 +467,8 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
                 continue
         else:
             sends = 0.0
+        if skip is not None and skip(group):
+            continue
         seen: set[tuple[bool, float]] = set()
         built, rung_bounds = group._statics, group.rung_bounds
         for i in range(len(built)):
@@ -492,17 +497,23 @@ def _best(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: 
     return (best[0], StepTime(*best[1])), tried
 
 
-def _pin_first(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float, pins: Pins
+def _pins_stageless(tj: TrainingJob, pins: Pins) -> bool:
+    """Whether a pinned ZeRO-2/3 is kept only without pipeline stages (the stack runs its ``pipeline_zero`` there)."""
+    return (pins.zero is not None and pins.zero >= 2 and tj.stack_pipeline_zero is not None
+            and tj.stack_pipeline_zero != pins.zero)
+
+
+def _pin_first(tj: TrainingJob, groups: tuple[_Group, ...], rates: GpuRates, usable: float, pins: Pins,
+               beat: float = math.inf, skip: Callable[[_Group], bool] | None = None
                ) -> tuple[tuple[Static, StepTime] | None, int]:
     """:func:`_best`, the layouts that keep a pinned ZeRO-2/3 first: a stack that shards across pipeline stages runs
     such a pin as its ``pipeline_zero`` there (torchtitan's FSDP under a pipeline: ZeRO-1), which does not keep it,
     so a pipelined layout is taken only where no layout without stages fits."""
-    if not (pins.zero is not None and pins.zero >= 2 and tj.stack_pipeline_zero is not None
-            and tj.stack_pipeline_zero != pins.zero):
-        return _best(tj, groups, rates, usable)
-    best, tried = _best(tj, tuple(g for g in groups if g.split[1] == 1), rates, usable)
+    if not _pins_stageless(tj, pins):
+        return _best(tj, groups, rates, usable, beat, skip)
+    best, tried = _best(tj, tuple(g for g in groups if g.split[1] == 1), rates, usable, beat, skip)
     if best is None:
-        best, more = _best(tj, tuple(g for g in groups if g.split[1] > 1), rates, usable)
+        best, more = _best(tj, tuple(g for g in groups if g.split[1] > 1), rates, usable, beat, skip)
         tried += more
     return best, tried
 
@@ -553,9 +564,10 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
 
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> Plan:
     """The fastest layout of ``n`` GPUs whose busiest GPU needs at most ``usable`` bytes (or, when
-    none fits, the one needing the least memory), honouring ``pins``; offload only when nothing
-    else fits. A GPU whose memory is the system's only memory (``memory.shared_with_host``: the GB10 of a DGX
-    Spark) has no host memory apart to offload to, so no layout offloads there unless the user pinned it."""
+    none fits, the one needing the least memory), honouring ``pins``; offload is each split's last rung, tried on
+    the splits nothing else fits and kept where one trains faster than every layout without it. A GPU whose memory
+    is the system's only memory (``memory.shared_with_host``: the GB10 of a DGX Spark) has no host memory apart to
+    offload to, so no layout offloads there unless the user pinned it."""
     pins = _host_pins(topo, pins)
     search = _search(tj, n, topo.per_node, topo.tp_domain, pins)
     rates = gpu_rates(tj, gpu, topo)
@@ -563,8 +575,25 @@ def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pin
     frugal_plain = search.frugal(False)
     if frugal_plain is not None and frugal_plain.per_gpu <= usable:
         best, tried = _pin_first(tj, search.groups, rates, usable, pins)
+    # offload is the last memory-saving rung of each split (tp, pp, cp, ep, interleave), tried on the splits none of
+    # whose other rungs fit, and kept where such a split trains faster than every layout that fits without offload:
+    # 64 RTX 5090s training 70B over 25 Gb/s Ethernet fit without it only as ZeRO-3 over all 64 (2,853 s a step),
+    # where 8 pipeline stages with the optimizer on the host take 359 s
     frugal_off = search.frugal(True) if best is None else None
-    if best is None and frugal_off is not None and frugal_off.per_gpu <= usable:
+    if best is not None and search.offload:
+        plain = {(g.split, g.micro): g for g in search.groups}
+
+        def held(g: _Group) -> bool:  # a split some rung of which fits without offload
+            twin = plain.get((g.split, g.micro))
+            return twin is not None and twin.most_frugal().per_gpu <= usable
+
+        pool = search.offload
+        if _pins_stageless(tj, pins) and best[0].layout.pp == 1:  # a kept ZeRO-2/3 pin is not traded for speed
+            pool = tuple(g for g in pool if g.split[1] == 1)
+        off, more = _pin_first(tj, pool, rates, usable, pins, best[1].total / best[0].tokens, held)
+        tried += more
+        best = off or best
+    elif frugal_off is not None and frugal_off.per_gpu <= usable:
         best, more = _pin_first(tj, search.offload, rates, usable, pins)
         tried += more
     fits = best is not None
