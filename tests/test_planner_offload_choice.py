@@ -57,7 +57,7 @@ def test_64_rtx_5090_pretraining_70b_pipeline_with_offload_beats_zero3_over_the_
     # no pipelined split fits without offload (so offload is that split's rung, not a substitute for a cheaper one)
     search = P._search(tj, 64, topo.per_node, topo.tp_domain, P.NO_PINS)
     assert all(gr.most_frugal().per_gpu > usable for gr in search.groups if gr.split[1] > 1)
-    assert 6 * (10 * 856e6 + 1.05e9) / 1e9 > usable / 1e9
+    assert usable < 6 * (10 * 856e6 + 1.05e9)  # 57.6 GB of bf16 weights and fp32 gradients on PP8's first stage
 
 
 def test_the_offloaded_layout_is_the_fastest_of_every_fitting_candidate(kb):
