@@ -33,6 +33,7 @@ from .rental import (
     named_network,
     named_offers,
     offers_for,
+    rent_host_ram_ahead,
     rent_network,
     rented_host_ram,
     shared_host_ram_gb,
@@ -300,7 +301,11 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
     plan = req_plan = None
     if job.training and not job.shape.diffusion:
-        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy, host_ram_gb)
+        ahead = None
+        if not host_ram_gb and not gpu.memory.shared_with_host and (acquisition or job.c.acquisition) == "rent":
+            def ahead() -> float | None:  # the rented server's, only where a layout offloads
+                return rent_host_ram_ahead(job, gpu, count, topo.per_node, provider, instance, hourly_usd)
+        plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy, host_ram_gb, ahead)
         strategy, requested = Strategy.of(plan.layout), Strategy.of(req_plan.layout)
         mem = plan.memory
         req_per_gpu = req_plan.per_gpu_bytes
@@ -338,17 +343,21 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
 
 
 def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: float,
-                  strategy: Strategy | None = None, host_ram_gb: float | None = None) -> tuple[P.Plan, P.Plan]:
+                  strategy: Strategy | None = None, host_ram_gb: float | None = None,
+                  host_ram_ahead: Callable[[], float | None] | None = None) -> tuple[P.Plan, P.Plan]:
     """(chosen, as requested): the fastest layout with exactly the user's settings, and when that
     does not fit, the fastest with any settings (what gpuwise would change). The planner may offload where that
-    trains faster than any layout that fits without it; a server whose host RAM is stated (``host_ram_gb`` a node)
-    and too small for what such a layout puts there keeps the fastest layout without offload where one fits."""
+    trains faster than any layout that fits without it; a server whose host RAM is known -- stated
+    (``host_ram_gb`` a node), else a rental's (``host_ram_ahead``: rental.rent_host_ram_ahead, asked only where
+    the layout offloads) -- and too small for what such a layout puts there keeps the fastest layout without
+    offload where one fits (MEM-HOST-RAM-SHORT would refuse the offloaded one)."""
     tj = training_job(job)
     pins = job_pins(job) if strategy is None else _pins_of(strategy)
     req = P.plan(tj, gpu, count, topo, usable, pins)
-    if host_ram_gb and pins.offload is None and req.fits and req.layout.offload != "none":
+    if pins.offload is None and req.fits and req.layout.offload != "none":
+        ram = host_ram_gb or (host_ram_ahead() if host_ram_ahead is not None else None)
         need = req.memory.host_bytes * topo.per_node / job.kb.runtime.host_ram_fraction_usable.value
-        if need > host_ram_gb * GB:
+        if ram and need > ram * GB:
             held = P.plan(tj, gpu, count, topo, usable, replace(pins, offload="none"))
             req = held if held.fits else req
     chosen = req

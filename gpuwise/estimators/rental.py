@@ -6,6 +6,7 @@ prices the offer chosen here."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..inputs.job import Job
@@ -232,3 +233,23 @@ def instance_ram_per_gpu_gb(kb: Any, instance: str | None) -> float | None:
     shape = next((i for i in kb.clouds.instances if i.id == instance), None) if gib else None
     return gib * 2 ** 30 / 1e9 / shape.gpus if gib and shape else None
 
+
+
+def rent_host_ram_ahead(job: Job, gpu: Gpu, count: int, per_node: int, provider: str | None = None,
+                        instance: str | None = None, hourly_usd: float | None = None) -> float | None:
+    """GB of host RAM a node of a rental of ``count`` x ``gpu`` comes with, known before the training layout is
+    chosen, so the planner keeps a layout whose offloaded state that node holds: the offer the cost step prices
+    (a named instance, the named provider's offers, else the market's, sold for the expected hours; at a proposal's
+    own rate, the provider's listed offer at that rate, else none listed), read as :func:`rented_host_ram` reads it
+    (the instance's RAM, the offer's as stated, else a typical rented server of the GPU's segment)."""
+    offers = (named_offers(job, gpu, count, provider) if provider else []) or offers_for(job, gpu, count)
+    if instance:
+        offers = [o for o in offers if o.instance == instance] or offers
+    if hourly_usd is not None:  # the proposal's own price (candidate._cost_step: within 5% of a listed offer's)
+        listed = next((o for o in offers if provider and o.provider == provider and o.instance == instance
+                       and abs(o.per_gpu_hour - hourly_usd) <= 0.05 * hourly_usd), None)
+        offer: Any = SimpleNamespace(instance=instance, gpus=count,
+                                     host_ram_gb_per_gpu=listed.host_ram_gb_per_gpu if listed else None)
+    else:
+        offer = _sold_offer(job, gpu, count, offers) if offers else None
+    return rented_host_ram(job.kb, gpu, per_node, offer, 0.0, count)[0]
