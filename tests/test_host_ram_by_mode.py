@@ -45,7 +45,7 @@ def test_each_rental_is_judged_on_its_server_and_no_purchase_on_a_rental(bought_
         assert any("rented consumer server" in r for r in c.reasons) is (c.acquisition == "rent")
     one = next(c for c in bought_cheaper.candidates if c.count == 1 and c.acquisition == "rent")
     said = next(r for r in one.reasons if "host RAM" in r)
-    assert f"needs {need:.0f} GB" in said and "the node has 62 GB" in said
+    assert f"needs {need:,.0f} GB" in said and "the node has 62 GB" in said
     # no rental holds the state, so the dearer purchases stay open too (TCO-BUY-RENTAL-SHORT) and the $1,000 a day
     # the ranking adds picks two bought cards (~275 days) over one (~524 days)
     assert bought_cheaper.recommendation.acquisition == "buy" and bought_cheaper.recommendation.count == 2
@@ -70,7 +70,7 @@ def test_a_purchase_is_kept_where_no_rental_holds_the_state():
     assert passed.values["host_ram_needed_gb"] == pytest.approx(need, rel=0.01)
     assert passed.values["rent_host_ram_gb"] == pytest.approx(62, rel=0.01)
     assert passed.values["rent_usd"] < passed.values["buy_usd"]
-    assert f"the offload needs {need:.0f} GB" in passed.conclusion and "comes with 62 GB" in passed.conclusion
+    assert f"the offload needs {need:,.0f} GB" in passed.conclusion and "comes with 62 GB" in passed.conclusion
 
 
 def test_a_rental_that_holds_the_state_still_refuses_the_dearer_purchase():

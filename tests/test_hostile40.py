@@ -50,7 +50,7 @@ def test_a_plan_that_may_buy_buys_what_no_rented_server_holds(tmp_path):
     ft = [o for o in either["options"] if o["workload"] == "ft"]
     assert [o["rent_per_hour"] for o in ft] == [None]  # never rented
     said = [f["message"] for f in either["findings"] if f["rule"] == "MEM-HOST-RAM-BUY"]
-    assert said and f"needs {need:.0f} GB" in said[0]
+    assert said and f"needs {need:,.0f} GB" in said[0]
 
 
 def test_a_type_without_a_purchase_price_keeps_the_host_ram_reason(tmp_path):
