@@ -41,6 +41,9 @@ TIME = ("wall_days",)
 """The figure the deadline rules judge a training run by (CMP-IN-TIME, CMP-DEADLINE)."""
 LATENCY = ("ttft_ms", "tpot_ms")
 """The figures the latency rules judge a service by (CMP-TTFT-TARGET, CMP-TPOT-TARGET)."""
+P95 = ("p95_ttft_s", "p95_tpot_s")
+"""The figures the p95 rules judge a service by (SRV-P95-TTFT-TARGET, SRV-P95-TPOT-TARGET): its 95th-percentile
+latencies at the highest request rate within the workload's p95 targets, else at a trickle of requests."""
 HOST_RAM = ("host_ram_gb",)
 """The figure the host-RAM rules judge an offloaded run's server by (MEM-HOST-RAM-SHORT): its RAM per server."""
 

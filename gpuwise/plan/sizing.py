@@ -23,6 +23,7 @@ from ..decide.verdicts import (
     COPY,
     HOST_RAM,
     LATENCY,
+    P95,
     SYSTEMS,
     TIME,
     Verdict,
@@ -284,15 +285,25 @@ def service_rate(pw: PlanWorkload) -> float | None:
 
 
 def _within_p95(s: Sized, sv: Any, cap: float) -> float:
-    """A copy's capacity within the workload's p95 targets (``p95_ttft_s``, ``p95_tpot_s``): the output tokens/s of
-    the highest request rate its queueing answer keeps within them (Poisson arrivals split over copies stay
-    Poisson, each copy at its share), where the service's load is a rate; a copy that keeps no rate within them
-    carries none. The capacity as estimated otherwise: the targets were read by nothing in a plan."""
+    """A copy's capacity within the workload's p95 targets (``p95_ttft_s``, ``p95_tpot_s``), from its queueing
+    answer's highest request rate within them (Poisson arrivals split over copies stay Poisson, each copy at its
+    share): where the service's load is a rate, that rate's output tokens/s; where it is requests in flight
+    (``concurrent_requests``, ``targets.concurrency``), the requests in flight at that rate by Little's law, the
+    rate x a request's mean stay there (its mean time to first token + output tokens x its mean time per output
+    token: the stay the serving model's throughput at a load is the load over), as recommend judges the load by
+    the rate it amounts to (SRV-RATE-AT-LOAD), in whole requests. A copy that keeps no rate within them (or not
+    one request in flight) carries none. The capacity as estimated otherwise: a service sized by requests in
+    flight was held to no p95 target (planp95_56)."""
     w = s.job.w
-    if s.measure != "tokens_per_s" or sv is None or sv.max_requests_per_s is None or (
-            w.p95_ttft_s is None and w.p95_tpot_s is None):
+    if sv is None or sv.max_requests_per_s is None or (w.p95_ttft_s is None and w.p95_tpot_s is None):
         return cap
-    return min(cap, sv.max_requests_per_s * _output_tokens(w))
+    if s.measure == "tokens_per_s":
+        return min(cap, sv.max_requests_per_s * _output_tokens(w))
+    best = sv.rate_best
+    if best is None or not sv.max_requests_per_s:
+        return 0.0
+    in_flight = best.requests_per_s * (best.ttft_mean + sv.output_tokens * best.tpot_mean)
+    return min(cap, float(math.floor(in_flight + 1e-9)))  # whole requests: recommend rejects the next one up
 
 
 def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, ev: Any = None) -> list[str]:
@@ -658,7 +669,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
             else float(sv.max_throughput_concurrency or 0.0)
         cap = _within_p95(s, sv, cap)
         if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
-            last_reason = why("latency", "plan.why.latency", n=n)
+            last_reason = _latency_reason(book, verdict, n)
             continue
         opt = Option(g.id, n, capacity=cap, layout=ev.label())
         _rent(s, g, n, opt)
@@ -669,6 +680,18 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook)
     s.why_not[g.id] = last_reason
     if owned:
         s.owned_reason.setdefault(g.id, last_reason)
+
+
+def _latency_reason(book: Rulebook, verdict: Verdict, n: int) -> Why:
+    """Why ``n`` GPUs of a type carry nothing within the latency targets: the first rule that rejected them over a
+    latency at the load (:data:`LATENCY`) or a p95 latency (:data:`P95`: no request rate is within the p95 targets),
+    else over the rate the load amounts to (SRV-RATE-AT-LOAD: not one request in flight is within them), named as
+    the plan names a rule that rules a type out; none (no serving estimate): the targets alone."""
+    ruled = rejected_reading(book, verdict, LATENCY + P95) or rejected_reading(book, verdict, ("load_requests_per_s",))
+    if not ruled:
+        return why("latency", "plan.why.latency", n=n)
+    return why("latency", "plan.why.latency_rule", n=n, rule=ruled[0],
+               title=[("", "rule.title", {"title": book.rules[ruled[0]].title})])
 
 
 def replicas_needed(s: Sized, opt: Option, m: int) -> int:
