@@ -106,6 +106,13 @@ class Filler(string.Formatter):
 
 _USD = Filler()
 
+ENGLISH_VALUES: dict[str, dict[str, str]] = {
+    # a value of a closed vocabulary whose raw form is not English: a proposal's own rate with no provider named
+    # is priced as provider 'proposal' (estimators/candidate.py) and said as the report says it (render/words.py
+    # VALUE_TERMS); review52: the JSON's ledger item read '8 GPUs on proposal' beside the page's words
+    "provider": {"proposal": "the proposal's provider"},
+}
+
 
 def fill(template: str, values: dict[str, Any], money: Money | None = None,
          duration: Duration | None = None, months: Duration | None = None) -> str:
@@ -121,11 +128,14 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
             if name is not None:
                 value = values.get(name, "?")
                 if value.__class__ is str and not spec and not conversion:  # as format_field writes it
-                    out.append(value)
+                    terms = ENGLISH_VALUES.get(name)
+                    out.append(terms.get(value, value) if terms is not None else value)
                     continue
                 out.append(filler.format_field(filler.convert_field(value, conversion) if conversion else value,
                                                spec))
         return "".join(out)
+    if any(values.get(k) in terms for k, terms in ENGLISH_VALUES.items()):
+        values = {**values, **{k: terms[values[k]] for k, terms in ENGLISH_VALUES.items() if values.get(k) in terms}}
     try:
         return filler.vformat(template, (), values)
     except (ValueError, IndexError, KeyError, AttributeError):
