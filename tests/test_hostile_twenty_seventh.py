@@ -171,7 +171,8 @@ def test_one_month_is_said_in_the_singular(tmp_path: Path) -> None:
     # are full in month 4, the month the 1B pretraining runs beside the other work
     d = json.loads(gpuwise("plan", "examples/plan-team-4090.yaml", "--format", "json").stdout)
     notes = [b["note"] for b in d["binding"] if b["constraint"] == "capacity[rtx-4090]"]
-    assert notes == ["the NVIDIA GeForce RTX 4090 24GB fleet is full in month 4: more of them would lower the cost"]
+    assert notes == ["all the NVIDIA GeForce RTX 4090 24GB GPUs are held at once in month 4 (Fleet use counts the "
+                     "hours they run): more of them would lower the cost"]  # review52: which 'full' it is
 
 
 @pytest.mark.parametrize("workload, field", [

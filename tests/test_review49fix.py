@@ -117,7 +117,7 @@ def test_a_bought_fleet_is_full_only_in_the_months_it_runs_work():
     held = {m["month"]: m["fleet"].get("rtx-pro-6000-blackwell", 0) for m in d["months"]}
     assert held[1] == 0 and 1 not in cap["months"] and cap["months"] == list(range(2, 13)), cap["months"]
     text = _flat(gpuwise("plan", "examples/plan-team-4090.yaml").stdout)
-    assert "fleet is full in months 2-12" in text and "months 1-12" not in text
+    assert "GPUs are held at once in months 2-12" in text and "months 1-12" not in text  # review52's words
 
 
 def test_the_plan_says_no_hosted_api_is_known(tmp_path):

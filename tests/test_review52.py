@@ -4,6 +4,11 @@
    'the proposal's provider' (review51), but the JSON's English still read '8 GPUs on proposal' (the ledger
    item), 'renting from proposal at $2.95 per GPU-hour' (the TCO-RENT step) and 'proposal per GPU-hour' (the
    prices used): the English a result carries is filled the way the page words the value.
+
+2. A plan said 'the H100 fleet is full in months 13-24' beside a Fleet use column of 7-50%: the binding row was
+   the count of GPUs held at once (plan/solve.py count[g,m]: every GPU held by a workload's copies, however many
+   hours each runs), while Fleet use counts GPU-hours. The words now say which row is full: 'all the ... GPUs are
+   held at once' (count), 'every schedulable hour of the ... fleet is used' (hours), or both.
 """
 from __future__ import annotations
 
@@ -50,3 +55,28 @@ def test_the_json_names_the_proposals_provider_as_the_page_does(tmp_path):
     assert any("renting from the proposal's provider at $2.95 per GPU-hour" in s for s in said)
     assert any("(the proposal's provider per GPU-hour" in s for s in said)
     assert not any("from proposal" in s or "(proposal per" in s for s in said)
+
+
+def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
+    d = json.loads(gpuwise("plan", "examples/plan-team-4090.yaml", "--format", "json").stdout)
+    cap = {b["subject"]: b for b in d["binding"] if b["kind"] == "capacity"}
+    pro = cap["rtx-pro-6000-blackwell"]
+    assert pro["held_months"] == list(range(2, 13)) and pro["hours_months"] == []
+    assert pro["note"].startswith("all the NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB GPUs are held at "
+                                  "once in months 2-12 (Fleet use counts the hours they run)")
+    # by hand from the plan's own months: in each held month the workloads' owned and bought copies hold every
+    # GPU of the type the fleet has (the count row is the one that binds), whatever the month's Fleet use
+    for b in cap.values():
+        for m in b["held_months"]:
+            month = d["months"][m - 1]
+            held = sum(p["count"] for p in month["placements"]
+                       if p["gpu"] == b["subject"] and p["acquisition"] in ("owned", "buy"))
+            assert held == month["fleet"][b["subject"]], (b["subject"], m)
+    text = _text_of(gpuwise("plan", "examples/plan-team-4090.yaml").stdout)
+    assert "fleet is full" not in text and "GPUs are held at once in month 4 (Fleet use counts the hours" in text
+    zh = _text_of(gpuwise("plan", "examples/plan-team-4090.yaml", "--lang", "zh").stdout)
+    assert "rtx-pro-6000-blackwell 的全部 GPU 在第 2-12 个月同时被占用" in zh
+
+
+def _text_of(out: str) -> str:
+    return " ".join(out.split())

@@ -572,24 +572,22 @@ class Planner:
                                subject=name[len("budget["):-1], over=self._money(over),
                                note=messages.text("plan.binding.over" if over else "plan.binding.tight" if tight
                                                   else "plan.binding.slack", {"usd": over})))
-        per_gpu: dict[str, list[tuple[int, float]]] = {}
+        per_gpu: dict[str, list[tuple[int, float, str]]] = {}  # 'count': every GPU held at once; 'hours': all hours
         for name, i in p.rows.items():
             if name.startswith(("count[", "hours[")):
                 dual = sol.duals[i] if i < len(sol.duals) else 0.0
                 if abs(dual) > 1e-6:
                     g, m = name[name.index("[") + 1:-1].split(",")
-                    per_gpu.setdefault(g, []).append((int(m), dual))
+                    per_gpu.setdefault(g, []).append((int(m), dual, name[:name.index("[")]))
         for g, items in per_gpu.items():  # the months the type has GPUs (owned, or bought and arrived) to be full
-            items = [(m, d) for m, d in items if m < len(ex.fleet.get(g, ())) and ex.fleet[g][m] > 0]
+            items = [x for x in items if x[0] < len(ex.fleet.get(g, ())) and ex.fleet[g][x[0]] > 0]
             if not items:  # none held, or bought ones not arrived yet: its rows only price what one would be worth
                 continue
-            months = sorted({m for m, _ in items})
-            worth = max(abs(d) for _, d in items)
-            out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True, value=round(worth, 4),
-                               subject=g, months=months,
-                               note=messages.text("plan.binding.capacity" if len(months) > 1 else
-                                                  "plan.binding.capacity_month",
-                                                  {"gpu": self.fleets[g].gpu.name, "months": _ranges(months)})))
+            held, hours = (sorted({m for m, _, k in items if k == row}) for row in ("count", "hours"))
+            out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True,
+                               value=round(max(abs(d) for _, d, _ in items), 4), subject=g,
+                               months=sorted({m for m, _, _ in items}), held_months=held, hours_months=hours,
+                               note=_capacity_note(self.fleets[g].gpu.name, held, hours)))
         for sz in self.sized:
             for kind in ("deadline", "latency", "memory"):
                 hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)
@@ -775,6 +773,17 @@ def _resale(inp: Inputs, f: Fleet, months_owned: int) -> float:
     from ..estimators import cost as K
 
     return K.resale_fraction(inp.tco, months_owned, f.condition, family=f.gpu.architecture)
+
+
+def _capacity_note(gpu: str, held: list[int], hours: list[int]) -> str:
+    """What a full fleet is full of: every GPU held at once (the month's Fleet use, which counts hours, may be
+    low: review52 read 'full in months 13-24' beside 7-50%), or every schedulable hour used."""
+    def when(ms: list[int]) -> str:
+        return messages.text("plan.when.months" if len(ms) > 1 else "plan.when.month", {"months": _ranges(ms)})
+    if held and hours:
+        return messages.text("plan.binding.capacity_both", {"gpu": gpu, "held": when(held), "hours": when(hours)})
+    return messages.text("plan.binding.capacity_held" if held else "plan.binding.capacity_hours",
+                         {"gpu": gpu, "when": when(held or hours)})
 
 
 def _ranges(months: list[int]) -> str:

@@ -128,6 +128,10 @@ class Binding(Frozen):
     note: str = ""
     subject: str = Field(default="", description="the budget period, the GPU type or the workload")
     months: list[int] = []
+    held_months: list[int] = Field(default=[], description="capacity: the months every GPU of the type is held at "
+                                   "once (however many hours each runs)")
+    hours_months: list[int] = Field(default=[], description="capacity: the months every schedulable hour of the "
+                                    "type is used")
     gpus: list[str] = Field(default=[], description="GPU types a deadline, latency target or memory rules out")
     over: float = Field(default=0.0, description="budget: the amount over it")
 

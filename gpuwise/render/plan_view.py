@@ -590,7 +590,20 @@ def _binding(b: Any, f: Fmt, gpu: Any) -> str:
         if b.over:
             return _("%(period)s is over budget by %(amount)s", period=period, amount=f.local(b.over))
         return _("%(period)s: more budget would lower the cost", period=period)
-    if b.kind == "capacity" and len(b.months) == 1:
+    if b.kind == "capacity" and (b.held_months or b.hours_months):  # which is full: GPUs held at once, or hours
+        def when(ms: list[int]) -> str:
+            return (_("months %(months)s", months=_ranges(ms, f.lang)) if len(ms) > 1 else
+                    _("month %(months)s", months=_ranges(ms, f.lang)))
+        if b.held_months and b.hours_months:
+            return _("all the %(gpu)s GPUs are held at once in %(held)s and every schedulable hour of them is used "
+                     "in %(hours)s: more of them would lower the cost", gpu=gpu(b.subject), held=when(b.held_months),
+                     hours=when(b.hours_months))
+        if b.held_months:
+            return _("all the %(gpu)s GPUs are held at once in %(when)s (Fleet use counts the hours they run): more "
+                     "of them would lower the cost", gpu=gpu(b.subject), when=when(b.held_months))
+        return _("every schedulable hour of the %(gpu)s fleet is used in %(when)s: more of them would lower the cost",
+                 gpu=gpu(b.subject), when=when(b.hours_months))
+    if b.kind == "capacity" and len(b.months) == 1:  # a result of an older gpuwise, which did not say which
         return _("the %(gpu)s fleet is full in month %(month)s: more of them would lower the cost",
                  gpu=gpu(b.subject), month=b.months[0])
     if b.kind == "capacity":
