@@ -158,7 +158,7 @@ def test_full_text_adds_formulas_candidates_rules_and_sources():
     # findings grouped by severity, in order, with fixes and sources
     blockers, warnings, info = (out.index(h) for h in ("Blockers:", "Warnings:", "Information:"))
     assert blockers < warnings < info
-    assert "Findings (1 blocker, 2 warnings, 1 note)" in out
+    assert "Findings (every candidate's: 1 blocker, 2 warnings, 1 note)" in out
     assert "Fix: Use a data-center card (L40S, A100, H100) for a hosted cluster." in out
     assert "Source: NVIDIA GeForce software licence, section 2.1.3" in out
     # knowledge dates and the old price, also flagged at the top

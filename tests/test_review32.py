@@ -42,7 +42,8 @@ def test_the_brief_speaks_of_the_answer_and_the_full_report_heads_the_others(tmp
     out = _flat(_run(tmp_path, "recommend", text))
     assert out.startswith("GPU recommendation: inference, qwen3-next-80b-a3b, bf16 === Answer === "
                           "Rent 2 × NVIDIA H200 SXM 141GB")
-    assert "Blockers and warnings (0 blockers, 0 warnings, 0 notes) === No blockers and no warnings." in out
+    assert ("Blockers and warnings (the answer's: 0 blockers, 0 warnings, 0 notes) === No blockers and no warnings."
+            in out)
     full = _flat(_run(tmp_path, "recommend", text, "--detail", "full"))
     assert "[blocker] TCO-RENT-DEARER (cost, 64 × NVIDIA H200 SXM 141GB, rent: not the answer)" in full
     zh = _tight(_run(tmp_path, "recommend", text, "--detail", "full", "--lang", "zh"))

@@ -78,7 +78,7 @@ def test_a_recommendations_stale_host_share_is_a_finding_with_its_date(tmp_path:
     assert {s["what"]: s["as_of"] for s in doc["stale_prices"]}[what] == "2019-01-01"
     # the brief names the answer's host share, not the PCIe-server share of 8 x RTX 3090 (another count)
     brief = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "md").stdout.split())
-    assert "Blockers and warnings (0 blockers, 3 warnings, 1 note)" in brief
+    assert "Blockers and warnings (the answer's: 0 blockers, 3 warnings, 1 note)" in brief
     zh = gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--detail", "full", "--lang", "zh").stdout
     assert "server_share_usd_per_gpu_consumer" in zh and "2019-01-01" in zh
 

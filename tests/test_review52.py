@@ -9,6 +9,11 @@
    the count of GPUs held at once (plan/solve.py count[g,m]: every GPU held by a workload's copies, however many
    hours each runs), while Fleet use counts GPU-hours. The words now say which row is full: 'all the ... GPUs are
    held at once' (count), 'every schedulable hour of the ... fleet is used' (hours), or both.
+
+3. A recommendation's brief counted the answer's warnings and its full report every candidate's, under the same
+   unlabelled heading ('Blockers and warnings (0 blockers, 3 warnings, 2 notes)' in one, '4 warnings' in the
+   other): each count now says what it counts (the answer's; the answer's and other GPUs'; every candidate's).
+   A heading too wide for the page keeps its closing '===' on its last line.
 """
 from __future__ import annotations
 
@@ -80,3 +85,24 @@ def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
 
 def _text_of(out: str) -> str:
     return " ".join(out.split())
+
+
+def test_each_count_of_findings_says_what_it_counts(tmp_path):
+    d = json.loads(gpuwise("recommend", "examples/inference-70b.yaml", "--format", "json").stdout)
+    every = {sev: sum(1 for x in d["findings"] if x["severity"] == sev) for sev in ("blocker", "warning", "info")}
+    brief = _text_of(gpuwise("recommend", "examples/inference-70b.yaml").stdout)
+    assert "Blockers and warnings (the answer's: 0 blockers, 3 warnings, 2 notes) ===" in brief
+    full = _text_of(gpuwise("recommend", "examples/inference-70b.yaml", "--detail", "full").stdout)
+    assert (f"=== Findings (every candidate's: {every['blocker']} blockers, {every['warning']} warnings, "
+            f"{every['info']} notes) ===") in full and every["warning"] == 4  # the A100's NET-TP-OVER-PCIE too
+    assert "=== Blockers and warnings (the answer's and other GPUs': 0 blockers, 4 warnings, 2 notes) ===" in full
+    zh = _text_of(gpuwise("recommend", "examples/inference-70b.yaml", "--lang", "zh").stdout)
+    assert "阻断问题与警告（推荐方案：0 个阻断问题，3 个警告，2 条提示）" in zh
+
+
+def test_a_wide_heading_keeps_its_closing_mark():
+    from gpuwise.render.textfit import wrap_line
+
+    lines = wrap_line("=== " + "word " * 20 + "end ===", 40)
+    assert lines[0].startswith("=== ") and lines[-1].endswith(" end ===") and all(len(x) <= 40 for x in lines)
+    assert not any(x.strip() == "===" for x in lines)

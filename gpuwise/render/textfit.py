@@ -170,6 +170,9 @@ def wrap_line(line: str, width: int) -> list[str]:
     bullet or ``[tag]``, or under the value of a ``label   value`` line."""
     if display_width(line) <= width:
         return [line]
+    if line.startswith("=== ") and line.endswith(" ===") and len(line) > 8:  # a heading keeps its closing mark
+        lines = wrap(line[4:-4], width - 4, "=== ", "    ")
+        return [*lines[:-1], lines[-1] + " ==="]
     m = _HANG.match(line)
     if m and (m.group(2) or m.group(3)):
         head = line[: m.end()]

@@ -272,20 +272,25 @@ class BaseView:
             return self.input_shown(key, v)
         return input_text(v)
 
-    def findings(self, findings: list[Finding]) -> dict[str, Any]:
+    def counted(self, findings: list[Finding], scope: str = "") -> str:
+        """'0 blockers, 3 warnings, 2 notes', after what they are about where the report counts two sets (review52:
+        a recommendation's brief counted the answer's 4 warnings, its full report every candidate's 7, unlabelled)."""
+        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
+        counts = self.f.sep.join([self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
+                                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
+                                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])])
+        return self._("%(scope)s: %(counts)s", scope=self._(scope), counts=counts) if scope else counts
+
+    def findings(self, findings: list[Finding], scope: str = "") -> dict[str, Any]:
         groups = []
         for sev in SEVERITIES:
             items = [self.finding(x) for x in findings if x.severity == sev]
             if items:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": items})
-        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
-        counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
-                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
-                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
-        return {"groups": groups, "count": len(findings), "summary": self.f.sep.join(counts),
+        return {"groups": groups, "count": len(findings), "summary": self.counted(findings, scope),
                 "none": self._("No findings.")}
 
-    def issues(self, findings: list[Finding], first: str = "") -> dict[str, Any]:
+    def issues(self, findings: list[Finding], first: str = "", scope: str = "") -> dict[str, Any]:
         """Blockers and warnings for the brief report, each said once: findings of one rule with the
         same fix are one entry, its sentence written for the first subject (``first``, the answer's
         or the proposal's GPU, when it is one of them) and the others named."""
@@ -323,16 +328,12 @@ class BaseView:
             if entries:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": entries})
         notes = sum(1 for x in findings if x.severity == "info")
-        n = {s: sum(1 for x in findings if x.severity == s) for s in SEVERITIES}
-        counts = [self.f.ngettext("%(n)s blocker", "%(n)s blockers", n["blocker"]),
-                  self.f.ngettext("%(n)s warning", "%(n)s warnings", n["warning"]),
-                  self.f.ngettext("%(n)s note", "%(n)s notes", n["info"])]
         flat = [e for g in groups for e in g["entries"]]
         rest = [self.f.ngettext("%(n)s more in the full report: %(rules)s.",
                                 "%(n)s more in the full report: %(rules)s.", len(flat) - i,
                                 rules=self.f.sep.join(counted_rules(e["rule"] for e in flat[i:])))
                 for i in range(len(flat))]
-        return {"groups": groups, "summary": self.f.sep.join(counts), "entries": flat, "rest": [*rest, ""],
+        return {"groups": groups, "summary": self.counted(findings, scope), "entries": flat, "rest": [*rest, ""],
                 "cap": len(flat),
                 # a stale price is named here (said, or in the rest's rule ids): the brief's last step leaves out
                 # the banner that says so again

@@ -29,6 +29,11 @@ from .base import BRIEF_ALTERNATIVES, LEADING
 from .charts import ChartsView
 from .steps import StepsView, served_tokens_per_s
 
+# what a count of findings counts: the brief lists the answer's (and the question's), the full report's Blockers and
+# warnings adds the other GPU types' (named 'The same for: ...'), its Findings every candidate's
+FINDINGS_ABOUT = {"answer": N_("the answer's"), "answer_and_types": N_("the answer's and other GPUs'"),
+                  "everything": N_("every candidate's")}
+
 
 class RecommendView(StepsView, ChartsView):
     """A recommendation's report."""
@@ -64,7 +69,11 @@ class RecommendView(StepsView, ChartsView):
                                 "listed below."),
             "decision": self.decision(),
             "alternatives": alternatives,
-            "issues": self.issues(self.answers_findings(r), r.recommendation.gpu if r.recommendation else ""),
+            # each count says what it counts: the brief's are the answer's, the full report's Findings every
+            # candidate's (review52)
+            "issues": self.issues(self.answers_findings(r), r.recommendation.gpu if r.recommendation else "",
+                                  scope=FINDINGS_ABOUT["everything" if r.recommendation is None else
+                                                       "answer_and_types" if self.full else "answer"]),
             "assumptions": self.assumptions(),
             "knowledge": self.knowledge(),
             "steps": self.steps(focus, cands, est) if self.full or self.fmt == "html" else [],
@@ -72,7 +81,7 @@ class RecommendView(StepsView, ChartsView):
             "rejected": self.rejected(cands) if self.full or r.recommendation is None else [],
             "rejected_more": "",
             "candidates": self.candidates_table(cands, chosen) if self.full else None,
-            "findings": self.findings(list(r.findings)) if self.full else None,
+            "findings": self.findings(list(r.findings), FINDINGS_ABOUT["everything"]) if self.full else None,
             "trace": self.trace_table() if self.full else None,
             "charts": {},
         })
