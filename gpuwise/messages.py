@@ -18,6 +18,7 @@ as "?" (a message is never allowed to fail).
 from __future__ import annotations
 
 import math
+import re
 import string
 from collections.abc import Callable
 from functools import lru_cache
@@ -114,10 +115,40 @@ ENGLISH_VALUES: dict[str, dict[str, str]] = {
 }
 
 
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"  # CJK ideographs, CJK and fullwidth punctuation
+_IS_CJK = re.compile(f"[{_CJK}]")
+
+
+def cjk_tight(put: Callable[[dict[str, Any]], str], values: dict[str, Any]) -> str:
+    """``put(values)``, the spaces beside a slot dropped where a CJK value meets CJK text: a Chinese template
+    spaces a slot made for a Latin name ('从 {provider} 以', 'from aws'), and a Chinese name put in it kept them
+    (review52: '从 提案中的云服务商 以'). A Latin value or a Latin neighbour keeps its space ('第 4 个月')."""
+    edged = {k: v for k, v in values.items()
+             if v.__class__ is str and v and (_IS_CJK.match(v[0]) or _IS_CJK.match(v[-1]))}
+    if not edged:
+        return put(values)
+    marks = {k: f"\x00{i}\x00" for i, k in enumerate(edged)}
+    text = put({**values, **marks})
+    for k, mark in marks.items():
+        v = edged[k]
+        if _IS_CJK.match(v[0]):
+            text = re.sub(f"(?<=[{_CJK}]) +{mark}", mark, text)
+        if _IS_CJK.match(v[-1]):
+            text = re.sub(f"{mark} +(?=[{_CJK}])", mark, text)
+        text = text.replace(mark, v)
+    return text
+
+
 def fill(template: str, values: dict[str, Any], money: Money | None = None,
          duration: Duration | None = None, months: Duration | None = None) -> str:
     """A template with its values put in (USD and English durations unless ``money``, ``duration`` and
-    ``months`` say otherwise)."""
+    ``months`` say otherwise); a CJK value in a slot spaced for a Latin one meets CJK text unspaced
+    (:func:`cjk_tight`)."""
+    return cjk_tight(lambda vs: _fill(template, vs, money, duration, months), values)
+
+
+def _fill(template: str, values: dict[str, Any], money: Money | None = None,
+          duration: Duration | None = None, months: Duration | None = None) -> str:
     filler = _USD if money is None and duration is None and months is None else Filler(
         money or usd, duration or days_en, months or months_en)
     parts = _plain_fields(template)

@@ -69,7 +69,8 @@ def test_an_audited_node_larger_than_one_autodl_host_is_a_blocker(tmp_path):
     # 16 on one node: one AutoDL rental is one host of at most 8 (max_gpus), so that node cannot be rented
     one = _audit_rules(tmp_path, 16, 1)
     assert one["FEE-NODE-BEYOND-RENTAL"].startswith("16 x NVIDIA GeForce RTX 4090 24GB on one node rented from "
-                                                    "autodl: one rental there holds at most 8 GPUs")
+                                                    "autodl: the largest rental there is 8 x NVIDIA GeForce RTX "
+                                                    "4090 24GB on one machine")
     # two nodes of 8 are two rentals of one host each: the rule is quiet (their network is the assumed default)
     assert "FEE-NODE-BEYOND-RENTAL" not in _audit_rules(tmp_path, 16, 2)
     assert "FEE-NODE-BEYOND-RENTAL" not in _audit_rules(tmp_path, 8, 1)

@@ -130,4 +130,4 @@ def test_an_audited_node_of_eight_t4s_is_not_rented_as_one_machine(tmp_path, pro
     assert code == 1 and d["verdict"] == "reject"
     f = next(f for f in d["findings"] if f["rule"] == "FEE-NODE-BEYOND-RENTAL")
     assert f["severity"] == "blocker" and f["evidence"]["rental_max_gpus"] == 1
-    assert "rented from aws: one rental there holds at most 1 GPUs" in f["message"]
+    assert "rented from aws: the largest rental there is 1 x NVIDIA T4 16GB on one machine" in f["message"]

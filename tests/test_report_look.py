@@ -299,7 +299,7 @@ def test_a_narrow_screen_keeps_field_names_and_figures_whole(training):
         ("", "layout.tp", {"n": 8})]})], "memory-bound linear layers; vLLM, tensor parallel 8",
      "线性层受显存限制；vLLM，张量并行 8"),
     ([("", "note.framework_layout", {"fw": "vLLM", "layout": [("", "layout.copies", {"n": 2, "copy": [
-        ("", "layout.tp", {"n": 4})]})]})], "vLLM, 2 x (tensor parallel 4)", "vLLM，2 个副本（每个 张量并行 4）"),
+        ("", "layout.tp", {"n": 4})]})]})], "vLLM, 2 x (tensor parallel 4)", "vLLM，2 个副本（每个张量并行 4）"),
 ])
 def test_a_formulas_note_in_chinese(parts, note, zh):
     """A formula's note is message ids and values (gpuwise/estimators Term.note_phrases): its English

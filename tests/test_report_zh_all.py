@@ -226,7 +226,7 @@ def test_a_proposal_s_own_rental_line_is_worded():
     provider, review51), worded from its parts."""
     res = heldout("audit-china-rent-16-a800-cny.yaml")
     zh = report.render(res, "text", lang="zh", currency="CNY", detail="full")
-    assert "提案中的云服务商 上的 16 块 GPU" in zh and "GPUs on" not in zh and "proposal 上的" not in zh
+    assert "提案中的云服务商上的 16 块 GPU" in zh and "GPUs on" not in zh and "proposal 上的" not in zh
 
 
 @pytest.mark.parametrize("name", REQUIREMENTS)

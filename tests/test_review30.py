@@ -16,7 +16,7 @@ from .test_review29 import H200, _audit
 @pytest.mark.parametrize(("lang", "label", "sentence"), [
     ("en", "renting passes buying's cash out after 17.0 months",
      "The lines cross after 17.0 months of use: renting for longer than that costs more than buying's cash out."),
-    ("zh", "租用在 17.0 个月 后超过购买的现金支出", "两条线在使用 17.0 个月 后相交"),
+    ("zh", "租用在 17.0 个月后超过购买的现金支出", "两条线在使用 17.0 个月后相交"),
 ])
 def test_the_cost_charts_crossing_is_a_span_of_use(tmp_path: Path, lang: str, label: str, sentence: str) -> None:
     """The 8 x H200 bought for 36 months (tests/test_review29.py): the chart's mark read 'break-even: month 17.0'

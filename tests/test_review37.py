@@ -95,12 +95,13 @@ def test_a_copy_on_one_gpu_systems_spans_its_own_servers_and_was_not_pinned(tmp_
 
 
 def test_zh_says_what_each_serving_copy_is(tmp_path: Path) -> None:
-    # '%(n)s copy of %(copy)s' read '1 个副本，每个 单块 GPU' ('1 copy, each single GPU'): now '每个副本为 单块 GPU'
+    # '%(n)s copy of %(copy)s' read '1 个副本，每个 单块 GPU' ('1 copy, each single GPU'): now '每个副本为单块 GPU'
+    # (review52: no space where a CJK value meets CJK text)
     (tmp_path / "q.yaml").write_text(json.dumps({"workload": {
         "task": "inference", "model": "gemma-4-26b-a4b", "prompt_tokens": 8000, "output_tokens": 1000,
         "concurrent_requests": 8}}), encoding="utf-8")
     zh = cli("recommend", "q.yaml", "--lang", "zh", cwd=tmp_path).stdout
-    assert "1 个副本，每个副本为 单块 GPU" in zh and "每个 单块" not in zh
+    assert "1 个副本，每个副本为单块 GPU" in zh and "每个 单块" not in zh
 
 
 def _context_rule(tmp_path: Path, workload: dict) -> list[str]:

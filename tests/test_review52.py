@@ -14,6 +14,13 @@
    unlabelled heading ('Blockers and warnings (0 blockers, 3 warnings, 2 notes)' in one, '4 warnings' in the
    other): each count now says what it counts (the answer's; the answer's and other GPUs'; every candidate's).
    A heading too wide for the page keeps its closing '===' on its last line.
+
+4. In Chinese, a slot spaced for a Latin name kept its spaces around a Chinese value: '从 提案中的云服务商 以每 GPU
+   小时', '来自 提案中的云服务商：', '提案中的云服务商 上的 8 块 GPU'. Filling a slot (messages.fill, Fmt._,
+   Fmt.ngettext) drops a space where a CJK value meets CJK text; a Latin value or neighbour keeps it.
+
+5. FEE-NODE-BEYOND-RENTAL read 'one rental there holds at most 1 GPUs' for AWS's T4 (g4dn.xlarge holds one):
+   now 'the largest rental there is 1 x NVIDIA T4 16GB on one machine', right for one GPU or eight.
 """
 from __future__ import annotations
 
@@ -106,3 +113,33 @@ def test_a_wide_heading_keeps_its_closing_mark():
     lines = wrap_line("=== " + "word " * 20 + "end ===", 40)
     assert lines[0].startswith("=== ") and lines[-1].endswith(" end ===") and all(len(x) <= 40 for x in lines)
     assert not any(x.strip() == "===" for x in lines)
+
+
+def test_a_cjk_value_meets_cjk_text_without_spaces(tmp_path):
+    from gpuwise import messages
+    from gpuwise.render.fmt import Fmt
+
+    assert messages.fill("从 {p} 以每 GPU 小时", {"p": "提案中的云服务商"}) == "从提案中的云服务商以每 GPU 小时"
+    assert messages.fill("从 {p} 以每 GPU 小时", {"p": "aws"}) == "从 aws 以每 GPU 小时"  # a Latin name keeps them
+    assert messages.fill("第 {m} 个月", {"m": "4"}) == "第 4 个月"
+    assert messages.fill("{p} 上的 {n} 块 GPU", {"p": "提案中的云服务商", "n": 8}) == "提案中的云服务商上的 8 块 GPU"
+    assert messages.fill("on {p} x", {"p": "提案"}) == "on 提案 x"  # Latin text beside it keeps its space
+    f = Fmt("zh")
+    assert f._("%(mode)s, from %(where)s", mode="租用", where="提案中的云服务商") == "租用，来自提案中的云服务商"
+    zh = _text(tmp_path, "audit", _write(tmp_path, MI355X_RATE_ONLY, "p.yaml"), "--lang", "zh", "--detail", "full")
+    assert "从提案中的云服务商以每 GPU 小时 $2.95" in zh and "来自提案中的云服务商：" in zh
+    assert "提案中的云服务商上的 8 块 GPU" in zh and "从 提案中的云服务商" not in zh
+
+
+def test_a_rental_of_one_gpu_is_said_as_one(tmp_path):
+    # 8 T4s on one node from AWS, whose only listed T4 instance is the one-GPU g4dn.xlarge (knowledge/clouds.yaml)
+    doc = {"title": "8 T4s in one server", "constraints": {"deadline_days": 60},
+           "workload": {"task": "finetune", "method": "lora", "model": "llama-2-7b", "train_tokens": 2.0e7},
+           "hardware": {"gpu": "t4", "count": 8, "nodes": 1}, "acquisition": {"mode": "rent", "provider": "aws"}}
+    d = _json(tmp_path, "audit", _write(tmp_path, doc, "t4.yaml"))
+    f = next(f for f in d["findings"] if f["rule"] == "FEE-NODE-BEYOND-RENTAL")
+    assert f["evidence"]["rental_max_gpus"] == 1
+    said = ("8 x NVIDIA T4 16GB on one node rented from aws: the largest rental there is 1 x NVIDIA T4 16GB on one "
+            "machine, so a node of 8 is not rented there")
+    assert f["message"] == said
+    assert "1 GPUs" not in f["message"]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
 from ..frozen import frozen
-from ..messages import fill, share, template_parts
+from ..messages import cjk_tight, fill, share, template_parts
 from ..paths import templates_dir
 from ..results import MEMORY_PARTS, MONEY_WHOLE_FROM, STEPS, Candidate, Recommendation
 from . import words
@@ -321,7 +321,7 @@ class Fmt:
 
     def _(self, message: str, **kw: Any) -> str:
         text = self.tr.gettext(message)
-        return text % kw if kw else text
+        return cjk_tight(text.__mod__, kw) if kw else text
 
     def sentence(self, template: str, values: dict[str, Any], english: str = "",
                  subject: Candidate | Recommendation | None = None) -> str:
@@ -349,7 +349,7 @@ class Fmt:
         return self.local(local)
 
     def ngettext(self, singular: str, plural: str, n: int, **kw: Any) -> str:
-        return self.tr.ngettext(singular, plural, n) % {"n": n, **kw}
+        return cjk_tight(self.tr.ngettext(singular, plural, n).__mod__, {"n": n, **kw})
 
     # plain numbers -------------------------------------------------------------------
     @staticmethod
