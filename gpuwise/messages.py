@@ -123,6 +123,8 @@ def cjk_tight(put: Callable[[dict[str, Any]], str], values: dict[str, Any]) -> s
     """``put(values)``, the spaces beside a slot dropped where a CJK value meets CJK text: a Chinese template
     spaces a slot made for a Latin name ('从 {provider} 以', 'from aws'), and a Chinese name put in it kept them
     (review52: '从 提案中的云服务商 以'). A Latin value or a Latin neighbour keeps its space ('第 4 个月')."""
+    if not any(v.__class__ is str and v and (v[0] >= "\u2e80" or v[-1] >= "\u2e80") for v in values.values()):
+        return put(values)
     edged = {k: v for k, v in values.items()
              if v.__class__ is str and v and (_IS_CJK.match(v[0]) or _IS_CJK.match(v[-1]))}
     if not edged:
@@ -144,7 +146,10 @@ def fill(template: str, values: dict[str, Any], money: Money | None = None,
     """A template with its values put in (USD and English durations unless ``money``, ``duration`` and
     ``months`` say otherwise); a CJK value in a slot spaced for a Latin one meets CJK text unspaced
     (:func:`cjk_tight`)."""
-    return cjk_tight(lambda vs: _fill(template, vs, money, duration, months), values)
+    for v in values.values():  # the usual case, no CJK value, at the cost of a look at each value's ends
+        if v.__class__ is str and v and (v[0] >= "\u2e80" or v[-1] >= "\u2e80"):
+            return cjk_tight(lambda vs: _fill(template, vs, money, duration, months), values)
+    return _fill(template, values, money, duration, months)
 
 
 def _fill(template: str, values: dict[str, Any], money: Money | None = None,
@@ -165,8 +170,10 @@ def _fill(template: str, values: dict[str, Any], money: Money | None = None,
                 out.append(filler.format_field(filler.convert_field(value, conversion) if conversion else value,
                                                spec))
         return "".join(out)
-    if any(values.get(k) in terms for k, terms in ENGLISH_VALUES.items()):
-        values = {**values, **{k: terms[values[k]] for k, terms in ENGLISH_VALUES.items() if values.get(k) in terms}}
+    worded = {k: terms[v] for k, terms in ENGLISH_VALUES.items()
+              if (v := values.get(k)).__class__ is str and v in terms}
+    if worded:
+        values = {**values, **worded}
     try:
         return filler.vformat(template, (), values)
     except (ValueError, IndexError, KeyError, AttributeError):
