@@ -143,3 +143,23 @@ def test_a_rental_of_one_gpu_is_said_as_one(tmp_path):
             "machine, so a node of 8 is not rented there")
     assert f["message"] == said
     assert "1 GPUs" not in f["message"]
+
+
+def test_a_fleet_full_of_hours_or_of_both_says_so():
+    from types import SimpleNamespace
+
+    from gpuwise.plan.build import _capacity_note
+    from gpuwise.render.fmt import Fmt
+    from gpuwise.render.plan_view import _binding
+
+    assert _capacity_note("NVIDIA H100", [], [5, 6]) == ("every schedulable hour of the NVIDIA H100 fleet is used in "
+                                                         "months 5-6: more of them would lower the cost")
+    assert _capacity_note("NVIDIA H100", [13, 14], [7]) == (
+        "all the NVIDIA H100 GPUs are held at once in months 13-14 and every schedulable hour of them is used in "
+        "month 7: more of them would lower the cost")
+    b = SimpleNamespace(kind="capacity", subject="h100", months=[7, 13, 14], held_months=[13, 14], hours_months=[7],
+                        gpus=[])
+    assert _binding(b, Fmt("zh"), str) == ("h100 的全部 GPU 在第 13-14 个月同时被占用，"
+                                          "在第 7 个月可调度时数全部用满：增加数量可降低成本")
+    b = SimpleNamespace(kind="capacity", subject="h100", months=[4], held_months=[], hours_months=[], gpus=[])
+    assert _binding(b, Fmt("en"), str).startswith("the h100 fleet is full in month 4")  # an older file
