@@ -62,6 +62,32 @@ def gpuwise(*args: str, cwd: Path | str = ROOT, env: Mapping[str, str] | None = 
     return subprocess.CompletedProcess(["gpuwise", *args], code, texts[0], texts[1])
 
 
+
+def write_yaml(tmp_path: Path, doc: dict, name: str = "q.yaml") -> str:
+    """``doc`` written as ``tmp_path/name`` (YAML); the name, to pass to a command run in ``tmp_path``."""
+    import yaml
+
+    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return name
+
+
+def json_of(tmp_path: Path, *args: str) -> dict:
+    """``gpuwise ARGS --format json`` run in ``tmp_path``, parsed; a traceback fails the test."""
+    import json
+
+    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def text_of(tmp_path: Path, *args: str) -> str:
+    """``gpuwise ARGS`` run in ``tmp_path``: its standard output with runs of white space made one space (a
+    wrapped sentence reads whole); a traceback fails the test."""
+    r = gpuwise(*args, cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return " ".join(r.stdout.split())
+
+
 def process(*args: str, cwd: Path | str = ROOT, env: Mapping[str, str] | None = None,
             timeout: float = 120, **kw) -> subprocess.CompletedProcess:
     """``python -m gpuwise ARGS`` as a real process (this checkout first on the import path)."""

@@ -50,9 +50,10 @@ from __future__ import annotations
 import json
 import re
 
-import yaml
-
 from tests.clirun import gpuwise
+from tests.clirun import json_of as _json
+from tests.clirun import text_of as _text
+from tests.clirun import write_yaml as _write
 
 # One RTX 4090 bought to serve Llama 3.1 8B int4 for 12 months in an office (tests/rules/TCO-OVER-BUDGET-CASH):
 # knowledge/prices.yaml rtx-4090 $3,159.99 (reseller, 2025-07-22); tco.yaml server_share_usd_per_gpu_consumer
@@ -66,22 +67,6 @@ SERVE_8B = {"workload": {"task": "inference", "model": "llama-3.1-8b", "precisio
                          "concurrent_requests": 1, "target_tokens_per_s": 50},
             "constraints": {"max_gpus": 1, "project_months": 12, "acquisition": "buy", "gpus": ["rtx-4090"]}}
 
-
-def _write(tmp_path, doc: dict, name: str = "q.yaml") -> str:
-    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return name
-
-
-def _json(tmp_path, *args: str) -> dict:
-    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return json.loads(r.stdout)
-
-
-def _text(tmp_path, *args: str) -> str:
-    r = gpuwise(*args, cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return " ".join(r.stdout.split())
 
 
 def _with_budget(budget: float) -> dict:

@@ -50,10 +50,11 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-import yaml
-
 from gpuwise import knowledge
 from tests.clirun import gpuwise
+from tests.clirun import json_of as _json
+from tests.clirun import text_of as _text
+from tests.clirun import write_yaml as _write
 
 HOURS_PER_MONTH = 730  # 8,760 h / 12
 
@@ -64,22 +65,6 @@ SERVE_ON_A100 = {"workload": {"task": "inference", "model": "gpt-oss-120b", "con
                               "concurrent_requests": 32, "target_tokens_per_s": 1500},
                  "constraints": {"gpus": ["a100-80gb-sxm"], "max_gpus": 4, "project_months": 12}}
 
-
-def _write(tmp_path, doc: dict, name: str = "q.yaml") -> str:
-    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return name
-
-
-def _json(tmp_path, *args: str) -> dict:
-    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return json.loads(r.stdout)
-
-
-def _text(tmp_path, *args: str) -> str:
-    r = gpuwise(*args, cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return " ".join(r.stdout.split())
 
 
 def test_a_used_purchase_breaks_even_on_its_own_resale(tmp_path):

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import json
 
-import yaml
-
 from tests.clirun import gpuwise
+from tests.clirun import json_of as _json
+from tests.clirun import text_of as _text
+from tests.clirun import write_yaml as _write
 
 # 8 MI355X rented at the proposal's own $2.95 a GPU-hour, no provider named (as tests/test_review51.py)
 MI355X_RATE_ONLY = {
@@ -39,22 +40,6 @@ MI355X_RATE_ONLY = {
     "hardware": {"gpu": "MI355X", "count": 8, "nodes": 1},
     "acquisition": {"mode": "rent", "hourly_usd": 2.95, "months": 12}}
 
-
-def _write(tmp_path, doc: dict, name: str = "q.yaml") -> str:
-    (tmp_path / name).write_text(yaml.safe_dump(doc), encoding="utf-8")
-    return name
-
-
-def _json(tmp_path, *args: str) -> dict:
-    r = gpuwise(*args, "--format", "json", cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return json.loads(r.stdout)
-
-
-def _text(tmp_path, *args: str) -> str:
-    r = gpuwise(*args, cwd=tmp_path)
-    assert "Traceback" not in r.stderr, r.stderr
-    return " ".join(r.stdout.split())
 
 
 def test_the_json_names_the_proposals_provider_as_the_page_does(tmp_path):
