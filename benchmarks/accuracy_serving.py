@@ -219,6 +219,20 @@ def finite_run_share(row: dict, served: float, point) -> float:
     return span / (span + last) if math.isfinite(last) else 1.0
 
 
+def rate_row_served(kb, row: dict):
+    """One serving_rate.csv row as gpuwise serves it: (the job at the row's offered rate, the chosen serving
+    estimate on the row's GPUs). What rate_cases scores and benchmarks/rate_latency_split.py splits."""
+    from gpuwise.estimators import serving as SV
+
+    rate = float(row["request_rate"])
+    opts = ";".join(filter(None, (row.get("workload_options") or "", f"requests_per_s={rate}")))
+    job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
+                      int(row["output_tokens"]), None, int(row["tp"]), int(row["pp"]),
+                      int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
+                      row.get("framework_version") or None, opts)
+    return job, SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+
+
 def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tuple[str, float, float]]:
     """tests/data/validation/serving_rate.csv through the request-rate answer (``workload.requests_per_s``): the
     output tok/s (or requests/s) served at the offered rate -- the rate itself while the copies keep up, else what a
@@ -226,18 +240,12 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
     the published mean, p95 and (for TPOT, near-symmetric where the batch is steady) p50. A rate the model finds
     beyond the copies' reach has no finite steady-state latency: such a row's latencies are left out, said on
     stderr."""
-    from gpuwise.estimators import serving as SV
     from gpuwise.estimators.serving import rate as RT
 
     out = []
     for row in _rows(path.parent, path.name):
         rate = float(row["request_rate"])
-        opts = ";".join(filter(None, (row.get("workload_options") or "", f"requests_per_s={rate}")))
-        job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                          int(row["output_tokens"]), None, int(row["tp"]), int(row["pp"]),
-                          int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
-                          row.get("framework_version") or None, opts)
-        s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+        job, s = rate_row_served(kb, row)
         at = s.rate.at_rate if s.rate is not None else None
         if at is None:
             print(f"  {row['id']} not estimated: no rate answer", file=sys.stderr)

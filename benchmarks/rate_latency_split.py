@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from benchmarks.accuracy_rows import _rows
-from benchmarks.accuracy_serving import RATE, serving_job
+from benchmarks.accuracy_serving import RATE, rate_row_served
 
 MEASURES = (("ttft_ms", "TTFT mean"), ("ttft_p95_ms", "TTFT p95"), ("tpot_ms", "TPOT mean"),
             ("tpot_p95_ms", "TPOT p95"), ("tpot_p50_ms", "TPOT p50"))
@@ -32,19 +32,13 @@ def cases(kb, path: Path = RATE) -> list[dict]:
     """Every latency case of ``path`` (serving_rate.csv's columns) whose rate the copies keep up with, as a dict:
     id, measure, framework, load, gpuwise's batch ``b`` and slots ``c``, the run's batch ``b_pub``, ``step``, the
     estimate and the published figure (ms) and the error."""
-    from gpuwise.estimators import serving as SV
     from gpuwise.estimators.serving import rate as RT
     from gpuwise.estimators.serving.load import point
 
     out = []
     for row in _rows(path.parent, path.name):
         rate = float(row["request_rate"])
-        opts = ";".join(filter(None, (row.get("workload_options") or "", f"requests_per_s={rate}")))
-        job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                          int(row["output_tokens"]), None, int(row["tp"]), int(row["pp"]),
-                          int(row["ep"]) if row.get("ep") else None, row.get("kv_precision") or None,
-                          row.get("framework_version") or None, opts)
-        s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
+        job, s = rate_row_served(kb, row)
         at = s.rate.at_rate if s.rate is not None else None
         if at is None or not at.stable:
             continue
