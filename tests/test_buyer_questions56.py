@@ -7,35 +7,14 @@ tests/data/buyer_questions/README.md, "Branch buyerq56", gives the figures befor
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.clirun import gpuwise
+from tests.test_buyer_questions import Q, _ask, _estimate, _near  # the same questions folder and goal
 
-Q = Path(__file__).parent / "data" / "buyer_questions"
-WITHIN = 0.20  # issue 22's goal for serving and decode; a single published figure is held to it
 GIB = 2**30 / 1e9  # GB in a GiB: Lambda states its instances' RAM in GiB
-
-
-@functools.cache
-def _ask(*args: str) -> tuple[int, str]:
-    r = gpuwise(*args)
-    assert r.returncode in (0, 1), r.stderr
-    assert "Traceback" not in r.stderr
-    return r.returncode, r.stdout
-
-
-def _estimate(name: str, gpu: str, count: int) -> dict:
-    code, out = _ask("estimate", str(Q / f"{name}.yaml"), "--gpu", gpu, "--gpus", str(count), "--format", "json")
-    assert code == 0
-    return json.loads(out)["gpu"]
-
-
-def _near(got: float, published: float) -> bool:
-    return published * (1 - WITHIN) <= got <= published * (1 + WITHIN)
 
 
 # ------------------------------------------------------------------ (a) DeepSeek-R1 on one 8-GPU node
