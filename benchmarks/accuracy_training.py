@@ -231,9 +231,8 @@ def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
 def heldout_outside_criterion(path: Path = HELDOUT_RUNS) -> dict[str, str]:
     """Held-out runs whose published figure is not the GPUs' own time, by the source's own words or the code that
     computed the figure (the row's ``criterion`` column, 'outside: ...'), so that a miss beyond 2x on them is not a
-    miss of the model: such a
-    row stays in every median and is only listed apart from the 2x criterion, as training_runs.csv's runs
-    without a published GPU count or with conflicting figures are."""
+    miss of the model: such a row stays in every median and is only listed apart from the 2x criterion, as
+    training_runs.csv's runs without a published GPU count or with conflicting figures are."""
     with open(path, newline="") as fh:
         return {r["id"]: r["criterion"] for r in csv.DictReader(fh) if r.get("criterion", "").startswith("outside")}
 
