@@ -3,8 +3,9 @@
 H553 (Pythia-1B on 4 A100, apoorvkh/academic-pretraining at 21bdb9e): the published training_days are steps x a step
 time that src/benchmarking/step_time.py builds from host timers (time.perf_counter(), no torch.cuda.synchronize in
 the repository): estimate_step_time returns 'mean_acc_time * accumulation_steps + mean_optim_time', one micro-batch a
-timed step, so the kernels a micro-step leaves queued are waited for once, in the optimizer step, not 16 times. The
-figure's rate is above what the A100's matmuls alone reach in a published benchmark.
+timed step, so the kernels a micro-step leaves queued are waited for outside its timer (in the optimizer step's,
+counted once, not 16 times, or in the next batch's untimed copy to the GPU). The figure's rate is above what the
+A100's matmuls alone reach in a published benchmark.
 
 H686 (Qwen3-32B on torchtitan): the run's H100s hold 95 GiB (its log line), the catalog's nearest part 80 GB; by
 hand the FSDP8 states alone take most of an 80 GB part."""
