@@ -388,7 +388,13 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # the serveblind27 round (ids RT23..: MLPerf Inference v5.0 Server logs, the round no row cited, read from
     # ntuhpc's copy: NVIDIA's 8 x H200 / 8 x B200 / DGX H100 / one B200 / one GH200 llama2-70b (Server and the
     # Interactive targets), 8 x H200 / 8 x B200 Mixtral 8x7B, GB200 NVL72 Llama 3.1 405B over 72 GPUs)
-    ("RT(?=2[3-9]|[3-5])", "  of which the rows added by serveblind27 (ids RT23..; blind figures in the validation "
+    ("RT(?=2[3-9]|3[0-2])", "  of which the rows added by serveblind27 (ids RT23-RT32; blind figures in the validation "
+     "README): throughput"),
+    # the serveblind29 round (ids RT41..: MLPerf Inference v6.0 Server logs of systems no row cited, read from the same
+    # copy: partners' B300 / B200 Llama 2 70B, Llama 3.1 8B / 405B and DeepSeek-R1 runs of NVIDIA's harness, HPE's two
+    # RTX PRO 6000 Server Edition (Llama 2 70B, Llama 3.1 8B, Mixtral 8x7B), Dell's eight, Dell's 8 x H200 NVL, Dell's
+    # and HPE's 8 x MI355X and Cisco's 8 x MI350X on AMD's vLLM harness)
+    ("RT(?=4[1-9]|5|60)", "  of which the rows added by serveblind29 (ids RT41-RT60; blind figures in the validation "
      "README): throughput"),
 )
 
@@ -709,6 +715,8 @@ def main() -> int:
         report(throughput_label, "t/s", [c for c in rate_all if ours(c[0])], False)
     report("Serving latency at a stated request rate (validation/serving_rate.csv; mean and p95)", "ms", lat_rate,
            True)
+    report("  of which the rows added by serveblind29 (ids RT41-RT60): latency", "ms",
+           [c for c in lat_rate if re.match(r"RT(?=4[1-9]|5|60)\d", c[0])], False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
     ml_rate = [c for c in rate_all if re.match(r"ML\d", c[0])]
     report("  of which the MLPerf Inference Server rows (ids ML..; blind figures in the validation README)", "t/s",
