@@ -2,7 +2,8 @@
 pairs no row had used (Richardyu114/training_results_v6.0, the copy of mlcommons/training_results_v6.0 at eabf23a0):
 Quanta's GB300 NVL72 trays and 8 x B300 server, ASUSTeK's and Supermicro's 8 x B300 servers, Supermicro's and
 GigaComputing's full GB300 NVL72 racks, NVIDIA's two GB200 trays and TTA's eight PCIe RTX PRO 6000 Blackwell cards,
-on gpt-oss-20b, Llama 3.1 8B and Llama 2 70B LoRA. Each row's tokens and hours are checked here by hand against the
+on gpt-oss-20b, Llama 3.1 8B and Llama 2 70B LoRA; a second batch (H708-H710) of NVIDIA's own GB300 and GB200
+systems. Each row's tokens and hours are checked here by hand against the
 result log's logged batch, step count and block mean; no figure of the model was set from them."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 
 from .test_heldout_trainblind11 import _rows
 
-IDS = [f"H{i}" for i in range(693, 708)]
+IDS = [f"H{i}" for i in range(693, 711)]
 
 # benchmark, GPU, GPUs, sequences a step, steps at run_stop, the last logged block mean (s), micro-batch, (EP, CP)
 LOGS = {
@@ -29,6 +30,10 @@ LOGS = {
     "H704": ("llama31_8b", "b300", 8, 16, 11520, 0.3816957, 2, ("", 1)),
     "H705": ("llama31_8b", "gb300", 72, 72, 3420, 0.1940584, 1, ("", 1)),
     "H707": ("llama2_70b_lora", "gb300", 64, 8, 384, 0.1612032, 1, ("", 8)),
+    # the second batch: NVIDIA's own systems of the sizes the first batch left
+    "H708": ("gpt_oss_20b", "gb300", 8, 24, 9216, 0.4944150, 3, (1, 1)),
+    "H709": ("llama31_8b", "gb300", 8, 16, 10752, 0.3431262, 2, ("", 1)),
+    "H710": ("gpt_oss_20b", "gb200", 72, 36, 6479, 0.1668721, 1, (4, 2)),
 }
 MODEL = {"gpt_oss_20b": "gpt-oss-20b", "llama31_8b": "llama-3.1-8b", "llama2_70b_lora": "llama-2-70b"}
 
