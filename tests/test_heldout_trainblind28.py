@@ -1,10 +1,11 @@
-"""Held-out H693-H707 (branch trainblind28), scored blind on main 8473b3cd: MLPerf Training v6.0 submitter-system
+"""Held-out H693-H712 (branch trainblind28), scored blind on main 8473b3cd: MLPerf Training v6.0 submitter-system
 pairs no row had used (Richardyu114/training_results_v6.0, the copy of mlcommons/training_results_v6.0 at eabf23a0):
 Quanta's GB300 NVL72 trays and 8 x B300 server, ASUSTeK's and Supermicro's 8 x B300 servers, Supermicro's and
 GigaComputing's full GB300 NVL72 racks, NVIDIA's two GB200 trays and TTA's eight PCIe RTX PRO 6000 Blackwell cards,
 on gpt-oss-20b, Llama 3.1 8B and Llama 2 70B LoRA; a second batch (H708-H710) of NVIDIA's own GB300 and GB200
-systems. Each row's tokens and hours are checked here by hand against the
-result log's logged batch, step count and block mean; no figure of the model was set from them."""
+systems; a third (H711-H712) of AMD Primus Llama 3.1 8B runs on MI350X and MI355X. Each row's tokens and hours are
+checked here by hand against the result log's logged batch, step count and block times; no figure of the model was
+set from them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from .test_heldout_trainblind11 import _rows
 
-IDS = [f"H{i}" for i in range(693, 711)]
+IDS = [f"H{i}" for i in range(693, 713)]
 
 # benchmark, GPU, GPUs, sequences a step, steps at run_stop, the last logged block mean (s), micro-batch, (EP, CP)
 LOGS = {
@@ -35,6 +36,12 @@ LOGS = {
     "H709": ("llama31_8b", "gb300", 8, 16, 10752, 0.3431262, 2, ("", 1)),
     "H710": ("gpt_oss_20b", "gb200", 72, 36, 6479, 0.1668721, 1, (4, 2)),
 }
+# AMD Primus (the third batch): GPU, the last four 384-step training blocks (s), global batch 32 as micro-batch 2 x
+# 8 GPUs x two accumulation steps, 5,760 steps at run_stop (184,320 samples)
+PRIMUS = {
+    "H711": ("mi350x", (418.876, 417.940, 417.697, 417.549)),
+    "H712": ("mi355x", (345.618, 345.758, 347.001, 345.405)),
+}
 MODEL = {"gpt_oss_20b": "gpt-oss-20b", "llama31_8b": "llama-3.1-8b", "llama2_70b_lora": "llama-2-70b"}
 
 
@@ -44,7 +51,8 @@ def test_the_rows_and_their_conditions_are_entered():
         assert rid in rows and rid in conds, rid
         assert rows[rid]["use"] == "1" and "trainblind28" in rows[rid]["notes"], rid
         assert "training_results_v6.0" in rows[rid]["source"] and "eabf23a0" in rows[rid]["source"], rid
-        assert conds[rid]["hours_basis"] == "steady" and conds[rid]["stack"] == "nemo", rid
+        assert conds[rid]["hours_basis"] == "steady", rid
+        assert conds[rid]["stack"] == ("megatron" if rid in PRIMUS else "nemo"), rid
         assert rows[rid]["seq_len"] == "8192", rid
 
 
@@ -88,3 +96,17 @@ def test_tta_rtx_pro_6000_row_by_hand():
     assert (r["gpu"], r["gpus"], r["precision"], r["global_batch_tokens"]) == (
         "rtx-pro-6000-blackwell-server", "8", "fp8", str(16 * 8192))
     assert (c["micro_batch"], c["tp"]) == ("1", "1")
+
+
+def test_primus_rows_by_hand():
+    """A Primus block is 12,288 samples: 384 steps of 32 x 8,192 tokens; the row is 5,760 steps at the mean of the last
+    four blocks, on 8 GPUs; micro-batch 2 with two accumulation steps, MXFP4 entered as fp4, stack megatron."""
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, (gpu, blocks) in PRIMUS.items():
+        r, c = rows[rid], conds[rid]
+        step = sum(blocks) / len(blocks) / (12_288 / 32)
+        assert float(r["gpu_hours"]) == pytest.approx(8 * 5_760 * step / 3600, rel=1e-4), rid
+        assert float(r["training_tokens_b"]) * 1e9 == pytest.approx(184_320 * 8192, rel=1e-6), rid
+        assert (r["gpu"], r["gpus"], r["precision"], r["global_batch_tokens"]) == (gpu, "8", "fp4", str(32 * 8192)), rid
+        assert (c["micro_batch"], c["tp"], c["cp"]) == ("2", "1", "1"), rid
+        assert 32 // (8 * int(c["micro_batch"])) == 2, rid
