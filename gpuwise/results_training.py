@@ -121,6 +121,24 @@ class SuggestedChange(_Frozen):
         return {"field": out["field"], "from": out["before"], "to": out["after"]}
 
 
+class SmallerMicroBatch(_Frozen):
+    """A stated micro-batch whose layout takes a measure to fit that the file left open (``measure``: CPU
+    ``offload`` or ``recompute``), with its step and memory, and the largest smaller micro-batch of the same tokens a
+    step that fits without the measure on the same GPUs (``alt_*``), planned and timed (estimators/micro_batch.py)."""
+
+    measure: str
+    micro_batch: int
+    step_s: Number
+    memory_per_gpu_bytes: Number
+    memory_without_measure_bytes: Number
+    alt_micro_batch: int
+    alt_grad_accum: int
+    alt_step_s: Number
+    alt_memory_per_gpu_bytes: Number
+    alt_layout_notation: str
+    global_batch_tokens: int
+
+
 class Pins(_Frozen):
     """The layout settings the file fixed (the JSON names only those given)."""
 
@@ -161,6 +179,7 @@ class TrainingOut(_Frozen):
     wall_days: Number | None
     pins: Pins
     layouts_tried: int
+    smaller_micro_batch: SmallerMicroBatch | None = None
 
 
 class TrainingTime(_Frozen):

@@ -24,6 +24,7 @@ from ..results_serving import CostPerMillion as CostPerMillionOut
 from ..results_training import (
     NO_TRAINING,
     ExposedComm,
+    SmallerMicroBatch,
     StepTerms,
     SuggestedChange,
     TrainingLayout,
@@ -303,7 +304,19 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
         pins=made(PinsOut, dict(tp=p.tp, pp=p.pp, ep=p.ep, cp=p.cp, zero=p.zero, checkpointing=p.checkpointing,
                                 offload=p.offload, vpp=p.vpp,
                                 dp_shard="auto" if p.dp_shard == AUTO_SHARD else p.dp_shard, etp=p.etp)),
-        layouts_tried=plan.tried))
+        layouts_tried=plan.tried, smaller_micro_batch=_smaller_out(run)))
+
+
+def _smaller_out(run: TrainingRun) -> SmallerMicroBatch | None:
+    """``gpu.training.smaller_micro_batch`` (v3): the stated micro-batch's measure and the smaller one without it."""
+    m = run.smaller_micro
+    if m is None:
+        return None
+    return made(SmallerMicroBatch, dict(
+        measure=m.measure, micro_batch=m.micro_batch, step_s=m.step_s, memory_per_gpu_bytes=m.need_bytes,
+        memory_without_measure_bytes=m.plain_need_bytes, alt_micro_batch=m.alt_micro_batch,
+        alt_grad_accum=m.alt_grad_accum, alt_step_s=m.alt_step_s, alt_memory_per_gpu_bytes=m.alt_need_bytes,
+        alt_layout_notation=m.alt_notation, global_batch_tokens=m.global_batch_tokens))
 
 
 def plan_out(job: Job, ev: Evaluation, verdict: Verdict) -> PlanOut:

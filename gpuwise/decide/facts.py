@@ -139,6 +139,27 @@ class CandidateFact(FactModel):
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     moe_host_wait_share: float = _f("training an MoE model: share of a step its MoE layers wait for the host to "
                                     "launch their experts one by one (0 otherwise)")
+    micro_batch: int = _f("training: the micro-batch the workload states (workload.batch_size) where its layout "
+                          "takes a measure the user left open to fit (micro_batch_measure) and a smaller one fits "
+                          "without it (micro_batch_alt); 0 otherwise")
+    micro_batch_measure: Literal["none", "offload", "recompute"] = _f(
+        "training: what the stated micro-batch's layout takes to fit that the user did not pin: CPU offload, or "
+        "recomputation of activations ('none': nothing, the micro-batch was not stated, or no smaller one fits "
+        "without the measure)")
+    micro_batch_step_s: float = _f("training: seconds of an optimizer step at the stated micro-batch, the measure "
+                                   "included (-1 where micro_batch_measure is 'none')")
+    micro_batch_need_gb: float = _f("training: memory per GPU at the stated micro-batch, the measure included, GB "
+                                    "(-1 where micro_batch_measure is 'none')")
+    micro_batch_plain_need_gb: float = _f("training: memory per GPU the same layout needs without the measure, GB "
+                                          "(-1 where micro_batch_measure is 'none')")
+    micro_batch_alt: int = _f("training: the largest smaller micro-batch of the same tokens a step whose layout fits "
+                              "without the measure, on the same GPUs (0: none)")
+    micro_batch_alt_accum: int = _f("training: the accumulation steps at micro_batch_alt (0: none)")
+    micro_batch_alt_step_s: float = _f("training: seconds of an optimizer step at micro_batch_alt (-1: none)")
+    micro_batch_alt_need_gb: float = _f("training: memory per GPU at micro_batch_alt, GB (-1: none)")
+    micro_batch_alt_layout: str = _f("training: the layout at micro_batch_alt in short notation ('none': none)")
+    step_tokens: int = _f("training: tokens an optimizer step holds at the stated micro-batch (0 where "
+                          "micro_batch_measure is 'none')")
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
     framework_vendor_listed: bool = _f("the serving framework runs on this GPU's vendor (knowledge/serving.yaml "
                                        "vendors; true for training)")

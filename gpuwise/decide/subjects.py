@@ -234,6 +234,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
         "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
+        **_micro_batch_part(run.smaller_micro if run else None),
         **_serving_part(job, ev.gpu, sv, ev.count),
         "copy_nodes": -(-int(sv.layout.gpus_per_copy) // max(1, topo.per_node)) if sv is not None else topo.nodes,
         **SVR.rate_fact(sv),
@@ -266,6 +267,21 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
+
+
+def _micro_batch_part(alt: Any) -> dict[str, Any]:
+    """A stated micro-batch whose layout offloads or recomputes unasked, and the largest smaller one of the same
+    tokens a step that fits without (estimators/micro_batch.py): what MEM-MICRO-BATCH-* compare and say."""
+    if alt is None:
+        return {"micro_batch": 0, "micro_batch_measure": "none", "micro_batch_step_s": -1.0,
+                "micro_batch_need_gb": -1.0, "micro_batch_plain_need_gb": -1.0, "micro_batch_alt": 0,
+                "micro_batch_alt_accum": 0, "micro_batch_alt_step_s": -1.0, "micro_batch_alt_need_gb": -1.0,
+                "micro_batch_alt_layout": "none", "step_tokens": 0}
+    return {"micro_batch": alt.micro_batch, "micro_batch_measure": alt.measure, "micro_batch_step_s": alt.step_s,
+            "micro_batch_need_gb": alt.need_bytes / GB, "micro_batch_plain_need_gb": alt.plain_need_bytes / GB,
+            "micro_batch_alt": alt.alt_micro_batch, "micro_batch_alt_accum": alt.alt_grad_accum,
+            "micro_batch_alt_step_s": alt.alt_step_s, "micro_batch_alt_need_gb": alt.alt_need_bytes / GB,
+            "micro_batch_alt_layout": alt.alt_notation, "step_tokens": alt.global_batch_tokens}
 
 
 def _cash_out(ev: Evaluation, mode: str, cost: float | None) -> float | None:

@@ -22,6 +22,7 @@ from . import cost as K
 from . import interconnect as I
 from . import memory as M
 from . import memory_serving as MS
+from . import micro_batch as MB
 from . import offers as O
 from . import planner as P
 from . import serving as SV
@@ -479,8 +480,12 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
                      slowdown=step.total / (step.total - step.offload) if step.offload and step.total > step.offload
                      else 1.0)
     # the chosen layout is the requested one where that fits (plan_training): then nothing to change
-    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=job_pins(job),
-                              suggested_changes=ev.strategy.diff(ev.requested))
+    pins = job_pins(job)
+    assert ev.topology is not None
+    smaller = MB.smaller_micro_batch(tj, ev.gpu, ev.count, ev.topology, ev.usable, pins, req,
+                                     "batch_size" in job.w.model_fields_set) if req is plan else None
+    ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=pins,
+                              suggested_changes=ev.strategy.diff(ev.requested), smaller_micro=smaller)
 
 
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..frozen import frozen
 from . import planner as P
+from .micro_batch import MicroBatchAlternative
 
 
 @frozen(slots=True)
@@ -52,3 +53,5 @@ class TrainingRun:
     setup_hours: float  # start-up and wind-down, on every GPU
     pins: P.Pins  # the layout settings the user wrote
     suggested_changes: tuple[Change, ...] = ()  # Strategy.diff
+    # a stated micro-batch whose layout offloads or recomputes unasked, and the largest smaller one that does not
+    smaller_micro: MicroBatchAlternative | None = None

@@ -1,0 +1,76 @@
+"""A stated micro-batch whose layout fits only by a measure the file left open (branch mbadvice57, issue 22 item 2).
+
+torchtitan's Qwen3-32B recipe (pytorch/torchtitan pull request 1690: 'local batch size=2, FSDP=8, full AC', seq 4,096,
+the 65,536-token step of held-out row H686) on 8 H100 80GB: gpuwise keeps the stated micro-batch of 2 and offloads
+the optimizer to the host, since by its memory model the layout needs more than the card leaves; at micro-batch 1
+(2 accumulation steps, the same step) it fits without offload. The figures below by hand from the memory model's
+terms: ZeRO-3 over 8 GPUs of 32,762,123,264 parameters (bf16 weights and gradients, fp32 master and two AdamW moments),
+full recomputation keeping each layer's input, the fp32 logits at the loss, 1 GiB of CUDA context and 5% of the
+tensors for the allocator (knowledge/runtime.yaml cuda_context_bytes, allocator_overhead_fraction)."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import gpuwise
+
+from .conftest import ROOT
+
+PARAMS, LAYERS, HIDDEN, VOCAB, SEQ = 32_762_123_264, 64, 5120, 151_936, 4096
+WORKLOAD = {"task": "pretrain", "model": "qwen3-32b", "train_tokens": 6_553_600, "seq_len": SEQ, "precision": "bf16",
+            "global_batch_tokens": 65_536, "stack": "torchtitan", "parallelism": {"tp": 1, "pp": 1, "cp": 1},
+            "batch_size": 2, "zero_stage": 3, "gradient_checkpointing": True}
+CASE = ROOT / "tests" / "rules" / "MEM-MICRO-BATCH-OFFLOAD" / "input.yaml"
+
+
+def _by_hand(micro: int) -> float:
+    """Busiest-GPU bytes of the layout without offload at ``micro`` sequences a micro-batch."""
+    states = PARAMS * (2 + 2 + 12) / 8  # bf16 weights, bf16 gradients, fp32 master + 2 moments, sharded 8 ways
+    tokens = micro * SEQ
+    acts = LAYERS * tokens * HIDDEN * 2 + 2 * 2 * HIDDEN * tokens + 12 * VOCAB * tokens  # inputs, embed/norm, logits
+    tensors = states + acts
+    return tensors + 2**30 + 0.05 * tensors
+
+
+def _smaller(workload: dict):
+    est = gpuwise.estimate({"workload": workload}, gpu="h100-80gb-sxm", gpus=8)
+    return est.gpu.training.smaller_micro_batch
+
+
+def test_stated_micro_batch_2_offloads_where_1_fits_without():
+    usable = 81_559 * 2**20 * 0.95  # nvidia-smi's MiB of the H100 SXM 80GB, less policy's 5% headroom
+    assert _by_hand(2) / 1e9 == pytest.approx(91.370, abs=0.01) and _by_hand(2) > usable
+    assert _by_hand(1) / 1e9 == pytest.approx(80.622, abs=0.01) and _by_hand(1) < usable
+    m = _smaller(WORKLOAD)
+    assert (m.measure, m.micro_batch, m.alt_micro_batch, m.alt_grad_accum, m.global_batch_tokens) == (
+        "offload", 2, 1, 2, 65_536)
+    assert m.memory_without_measure_bytes == pytest.approx(_by_hand(2), rel=1e-6)
+    assert m.alt_memory_per_gpu_bytes == pytest.approx(_by_hand(1), rel=1e-6)
+    assert m.alt_layout_notation == "TP1 PP1 DP8 ZeRO-3 ckpt"
+    # the offloaded step waits for the host's AdamW over 4.1B parameters a GPU: the smaller micro-batch is the faster
+    assert m.memory_per_gpu_bytes < usable and m.alt_step_s < m.step_s / 4
+
+
+@pytest.mark.parametrize("change", [{"batch_size": None}, {"offload": "cpu"}, {"batch_size": 1}])
+def test_nothing_said_where_the_micro_batch_is_not_stated_or_the_offload_is_asked_for(change):
+    w = copy.deepcopy(WORKLOAD)
+    for k, v in change.items():
+        if v is None:
+            del w[k]
+        else:
+            w[k] = v
+    assert _smaller(w) is None
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_the_audit_says_it_in_english_and_chinese(fmt):
+    from gpuwise.render import report
+
+    res = gpuwise.audit(CASE)
+    hits = [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-OFFLOAD"]
+    assert hits and hits[0].severity == "warning"
+    en = " ".join(report.render(res, fmt, lang="en", detail="full").split())
+    assert "A micro-batch of 1 with 2 accumulation steps" in en and "80.6 GB per GPU, 4.92 s a step" in en
+    zh = "".join(report.render(res, fmt, lang="zh", detail="full").split())
+    assert "微批次1配合2步梯度累积" in zh and "每步4.92秒" in zh
