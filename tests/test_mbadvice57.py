@@ -74,3 +74,15 @@ def test_the_audit_says_it_in_english_and_chinese(fmt):
     assert "A micro-batch of 1 with 2 accumulation steps" in en and "80.6 GB per GPU, 4.92 s a step" in en
     zh = "".join(report.render(res, fmt, lang="zh", detail="full").split())
     assert "微批次1配合2步梯度累积" in zh and "每步4.92秒" in zh
+
+
+def test_the_estimate_shows_the_smaller_micro_batch_in_english_and_chinese():  # an estimate is text or JSON
+    fmt = "text"
+    from gpuwise.render import report
+
+    res = gpuwise.estimate({"workload": WORKLOAD}, gpu="h100-80gb-sxm", gpus=8)
+    en = " ".join(report.render(res, fmt, kind="estimate", lang="en").split())
+    assert "Smaller micro-batch" in en
+    assert "1 with 2 accumulation steps fits without offload: 80.6 GB per GPU, 4.92 s a step" in en
+    zh = "".join(report.render(res, fmt, kind="estimate", lang="zh").split())
+    assert "微批次1配合2步梯度累积无需卸载即可放下" in zh and "微批次2卸载时每步25.45秒" in zh

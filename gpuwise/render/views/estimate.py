@@ -57,6 +57,9 @@ class EstimateView(BaseView):
                 rows.append([self._("Strategy"), f.strategy(g.strategy, g.count, g.strategy_phrases)])
             if g.layout is not None:  # a training layout as a recommendation words it: the micro-batch the planner took
                 rows.append([self._("Layout"), words.training_layout(g.layout, g.count, f)])
+            smaller = getattr(getattr(g, "training", None), "smaller_micro_batch", None)
+            if smaller is not None:  # a stated micro-batch that fits only by unasked offload or recomputation
+                rows.append([self._("Smaller micro-batch"), self._smaller(smaller)])
             if g.gpu_hours is not None:  # the run's GPU-hours, as published runs count them
                 rows.append([self._("GPU-hours of training"), f.num(g.gpu_hours, 0)])
                 if g.timeline is not None:  # the billed ones (start-up and wind-down too): what the cost is of
@@ -108,3 +111,20 @@ class EstimateView(BaseView):
             "knowledge": self.knowledge(),
         })
         return vm
+
+    def _smaller(self, m: Any) -> str:
+        """The largest smaller micro-batch of the same step that fits without the stated one's measure, worded."""
+        f = self.f
+        kw = dict(micro=m.alt_micro_batch, need=f.bytes(m.alt_memory_per_gpu_bytes), alt_s=f.num(m.alt_step_s, 2),
+                  stated=m.micro_batch, step_s=f.num(m.step_s, 2))
+        if m.measure == "offload":
+            return f.ngettext("%(micro)s with %(n)s accumulation step fits without offload: %(need)s per GPU, "
+                              "%(alt_s)s s a step, against %(step_s)s s at micro-batch %(stated)s with offload",
+                              "%(micro)s with %(n)s accumulation steps fits without offload: %(need)s per GPU, "
+                              "%(alt_s)s s a step, against %(step_s)s s at micro-batch %(stated)s with offload",
+                              m.alt_grad_accum, **kw)
+        return f.ngettext("%(micro)s with %(n)s accumulation step fits without recomputation: %(need)s per GPU, "
+                          "%(alt_s)s s a step, against %(step_s)s s at micro-batch %(stated)s recomputing",
+                          "%(micro)s with %(n)s accumulation steps fits without recomputation: %(need)s per GPU, "
+                          "%(alt_s)s s a step, against %(step_s)s s at micro-batch %(stated)s recomputing",
+                          m.alt_grad_accum, **kw)
