@@ -52,6 +52,16 @@ def test_stated_micro_batch_2_offloads_where_1_fits_without():
     assert m.memory_per_gpu_bytes < usable and m.alt_step_s < m.step_s / 4
 
 
+def test_the_largest_smaller_micro_batch_of_the_same_step_is_found():
+    """At 1,024 tokens a sequence, micro-batch 8 holds H686's 8,192 tokens a micro-step: it offloads; of the
+    micro-batches that divide a replica's 8 sequences a step (1, 2, 4), 4 is the largest that fits, at H686's
+    micro-batch-1 memory (4,096 tokens a micro-step: the memory follows the tokens, not how they are cut)."""
+    w = {**WORKLOAD, "seq_len": 1024, "batch_size": 8}
+    m = _smaller(w)
+    assert (m.micro_batch, m.alt_micro_batch, m.alt_grad_accum, m.global_batch_tokens) == (8, 4, 2, 65_536)
+    assert m.alt_memory_per_gpu_bytes == pytest.approx(_by_hand(1), rel=1e-6)
+
+
 @pytest.mark.parametrize("change", [{"batch_size": None}, {"offload": "cpu"}, {"batch_size": 1}])
 def test_nothing_said_where_the_micro_batch_is_not_stated_or_the_offload_is_asked_for(change):
     w = copy.deepcopy(WORKLOAD)

@@ -71,8 +71,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     measure the stated one takes (:func:`_measure`), fits in ``usable`` bytes and holds the same tokens an optimizer
     step; None where the micro-batch was not stated, the stated layout takes no such measure or does not fit, some
     layout of the stated micro-batch fits without the measure (it was taken for speed, not to fit), or no smaller
-    micro-batch fits without it. A job per micro-batch is kept in ``tj.memo`` (its layouts' memory does not
-    depend on the GPU, so every candidate of a search shares them)."""
+    micro-batch fits without it."""
     lay = req.layout
     measure = _measure(req, pins) if stated and req.fits and lay.micro_batch > 1 else None
     if measure is None:
@@ -80,16 +79,33 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     free = _pins_without(pins, measure)
     if P.plan(tj, gpu, n, topo, usable, free).fits:  # the stated micro-batch fits without the measure too: chosen
         return None  # for speed, not needed
-    for m in range(lay.micro_batch - 1, 0, -1):
-        key = ("micro_batch_job", m)
-        other = tj.memo.get(key)
-        if other is None:
-            other = tj.memo[key] = dataclasses.replace(tj, micro_batch=m, stack_local_batch=0, memo={})
-        alt = P.plan(other, gpu, n, topo, usable, free)
-        if not alt.fits or alt.layout.global_batch_tokens != lay.global_batch_tokens:
-            continue
-        return MicroBatchAlternative(
-            measure, lay.micro_batch, req.step.total, req.per_gpu_bytes,
-            figures(tj, _without(lay, measure)).per_gpu, m, alt.layout.grad_accum, alt.step.total, alt.per_gpu_bytes,
-            alt.layout.notation(), lay.global_batch_tokens)
-    return None
+    # the same tokens a step on the same replicas: a micro-batch that divides the sequences a replica takes a step;
+    # the largest that fits, by bisection (activations, the part a micro-batch moves, shrink with it)
+    seqs = lay.micro_batch * lay.grad_accum
+    sizes = [m for m in range(1, lay.micro_batch) if seqs % m == 0]
+    best: P.Plan | None = None
+    lo, hi = 0, len(sizes) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        alt = _plan_at(tj, sizes[mid], gpu, n, topo, usable, free)
+        if alt.fits and alt.layout.global_batch_tokens == lay.global_batch_tokens:
+            best, lo = alt, mid + 1
+        else:
+            hi = mid - 1
+    if best is None:
+        return None
+    return MicroBatchAlternative(
+        measure, lay.micro_batch, req.step.total, req.per_gpu_bytes, figures(tj, _without(lay, measure)).per_gpu,
+        best.layout.micro_batch, best.layout.grad_accum, best.step.total, best.per_gpu_bytes, best.layout.notation(),
+        lay.global_batch_tokens)
+
+
+def _plan_at(tj: P.TrainingJob, micro: int, gpu: Gpu, n: int, topo: I.Topology, usable: float,
+             pins: P.Pins) -> P.Plan:
+    """The planner's layout of the job at ``micro`` sequences a micro-batch (a job per micro-batch, kept in
+    ``tj.memo``: its layouts' memory does not depend on the GPU, so every candidate of a search shares them)."""
+    key = ("micro_batch_job", micro)
+    other = tj.memo.get(key)
+    if other is None:
+        other = tj.memo[key] = dataclasses.replace(tj, micro_batch=micro, stack_local_batch=0, memo={})
+    return P.plan(other, gpu, n, topo, usable, pins)
