@@ -96,3 +96,19 @@ def test_the_estimate_shows_the_smaller_micro_batch_in_english_and_chinese():  #
     assert "1 with 2 accumulation steps fits without offload: 80.6 GB per GPU, 4.92 s a step" in en
     zh = "".join(report.render(res, fmt, kind="estimate", lang="zh").split())
     assert "微批次1配合2步梯度累积无需卸载即可放下" in zh and "微批次2卸载时每步25.45秒" in zh
+
+
+def test_a_recommendation_says_it_for_recomputation_left_open(tmp_path):
+    """Llama 3 8B full fine-tune, data parallel only (tp = pp = cp = 1 pinned), 8 sequences of 4,096 a micro-batch,
+    recomputation left to gpuwise: on 8 H100 80GB the stated micro-batch fits only recomputing every layer, and a
+    smaller one of the same 524,288-token step fits without; the recommendation says so on that candidate."""
+    import yaml
+
+    req = tmp_path / "req.yaml"
+    req.write_text(yaml.safe_dump({"workload": {
+        "task": "finetune", "method": "full", "model": "llama-3-8b", "train_tokens": 1e8, "seq_len": 4096,
+        "batch_size": 8, "global_batch_tokens": 524_288, "parallelism": {"tp": 1, "pp": 1, "cp": 1}}}))
+    res = gpuwise.recommend(req)
+    hits = [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-RECOMPUTE" and "H100 SXM5" in f.message]
+    assert hits and hits[0].severity == "info"
+    assert "the stated micro-batch of 8" in hits[0].message and "524,288 tokens a step" in hits[0].message
