@@ -357,8 +357,13 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # vLLM 0.15.1, random 1k/256 to 64k/128 at concurrency 2-256; AMD's ROCm blog on reasoning benchmarks, Qwen3-8B on
     # one MI300X, vLLM 0.9.1, bursts of 128; an Azure MI300X handbook's Qwen3-235B-A22B BF16 on 8 x MI300X, vLLM 0.8.3,
     # evalscope at 256 in flight)
-    ("SH(?=3[7-9]|[4-6])", "  of which the rows added by serveblind28 (ids SH37..; blind figures in the validation "
-     "README): throughput", "  of which the rows added by serveblind28 (ids SH37..): latency"),
+    ("SH(?=3[7-9]|4\\d|5[01])", "  of which the rows added by serveblind28 (ids SH37-SH51; blind figures in the "
+     "validation README): throughput", "  of which the rows added by serveblind28 (ids SH37-SH51): latency"),
+    # the sparkblind57 round (ids SH52..: djangodevreng/dgx-spark-benchmarks' 10-monday-peak runs, one DGX Spark (GB10)
+    # under vLLM 0.26.0: Gemma 4 26B-A4B / 31B, gpt-oss-20b, Ministral 3, Nemotron 3 Nano, Qwen3.5 / 3.6 / 3.8 at BF16,
+    # FP8 and NVFP4, vllm bench serve random 4k / 500 at 1.5/s capped at 25 in flight)
+    ("SH(?=5[2-9]|[6-8])", "  of which the rows added by sparkblind57 (ids SH52..; blind figures in the validation "
+     "README): throughput", "  of which the rows added by sparkblind57 (ids SH52..): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
@@ -693,9 +698,14 @@ def main() -> int:
            [c for c in independent if re.match(r"DE(5[7-9]|6[0-5])\b", c[0])], False)
     # branch decodeblind25's ids DE66-DE90 (Qwen3-30B-A3B-2507 FP8 on 2 x L40S and Qwen3-235B-A22B-2507 FP8 on
     # 8 x L40S under vLLM 0.10.2 with expert parallel, one streaming request at a time: tim-roethig/ai-platform)
-    report("  of which the rows added at branch decodeblind25 (ids DE66..; vLLM 0.10.2 on 2 / 8 x L40S; blind "
+    report("  of which the rows added at branch decodeblind25 (ids DE66-DE67; vLLM 0.10.2 on 2 / 8 x L40S; blind "
            "figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(6[6-9]|[78]\d|90)\b", c[0])], False)
+           [c for c in independent if re.match(r"DE6[67]\b", c[0])], False)
+    # branch sparkblind57's ids DE68-DE90 (djangodevreng/dgx-spark-benchmarks' 03-long-output runs at concurrency 1: one
+    # DGX Spark (GB10) under vLLM 0.26.0, Gemma 4, gpt-oss-20b, Ministral 3, Nemotron 3 Nano, Qwen3.5 / 3.6 / 3.8)
+    report("  of which the rows added at branch sparkblind57 (ids DE68..; vLLM 0.26.0 on one GB10; blind figures in "
+           "the README)", "t/s",
+           [c for c in independent if re.match(r"DE(6[89]|[78]\d|90)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
