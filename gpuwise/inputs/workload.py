@@ -159,8 +159,8 @@ mirrored) make a context_len and keep to it as well."""
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
-                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "kv_precision",
-                "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
+                "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "weight_only_gemm",
+                "kv_precision", "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
                 "recurrent_state_dtype", "attention_backend")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
@@ -396,6 +396,11 @@ class Workload(Strict):
         "aiter's assembly FP4 GEMM (VLLM_ROCM_USE_AITER_FP4_ASM_GEMM=1; off by default in vllm/envs.py, when they "
         "run aiter's Triton FP4 GEMM), priced at the assembly kernels' measured rate on the architectures they were "
         "timed on (knowledge/serving.yaml mxfp4_asm_gemm)")
+    weight_only_gemm: bool | None = Field(
+        default=None, description="inference, vLLM, an FP8 or FP4 checkpoint: the server forced its weight-only "
+        "Marlin kernels (VLLM_TEST_FORCE_FP8_MARLIN=1, --linear-backend marlin, --moe-backend marlin), which read the "
+        "8- or 4-bit weights and multiply in 16 bits, the path vLLM takes on GPUs without FP8 / FP4 tensor cores: "
+        "priced as there (the precision's fallback_compute), where the GPU's own FP8 / FP4 rate is taken otherwise")
     attention_backend: Literal["triton", "torch_native", "flex_attention", "nsa", "cutlass_mla", "fa3", "fa4",
                                "flashinfer", "flashmla", "trtllm_mla", "trtllm_mha", "aiter", "wave"] | None = Field(
         default=None, description="inference, SGLang: the attention backend the server was launched with "
@@ -603,12 +608,22 @@ class Workload(Strict):
         (llama.cpp, TensorRT-LLM, transformers were accepted and nothing changed: hostile round 43);
         ``rocm_fp4_asm_gemm`` is vLLM's VLLM_ROCM_USE_AITER_FP4_ASM_GEMM, read only where AITER is on
         (VLLM_ROCM_USE_AITER=1; vllm/_aiter_ops.py) and only by MXFP4 linear layers: asked for elsewhere it changes
-        nothing, and was accepted without a word (hostile round 42)."""
+        nothing, and was accepted without a word (hostile round 42). ``weight_only_gemm`` is vLLM's forced Marlin
+        path (VLLM_TEST_FORCE_FP8_MARLIN, --linear-backend / --moe-backend marlin), for FP8 and FP4 weights only."""
         if self.rocm_aiter and self.framework not in ("vllm", "sglang"):
             raise SaidAt(("rocm_aiter",), N_("rocm_aiter switches AMD's AITER kernels in vLLM's and SGLang's ROCm "
                                              "builds (VLLM_ROCM_USE_AITER, SGLANG_USE_AITER), which %(framework)s "
                                              "does not read: set framework vllm or sglang, or leave rocm_aiter out"),
                          framework=self.framework)
+        if self.weight_only_gemm and self.framework != "vllm":
+            raise SaidAt(("weight_only_gemm",), N_("weight_only_gemm is vLLM's forced Marlin path "
+                                                   "(VLLM_TEST_FORCE_FP8_MARLIN, --linear-backend marlin), which "
+                                                   "%(framework)s does not read: set framework vllm, or leave "
+                                                   "weight_only_gemm out"), framework=self.framework)
+        if self.weight_only_gemm and self.precision not in ("fp8", "fp4"):
+            raise SaidAt(("weight_only_gemm",), N_("weight_only_gemm runs FP8 or FP4 weights through 16-bit math, "
+                                                   "and a %(precision)s job has none: set precision fp8 or fp4, or "
+                                                   "leave weight_only_gemm out"), precision=self.precision)
         if not self.rocm_fp4_asm_gemm:
             return self
         if self.framework != "vllm":

@@ -174,6 +174,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     cf = fp.compute_factor if fp else 1.0
     bw_factor = fp.bandwidth_factor if fp else 1.0
     compute, weight_only = sup.compute, sup.weight_only
+    if getattr(w, "weight_only_gemm", None) and fp is not None and fp.fallback_compute:  # forced Marlin: as on a
+        compute, weight_only = fp.fallback_compute, True  # GPU without the precision's units (support.py)
     method, kernel, _ = O.quantization(kb, fw, w)
     if method is not None and weight_format is None and kernel is not None:
         cf = kernel.compute_factor if kernel.compute_factor is not None else cf
