@@ -261,8 +261,6 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_fp8_fused=spec.fp8_quantize == "fused",
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
-                       micro_batch_tries=((2, 4, 8) if job.shape.moe and w.task == "pretrain"
-                                          and "batch_size" not in w.model_fields_set else ()),
                        moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),

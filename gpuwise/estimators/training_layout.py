@@ -190,8 +190,6 @@ class TrainingJob:
     # sequences a data-parallel rank takes a micro-step on the stack by default, where the user set no micro-batch
     # (runtime.yaml training_stacks local_batch; 0: none, the user's or gpuwise's micro_batch only)
     stack_local_batch: int = 0
-    # TRIAL: further micro-batches the planner tries where the user set none
-    micro_batch_tries: tuple[int, ...] = ()
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0
