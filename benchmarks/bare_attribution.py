@@ -2,6 +2,7 @@
 
     python benchmarks/bare_attribution.py [--runs CSV] [--worst N] [--base GROUPS] [--hours whole|steady]
                                           [--no-row-batch] [--size 1-8|9-256|257+] [--task pretrain|fine-tune|LoRA]
+                                          [--rows CSV]
 
 Scores the runs (default: the held-out 2024-26 runs, tests/data/training_heldout.csv, use=1) through the
 path users get (``accuracy.published_run_cases``) with each group of columns of
@@ -11,7 +12,9 @@ count beyond 2x of each, beside the bare (no conditions) and the full (all condi
 that state the group, the median change of the estimate when it is stated ("moves"). A group that moves the
 estimate far where stated, and without which the full score falls back toward the bare one, is where gpuwise's
 default for it differs from what the runs did. Then the bare, hours-basis-only and full scores by run size
-(GPUs) and task (the row's method: 'lora' LoRA, 'full' a full SFT; the rest pretraining).
+(GPUs), task (the row's method: 'lora' LoRA, 'full' a full SFT; the rest pretraining) and the stack the run's
+conditions name (none: the row names none). ``--rows`` writes each run's estimate over the published figure, minus
+one, bare, on its basis only, full and with each group stated alone, to a CSV, so that two trees' runs can be diffed.
 
 The hours basis is not a default gpuwise chooses: it is whether the published figure counts the whole run
 (gpuwise's GPU-hours: steady-state time over runtime.yaml training.whole_run_efficiency and failures) or only
@@ -64,6 +67,23 @@ def size_of(n: str) -> str:
     return "1-8 GPUs" if n <= 8 else "9-256 GPUs" if n <= 256 else ">256 GPUs"
 
 
+def stack_of(conds: dict[str, dict], rid: str) -> str:
+    """The split by the stack a run's conditions name ('stack none': no conditions row, or none named)."""
+    return "stack " + (conds.get(rid, {}).get("stack") or "none")
+
+
+def write_rows(path: Path, rows: dict[str, dict], conds: dict[str, dict],
+               scored: dict[str, list[tuple[str, float, float]]]) -> None:
+    """One line a run: its id, GPUs, task, named stack and, for each scoring, estimate / published - 1."""
+    by = {name: {label.split()[0]: est / meas - 1 for label, est, meas in cases} for name, cases in scored.items()}
+    with open(path, "w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["id", "gpus", "task", "stack", *scored])
+        for rid in by["bare"]:
+            out.writerow([rid, rows[rid]["gpus"], task_of(rows[rid]), stack_of(conds, rid)[6:],
+                          *(f"{by[name][rid]:+.4f}" for name in scored)])
+
+
 SIZES = {"1-8": "1-8 GPUs", "9-256": "9-256 GPUs", "257+": ">256 GPUs"}  # --size: size_of's labels
 
 
@@ -84,6 +104,7 @@ def main() -> int:
                     "(the batch then comes from the conditions where they state it, else gpuwise's default)")
     ap.add_argument("--size", choices=tuple(SIZES), help="only the runs of this many GPUs (the split's own table)")
     ap.add_argument("--task", choices=("pretrain", "fine-tune", "LoRA"), help="only the runs of this task")
+    ap.add_argument("--rows", type=Path, help="write each run's errors (bare, basis only, full, each group alone) here")
     args = ap.parse_args()
     if args.no_row_batch or args.size or args.task:  # a copy of the runs: the split's alone, the batch blanked
         with open(args.runs, newline="") as fh:
@@ -126,11 +147,13 @@ def main() -> int:
     print(f"{'column group':16s} {'stated':>6s} | {'only: median':>12s} {'signed':>7s} {'>2x':>4s} | "
           f"{'all but: median':>15s} {'signed':>7s} {'>2x':>4s} | {'stating it moves':>16s}")
     basis_only = None
+    alone: dict[str, list[tuple[str, float, float]]] = {}
     for name, group in GROUPS.items():
         said = {rid for rid in rows if rid in conds and any(conds[rid].get(k) for k in group)}
         stated = len(said)
         only = scored(A.conditions_only(conds, set(group) | base), name + " only")
         but = scored(A.conditions_only(conds, cols - set(group)), "all but " + name)
+        alone[name] = only
         if name == "hours_basis":
             basis_only = only
         (om, os_, ob), (bm, bs, bb) = scores(only), scores(but)
@@ -143,17 +166,21 @@ def main() -> int:
         if ids:
             print(f"  {name}: {len(ids)} runs refused without the rest, scored on every condition: "
                   + ", ".join(sorted(ids)))
-    print(f"{'split':16s} {'runs':>5s} | {'bare':>6s} {'signed':>7s} | {'basis only':>10s} {'signed':>7s} | "
+    print(f"{'split':24s} {'runs':>5s} | {'bare':>6s} {'signed':>7s} | {'basis only':>10s} {'signed':>7s} | "
           f"{'full':>6s} {'signed':>7s}")
-    for key in (lambda r: size_of(r["gpus"]), task_of):
+    for key in (lambda r: size_of(r["gpus"]), task_of, lambda r: stack_of(conds, r["id"])):
         groups: dict[str, list[int]] = {}
         for i, (label, _, _) in enumerate(bare):
             groups.setdefault(key(rows[label.split()[0]]), []).append(i)
         for g, idx in sorted(groups.items()):
             parts = [scores([cases[i] for i in idx]) for cases in (bare, basis_only, full)]
-            print(f"{g:16s} {len(idx):5d} | " + " | ".join(f"{m:6.1%} {s:+7.1%}" if j != 1 else
+            print(f"{g:24s} {len(idx):5d} | " + " | ".join(f"{m:6.1%} {s:+7.1%}" if j != 1 else
                                                           f"{m:10.1%} {s:+7.1%}" for j, (m, s, _) in
                                                           enumerate(parts)))
+    if args.rows:
+        write_rows(args.rows, rows, conds, {"bare": bare, "basis_only": basis_only, "full": full,
+                                            **{name + "_only": cases for name, cases in alone.items()
+                                               if name != "hours_basis"}})
     if args.worst:
         for (label, est, meas), (_, e2, _) in sorted(zip(bare, basis_only, strict=True), key=lambda t: -max(
                 t[0][1] / t[0][2], t[0][2] / t[0][1]))[:args.worst]:

@@ -72,3 +72,20 @@ def test_size_and_task_keep_only_their_runs(tmp_path, monkeypatch, capsys):
         monkeypatch.setattr("sys.argv", ["bare_attribution.py", "--runs", str(path), flag, value])
         assert B.main() == 0
         assert capsys.readouterr().out.startswith("some.csv: 1 runs")
+
+
+def test_the_split_by_stack_and_the_rows_file_name_each_run_once(tmp_path):
+    """bare_attribution's split by the stack a run's conditions name (branch bare57) and its --rows file: H56 (MLPerf
+    Llama 3.1 8B, Dell 8 x B300: NeMo) and H98 (Phi-4-reasoning, no conditions row); each scoring's column holds
+    estimate / published - 1 (1.2 / 1.0 - 1 = +0.2000; 0.5 / 1.0 - 1 = -0.5000)."""
+    from benchmarks.bare_attribution import stack_of, write_rows
+
+    conds = accuracy.run_conditions()
+    assert conds["H56"]["stack"] == "nemo" and "H98" not in conds
+    assert (stack_of(conds, "H56"), stack_of(conds, "H98")) == ("stack nemo", "stack none")
+    rows = {"H56": {"gpus": "8", "method": ""}, "H98": {"gpus": "32", "method": "full"}}
+    scored = {"bare": [("H56 x", 1.2, 1.0), ("H98 y", 0.5, 1.0)], "full": [("H56 x", 1.0, 1.0), ("H98 y", 2.0, 1.0)]}
+    path = tmp_path / "rows.csv"
+    write_rows(path, rows, conds, scored)
+    assert path.read_text().splitlines() == ["id,gpus,task,stack,bare,full", "H56,8,pretrain,nemo,+0.2000,+0.0000",
+                                             "H98,32,fine-tune,none,-0.5000,+1.0000"]
