@@ -353,12 +353,13 @@ class _Search:
         return self._frugal[offload]
 
 
-def _local_batch(tj: TrainingJob, n: int, tp: int, pp: int, cp: int) -> int:
-    """The stack's default per-GPU batch (runtime.yaml training_stacks local_batch) on an unpipelined layout whose
+def _local_batch(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, local: int = 0) -> int:
+    """The stack's default per-GPU batch (runtime.yaml training_stacks local_batch), or ``local`` sequences (one of
+    its moe_micro_batches), on an unpipelined layout whose
     global batch it divides into whole micro-steps of every replica (torchtitan asserts global_batch_size %
     (local_batch_size x data-parallel degree) == 0); 0 where it does not apply (a pipeline splits the local batch
     into its own micro-batches of one sequence: torchtitan's pipeline_parallel_microbatch_size)."""
-    local = tj.stack_local_batch
+    local = local or tj.stack_local_batch
     if local <= max(1, tj.micro_batch) or pp > 1:
         return 0
     replicas = n // (tp * pp * cp)
@@ -413,9 +414,10 @@ def _search(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) 
                 (groups if fits_batch else over).append(_Group(tj, n, (tp, pp, cp, ep, v), plain))
             if off:
                 (offload if fits_batch else over_off).append(_Group(tj, n, (tp, pp, cp, ep, v), off))
-            local = _local_batch(tj, n, tp, pp, cp)
-            if local and fits_batch:  # the stack's own per-GPU batch, beside one sequence (where it does not fit)
-                groups.extend(_Group(tj, n, (tp, pp, cp, ep, v), rungs, local) for rungs in (plain, off) if rungs)
+            # the stack's own per-GPU batch, and the MoE micro-batches it tries, beside one sequence (where they fit)
+            for local in sorted({_local_batch(tj, n, tp, pp, cp, m) for m in (0, *tj.micro_batch_tries)} - {0}):
+                if fits_batch:
+                    groups.extend(_Group(tj, n, (tp, pp, cp, ep, v), rungs, local) for rungs in (plain, off) if rungs)
     if not groups and not offload:
         groups, offload = over, over_off
     # the pins may rule everything out (a pinned copy wider than n GPUs, ZeRO-3 with pipeline stages): then the

@@ -225,6 +225,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     # FP4 GEMMs (NVIDIA's MLPerf Training v5.1 NeMo 25.09 recipes, llama31_405b config_common_fp4.sh: "TP overlap not
     # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
     spec = stack_spec(job)  # the stack's entry, read once for every field below
+    tries = moe_micro_batches(job, spec)
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
@@ -261,6 +262,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_fp8_fused=spec.fp8_quantize == "fused",
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
+                       micro_batch_tries=tries,
                        moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
@@ -443,6 +445,21 @@ def _host_steps(job: Job, stack: str) -> tuple[float, float]:
     if w.lora_targets == "all-linear" and stack in ops.per_expert_adapter_stacks:
         return float(ops.frozen + 2 * ops.trainable), 3.0 * ops.forward
     return float(ops.frozen), float(ops.forward)
+
+
+def moe_micro_batches(job: Job, spec: StackSpeed) -> tuple[int, ...]:
+    """The micro-batches beside one sequence the planner tries for an MoE model's pretraining with no batch_size given,
+    on a stack whose recipes set it per system (runtime.yaml training_stacks moe_micro_batches); said as the
+    assumption in place of the one-sequence default."""
+    w = job.w
+    if not (job.shape.moe and w.task == "pretrain" and spec.moe_micro_batches) or "batch_size" in w.model_fields_set:
+        return ()
+    tries = tuple(spec.moe_micro_batches)
+    for i, a in enumerate(job.assumptions):
+        if a.field == "workload.batch_size" and a.message_id == "assume.default.workload.batch_size":
+            job.assumptions[i] = note("workload.batch_size", "auto", "assume.default.workload.batch_size.moe",
+                                      {"stack": spec.name, "sizes": ", ".join(map(str, tries))})
+    return tries
 
 
 def moe_host_forward(job: Job) -> float:

@@ -190,6 +190,9 @@ class TrainingJob:
     # sequences a data-parallel rank takes a micro-step on the stack by default, where the user set no micro-batch
     # (runtime.yaml training_stacks local_batch; 0: none, the user's or gpuwise's micro_batch only)
     stack_local_batch: int = 0
+    # more sequences a micro-step the planner tries beside one where the user set no micro-batch: an MoE model's
+    # pretraining on a stack whose recipes set it per system (runtime.yaml training_stacks moe_micro_batches)
+    micro_batch_tries: tuple[int, ...] = ()
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0

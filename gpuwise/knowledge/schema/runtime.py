@@ -405,6 +405,11 @@ class StackSpeed(Strict):
         "user sets no per-GPU batch (torchtitan's training.local_batch_size), gradient accumulation making up the "
         "rest of the global batch; a pipelined layout splits it into the stack's pipeline micro-batches; None: "
         "the stack has no default of its own (one sequence, gpuwise's default)")
+    moe_micro_batches: list[Annotated[int, Field(ge=2, le=64)]] | None = Field(
+        default=None, min_length=1, description="sequences a micro-step the planner also tries, beside one, for an "
+        "MoE model's pretraining when its user sets no per-GPU batch, on an unpipelined layout whose global batch "
+        "they divide, keeping the fastest that fits: the stack's performance recipes set the micro-batch per system "
+        "(a layer's per-expert host launches are paid once a micro-batch); None: one sequence")
     pipeline_zero: int | None = Field(
         default=None, ge=0, le=1, description="the ZeRO stage a sharded data-parallel pin (ZeRO-2/3, FSDP) runs as "
         "once the model is pipelined: FSDP2 under torch.distributed.pipelining gathers a stage's weights once a step "
