@@ -401,6 +401,11 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # and HPE's 8 x MI355X and Cisco's 8 x MI350X on AMD's vLLM harness)
     ("RT(?=4[1-9]|5|60)", "  of which the rows added by serveblind29 (ids RT41-RT60; blind figures in the validation "
      "README): throughput"),
+    # the sparkrate57 round (ids RT61..: djangodevreng/dgx-spark-benchmarks' Poisson tests with no binding cap, one DGX
+    # Spark (GB10) under vLLM 0.26.0: 09-reasoning, random 1k / 4k, 50 prompts at 0.2/s, of 19 checkpoints, and
+    # Qwen3.5-0.8B's 10-monday-peak, 300 prompts at 1.5/s, whose cap of 25 never bound)
+    ("RT(?=6[1-9]|7|80)", "  of which the rows added by sparkrate57 (ids RT61-RT80; blind figures in the validation "
+     "README): throughput"),
 )
 
 
@@ -727,6 +732,8 @@ def main() -> int:
            True)
     report("  of which the rows added by serveblind29 (ids RT41-RT60): latency", "ms",
            [c for c in lat_rate if re.match(r"RT(?=4[1-9]|5|60)\d", c[0])], False)
+    report("  of which the rows added by sparkrate57 (ids RT61-RT80): latency", "ms",
+           [c for c in lat_rate if re.match(r"RT(?=6[1-9]|7|80)\d", c[0])], False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
     ml_rate = [c for c in rate_all if re.match(r"ML\d", c[0])]
     report("  of which the MLPerf Inference Server rows (ids ML..; blind figures in the validation README)", "t/s",
