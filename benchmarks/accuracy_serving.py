@@ -254,12 +254,22 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
         served = min(rate, full.requests_per_s)
         label = (f"{row['id']} {row['model']} {row['precision']} {row['count']}x{row['gpu']} "
                  f"{row['prompt_tokens']}/{row['output_tokens']} rate={row['request_rate']} ({row['framework']})")
-        served *= finite_run_share(row, served, at) if at.stable else 1.0
+        run = finite_paced(job, s, row, at)
+        if run is not None:  # the run's prompts never build the steady state: the finite stream simulated
+            served = run.seconds and len(run_lengths(row, s)) * s.layout.replicas / run.seconds
+        else:
+            served *= finite_run_share(row, served, at) if at.stable else 1.0
         if row["output_tokens_per_s"]:
             out.append((label + " out tok/s", served * int(row["output_tokens"]), float(row["output_tokens_per_s"])))
         elif row.get("served_requests_per_s"):
             out.append((label + " req/s", served, float(row["served_requests_per_s"])))
         if latency is None:
+            continue
+        if run is not None:  # the simulated run's means (it gives no spread: the p95 columns are not compared)
+            for col, name, est in (("ttft_ms", "TTFT mean", run.ttft), ("tpot_ms", "TPOT mean", run.tpot),
+                                   ("tpot_p50_ms", "TPOT p50 (vs mean)", run.tpot)):
+                if row.get(col):
+                    latency.append((f"{label} {name} (finite run)", est * 1e3, float(row[col])))
             continue
         if not at.stable:
             print(f"  {row['id']} beyond the copies' reach at {rate:g}/s (the model's queue grows): latencies not "
@@ -271,6 +281,33 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
             if row.get(col):
                 latency.append((f"{label} {name}", est * 1e3, float(row[col])))
     return out
+
+
+def run_lengths(row: dict, s) -> list[tuple[int, int]]:
+    """The (prompt, output) tokens of the requests one copy gets in a run of ``row['prompts']``, each at the row's
+    mean lengths, shared evenly over the copies."""
+    n = max(1, round(int(row["prompts"]) / s.layout.replicas))
+    return [(int(row["prompt_tokens"]), int(row["output_tokens"]))] * n
+
+
+def finite_paced(job, s, row: dict, point):
+    """A run of ``prompts`` requests sent at ``request_rate`` with no concurrency cap (vllm bench serve, SGLang's
+    bench_serving, guidellm at a rate) whose prompts cannot build the steady state the rate model answers: that
+    steady state holds the rate x its mean end-to-end latency in flight (Little's law), and a run of n prompts never
+    holds more than n; beyond the copies' reach it holds the full scheduler's batch. Such a run is a finite stream
+    whose batch grows while its prompts arrive and drains after, simulated over the requests and the rate one copy
+    gets (:func:`gpuwise.estimators.serving.burst.burst_run`, ``rate``; every request at the row's mean lengths):
+    the benchmark's output over its duration, the first send to the last token. None where no count is stated (an
+    MLPerf run), the rate is infinite, the steady state's requests in flight are fewer than the prompts, or the
+    simulation does not apply."""
+    from gpuwise.estimators.serving import burst as BU
+
+    n, rate = int(row.get("prompts") or 0), row.get("request_rate", "")
+    if not n or rate in ("", "inf"):
+        return None
+    if point.stable and float(rate) * (point.ttft_mean + (int(row["output_tokens"]) - 1) * point.tpot_mean) < n:
+        return None
+    return BU.burst_run(job, s.engine, s.replica, run_lengths(row, s), rate=float(rate) / s.layout.replicas)
 
 
 def dataset_burst(kb, job, s, row: dict):
