@@ -257,6 +257,7 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
         run = finite_paced(job, s, row, at)
         if run is not None:  # the run's prompts never build the steady state: the finite stream simulated
             served = run.seconds and len(run_lengths(row, s)) * s.layout.replicas / run.seconds
+            served *= run.output_tokens / len(run_lengths(row, s)) / int(row["output_tokens"])  # the grid's rounding
         else:
             served *= finite_run_share(row, served, at) if at.stable else 1.0
         if row["output_tokens_per_s"]:
@@ -284,10 +285,22 @@ def rate_cases(kb, path: Path = RATE, *, latency: list | None = None) -> list[tu
 
 
 def run_lengths(row: dict, s) -> list[tuple[int, int]]:
-    """The (prompt, output) tokens of the requests one copy gets in a run of ``row['prompts']``, each at the row's
-    mean lengths, shared evenly over the copies."""
+    """The (prompt, output) tokens of the requests one copy gets in a run of ``row['prompts']``, shared evenly over
+    the copies: each at the row's mean lengths, or, where the row states the client's ``range_ratio`` r (vllm bench
+    serve's random dataset, --random-range-ratio: each request's output drawn uniformly over mean x [1 - r, 1 + r]),
+    the outputs at that uniform's quantile grid (i + 0.5) / n, scaled to the row's mean and sent in the order
+    burst.GOLDEN strides over the grid (no random numbers), the prompts at their mean."""
+    from gpuwise.estimators.serving import burst as BU
+
     n = max(1, round(int(row["prompts"]) / s.layout.replicas))
-    return [(int(row["prompt_tokens"]), int(row["output_tokens"]))] * n
+    prompt, output = int(row["prompt_tokens"]), int(row["output_tokens"])
+    r = float(row.get("range_ratio") or 0)
+    if not r:
+        return [(prompt, output)] * n
+    grid = [1 - r + 2 * r * (i + 0.5) / n for i in range(n)]
+    scale = n / sum(grid)
+    outs = [max(1, round(output * g * scale)) for g in grid]
+    return [(prompt, outs[i]) for i in sorted(range(n), key=lambda i: (i * BU.GOLDEN) % 1.0)]
 
 
 def finite_paced(job, s, row: dict, point):

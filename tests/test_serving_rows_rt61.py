@@ -82,8 +82,9 @@ RUNS = {
 }
 # est / published output tok/s, blind (README): 0.29 (RT69, a steady state the 50 prompts never build) to 3.82 (RT71,
 # the full scheduler's rate, which 50 prompts never fill); with the finite run simulated where the prompts cannot build
-# the steady state (accuracy_serving.finite_paced): 0.65 (RT78) to 1.48 (RT66)
-BAND = (0.6, 1.6)
+# the steady state (accuracy_serving.finite_paced): 0.65 (RT78) to 1.48 (RT66); with the outputs spread as the client's
+# --random-range-ratio 0.9 draws them (accuracy_serving.run_lengths): 0.51 (RT78, Nemotron 3 Nano BF16) to 1.17 (RT75)
+BAND = (0.45, 1.25)
 
 
 def _rows(name: str = "serving_rate.csv", lo: int = 61, hi: int = 80, prefix: str = "RT") -> dict[str, dict]:
@@ -187,3 +188,26 @@ def test_a_run_its_prompts_cannot_fill_is_simulated_as_the_finite_stream_it_is()
     mlperf = _rows("serving_rate.csv", 41, 41)["RT41"]
     job, s = A.rate_row_served(kb, mlperf)
     assert A.finite_paced(job, s, mlperf, s.rate.at_rate) is None
+
+
+def test_the_outputs_spread_as_the_clients_range_ratio_draws_them():
+    """vllm bench serve's random dataset draws each output uniformly over mean x [1 - r, 1 + r] (--random-range-ratio
+    0.9: 410-7,782 tokens about 4,096); the harness lays 50 requests on that uniform's grid (i + 0.5) / 50, scaled
+    to the row's mean of 4,186: the shortest 4,186 x (0.1 + 1.8 x 0.5 / 50) = 494, the longest 4,186 x (1.9 - 0.018)
+    = 7,878, the mean the row's. gpt-oss-20b's row (its outputs ended at EOS) states no ratio: every request at the
+    mean."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import accuracy_serving as A
+
+    class One:  # one copy
+        class layout:
+            replicas = 1
+
+    rows = _rows()
+    assert all(rows[r]["range_ratio"] == ("" if r == "RT75" else "0.9") for r in RUNS)
+    got = A.run_lengths(rows["RT65"], One)
+    outs = sorted(o for _, o in got)
+    assert len(got) == 50 and {p for p, _ in got} == {1110}
+    assert (outs[0], outs[-1]) == (round(4186 * 0.118), round(4186 * 1.882))
+    assert sum(outs) / 50 == pytest.approx(4186, abs=1)
+    assert set(A.run_lengths(rows["RT75"], One)) == {(1156, 3559)}
