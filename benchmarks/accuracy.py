@@ -67,9 +67,11 @@ from benchmarks.accuracy_serving import (  # noqa: E402
     dataset_burst,
     dataset_loop,
     dataset_paced,
+    finite_paced,
     finite_run_share,
     offline_metric,
     rate_cases,
+    run_lengths,
     run_ttft,
     serving_cases,
     serving_job,
@@ -113,11 +115,11 @@ __all__ = [  # the case builders and data paths above, the report printer, the r
     "OFFLOAD", "RATE", "RATE_ROUNDS", "RUNS", "RUN_DEADLINE_DAYS", "RUN_MAX_GPUS", "SERVING", "SERVING_ROUNDS",
     "SINGLE", "THROUGHPUT", "_catalog_model", "_rows", "_scored_rows", "_step_tokens_per_gpu", "batch_throughput",
     "burst_run_ttft", "burst_waves", "conditions_only", "dataset_burst", "dataset_loop", "dataset_paced",
-    "decode_cases", "finetune_cases", "finite_run_share", "heldout_outside_criterion", "hours_as_published", "main",
-    "memory_cases", "offline_metric", "offload_cases", "offload_workload", "published_run_cases", "rate_cases",
-    "report", "run_conditions", "run_estimate", "run_ttft", "run_workload", "serving_cases", "serving_job",
-    "single_stream", "single_stream_cases", "throughput_cases", "throughput_workload", "training_cases",
-    "wave_sizes", "wave_throughput", "wave_tpot", "with_conditions",
+    "decode_cases", "finetune_cases", "finite_paced", "finite_run_share", "heldout_outside_criterion",
+    "hours_as_published", "main", "memory_cases", "offline_metric", "offload_cases", "offload_workload",
+    "published_run_cases", "rate_cases", "report", "run_conditions", "run_estimate", "run_lengths", "run_ttft",
+    "run_workload", "serving_cases", "serving_job", "single_stream", "single_stream_cases", "throughput_cases",
+    "throughput_workload", "training_cases", "wave_sizes", "wave_throughput", "wave_tpot", "with_conditions",
 ]
 
 
