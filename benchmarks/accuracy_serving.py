@@ -444,7 +444,7 @@ def run_ttft(job, s, got, row: dict) -> float:
     prefill (``burst_ttft``) and the rest the steady state. Rows without ``prompts`` are steady-state figures. A
     row whose client paced its requests (``request_rate``: requests/s offered, as bench_serving's
     ``--request-rate 10`` with ``--max-concurrency``) sent no first wave at once: its prompts reach the server one
-    at a time, as in the steady state.
+    at a time, and its first c queue only where one prefill outlasts the gap between them (:func:`paced_ttft`).
 
     A row with ``fixed_lengths`` (every request of the same prompt and output length: SGLang's bench_serving
     --random-range-ratio 1, vLLM's random dataset at its default range ratio 0 with --ignore-eos) stays in waves
@@ -454,8 +454,10 @@ def run_ttft(job, s, got, row: dict) -> float:
 
     prompts = int(row.get("prompts") or 0)
     conc = int(row["concurrency"])
-    if not prompts or row.get("request_rate", "") not in ("", "inf"):
+    if not prompts:
         return got.ttft
+    if row.get("request_rate", "") not in ("", "inf"):
+        return paced_ttft(job, s, got, prompts, conc, float(row["request_rate"]))
     reps = s.layout.replicas
 
     def wave(k: int) -> float:
@@ -471,6 +473,33 @@ def run_ttft(job, s, got, row: dict) -> float:
     fixed = row.get("fixed_lengths") == "1" and round(conc / reps) <= max(s.replica.max_seqs, 1)
     sizes = wave_sizes(prompts, conc, fixed)
     return (sum(k * wave(k) for k in sizes) + (prompts - sum(sizes)) * got.ttft) / prompts
+
+
+def paced_ttft(job, s, got, prompts: int, conc: int, rate: float) -> float:
+    """The mean TTFT of a closed loop at ``conc`` whose client paces its requests (vllm bench serve / bench_serving
+    ``--request-rate`` with ``--max-concurrency``, Poisson arrivals whose rate exceeds what the cap serves): its first
+    ``conc`` requests reach an idle server one by one at ``rate`` a second, not at once, and where a prompt's prefill
+    takes longer than the gap between them they queue for the prefill of those before them (a ramp the steady state
+    never sees); every later request is sent as another ends (the steady state, ``got.ttft``). The ramp, per copy:
+    request i arrives at i / rate and its prefill ends when its own chunks do, after the earlier ones' (the chunks
+    of a burst, ``burst_last_ttft``: the i-th prompt's prefill ends where the first i + 1 prompts' does); its TTFT is
+    that wait and its prefill, never less than the steady state's. The arrivals are taken at their expected times (a
+    Poisson stream's bunching queues them longer) and the ramp's prefills as if no decode rode with them: a lower
+    bound on the ramp's queue."""
+    from gpuwise.estimators import serving as SV
+
+    reps = s.layout.replicas
+    first = min(prompts, conc)
+    n = min(max(1, round(first / reps)), max(s.replica.max_seqs, 1))
+    per = rate / reps
+    ended, before, total = 0.0, 0.0, 0.0
+    for i in range(n):
+        arrive = i / per
+        upto = SV.burst_last_ttft(job, s.engine, s.replica, i + 1)
+        ended = max(arrive, ended) + (upto - before)
+        before = upto
+        total += max(got.ttft, ended - arrive)
+    return (first * total / n + (prompts - first) * got.ttft) / prompts
 
 
 def wave_sizes(prompts: int, conc: int, fixed: bool) -> list[int]:
