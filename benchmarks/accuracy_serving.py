@@ -492,14 +492,14 @@ def paced_ttft(job, s, got, prompts: int, conc: int, rate: float) -> float:
     first = min(prompts, conc)
     n = min(max(1, round(first / reps)), max(s.replica.max_seqs, 1))
     per = rate / reps
-    ended, before, total = 0.0, 0.0, 0.0
+    ended, before, beyond = 0.0, 0.0, 0.0  # beyond: what the ramp's TTFTs add to the steady state's
     for i in range(n):
         arrive = i / per
         upto = SV.burst_last_ttft(job, s.engine, s.replica, i + 1)
         ended = max(arrive, ended) + (upto - before)
         before = upto
-        total += max(got.ttft, ended - arrive)
-    return (first * total / n + (prompts - first) * got.ttft) / prompts
+        beyond += max(ended - arrive - got.ttft, 0.0)
+    return got.ttft + first * beyond / n / prompts
 
 
 def wave_sizes(prompts: int, conc: int, fixed: bool) -> list[int]:
