@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -475,31 +476,43 @@ def run_ttft(job, s, got, row: dict) -> float:
     return (sum(k * wave(k) for k in sizes) + (prompts - sum(sizes)) * got.ttft) / prompts
 
 
-def paced_ttft(job, s, got, prompts: int, conc: int, rate: float) -> float:
+#: Poisson send schedules the ramp of :func:`paced_ttft` is averaged over (a fixed seed: the same figure every run)
+RAMP_DRAWS = 256
+
+
+def paced_ttft(job, s, got, prompts: int, conc: int, rate: float, draws: int = RAMP_DRAWS) -> float:
     """The mean TTFT of a closed loop at ``conc`` whose client paces its requests (vllm bench serve / bench_serving
-    ``--request-rate`` with ``--max-concurrency``, Poisson arrivals whose rate exceeds what the cap serves): its first
-    ``conc`` requests reach an idle server one by one at ``rate`` a second, not at once, and where a prompt's prefill
-    takes longer than the gap between them they queue for the prefill of those before them (a ramp the steady state
-    never sees); every later request is sent as another ends (the steady state, ``got.ttft``). The ramp, per copy:
-    request i arrives at i / rate and its prefill ends when its own chunks do, after the earlier ones' (the chunks
-    of a burst, ``burst_last_ttft``: the i-th prompt's prefill ends where the first i + 1 prompts' does); its TTFT is
-    that wait and its prefill, never less than the steady state's. The arrivals are taken at their expected times (a
-    Poisson stream's bunching queues them longer) and the ramp's prefills as if no decode rode with them: a lower
-    bound on the ramp's queue."""
+    ``--request-rate`` with ``--max-concurrency``, whose rate exceeds what the cap serves): its first ``conc``
+    requests reach an idle server one by one, not at once, and where a prompt's prefill takes longer than the gap
+    before the next they queue for the prefill of those before them (a ramp the steady state never sees); every later
+    request is sent as another ends (the steady state, ``got.ttft``). The ramp, per copy: request i's prefill ends
+    when its own chunks do, after the earlier ones' (the chunks of a burst, ``burst_last_ttft``: the i-th prompt's
+    prefill ends where the first i + 1 prompts' does); its TTFT is that wait and its prefill, never less than the
+    steady state's. The client draws the gaps between sends from a gamma distribution of shape ``burstiness`` (1 by
+    default: exponential, a Poisson stream; vllm/benchmarks/serve.py ``get_request``, sglang's bench_serving
+    likewise), so the ramp is averaged over ``draws`` such schedules; ``draws`` 0 takes each send at its expected time
+    (i / rate), a lower bound. The ramp's prefills are priced as if no decode rode with them."""
     from gpuwise.estimators import serving as SV
 
     reps = s.layout.replicas
     first = min(prompts, conc)
     n = min(max(1, round(first / reps)), max(s.replica.max_seqs, 1))
     per = rate / reps
-    ended, before, beyond = 0.0, 0.0, 0.0  # beyond: what the ramp's TTFTs add to the steady state's
+    services, before = [], 0.0
     for i in range(n):
-        arrive = i / per
         upto = SV.burst_last_ttft(job, s.engine, s.replica, i + 1)
-        ended = max(arrive, ended) + (upto - before)
+        services.append(upto - before)
         before = upto
-        beyond += max(ended - arrive - got.ttft, 0.0)
-    return got.ttft + first * beyond / n / prompts
+    rng = random.Random(0)
+    beyond = 0.0  # what the ramp's TTFTs add to the steady state's, over every schedule
+    for _ in range(max(draws, 1)):
+        arrive = ended = 0.0
+        for i, service in enumerate(services):
+            if i:
+                arrive += rng.expovariate(per) if draws else 1.0 / per
+            ended = max(arrive, ended) + service
+            beyond += max(ended - arrive - got.ttft, 0.0)
+    return got.ttft + first * beyond / (n * max(draws, 1)) / prompts
 
 
 def wave_sizes(prompts: int, conc: int, fixed: bool) -> list[int]:

@@ -99,7 +99,8 @@ def test_a_paced_row_sends_no_first_wave_at_once(kb, accuracy):
                                int(row["output_tokens"]), int(row["concurrency"]), int(row["tp"]), int(row["pp"]))
     s = SV.choose(job, kb.gpus[row["gpu"]], int(row["count"]))
     got = s.load
-    assert accuracy.run_ttft(job, s, got, row) == got.ttft
+    # the steady state's, but for the first 256 sends' Poisson bunching (paced_ttft): a tenth of a percent here
+    assert accuracy.run_ttft(job, s, got, row) == pytest.approx(got.ttft, rel=0.01)
     first = SV.burst_ttft(job, s.engine, s.replica, 256)
     unpaced = (256 * first + 260 * got.ttft) / 516
     assert accuracy.run_ttft(job, s, got, {**row, "request_rate": ""}) == pytest.approx(unpaced)
