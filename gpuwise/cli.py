@@ -187,11 +187,12 @@ def _said(template: str, **values: object) -> str:
 def _other_notation(text: str) -> str | None:
     """A number option written in digits other than 0-9 ('٨', '７.２'): the ASCII it would have meant, as a file's
     number field offers it (inputs/notation.py meant; hostile round 41); None for other text ('7_1' and '0x7' stay
-    'not a number': a rate of 71 or 7 is not surely what was meant)."""
-    from .inputs.notation import meant
+    'not a number': a rate of 71 or 7 is not surely what was meant). Thousands grouped or a decimal comma ('10,000'
+    GPUs, '7,1' CNY per USD) are offered as the number, with both readings where one comma may be either (round 44)."""
+    from .inputs.notation import Grouped, meant
 
-    said = None if text.isascii() else meant(text)
-    return None if said is None else said.words(_LANG)
+    said = meant(text)
+    return None if said is None or (text.isascii() and not isinstance(said, Grouped)) else said.words(_LANG)
 
 
 def _gpu_count(text: str) -> int:

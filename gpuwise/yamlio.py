@@ -72,8 +72,13 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
                 key = self.construct_object(key_node, deep=True)
                 try:
                     if key in seen:
-                        raise yaml.constructor.ConstructorError(
-                            None, None, f"duplicate key {_clip(key)!r}", key_node.start_mark)
+                        grouped = (node.flow_style and isinstance(key_node.value, str)
+                                   and re.fullmatch(r"[0-9]{3}", key_node.value) is not None)
+                        raise yaml.constructor.ConstructorError(  # {n: 2,000,000}: keys 000 and 000 (round 44)
+                            None, None, f"duplicate key {_clip(key_node.value if grouped else key)!r}" + (
+                                ": inside braces { } a comma ends an entry, so a number written 2,000,000 is read "
+                                "as 2 and keys 000: write it without commas" if grouped else ""),
+                            key_node.start_mark)
                     seen.add(key)
                 except TypeError:  # an unhashable key: the base class reports it
                     pass

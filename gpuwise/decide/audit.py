@@ -27,6 +27,7 @@ from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import (
     check_instance,
+    check_instance_host_ram,
     check_instance_network,
     check_network,
     check_shared_host_ram,
@@ -509,6 +510,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             check_instance(kb, acq.instance, gpu.id, f"{where}: acquisition.instance", acq.provider, hw.count,
                            hw.nodes)
             check_instance_network(kb, acq.instance, hw.network, hw.count, hw.nodes, f"{where}: hardware.network")
+            check_instance_host_ram(kb, acq.instance, hw.host_ram_gb, f"{where}: hardware.host_ram_gb")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         match, basis = _matching_instance(p, job, gpu)
         proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,

@@ -209,6 +209,24 @@ def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str,
                         hint=N_("did you mean %(name)s?"), hint_values={"name": name})
 
 
+def check_instance_host_ram(kb: Knowledge, instance: str | None, host_ram_gb: float | None, where: str) -> None:
+    """A proposal renting a named instance whose host RAM is known (runtime.yaml rented_host_ram instance_gib)
+    cannot state more host RAM a server than the instance comes with: a p5.48xlarge (2,048 GiB) stated at 16,000
+    GB turned a 405B offload's MEM-HOST-RAM-SHORT into MEM-HOST-RAM-HELD (hostile round 44). Less is read as
+    written (RAM kept for something else)."""
+    gib = kb.runtime.rented_host_ram.instance_gib.get(instance) if instance and host_ram_gb else None
+    if not gib or host_ram_gb is None:
+        return
+    has = gib * 2 ** 30 / 1e9
+    if host_ram_gb <= has * 1.01:  # a rounding of GiB as GB, or the figure in GiB itself, passes
+        return
+    raise UserError(N_("%(stated)s GB a server is more host RAM than instance %(instance)s comes with (%(gb)s GB, "
+                       "%(gib)s GiB)"), where=where,
+                    hint=N_("leave hardware.host_ram_gb out to take the instance's, or name an instance with more"),
+                    values={"stated": f"{host_ram_gb:,.0f}", "instance": instance, "gb": f"{has:,.0f}",
+                            "gib": f"{gib:,.0f}"})
+
+
 def check_instance_network(kb: Knowledge, instance: str | None, network: str | None, count: int, nodes: int,
                            where: str) -> None:
     """A proposal renting several instances of a listed one (clouds.yaml ``network``, the bandwidth its provider

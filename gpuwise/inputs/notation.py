@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..errors import N_, Said
+from ..errors import N_, Said, Term
 
 PLAIN = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", re.ASCII)
 """A number as gpuwise reads it from text: ASCII decimal digits, a point, an exponent."""
@@ -23,11 +23,25 @@ _BASE = {"x": (16, N_("%(given)s is a hexadecimal number (%(meant)s in decimal):
          "b": (2, N_("%(given)s is a binary number (%(meant)s in decimal): write numbers in decimal"))}
 _GROUPED = re.compile(r"[-+]?[0-9_]*[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9_]+)?", re.ASCII)
 _BASE_60 = re.compile(r"([-+]?)([0-9][0-9_]*)((?::[0-5]?[0-9])+)(\.[0-9_]*)?", re.ASCII)
+_THOUSANDS = re.compile(r"[-+]?[0-9]{1,3}(?P<sep>[,' \u00a0\u2009\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*"
+                        r"(?P<point>\.[0-9]+)?")
+"""Digits grouped by threes with a comma, a space (plain, no-break or thin) or an apostrophe: '1,000', '1 000'."""
+_POINTS = re.compile(r"[-+]?[0-9]{1,3}(?:\.[0-9]{3}){2,}|[-+]?[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+")
+"""Digits grouped by points, as much of Europe writes them: '1.000.000', '1.000,5' (a decimal comma after them)."""
+_DECIMAL_COMMA = re.compile(r"[-+]?[0-9]+,[0-9]+")
+_SEPARATORS = {",": Term(N_("commas")), "'": Term(N_("apostrophes"))}
 
 
 class Meant(Said):
     """A number written in another notation: the complaint quotes the text, so a message that
     adds what was given need not."""
+
+
+class Grouped(Meant):
+    """A number with its thousands grouped or a decimal comma; ``by_commas``: grouped by threes with commas and no
+    other mark ('200,000', '1,500'), the way an amount of money may be written (inputs/money.py reads it)."""
+
+    by_commas = False
 
 
 def fold_digits(text: str) -> str:
@@ -83,6 +97,9 @@ def meant(text: str) -> Meant | None:
         return Meant(template, given=repr(t), meant=f"{-value if m.group(1) == '-' else value}")
     if "_" in t and _GROUPED.fullmatch(t):
         return Meant(N_("%(given)s has '_' in a number: write %(meant)s"), given=repr(t), meant=t.replace("_", ""))
+    grouped = _grouped(t)
+    if grouped is not None:
+        return grouped
     m = _BASE_60.fullmatch(t)
     if m:
         value = float(m.group(2).replace("_", ""))
@@ -94,6 +111,30 @@ def meant(text: str) -> Meant | None:
                        "write the number"), given=repr(t), meant=f"{value:g}")
     if not t.isascii() and _ascii_digits(t) is not None:
         return other_digits(t)
+    return None
+
+
+def _grouped(t: str) -> Grouped | None:
+    """A number whose thousands are grouped ('1,000,000', '200 000 000', "1'000") or written with a decimal comma
+    ('1,5', '1.000,5'): pydantic's 'unable to parse string as a number' offered nothing (hostile round 44). One
+    comma before three digits ('1,500') is said both ways: 1500 in English, 1.5 where the comma is the point."""
+    m = _THOUSANDS.fullmatch(t)
+    if m is not None:
+        plain = re.sub(r"[,' \u00a0\u2009\u202f]", "", t)
+        if m.group("sep") == "," and t.count(",") == 1 and not m.group("point"):
+            said = Grouped(N_("%(given)s has a comma in a number: write %(meant)s, or %(decimal)s if the comma is "
+                              "the decimal point"), given=repr(t), meant=plain,
+                           decimal=f"{float(t.replace(',', '.')):g}")
+        else:
+            said = Grouped(N_("%(given)s groups its thousands with %(sep)s: write %(meant)s"), given=repr(t),
+                           sep=_SEPARATORS.get(m.group("sep"), Term(N_("spaces"))), meant=plain)
+        said.by_commas = m.group("sep") == ","
+        return said
+    if _POINTS.fullmatch(t):
+        return Grouped(N_("%(given)s groups its thousands with points: write %(meant)s"), given=repr(t),
+                       meant=t.replace(".", "").replace(",", "."))
+    if _DECIMAL_COMMA.fullmatch(t):
+        return Grouped(N_("%(given)s has a decimal comma: write %(meant)s"), given=repr(t), meant=t.replace(",", "."))
     return None
 
 

@@ -14,7 +14,9 @@ from pydantic import (
 
 from ..errors import N_, Said, SaidAt
 from ..knowledge.schema.clouds import at_least_floor
-from .requirements import Constraints, Environment
+from .dates import month_text
+from .notation import PLAIN
+from .requirements import Constraints, Environment, parse_money
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
 from .workload import Workload
 
@@ -59,14 +61,22 @@ class Acquisition(Strict):
 
     _v = field_validator("unit_price_usd", "hourly_usd", "months")(_finite)
     _h = field_validator("hourly_usd")(at_least_floor)
+
+    @field_validator("unit_price_usd", "hourly_usd", mode="before")
+    @classmethod
+    def _amount_text(cls, v: Any, info: ValidationInfo) -> Any:
+        """A price written as an amount (``"$2.50"``, ``"$30,000"``, ``"RMB 7"``) was 'unable to parse string as a
+        number' (hostile round 44): the number is offered, in the file's currency as the field is."""
+        if isinstance(v, str) and not PLAIN.fullmatch(v.strip()):
+            try:
+                amount = parse_money(v)[0]
+            except Said:
+                return v
+            raise Said(N_("%(given)s: %(field)s is a number in the file's currency (constraints.currency): write "
+                          "%(meant)s"), given=repr(v.strip()), field=info.field_name, meant=f"{amount:.15g}")
+        return v
     """``hourly_usd: 5e-324`` made a cost per token of inf and crashed the rule engine (exit 3); the
     knowledge base's offers have the same floor (a tenth of a cent an hour)."""
-
-
-def _yyyymm(v: Any) -> Any:
-    if isinstance(v, dt.date):
-        return v.strftime("%Y-%m")
-    return v
 
 
 def _real_month(v: str | None) -> str | None:
@@ -88,7 +98,7 @@ class UsedCard(Strict):
     fan_speed_percent: list[float] = Field(default=[], max_length=100_000)
     power_under_load_w: list[float] = Field(default=[], max_length=100_000)
 
-    _d = field_validator("manufactured", "purchased", mode="before")(_yyyymm)
+    _d = field_validator("manufactured", "purchased", mode="before")(month_text)
     _m = field_validator("manufactured", "purchased")(_real_month)
 
     @field_validator("serial", mode="before")

@@ -137,8 +137,8 @@ class _Mismatch:
 def parse_money(text: str) -> tuple[float, str | None]:
     """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
     ``150万元`` -> (amount, currency or None when no currency is written)."""
-    said = meant(text)  # '0x10', '1_000', '１６': said what it would have meant
-    if said is not None:
+    said = meant(text)  # '0x10', '1_000', '１６', '1,5', '20 000': said what it would have meant
+    if said is not None and not getattr(said, "by_commas", False):  # '200,000' is an amount as people write it
         raise said
     m = _MONEY.match(text)
     if m is None:

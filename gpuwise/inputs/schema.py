@@ -213,21 +213,43 @@ _KEY_KINDS = {"NoneType": N_("null (~ or an empty key)"), "bool": N_("a yes/no v
               "float": N_("a number"), "date": N_("a date"), "datetime": N_("a date")}
 
 
+def _comma_split(before: tuple[Any, Any] | None, key: Any, value: Any, where: str, field: str) -> None:
+    """``{train_tokens: 1,000}``: in braces a comma ends an entry, so YAML reads ``train_tokens: 1`` and a key
+    ``000`` with no value, which was refused as 'the key 0 is not text: YAML read it as Written' (hostile round 44).
+    A number key with no value just after a number is said as the number written with its thousands grouped."""
+    if before is None or value is not None or not isinstance(key, int) or isinstance(key, bool):
+        return
+    name, number = before
+    digits = getattr(key, "written", str(key))
+    if not isinstance(name, str) or not isinstance(number, int) or isinstance(number, bool) or not digits.isdigit():
+        return
+    raise UserError(N_("%(name)s: %(given)s inside braces { } is read as %(name)s: %(number)s and a key %(digits)s: "
+                       "a comma there ends an entry"), where=f"{where}: {field}" if field else where,
+                    hint=N_("write %(meant)s, without the comma"),
+                    values={"name": name, "given": f"{number},{digits}", "number": number, "digits": digits},
+                    hint_values={"meant": f"{number}{digits}"})
+
+
 def refuse_keys_not_text(data: Any, where: str, path: tuple[Any, ...] = ()) -> None:
     """Refuse a mapping key YAML read as something other than text (``~``, ``yes``, ``1``, a date),
     naming it as written, what YAML made of it and its section: pydantic showed it as a field
     'None' or a list index '[1]', ``yes`` as 1, and a date key as ``datetime.date(...)``."""
     if isinstance(data, dict):
+        before: tuple[Any, Any] | None = None
         for key, value in data.items():
             if not isinstance(key, str):
                 field = field_path(path, lambda p: _clip(p) if isinstance(p, str) else _short(p))
-                kind = _KEY_KINDS.get(type(key).__name__)
+                _comma_split(before, key, value, where, field)
+                kind = _KEY_KINDS.get(type(key).__name__) or next(
+                    (v for k, v in _KEY_KINDS.items() if k in {c.__name__ for c in type(key).__mro__}), None)
                 shown = {None: "~", True: "true", False: "false"}.get(key, key) if isinstance(key, bool | None) else key
+                shown = getattr(key, "written", shown)  # '000' as written, not the 0 YAML made of it
                 raise UserError(N_("the key %(key)s is not text: YAML read it as %(kind)s"),
                                 where=f"{where}: {field}" if field else where, hint=N_("quote it, or remove the line"),
                                 values={"key": shown if isinstance(shown, str) else _short(shown),
                                         "kind": Term(kind) if kind else type(key).__name__})
             refuse_keys_not_text(value, where, (*path, key))
+            before = (key, value)
     elif isinstance(data, list):
         for i, value in enumerate(data):
             refuse_keys_not_text(value, where, (*path, i))

@@ -9,11 +9,13 @@ names: ``_usd`` says "money", the currency field says which).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ..errors import N_, Said, SaidAt
+from ..inputs.dates import month_text
 from ..inputs.requirements import gpus_as_text
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
 
@@ -64,10 +66,7 @@ class Owned(Strict):
     def _gpu_str(cls, v: Any) -> Any:
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
-    @field_validator("bought", mode="before")
-    @classmethod
-    def _date(cls, v: Any) -> Any:
-        return v.strftime("%Y-%m") if isinstance(v, dt.date) else v
+    _d = field_validator("bought", mode="before")(month_text)
 
     @field_validator("bought")
     @classmethod
@@ -201,6 +200,40 @@ class PlanFile(Strict):
     owned: list[Owned] = Field(default=[], max_length=100)
     workloads: list[PlanWorkload] = Field(min_length=1, max_length=50)
     constraints: PlanConstraints = PlanConstraints()
+
+    @field_validator("workloads", mode="before")
+    @classmethod
+    def _named_list(cls, v: Any) -> Any:
+        """``workloads`` written as a mapping of names to workloads (``lora-8b: {workload: ...}``), as a compose file
+        names its services, was 'must be a list' quoting the mapping (hostile round 44): the list form is offered,
+        the first name as its entry's ``name``."""
+        if isinstance(v, dict) and v and all(isinstance(k, str) and isinstance(x, dict) for k, x in v.items()):
+            first = next(iter(v))
+            raise Said(N_("must be a list of workloads, each with its name: write '- name: %(name)s' with the keys "
+                          "under %(name)s beneath it, and so for each"), name=first)
+        return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _p95_in_targets(cls, data: Any) -> Any:
+        """A p95 latency target written in a service's ``targets`` (``p95_tpot_s: 0.05``) was an unknown key with
+        'did you mean max_tpot_ms?', a bound of another kind (hostile round 44): the p95 targets are the workload
+        section's, as in a requirements file, and the field is offered there in its unit (seconds)."""
+        workloads = data.get("workloads") if isinstance(data, dict) else None
+        for i, w in enumerate(workloads if isinstance(workloads, list) else []):
+            targets = w.get("targets") if isinstance(w, dict) else None
+            for key in targets if isinstance(targets, dict) else ():
+                # the workload's own names only: in milliseconds, p95_ttft_ms is max_ttft_ms's older name (a bound)
+                # and p95_tpot_ms is offered max_tpot_ms by its pattern (hostile round 28)
+                m = re.fullmatch(r"p95_(ttft|tpot)_s", key) if isinstance(key, str) else None
+                if m is None:
+                    continue
+                value = targets[key]
+                raise SaidAt(("workloads", i, "targets", key),
+                             N_("a p95 latency target is the workload's, not the targets': write "
+                                "workloads[%(i)s].workload.%(key)s: %(value)s (seconds)"),
+                             i=i, key=key, value=f"{value:g}" if isinstance(value, int | float) else value)
+        return data
 
     @model_validator(mode="before")
     @classmethod

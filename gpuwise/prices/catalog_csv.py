@@ -34,6 +34,7 @@ from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
+from ..inputs.dates import iso_date
 from ..inputs.notation import number_text
 from ..inputs.schema import MAX_GPUS
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
@@ -150,8 +151,10 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
                 raise ValueError(as_of)
             date = dt.date.fromisoformat(as_of)
         except ValueError:
-            raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of", hint=N_("give YYYY-MM-DD"),
-                            values={"as_of": as_of[:40]}) from None
+            meant = iso_date(as_of)  # '2026/11/30', '30/11/2026', '20261130': its YYYY-MM-DD offered (round 44)
+            raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of",
+                            hint=N_("write %(meant)s") if meant else N_("give YYYY-MM-DD"),
+                            values={"as_of": as_of[:40]}, hint_values={"meant": meant} if meant else None) from None
         if date > dt.date.today():  # a future date would never be flagged as stale
             raise UserError(N_("%(date)s is after today"), where="--as-of",
                             hint=N_("give the day the prices were read"), values={"date": date.isoformat()})
@@ -475,6 +478,10 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             instance = row.get("instance") or f"{name} x{count_text}"
             if row.get("as_of"):  # as --as-of: YYYY-MM-DD alone (Python 3.11 also read '20260105' and '2026-W02-1')
                 if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", row["as_of"].strip()):
+                    meant = iso_date(row["as_of"])
+                    if meant:
+                        raise Said(N_("'%(as_of)s' is not a date written YYYY-MM-DD: write %(meant)s"),
+                                   as_of=row["as_of"][:40], meant=meant)
                     raise Said(N_("'%(as_of)s' is not a date"), as_of=row["as_of"][:40])
                 row_date = dt.date.fromisoformat(row["as_of"].strip())
                 if row_date > dt.date.today():
@@ -513,6 +520,12 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     mapped, why = map_gpu(kb, name, mem, gpus)
     if mapped is None:
         report.skipped.append(Skipped(line, instance or name, why or Said(N_("unknown GPU"))))
+        return
+    launched = kb.gpus[mapped].launch_year
+    if row_date.year < launched:  # an H100 priced on 1999-01-01 (--as-of mistyped): a date no offer of it had
+        report.skipped.append(Skipped(line, instance, Said(
+            N_("dated %(date)s, before %(gpu)s was launched (%(year)s): give the day the price was read"),
+            date=row_date.isoformat(), gpu=kb.gpus[mapped].name, year=launched)))
         return
     key = (instance, mapped)
     if is_spot:

@@ -1,12 +1,14 @@
 """Shared pieces of every knowledge schema: strict frozen models and the source/check convention."""
 
 import datetime as _dt
+import re
 import types
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpuwise.errors import N_, Said
+from gpuwise.inputs.dates import iso_date
 
 # one definition: inputs and knowledge refuse booleans, and numbers in another notation, alike
 from gpuwise.inputs.strict import raise_meant, takes_bool, takes_number_only
@@ -61,13 +63,20 @@ class Strict(Prebuilt, BaseModel):
                     raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
             for name in dates.intersection(data) if dates else ():  # pydantic reads 0 or '1767225600' as a Unix time
                 v = data[name]
+                if isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
+                    continue
+                meant = iso_date(v)  # 2026/11/30, 20261130, a timestamp with its time: the date offered (round 44)
+                if meant is not None and (isinstance(v, _dt.datetime) or not _ISO.fullmatch(str(v).strip())):
+                    raise Said(N_("%(field)s: %(value)s is not a date written YYYY-MM-DD: write %(meant)s"),
+                               field=name, value=repr(v.isoformat() if isinstance(v, _dt.datetime) else v), meant=meant)
                 digits = isinstance(v, str) and v.strip().lstrip("+-").replace(".", "").isdigit()
-                if digits or isinstance(v, int | float):
+                if digits or isinstance(v, int | float) or (isinstance(v, str) and not _ISO.fullmatch(v.strip())):
                     raise Said(N_("%(field)s: %(value)s is not a date: write it YYYY-MM-DD"), field=name, value=repr(v))
         return data
 
 
 _NUMBER_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
+_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _takes_date(annotation: Any) -> bool:

@@ -1,0 +1,134 @@
+"""Dates written in another form than ISO 8601's, as a hurried user copies them from an invoice, a price page or
+a spreadsheet: ``2026/11/30``, ``30/11/2026``, ``20261130``, ``2026-11-30T10:00``, ``Nov 30 2026``, ``2026年11月30日``;
+a month as ``2024/03``, ``03/2024``, ``2024-3``, ``March 2024``, ``202403``, ``2024年3月``. gpuwise reads YYYY-MM-DD
+(a month: YYYY-MM) only, and refuses the others; :func:`iso_date` and :func:`iso_month` give the ISO form such a
+text surely means, for the refusal to offer (hostile round 44). A day and a month that could be either
+(``01/02/2026``) give none: nothing is guessed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ..errors import N_, Said
+
+MONTH = re.compile(r"[0-9]{4}-[0-9]{2}(-[0-9]{2})?")
+"""A month as the input files take it, YYYY-MM (a whole date YYYY-MM-DD too)."""
+
+_MONTHS = {name: i for i, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+     ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+     ("dec", "december")], start=1) for name in names}
+
+_SEP = r"[-/. ]"
+_TIME = r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+"""A time of day after a date ('T10:00', ' 10:00:00Z'): the date is what a price's as_of keeps."""
+_YMD = re.compile(rf"(\d{{4}}){_SEP}(\d{{1,2}}){_SEP}(\d{{1,2}}){_TIME}")
+_XYZ = re.compile(rf"(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}})")
+_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
+_HAN = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+_WORDS = re.compile(r"([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})"
+                    r"|(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})")
+_YM = re.compile(rf"(\d{{4}}){_SEP}(\d{{1,2}})")
+_MY = re.compile(rf"(\d{{1,2}}){_SEP}(\d{{4}})")
+_MONTH_WORDS = re.compile(r"([A-Za-z]+)\.?,?\s+(\d{4})|(\d{4})\s+([A-Za-z]+)\.?")
+
+
+def _date(year: str, month: str | int, day: str | int) -> dt.date | None:
+    try:
+        return dt.date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def _month(name: str) -> int | None:
+    return _MONTHS.get(name.lower())
+
+
+def _as_date(text: str) -> dt.date | None:
+    """The one date ``text`` surely is, in any of the forms above; None where it is none or could be two."""
+    t = text.strip()
+    if m := _YMD.fullmatch(t):
+        return _date(*m.groups())
+    if m := _XYZ.fullmatch(t):
+        a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+        if a > 12 >= b:  # 30/11/2026: day first
+            return _date(year, b, a)
+        if b > 12 >= a or a == b:  # 11/30/2026: month first; 05/05/2026 either way
+            return _date(year, a, b)
+        return None  # 01/02/2026: January 2nd or 1 February
+    if m := _COMPACT.fullmatch(t):
+        return _date(*m.groups())
+    if (m := _HAN.fullmatch(t)) and m.group(3):
+        return _date(*m.groups())
+    if m := _WORDS.fullmatch(t):
+        name, day, year = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
+        month = _month(name)
+        return _date(year, month, day) if month else None
+    return None
+
+
+def iso_date(value: Any) -> str | None:
+    """YYYY-MM-DD for a date written in another form (``2026/11/30``, ``30/11/2026``, ``20261130`` written bare,
+    ``2026-11-30T10:00``, a YAML timestamp, ``Nov 30 2026``, ``2026年11月30日``); None when it is no date or its day
+    and month could be either."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or len(value) > 60:
+        return None
+    date = _as_date(value)
+    return date.isoformat() if date else None
+
+
+def iso_month(value: Any) -> str | None:
+    """YYYY-MM for a month written in another form (``2024/03``, ``03/2024``, ``2024-3``, ``March 2024``,
+    ``202403``, ``2024年3月``, or a whole date in any form :func:`iso_date` reads); None otherwise. A YAML number
+    ``2024.03`` is read as its text; ``2024.1`` could be January or October and is not."""
+    if isinstance(value, dt.date):
+        return value.strftime("%Y-%m")
+    if isinstance(value, float):
+        text = repr(value)
+        value = text if re.fullmatch(r"\d{4}\.\d{2}", text) else None
+    elif isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or len(value) > 60:
+        return None
+    t = value.strip()
+    if date := _as_date(t):
+        return date.strftime("%Y-%m")
+    found: tuple[Any, Any] | None = None
+    if m := _YM.fullmatch(t):
+        found = m.groups()
+    elif m := _MY.fullmatch(t):
+        found = (m.group(2), m.group(1))
+    elif (m := re.fullmatch(r"(\d{4})(\d{2})", t)) or (m := _HAN.fullmatch(t)):
+        found = (m.group(1), m.group(2))
+    elif m := _MONTH_WORDS.fullmatch(t):
+        name, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        found = (year, _month(name)) if _month(name) else None
+    if found is None or _date(found[0], found[1], 1) is None:
+        return None
+    return f"{int(found[0]):04d}-{int(found[1]):02d}"
+
+
+def month_text(v: Any) -> Any:
+    """A field holding a month (a plan's ``owned[].bought``, a used card's ``manufactured`` / ``purchased``): a
+    YAML date as its YYYY-MM; a month in another form refused with its YYYY-MM offered ('2024/03', 202403,
+    'March 2024'), and a number that is none ('2024') refused as no month, where pydantic said 'Input should be a
+    valid string' or 'is not in the expected form' (hostile round 44). YYYY-MM and YYYY-MM-DD pass as they are."""
+    if isinstance(v, dt.date):
+        return v.strftime("%Y-%m")
+    if isinstance(v, str) and MONTH.fullmatch(v.strip()):
+        return v.strip()
+    if isinstance(v, bool) or not isinstance(v, str | int | float):
+        return v
+    shown = repr(v.strip()) if isinstance(v, str) else repr(v)
+    meant = iso_month(v)
+    if meant is not None:
+        raise Said(N_("%(given)s is not written YYYY-MM: write %(meant)s"), given=shown, meant=meant)
+    if isinstance(v, int | float):
+        raise Said(N_("%(given)s is a number, not a year and month: write it YYYY-MM (e.g. 2024-03)"), given=shown)
+    return v
