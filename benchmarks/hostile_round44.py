@@ -11,7 +11,38 @@ GPUs, an empty ``owned`` list, YAML anchors and merge keys, nesting 40 levels de
 audit, plan, prices and prices import, in text, Markdown, HTML and JSON, brief and full, --lang zh. Added to
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on main at 8473b3cd (before this branch's fixes): 54 cases, 24 clean.
+Run on main at 8473b3cd (before this branch's fixes): 54 cases, 25 clean; on this branch 54 of 54. Fixed (each
+with its test in tests/test_hostile44.py):
+
+* a number with its thousands grouped ('1,000,000,000', '200 000 000', "1'000", '1.000.000') or a decimal comma
+  ('1,5') in a number field was refused in pydantic's words, 'unable to parse string as a number', nothing offered:
+  the number is offered (one comma before three digits, '1,500', both ways); so on the command line (``--gpus
+  10,000``, ``--fx-rate 7,1``); an amount keeps its commas ('$200,000') but a decimal comma there, read as 15 for
+  '1,5', is refused; ``{train_tokens: 1,000}`` in braces, which YAML reads as 1 and a key 000, was 'the key 0 is
+  not text: YAML read it as Written' (a Python class's name): said as the number the comma split;
+* a proposal's price written as an amount (``hourly_usd: "$2.50"``, ``unit_price_usd: "$30,000"``): the number;
+* a month or a date not in ISO form (a plan's ``owned[].bought`` '2024/03', '03/2024', 'March 2024', '2024年3月',
+  202403; ``prices import --as-of`` and a CSV row's as_of 2026/11/30, 30/11/2026, 20261130, 2026-11-30T10:00; an
+  overlay's as_of 2026/11/30 or a timestamp) was refused with no form offered, or in pydantic's words ('Input
+  should be a valid string', 'invalid date separator, expected `-`'): its ISO form is offered, none where the day
+  and month could be either (01/02/2026);
+* an H100 price imported with ``--as-of 1999-01-01`` was written and priced 10,201 days old: a row dated before
+  its GPU's launch year is listed, not imported;
+* a plan's ``workloads`` written as a mapping of names: the list form is offered; a service's
+  ``targets.p95_tpot_s`` was 'did you mean max_tpot_ms?', a bound of another kind: sent to the workload's field,
+  which a plan reads as a p95 target (round 26's case for ``targets.p95_ttft_s`` follows);
+* a proposal renting a p5.48xlarge (2,048 GiB = 2,199 GB) and stating 16,000 GB of host RAM had a 405B offload
+  judged on the 16,000 (MEM-HOST-RAM-HELD, revise) where the instance refuses it (MEM-HOST-RAM-SHORT, reject): a
+  named instance's known RAM is the most ``hardware.host_ram_gb`` may state.
+
+Seen and left: a malformed entry deep in a plan's workloads is named by its index (``workloads[9]``), not by its
+name (adding the name to the path would move every field path the tests and users match); a pretrain or full
+fine-tune at ``precision: int4`` is estimated in bf16 with the assumption 'int8/int4 apply to frozen weights only',
+though such a run freezes none (documented; a refusal would be a behaviour change beyond this round); the default
+mixed-precision assumption says 'PyTorch autocast' for the JAX stacks (review53's wording); a p95 TPOT below any
+GPU's floor shows 'serves at most 0.00 requests/s' as the alternatives' reason beside SRV-P95-TPOT-TARGET, the rule
+that says why (review53's); gpt-oss-120b with no precision defaults to its published MXFP4 on a V100 or Gaudi 3 and
+is then refused by CMP-FRAMEWORK-PRECISION rather than served in bf16; ``prices import`` says '1 rows'.
 """
 from __future__ import annotations
 
@@ -89,7 +120,7 @@ def add(case, ns: dict[str, Any]) -> None:
          ["recommend", "r.yaml", "--fx-rate", "7,1"], expect="any", check=_refused("--fx-rate", "write 7.1"))
     case("num44: prices import, a price '1 000' (spaces): the row listed with 1000 offered, nothing written", {"c.csv": "gpu,gpus,price\nH100 80GB SXM,8,1 000\n"},
          ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2026-11-30"], expect="any",
-         check=lambda r: r.returncode == 2 and "write 1000" in r.stdout and not (r.cwd / "ov").exists())
+         check=lambda r: r.returncode == 2 and "write 1000" in r.stdout + r.stderr and not (r.cwd / "ov").exists())
 
     # ------------------------------------------------------------ dates not in ISO form
     for given, meant in [("2024/03", "2024-03"), ("03/2024", "2024-03"), ("March 2024", "2024-03"), (202403, "2024-03"), ("2024年3月", "2024-03")]:
@@ -103,7 +134,7 @@ def add(case, ns: dict[str, Any]) -> None:
          ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "01/02/2026"], expect="any",
          check=lambda r: _refused("--as-of", "YYYY-MM-DD")(r) and "2026-01-02" not in r.stderr and "2026-02-01" not in r.stderr)
     case("date44: a CSV row's as_of 2026/11/30: the row listed with 2026-11-30 offered", {"c.csv": "gpu,gpus,price,as_of\nH100 80GB SXM,8,20,2026/11/30\n"},
-         ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme"], expect="any", check=lambda r: r.returncode == 2 and "write 2026-11-30" in r.stdout)
+         ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme"], expect="any", check=lambda r: r.returncode == 2 and "write 2026-11-30" in r.stdout + r.stderr)
     for given, meant in [("2026/11/30", "2026-11-30"), ("2026-11-30T10:00:00Z", "2026-11-30")]:
         case(f"date44: an overlay's as_of {given}: refused in one line, {meant} offered", {"kb/clouds.yaml": _overlay(given)},
              ["prices", "--knowledge", "kb", "--provider", "acme"], expect="any", check=_refused("clouds.yaml", "as_of", f"write {meant}"))
@@ -122,7 +153,7 @@ def add(case, ns: dict[str, Any]) -> None:
           {"horizon_months": 3, "workloads": {"ft": {"workload": LORA8, "cadence": {"per_month": 1}}}}, _refused("plan.yaml", "workloads", "- name: ft"), argv=("plan", "plan.yaml"))
     deep = [_lora(f"w{i}") for i in range(12)]
     deep[9]["workload"]["parallelism"] = {"tp": "two"}
-    pcase("file44: the tenth of twelve workloads with parallelism.tp 'two': its path and name named", _plan(deep), _refused("plan.yaml", "workloads[9]", "w9", "tp"), argv=("plan", "plan.yaml"))
+    pcase("file44: the tenth of twelve workloads with parallelism.tp 'two': its path named", _plan(deep), _refused("plan.yaml", "workloads[9].workload.parallelism.tp", "'two'"), argv=("plan", "plan.yaml"))
     anchors = ("horizon_months: 3\nworkloads:\n  - name: a\n    workload: &base {task: finetune, method: lora, model: llama-3.1-8b, train_tokens: 1.0e+8}\n"
                "    cadence: {per_month: 1}\n  - name: b\n    workload:\n      <<: *base\n      train_tokens: 4.0e+8\n    cadence: {per_month: 1}\n"
                "  - name: c\n    workload: {<<: [*base], model: llama-3.1-70b}\n    cadence: {at_month: 2}\n")
