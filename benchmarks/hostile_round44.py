@@ -140,9 +140,12 @@ def add(case, ns: dict[str, Any]) -> None:
              ["prices", "--knowledge", "kb", "--provider", "acme"], expect="any", check=_refused("clouds.yaml", "as_of", f"write {meant}"))
     case("date44: an overlay's as_of 2026-11 (no day): refused in gpuwise's words", {"kb/clouds.yaml": _overlay("2026-11")},
          ["prices", "--knowledge", "kb", "--provider", "acme"], expect="any", check=lambda r: _refused("clouds.yaml", "as_of", "YYYY-MM-DD")(r) and "too short" not in r.stderr)
-    case("date44: a price dated 1999-01-01 for an H100 (launched 2022): the row refused, nothing written", {"c.csv": CSV},
-         ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "1999-01-01"], expect="any",
+    case("date44: a price dated 2019-06-01 for an H100 (launched 2022): the row refused, nothing written", {"c.csv": CSV},
+         ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2019-06-01"], expect="any",
          check=lambda r: r.returncode == 2 and "2022" in r.stdout + r.stderr and not (r.cwd / "ov").exists())
+    case("date44: --as-of 1999-01-01 (before any GPU in the catalog): refused in one line, nothing written", {"c.csv": CSV},
+         ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "1999-01-01"], expect="any",
+         check=lambda r: _refused("--as-of", "1999-01-01", "2016")(r) and not (r.cwd / "ov").exists())
 
     # ------------------------------------------------------------ the wrong kind of file, a list malformed deep inside
     case("file44: a requirements file holding a one-entry workloads list: said to be a plan file", {"r.yaml": "workloads:\n  - task: pretrain\n    params_b: 8\n"},

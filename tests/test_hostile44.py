@@ -152,7 +152,7 @@ def test_prices_import_as_of_in_another_form_is_offered_as_iso(tmp_path, as_of, 
     err = _one_line(cli("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", as_of,
                         cwd=tmp_path))
     assert not (tmp_path / "ov").exists()
-    assert err.rstrip().endswith(f"(write {meant})" if meant else "(give YYYY-MM-DD)"), err
+    assert err.rstrip().endswith(f"(give YYYY-MM-DD: write {meant})" if meant else "(give YYYY-MM-DD)"), err
 
 
 def test_a_price_rows_as_of_in_another_form_is_offered_as_iso(tmp_path):
@@ -183,11 +183,16 @@ def test_an_overlays_as_of_in_another_form_is_said_in_gpuwises_words(tmp_path, a
 
 def test_a_price_dated_before_its_gpu_was_launched_is_not_imported(tmp_path):
     """NVIDIA's H100 launched in 2022 (knowledge/gpus.yaml launch_year): a row dated 1999-01-01 was imported and
-    priced as 10,201 days old. An earlier year is listed as the row's reason, and nothing is written."""
+    priced as 10,201 days old. A date before every catalogued GPU's launch (the P100's, 2016) is refused as an
+    option, in one line; a later one before the row's GPU's launch is listed as the row's reason; nothing is
+    written either way."""
     (tmp_path / "c.csv").write_text(CSV)
     r = cli("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "1999-01-01", cwd=tmp_path)
+    assert "--as-of: 1999-01-01 is before any GPU the catalog knows was launched (the oldest, " in _one_line(r)
+    assert not (tmp_path / "ov").exists()
+    r = cli("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2019-06-01", cwd=tmp_path)
     assert r.returncode == 2 and not (tmp_path / "ov").exists()
-    assert "dated 1999-01-01, before NVIDIA H100 SXM5 80GB was launched (2022)" in r.stdout + r.stderr
+    assert "dated 2019-06-01, before NVIDIA H100 SXM5 80GB was launched (2022)" in r.stdout + r.stderr
     r = cli("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2022-06-01", cwd=tmp_path)
     assert r.returncode == 0 and (tmp_path / "ov" / "clouds.yaml").exists()
 

@@ -153,7 +153,7 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
         except ValueError:
             meant = iso_date(as_of)  # '2026/11/30', '30/11/2026', '20261130': its YYYY-MM-DD offered (round 44)
             raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of",
-                            hint=N_("write %(meant)s") if meant else N_("give YYYY-MM-DD"),
+                            hint=N_("give YYYY-MM-DD: write %(meant)s") if meant else N_("give YYYY-MM-DD"),
                             values={"as_of": as_of[:40]}, hint_values={"meant": meant} if meant else None) from None
         if date > dt.date.today():  # a future date would never be flagged as stale
             raise UserError(N_("%(date)s is after today"), where="--as-of",
@@ -326,6 +326,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         raise UserError(N_("file larger than %(mib)s MiB"), where=str(p), values={"mib": MAX_CSV_BYTES // 2**20})
     prov = provider_of(p, provider)
     date, how = file_date(p, as_of)
+    oldest = min(kb.gpus.values(), key=lambda g: g.launch_year, default=None)
+    if how == "--as-of" and oldest is not None and date.year < oldest.launch_year:  # 1970-01-01, 1999-01-01
+        raise UserError(N_("%(date)s is before any GPU the catalog knows was launched (the oldest, %(gpu)s, in "
+                           "%(year)s)"), where="--as-of", hint=N_("give the day the prices were read"),
+                        values={"date": date.isoformat(), "gpu": oldest.name, "year": oldest.launch_year})
     try:
         raw = p.read_bytes()
         for magic, kind in _PACKED.items():  # a gzip'd catalog was 'not UTF-8 text (byte 1)'
