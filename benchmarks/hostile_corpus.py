@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,770 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,771 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -111,7 +111,7 @@ null; the plan questionnaire's growth and month in other digits) and 59 of round
 the JAX stacks levanter and maxtext with pins, devices and names, rocm_aiter on engines that do not read it, request
 rates with p95 targets near capacity in yuan, a plan's service with its load in its workload, params_b-only models,
 numbers written with their units, two names where one goes, tab-indented, BOM / CRLF, joined, doubled-key and
-60,000-line files) and 54 of round 44 (benchmarks/hostile_round44.py: thousands grouped and decimal commas, dates
+60,000-line files) and 55 of round 44 (benchmarks/hostile_round44.py: thousands grouped and decimal commas, dates
 not in ISO form, plan and job files mixed up, anchors and merge keys, zero rates, p95 targets below any GPU, whole
 nodes and one-GPU instances, a named instance's host RAM, stack precisions, imported prices before a GPU's launch),
 over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
