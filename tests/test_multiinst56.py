@@ -99,16 +99,22 @@ def test_a_plan_renting_t4s_runs_on_the_instances_as_recommend_estimates_them(tm
     assert o["wall_hours"] > 6.0  # one server's estimate was 3.29 h
 
 
-def test_a_serving_copy_over_single_t4_instances_is_refused(tmp_path):
-    """Llama 2 70B in fp16 on up to 16 rented T4s: the only count that holds it serves one copy in tensor parallel
-    8 x 2 pipeline stages. Before, it was recommended on two 8-T4 servers (the copy's all-reduces inside a server's
-    PCIe); on sixteen one-GPU instances each all-reduce would cross the 25 GbE between them, which the serving
-    estimate does not count: NET-TP-ACROSS-INSTANCES refuses it, naming why."""
+def test_a_serving_copy_over_single_t4_instances_runs_in_pipeline_stages(tmp_path):
+    """Llama 2 70B in fp16 on up to 16 rented T4s: the only count that holds it is 16. Before multiinst56 it was
+    recommended on two 8-T4 servers, one copy in tensor parallel 8 x 2 pipeline stages; multiinst56 refused that copy
+    on sixteen one-GPU instances (NET-TP-ACROSS-INSTANCES: each all-reduce would cross the 25 GbE, which the serving
+    estimate does not count) and recommended nothing. Since leftovers57 the serving layouts keep tensor parallelism
+    inside an instance: one copy in 16 pipeline stages, each hop over the instances' network, rented as 16
+    g4dn.xlarge. Pinned to tensor parallel 8 x 2 stages, the rule still refuses the copy, naming why."""
     _premise()
-    doc = {"workload": {"task": "inference", "model": "llama-2-70b", "precision": "fp16", "framework": "vllm",
-                        "prompt_tokens": 1024, "output_tokens": 256, "concurrent_requests": 8},
-           "constraints": {"gpus": ["t4"], "max_gpus": 16, "acquisition": "rent"}}
-    code, d = _run(tmp_path, "recommend", doc)
+    w = {"task": "inference", "model": "llama-2-70b", "precision": "fp16", "framework": "vllm",
+         "prompt_tokens": 1024, "output_tokens": 256, "concurrent_requests": 8}
+    c = {"gpus": ["t4"], "max_gpus": 16, "acquisition": "rent"}
+    code, d = _run(tmp_path, "recommend", {"workload": w, "constraints": c})
+    rec = d["recommendation"]
+    assert code == 0 and rec["count"] == 16 and rec["nodes"] == 16 and rec["instance"] == "g4dn.xlarge"
+    assert rec["serving"]["layout"]["tp"] == 1 and rec["serving"]["layout"]["pp"] == 16
+    code, d = _run(tmp_path, "recommend", {"workload": {**w, "parallelism": {"tp": 8, "pp": 2}}, "constraints": c})
     assert code == 1 and d["recommendation"] is None
     sixteen = next(c for c in d["candidates"] if c["count"] == 16)
     assert sixteen["nodes"] == 16 and "NET-TP-ACROSS-INSTANCES" in sixteen["rules"]

@@ -273,6 +273,16 @@ def _per_replica_requests(job: Job, count: int, tp: int) -> int:
     return max(1, math.ceil(job.w.concurrent_requests / replicas))
 
 
+def serving_servers(gpu: Gpu, topo: I.Topology | None) -> tuple[int, str | None] | None:
+    """The servers a serving estimate places a copy's GPUs in, where they are smaller than the GPU's usual server
+    (a rental sold only as smaller instances, rental.instance_split; a proposal that states more nodes): (GPUs one
+    holds, the network between them), so a copy's pipeline hops between them cross that network. None: the usual
+    servers on the GPU's default network (estimators/serving/layout.py)."""
+    if topo is None or topo.nodes <= 1 or topo.per_node >= I.gpus_per_server(gpu):
+        return None
+    return topo.per_node, topo.network
+
+
 def choose_tp(job: Job, gpu: Gpu, count: int, usable: float) -> int:
     """Inference: the tensor-parallel degree of the serving layout chosen for ``count`` GPUs
     (``estimators/serving/`` chooses tensor, pipeline and expert parallel and the replicas)."""
@@ -314,7 +324,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     else:
         strategy = strategy or requested
         if not job.training:  # serving: the layout estimators/serving/ chooses for this count
-            serving = SV.choose(job, gpu, count)
+            serving = SV.choose(job, gpu, count, servers=serving_servers(gpu, topo))
             tp = serving.layout.tp
             mem = SV.memory(job, serving)
         else:
@@ -419,7 +429,7 @@ def _serving_numbers(job: Job, ev: Evaluation, base: Speed) -> None:
     ``decode_tokens_per_s`` stays one sequence's decode speed at the load's batch;
     ``decode_tokens_per_s_total`` is the sustained output rate of the whole system at that load
     (prefill included), the figure a throughput target is compared with."""
-    s = SV.choose(job, ev.gpu, ev.count)
+    s = SV.choose(job, ev.gpu, ev.count, servers=serving_servers(ev.gpu, ev.topology))
     ev.pending_terms.append(lambda: SV.terms(job, s))
     result = ev.serving = SV.result(job, s)
 

@@ -194,14 +194,16 @@ def surely_unfit(job: Any, gpu: Gpu, count: int) -> bool:
     return least_bytes(job, gpu, count) >= engine(job, gpu).usable
 
 
-def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None) -> Serving:
-    """The layout to serve with on ``count`` x ``gpu`` (memoised per job)."""
-    key = ("serving-choice", gpu.id, count, weight_format)
+def choose(job: Any, gpu: Gpu, count: int, *, weight_format: str | None = None,
+           servers: tuple[int, str | None] | None = None) -> Serving:
+    """The layout to serve with on ``count`` x ``gpu`` (memoised per job). ``servers``: (GPUs a server holds, the
+    network between them) where the count is not in the usual 8-GPU servers (:func:`.layout.layouts`)."""
+    key = ("serving-choice", gpu.id, count, weight_format, servers)
     got = job.memo.get(key)
     if got is not None:
         return got
     eng = engine(job, gpu, weight_format=weight_format)
-    lays = layouts(job, eng, count)
+    lays = layouts(job, eng, count, servers)
     reps = [replica(job, gpu, eng, lay) for lay in lays]
     if getattr(job.w, "disaggregated", False):
         # prefill and decode on copies apart need two copies at least: the layouts with two or more that fit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
@@ -33,6 +34,11 @@ class Layout:
     # with attention data parallel, the ep ranks hold their 1/ep of every expert and run them tensor-parallel on
     # every rank's gathered tokens (a release's engine, Engine.dpa_tp_experts), not whole experts expert-parallel
     experts_tp: bool = False
+    # the servers the copy's GPUs sit in: GPUs one holds, and the network between them (None: the GPU's default).
+    # A rental sold only as smaller instances (rental.instance_split: eight T4s are eight one-GPU g4dn.xlarge) is
+    # servers of the instance's GPUs on the network its provider states, so a pipeline hop between them crosses it
+    node: int = GPUS_PER_NODE
+    network: str | None = None
 
     @property
     def gpus_per_copy(self) -> int:
@@ -60,11 +66,20 @@ class Layout:
         return (("", "layout.copies", {"n": self.replicas, "copy": copy}),) if self.replicas > 1 else copy
 
 
-def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
+def layouts(job: Any, eng: Engine, count: int, servers: tuple[int, str | None] | None = None) -> list[Layout]:
     """The layouts worth comparing on ``count`` GPUs: copies of 1, 2, 4... GPUs (tensor parallel
     inside a node, pipeline stages across nodes; layer split for llama.cpp-like engines) and, for
     MoE on engines with expert parallelism, attention data parallel + expert parallel copies.
-    GPUs left over stay idle, so every layout of ``n`` GPUs is also one of ``n + 1``."""
+    GPUs left over stay idle, so every layout of ``n`` GPUs is also one of ``n + 1``. ``servers``:
+    (GPUs a server holds, the network between servers) where they are not the usual 8-GPU servers on
+    the GPU's default network (:attr:`Layout.node`); tensor parallelism then stays inside one of them."""
+    out = _layouts(job, eng, count, servers[0] if servers else GPUS_PER_NODE)
+    if servers is None:
+        return out
+    return [replace(lay, node=servers[0], network=servers[1]) for lay in out]
+
+
+def _layouts(job: Any, eng: Engine, count: int, node: int) -> list[Layout]:
     shape = job.shape
     fw = eng.fw
     # a pinned expert-parallel degree with tensor-parallel attention (TensorRT-LLM's moe_expert_parallel_size,
@@ -77,7 +92,7 @@ def layouts(job: Any, eng: Engine, count: int) -> list[Layout]:
         if fw.split == "layer":
             out.append(Layout(pp=g, replicas=reps))
         else:
-            tp = min(g, GPUS_PER_NODE)
+            tp = min(g, node)
             while tp > 1 and shape.heads % tp:
                 tp //= 2
             pp = g // tp
@@ -197,7 +212,8 @@ class Replica:
 
 def replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     """Memory of one copy in ``lay`` and how many sequences its KV cache holds (memoised)."""
-    key = ("serving-replica", gpu.id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention)
+    key = ("serving-replica", gpu.id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention,
+           lay.node, lay.network)
     got = job.memo.get(key)
     if got is None:
         got = job.memo[key] = _replica(job, gpu, eng, lay)
@@ -311,14 +327,16 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
     ep_bw = link_bw
     allreduce_s = allreduce_latency(eng, kind, p2p, tp)
-    if lay.gpus_per_copy > GPUS_PER_NODE:
-        net = rt.networks.get(default_network(gpu, rt))
+    if lay.gpus_per_copy > lay.node:  # the copy spans servers: its pipeline hops cross the network between them
+        net = rt.networks.get(lay.network or default_network(gpu, rt))
         net_bw = (net.gb_s if net else 1.25) * 1e9 * eff
-        if crosses_nodes(gpu, tp):  # tensor parallel over the network: NCCL all-reduces across it, no custom kernel
+        # tensor parallel over the network: NCCL all-reduces across it, no custom kernel. A copy whose tensor
+        # parallelism is wider than a rented instance is not priced so: NET-TP-ACROSS-INSTANCES refuses it
+        if crosses_nodes(gpu, tp):
             link_bw = ep_bw = net_bw  # NVLink inside each node; every ring's hop between them is a GPU's NIC
             allreduce_s = cross_node_allreduce(rt, net, eng)
         hop_bw = min(link_bw, net_bw)
-        ep_bw = min(ep_bw, net_bw) if dpa > GPUS_PER_NODE else ep_bw
+        ep_bw = min(ep_bw, net_bw) if dpa > lay.node else ep_bw
         hop_lat = max(eng.allreduce_latency, (net.latency_us if net else 20) * 1e-6)
     else:
         hop_bw = link_bw

@@ -56,7 +56,7 @@ import math
 from typing import Any
 
 from ...frozen import frozen
-from ..interconnect import GPUS_PER_NODE, default_network
+from ..interconnect import default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
@@ -377,7 +377,8 @@ def answer(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
     # whether a batch is within the targets is a copy's affair (its waits and latencies; the number of
     # copies only scales the rate): the same copy on more GPUs has the same best batch, found once per job
     lay = rep.layout
-    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, ttft, tpot)
+    key = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, lay.node, lay.network,
+           ttft, tpot)
     found = job.memo.setdefault("serving-rate-batch", {})
     b_best = found.get(key)
     if b_best is None:
@@ -399,11 +400,12 @@ def answer(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
 def _link_bytes_per_s(job: Any, eng: Engine, rep: Replica) -> float:
     """Bandwidth the prompt's KV cache crosses from a prefill copy to a decode copy: the node's link when
     two copies share a node, else the network between nodes."""
-    if 2 * rep.layout.gpus_per_copy <= GPUS_PER_NODE and math.isfinite(rep.link_bw):
+    lay = rep.layout
+    if 2 * lay.gpus_per_copy <= lay.node and math.isfinite(rep.link_bw):
         return rep.link_bw
     rt = job.kb.runtime
     gpu = job.kb.gpus[eng.gpu_id]
-    net = rt.networks.get(default_network(gpu, rt))
+    net = rt.networks.get(lay.network or default_network(gpu, rt))
     return (net.gb_s if net else 1.25) * 1e9 * rt.link_efficiency.value
 
 

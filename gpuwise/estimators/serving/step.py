@@ -262,7 +262,8 @@ def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
     if got is None or got.eng is not eng or got.rep is not rep:
         got = memo[key] = StepConsts(eng, rep, job.w)
         lay = rep.layout
-        shape = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention)
+        shape = (eng.gpu_id, eng.fw.id, eng.weight_format, lay.tp, lay.pp, lay.ep, lay.dp_attention, lay.node,
+                 lay.network)
         shared = memo.get("serving-shapes")
         if shared is None:
             shared = memo["serving-shapes"] = {}
