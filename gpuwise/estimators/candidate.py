@@ -294,11 +294,14 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
              unit_price: float | None = None, hourly_usd: float | None = None, spot: bool = False,
              provider: str | None = None, instance: str | None = None, condition: str = "new",
              acquisition: str | None = None, tag: str = "", defer: bool = False,
-             commitment_months: float | None = None) -> Evaluation:
+             commitment_months: float | None = None, host_ram_ahead_gb: float | None = None) -> Evaluation:
     """Every number of the four steps for ``count`` x ``gpu`` running ``job``. ``defer``: the compute
     and cost steps wait for :meth:`Evaluation.complete` (a search that may never judge this count
     need not pay for them). ``commitment_months``: a rental term the proposal commits to, billed in
-    full whatever the job uses of it."""
+    full whatever the job uses of it. ``host_ram_ahead_gb``: GB of host RAM a node of the topology has, known
+    before the training layout is chosen and judged by other rules than the candidate's (a plan's owned servers,
+    PLAN-OWNED-HOST-RAM-SHORT): the layout keeps off offload it cannot hold, as :func:`plan_training` does for a
+    rental's RAM, and the estimate states no RAM of its own."""
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
@@ -313,7 +316,10 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     plan = req_plan = None
     if job.training and not job.shape.diffusion:
         ahead = None
-        if not host_ram_gb and not gpu.memory.shared_with_host and (acquisition or job.c.acquisition) == "rent":
+        if host_ram_ahead_gb and not host_ram_gb and not gpu.memory.shared_with_host:
+            def ahead() -> float | None:
+                return host_ram_ahead_gb
+        elif not host_ram_gb and not gpu.memory.shared_with_host and (acquisition or job.c.acquisition) == "rent":
             def ahead() -> float | None:  # the rented server's, only where a layout offloads
                 return rent_host_ram_ahead(job, gpu, count, topo.per_node, provider, instance, hourly_usd)
         plan, req_plan = plan_training(job, gpu, count, topo, usable, strategy, host_ram_gb, ahead)

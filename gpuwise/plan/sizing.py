@@ -34,7 +34,7 @@ from ..decide.verdicts import (
 )
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
-from ..estimators.interconnect import count_ladder
+from ..estimators.interconnect import count_ladder, gpus_per_server
 from ..estimators.offers import TERM_HOURS, as_sold
 from ..estimators.rental import instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
@@ -199,7 +199,7 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
             else:
                 _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
                                  buy_only=plan.constraints.acquisition == "buy",
-                                 rent_only=plan.constraints.acquisition == "rent")
+                                 rent_only=plan.constraints.acquisition == "rent", pf=plan)
         if s.serving:
             _within_fleet_bound(s)
         out.append(s)
@@ -363,17 +363,48 @@ def _verdict(book: Rulebook, s: Sized, ev: Any) -> Verdict:
     return judge(book, s.job, [ev])[0]
 
 
+def owned_ram_ahead(pf: PlanFile | None, kb: Knowledge, g: Gpu, n: int) -> float | None:
+    """GB of host RAM a node of the estimate of ``n`` owned GPUs of ``g`` has, as the plan states the owned servers'
+    (owned[].host_ram_gb, the least where entries differ; None where an entry states none): where the owned servers are
+    given, the RAM of the servers the run spans over the estimate's nodes, as :func:`owned_run_fact` spreads the
+    state. What the layout is chosen within before PLAN-OWNED-HOST-RAM-SHORT judges it."""
+    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g.id] if pf is not None else []
+    stated = [w.host_ram_gb for w in mine]
+    if not stated or None in stated:
+        return None
+    ram = float(min(h for h in stated if h is not None))
+    if all(w.servers for w in mine):
+        per_server = math.ceil(sum(w.count for w in mine) / sum(w.servers or 1 for w in mine))
+        ram *= math.ceil(n / per_server) / math.ceil(n / min(n, gpus_per_server(g)))
+    return ram
+
+
+def _owned_short(pf: PlanFile | None, kb: Knowledge, s: Sized, g: Gpu, opt: Option) -> bool:
+    """The owned servers' stated RAM cannot hold the offloaded state of ``opt`` on owned GPUs (the fact
+    PLAN-OWNED-HOST-RAM-SHORT reads, :func:`owned_run_fact`)."""
+    if pf is None or not opt.host_ram or opt.host_ram.get("offload") != "cpu":
+        return False
+    fact = owned_run_fact(pf, kb, s.name, g.id, opt.count, opt.host_ram)
+    return 0 < fact["host_ram_gb"] < fact["host_ram_needed_gb"]
+
+
 def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, buy_only: bool = False,
-                     rent_only: bool = False) -> None:
+                     rent_only: bool = False, pf: PlanFile | None = None) -> None:
     last_reason = why("memory", "plan.why.memory")
     ram_short = False  # a rented server of fewer GPUs could not hold the offloaded state
     bought: Option | None = None  # the fewest GPUs no rented server holds, to buy where they have a price
+    kb = s.job.kb
+    short_owned: tuple[Option, Verdict] | None = None  # the fewest owned GPUs, whose servers' RAM cannot hold it
     for n in counts(max_gpus):
+        if short_owned is not None and n > owned:
+            break  # no more of the owned GPUs holds it: the fewest is sized, PLAN-OWNED-HOST-RAM-SHORT says why
         # a type only rented, sold only as smaller instances than the server (8 T4s as eight g4dn.xlarge): estimated
         # as those instances on their network, each with its own RAM, as recommend estimates the rental
         split = instance_split(s.job, g, n) if rent_only and not owned else None
+        # on owned GPUs whose servers' RAM the plan states, the layout is one that RAM holds where one fits
+        ahead = owned_ram_ahead(pf, kb, g, n) if owned and n <= owned else None
         ev = evaluate(s.job, g, n, nodes=split[0], network=split[1], defer=True) if split else evaluate(
-            s.job, g, n, defer=True)
+            s.job, g, n, defer=True, host_ram_ahead_gb=ahead)
         verdict = _verdict(book, s, ev)
         unsupported = rejected_on(book, verdict, "compatibility")
         if unsupported:  # the stack does not run on this GPU (CPT-TRAINING-STACK-DEVICE: optimum-habana off
@@ -430,12 +461,15 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
             # no cloud rents this many (RunPod's 4090s come 8 to a server): the fewer's host RAM stays the reason,
             # where the option would be dropped as 'no cloud rents' the GPU (hostile round 35)
             continue
-        _on_paid(s, g, opt, timed, book, max_gpus, rent_only and not owned)
-        s.options[g.id] = opt
-        if owned and n > owned:
-            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
-        elif owned:
-            s.owned_reason.pop(g.id, None)  # an earlier count's reason no longer holds
+        if n < min(owned, max_gpus) and _owned_short(pf, kb, s, g, opt):
+            # the owned servers' RAM cannot hold this count's offloaded state: more of the owned GPUs may run it
+            # without offload (their state on the GPUs), as a rental short of RAM tries more GPUs
+            short_owned = short_owned or (opt, timed)
+            continue
+        _place(s, g, opt, timed, book, max_gpus, owned, rent_only)
+        return
+    if short_owned is not None:
+        _place(s, g, *short_owned, book, max_gpus, owned, rent_only)
         return
     if bought is not None:  # no rented server of any count holds the state, but the plan may buy: the fewest GPUs
         # that run it are bought, their server's RAM the buyer's to choose (MEM-HOST-RAM-BUY), as recommend keeps the
@@ -447,6 +481,18 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
     s.why_not[g.id] = last_reason
     if owned:
         s.owned_reason.setdefault(g.id, last_reason)
+
+
+def _place(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_gpus: int, owned: int,
+           rent_only: bool) -> None:
+    """``opt`` the option of ``g`` for the run, with its rental on the GPUs its instances pay for."""
+    _on_paid(s, g, opt, timed, book, max_gpus, rent_only and not owned)
+    s.options[g.id] = opt
+    n = opt.count
+    if owned and n > owned:
+        s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_too_few", n=n, owned=owned))
+    elif owned:
+        s.owned_reason.pop(g.id, None)  # an earlier count's reason no longer holds
 
 
 def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_gpus: int, only: bool) -> None:
