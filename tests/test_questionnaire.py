@@ -154,6 +154,43 @@ def test_advanced_settings_come_after_the_model_and_only_on_yes(tmp_path: Path) 
     assert s.answers["workload"]["lora_rank"] == 64
 
 
+def test_the_training_stack_is_asked_in_advanced_settings_of_training_only(tmp_path: Path) -> None:
+    """workload.stack (leftovers57): asked after the ZeRO stage where the advanced settings are wanted, for a
+    pretrain or a fine-tune, never for a service; its offered default is the file's own (none given: the calibrated
+    middle of published runs, docs/formats.md), so Enter leaves the estimate as a file without the key has it."""
+    q = QN.by_key("workload.stack")
+    assert q.default is None and Requirements.model_fields["workload"].annotation is not None
+    from gpuwise.inputs.workload import Workload
+
+    assert Workload.model_fields["stack"].default is None
+    assert {c.value for c in q.choices} - {None} == set(Workload.model_fields["stack"].annotation.__args__[0].__args__)
+    asked, s = flow(tmp_path, {"advanced": True, "workload.stack": "unsloth"})
+    assert asked.index("workload.stack") == asked.index("workload.zero_stage") + 1
+    assert s.answers["workload"]["stack"] == "unsloth"
+    asked, _ = flow(tmp_path, {"workload.task": "pretrain", "advanced": True})
+    assert "workload.stack" in asked
+    asked, _ = flow(tmp_path, {"workload.task": "inference", "advanced": True})
+    assert "workload.stack" not in asked
+    asked, _ = flow(tmp_path, {"advanced": False})
+    assert "workload.stack" not in asked
+    for lang in ("en", "zh"):
+        assert q.question[lang] and q.help[lang] and all(c.title[lang] for c in q.choices)
+
+
+def test_a_chosen_stack_is_saved_and_estimated_with_it(tmp_path: Path) -> None:
+    """The answer is the file's `workload.stack`, read back by the same model: a LoRA fine-tune of Llama 2 7B
+    answered 'axolotl' is estimated at Axolotl's efficiency (knowledge/runtime.yaml training_stacks), not
+    assumed the middle."""
+    from gpuwise.inputs.job import resolve
+
+    _, s = flow(tmp_path, {"workload.method": "lora", "workload.model": "llama-2-7b", "advanced": True,
+                           "workload.stack": "axolotl"})
+    req = Requirements.model_validate({"workload": s.answers["workload"], "constraints": s.answers["constraints"]})
+    assert req.workload.stack == "axolotl"
+    job = resolve(req, KB)
+    assert job.w.stack == "axolotl"
+
+
 def test_inference_essentials_and_framework_only_in_advanced(tmp_path: Path) -> None:
     essentials = ["workload.task", "workload.model", "workload.prompt_tokens", "workload.output_tokens",
                   "workload.requests_per_s", "workload.concurrent_requests", "workload.target_tokens_per_s",
@@ -267,6 +304,7 @@ FINETUNE_KEYS = [
     choose("workload.optimizer", "adamw-8bit"),
     choose("workload.gradient_checkpointing", True),
     ENTER,                                       # ZeRO: auto
+    ENTER,                                       # training stack: not stated (the middle)
     text("0.30"),                                # electricity
     text("8"),                                   # max GPUs
     ENTER,                                       # short list: all
@@ -276,7 +314,7 @@ FINETUNE_FILE = {
     "workload": {"task": "finetune", "method": "qlora", "lora_rank": 64, "lora_targets": "all-linear",
                  "model": "mistral-7b-v0.1", "precision": "bf16", "mixed_precision": True,
                  "optimizer": "adamw-8bit", "batch_size": 4, "seq_len": 4096, "gradient_checkpointing": True,
-                 "zero_stage": "auto", "train_tokens": 2e9},
+                 "zero_stage": "auto", "stack": None, "train_tokens": 2e9},
     "constraints": {"gpus": [], "max_gpus": 8, "deadline_days": 7, "budget_usd": None, "acquisition": "buy",
                     "project_months": 6, "value_of_a_day_usd": None, "electricity_usd_per_kwh": 0.3,
                     "currency": "USD", "hosting": "office"},
