@@ -24,6 +24,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..inputs.notation import other_digits, typed_form
+from .sigint import held, released
 
 PLAN_CHOICE = "plan"
 """The value of the first question's plan choice (``questions.yaml``, ``workload.task``)."""
@@ -525,7 +526,8 @@ class PlanAsk:
         from ..render.output import atomic_write_text, report_format
 
         self.show(self.w("working"))
-        result = plan(str(self.path), knowledge=self.knowledge)  # the file as `gpuwise plan FILE` reads it
+        with released():  # the work: Ctrl-C ends it at once (.sigint)
+            result = plan(str(self.path), knowledge=self.knowledge)  # the file as `gpuwise plan FILE` reads it
         vm = plan_view.view(result, lang=self.lang)
         for line in vm["brief"]:
             self.show("  " + line)
@@ -618,4 +620,8 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
             return texts.get("interrupted_written", lang, path=path)
         return texts.get("interrupted", lang)
 
-    return guarded(body, console=console, interrupted=interrupted, lang=lang)
+    def held_body() -> int:  # Ctrl-C as a signal between questions: raised where gpuwise asks (.sigint)
+        with held():
+            return body()
+
+    return guarded(held_body, console=console, interrupted=interrupted, lang=lang)

@@ -47,6 +47,7 @@ from .questions import (  # noqa: F401
     load_questions,
 )
 from .session import _Session
+from .sigint import held, released
 from .terminal import (  # noqa: F401
     _HELP,
     _answer_of,
@@ -130,7 +131,11 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
     def interrupted() -> str:
         return qn.say("interrupted", lang, path=path) if path.exists() else qn.say("interrupted_empty", lang)
 
-    got = guarded(body, console=console, interrupted=interrupted, lang=lang, also=(OSError,),
+    def held_body() -> int:  # Ctrl-C as a signal between questions: raised where gpuwise asks (.sigint)
+        with held():
+            return body()
+
+    got = guarded(held_body, console=console, interrupted=interrupted, lang=lang, also=(OSError,),
                   on_also=lambda exc: qn.say("cannot_save", lang, path=path,
                                              error=getattr(exc, "strerror", None) or exc))
     if got != _PLAN:
@@ -242,7 +247,8 @@ def _finish(s: _Session, report: Path, knowledge: str | None, console: Any, aske
     asker.say(s.t("saved_replay", path=s.path))
     asker.say(s.t("working"))  # no spinner: no second thread near durable-rules
     # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
-    result = recommend(str(s.path), knowledge=knowledge)
+    with released():  # the work: Ctrl-C ends it at once
+        result = recommend(str(s.path), knowledge=knowledge)
     _show_result(console, s, result)
     try:
         write_report(result, str(report), fmt=None, lang=s.lang, currency=s.currency, knowledge=knowledge)

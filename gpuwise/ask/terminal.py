@@ -112,13 +112,20 @@ class _Prompter:
         app.key_bindings = merge_key_bindings([app.key_bindings, kb])
         return question
 
+    @staticmethod
+    def _run(question: Any) -> Any:
+        """``question`` asked, a SIGINT before, during or after it ending it as Ctrl-C does (.sigint)."""
+        from .sigint import ask
+
+        return ask(question)
+
     def select(self, message: str, titles: list[str], default: int, instruction: str, back: bool = False) -> Any:
         from questionary import Choice as QChoice
 
         choices = [QChoice(title=t, value=i) for i, t in enumerate(titles)]
         question = self.questionary.select(message, choices=choices, default=default, instruction=instruction,
                                            **self.kw)
-        return self._help_key(question, back).unsafe_ask()
+        return self._run(self._help_key(question, back))
 
     def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no"),
                 back: bool = False) -> Any:
@@ -161,7 +168,7 @@ class _Prompter:
         kb.add(Keys.Any)(lambda e: None)  # nothing else is typed in
 
         session: Any = PromptSession(tokens, key_bindings=kb, style=merge_styles_default([None]), **self.kw)
-        return self._help_key(QQuestion(session.app), back).unsafe_ask()
+        return self._run(self._help_key(QQuestion(session.app), back))
 
     def text(self, message: str, instruction: str, completer: Any = None) -> str:
         if completer is not None:
@@ -169,7 +176,7 @@ class _Prompter:
                                                      **self.kw)
         else:
             question = self.questionary.text(message, instruction=instruction, **self.kw)
-        return str(question.unsafe_ask() or "")
+        return str(self._run(question) or "")
 
 
 # --------------------------------------------------------------------------- presentation
