@@ -158,7 +158,7 @@ def add(case, ns: dict[str, Any]) -> None:
     ask_cons = {"gpus": [], "max_gpus": 64, "budget_usd": None, "acquisition": "either", "project_months": 6,
                 "electricity_usd_per_kwh": 0.15, "currency": "USD", "hosting": None}
     ask_mp = {"workload": {**FULL, "precision": "bf16", "mixed_precision": False, "optimizer": "adamw", "batch_size": 1, "seq_len": 2048,
-                           "gradient_checkpointing": "auto", "zero_stage": "auto"},
+                           "gradient_checkpointing": "auto", "zero_stage": "auto", "stack": None},  # stack: asked since leftovers57
               "constraints": {"deadline_days": None, **ask_cons, "value_of_a_day_usd": None}}
     ask_qn = {"workload": {**QNEXT, "target_tokens_per_s": 0, "framework": "vllm", "max_ttft_ms": None, "max_tpot_ms": None},
               "constraints": ask_cons}
