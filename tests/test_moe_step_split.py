@@ -45,8 +45,9 @@ def test_rt78_reads_fewer_experts_than_uniform_routing_allows(kb):
 
 def test_the_capped_test_of_the_same_run_reads_near_uniform(kb):
     """SH62: the same model FP8 on the same GB10 and vLLM, 10-monday-peak at 25 in flight (4,010 / 501 tokens), mean
-    TPOT 127.9 ms: its published step leaves room for about the uniform share (within 10%), where RT79 (the FP8
-    checkpoint's 09-reasoning run, 4,186-token outputs) leaves about half of it."""
+    TPOT 127.9 ms: its published TPOT (which also carries the 4,000-token prompts' chunks) leaves room for about the
+    uniform share (within 10%), where RT79 (the FP8 checkpoint's 09-reasoning run, 1,116-token prompts and
+    4,186-token outputs) leaves about half of it."""
     sh = MS.split(kb, _row("SH62"))
     rt = MS.split(kb, _row("RT79"))
     assert sh["batch"] == 25.0
