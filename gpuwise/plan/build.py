@@ -666,6 +666,7 @@ class Planner:
                        for c in ex.commitments]
         answer = Answer(buy_now=[p for p in purchases if p.month == 1], buy_later=[p for p in purchases if p.month > 1],
                         rent=rentals, commitments=commitments, buy_nothing=not purchases,
+                        why_not="unplaced" if ex.unplaced else "over_budget" if ex.over else "",
                         monthly_average=M(total) / H, beats=beats,  # type: ignore[arg-type]
                         saving=Answer.shown_saving(allowed[beats], M(total)) if beats else 0.0,  # as shown
                         tie=Tie(total=M(even[0]), gap=even[1], more=Answer.shown_saving(M(even[0]), M(total)))

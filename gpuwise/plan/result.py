@@ -213,6 +213,9 @@ class Answer(Frozen):
     saving: float = Field(0.0, description="the baseline's total less the plan's, each as the reports show it")
     buy_nothing: bool = False
     tie: Tie | None = Field(None, description="buying nothing costs the same within the solver's tolerance")
+    why_not: Literal["", "unplaced", "over_budget"] = Field(
+        "", description="why this plan does not keep to its constraints, as a baseline's why_not: work it leaves "
+                        "unplaced, a budget it goes over; '' where it keeps to them")
 
     @staticmethod
     def shown_saving(baseline: float, total: float) -> float:

@@ -370,7 +370,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                         f"{p.units} x {p.unit_gpus}", str(p.arrives),
                         m(p.amount), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
     baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
-                      [[_(BASELINE["plan"]), m(r.total), _("yes"), ""]]
+                      [[_(BASELINE["plan"]), m(r.total), _("no") if r.answer.why_not else _("yes"),
+                        _(WHY_NOT[r.answer.why_not]) if r.answer.why_not else ""]]
                       + [[_(BASELINE[b.name]), m(b.total) if b.total is not None else DASH,
                           _("yes") if b.allowed else _("no"), _(WHY_NOT[b.why_not]) if b.why_not else ""]
                          for b in r.baseline_details], right=(1,))
