@@ -143,3 +143,38 @@ def test_a_plan_that_leaves_work_unplaced_says_so_in_its_row():
     text = plan_view.render(r, "text", width=200)
     row = next(ln for ln in text.splitlines() if ln.strip().startswith("this plan"))
     assert "leaves work unplaced" in row and "yes" not in row
+
+
+# ------------------------------------------------------------------- copies that share one rental
+LAMBDA_V100 = next(o for o in KB.clouds.gpu_hour_prices if o.gpu == "v100-16gb-sxm2" and o.provider == "lambda")
+P3 = next(i for i in KB.clouds.instances if i.id == "p3.2xlarge")  # AWS's one-V100 instance, $3.06 an hour
+
+
+def v100_plan(concurrency: int) -> object:
+    """Llama 3.2 3B in fp16 (V100: compute capability 7.0, no bf16 kernels), one V100 16GB a copy."""
+    return plan({"horizon_months": 1, "workloads": [{
+        "name": "chat-3b", "workload": {"task": "inference", "model": "llama-3.2-3b", "precision": "fp16",
+                                        "prompt_tokens": 500, "output_tokens": 200},
+        "cadence": {"continuous": True, "hours_per_day": 24}, "targets": {"concurrency": concurrency}}],
+        "constraints": {"acquisition": "rent", "gpus": ["v100-16gb-sxm2"]}})
+
+
+def test_copies_share_a_node_rented_whole():
+    """Lambda rents V100s only as a whole 8-GPU node (clouds.yaml min_gpus 8, $0.79 a GPU-hour: $6.32 an hour);
+    AWS rents one as p3.2xlarge at $3.06. One or two one-GPU copies are cheaper on AWS (2 x $3.06 = $6.12); three
+    fit the one Lambda node (8 copies' room) for $6.32 an hour where AWS costs 3 x $3.06 = $9.18: $4,613.60 a
+    month against $6,701.40. The plan priced every copy alone, at the cheapest offer for one copy."""
+    assert (LAMBDA_V100.min_gpus, LAMBDA_V100.usd_per_gpu_hour, P3.usd_per_hour) == (8, 0.79, 3.06)
+    node = LAMBDA_V100.min_gpus * LAMBDA_V100.usd_per_gpu_hour
+    cap = next(o for o in v100_plan(1).options if o.workload == "chat-3b").capacity  # sequences one copy holds
+    two = v100_plan(int(2 * cap))
+    assert two.total == pytest.approx(2 * P3.usd_per_hour * HOURS, rel=1e-9)
+    three = v100_plan(int(2 * cap) + 1)
+    assert three.total == pytest.approx(node * HOURS, rel=1e-9)
+    (line,) = [ln for ln in three.lines if ln.kind == "rent"]
+    assert line.inputs["provider"] == "lambda" and line.inputs["rentals"] == 1
+    (placed,) = three.months[0].placements
+    assert (placed.copies, placed.count, placed.acquisition) == (3, 8, "rent")  # 3 copies on the node's 8 GPUs paid
+    assert placed.gpu_hours == pytest.approx(8 * HOURS)
+    nine = v100_plan(int(8 * cap) + 1)  # 9 copies: the node's 8 and one p3.2xlarge ($9.38 an hour, not 2 nodes)
+    assert nine.total == pytest.approx((node + P3.usd_per_hour) * HOURS, rel=1e-9)

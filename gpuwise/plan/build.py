@@ -53,6 +53,7 @@ from .sizing import (
     market,
     on_hardware,
     owned_server_sizes,
+    replicas_needed,
     size,
     stated_server_gpus,
     workload_defaults,
@@ -387,12 +388,13 @@ class Planner:
                 rates[g].add(round(inp.fleets[g].units[k].power_per_gpu_hour, 9))
         apart = {g for g, r in rates.items() if len(r) > 1}
 
-        def place(sz: Sized, g: str, m: int, value: float, own: bool | str, term: str = "on-demand") -> None:
+        def place(sz: Sized, g: str, m: int, value: float, own: bool | str, term: str = "on-demand",
+                  paid: int = 0) -> None:
             o = sz.options[g]
             f = inp.fleets[g]
             if sz.serving:
                 copies = round(value)
-                gpus = copies * o.count
+                gpus = paid or copies * o.count  # copies in rentals that hold several: every GPU paid for
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
                 extra: dict[str, Any] = {"copies": copies}
             else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
@@ -451,6 +453,23 @@ class Planner:
                     lines.append(_line(m, "rent", _item("item.plan.rent", workload=name, count=paid,
                                                         gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=o.rent_provider),
                                        amount, formula, inputs))
+        for (name, m, g), j in p.rent_pack.items():  # copies in rentals that hold several each, rented whole
+            k = round(x[j])
+            if k <= 0:
+                continue
+            sz = by_name[name]
+            o = sz.options[g]
+            pk = o.rent_pack
+            alone = sum(round(x[t[(name, m, g)]]) for t in (p.rent_copy, p.own_copy) if (name, m, g) in t)
+            copies = max(1, min(k * pk.copies, replicas_needed(sz, o, m) - alone))  # the copies the load needs there
+            place(sz, g, m, copies, False, paid=k * pk.gpus_paid)
+            amount = pk.usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount) * k
+            inputs = {"rentals": k, "usd_per_hour": round(pk.usd_per_hour, 4), "gpus_paid": pk.gpus_paid,
+                      "copies_each": pk.copies, "hours_per_day": sz.hours_per_day, "days": round(DAYS_PER_MONTH, 4),
+                      "discount": o.rent_discount, "provider": pk.provider, "as_of": pk.as_of}
+            lines.append(_line(m, "rent", _item("item.plan.rent", workload=name, count=k * pk.gpus_paid,
+                                                gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=pk.provider),
+                               amount, messages.formula("formula.plan.rent_whole"), inputs))
         commitments = []
         for (name, g, term, o), j in p.commit.items():
             k = round(x[j])

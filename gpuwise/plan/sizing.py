@@ -69,6 +69,20 @@ class Reserved:
     as_of: str
 
 
+@frozen
+class Pack:
+    """One rental that holds several copies of a service: an instance, or a node an offer rents only whole
+    (clouds.yaml min_gpus), of ``gpus_paid`` GPUs, ``copies`` copies of the service's GPUs in it, at its rate for
+    all of them, paid whether each copy's GPUs are busy or not."""
+
+    copies: int
+    gpus_paid: int
+    usd_per_hour: float
+    provider: str
+    instance: str | None
+    as_of: str
+
+
 @record
 class Option:
     """One GPU type for one workload: ``count`` GPUs per run (training) or per copy (serving)."""
@@ -84,6 +98,7 @@ class Option:
     rent_as_of: str | None = None
     rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
     reserved: dict[str, Reserved] = field(default_factory=dict)  # serving: term -> the cheapest committed rate
+    rent_pack: Pack | None = None  # serving: a rental that holds several copies for less a copy, full (_pack)
     layout: str = ""
     host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
     # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
@@ -344,7 +359,22 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     if s.serving:
         opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
         opt.reserved = reserved_rates(offers)
+        opt.rent_pack = _pack(offers, n, o.usd_per_hour)
     return []
+
+
+def _pack(offers: list[Any], n: int, per_copy: float) -> Pack | None:
+    """The rental of several copies of ``n`` GPUs that costs least a copy when full, where that is less than
+    ``per_copy`` (the offer a copy is priced on alone): Lambda rents V100s only as a whole 8-GPU node, $6.32 an
+    hour, which holds eight one-GPU copies where AWS's p3.2xlarge holds one for $3.06. The program rents copies
+    one at a time and such rentals whole, as it finds cheaper (:func:`.solve.build`)."""
+    best: Pack | None = None
+    for o in offers:
+        k = o.gpus // n
+        if k >= 2 and o.usd_per_hour / k < per_copy - 1e-9 and (
+                best is None or o.usd_per_hour / k < best.usd_per_hour / best.copies):
+            best = Pack(k, o.gpus, o.usd_per_hour, o.provider, o.instance, o.as_of)
+    return best
 
 
 def reserved_rates(offers: list[Any]) -> dict[str, Reserved]:

@@ -270,6 +270,7 @@ class Program:
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    rent_pack: dict[tuple[str, int, str], int] = field(default_factory=dict)  # rentals holding several copies each
     commit: dict[tuple[str, str, str, int], int] = field(default_factory=dict)  # (service, gpu, term, start)
     unplaced: dict[tuple[str, int], int] = field(default_factory=dict)
     over: dict[str, int] = field(default_factory=dict)  # budget row name -> slack variable
@@ -416,6 +417,14 @@ def build(inp: Inputs, s: Setting) -> Program:
                         j = m_.var(f"rent[{sz.name},{m},{g}]", ub=top, cost=price, integer=True)
                         p.rent_copy[(sz.name, m, g)] = j
                         terms[j] = opt.capacity
+                        add(m, j, price)
+                    pack = opt.rent_pack  # an instance or whole node of several copies, rented whole (sizing._pack)
+                    if rent_ok and pack is not None:
+                        price = pack.usd_per_hour * hours * (1 - opt.rent_discount)
+                        j = m_.var(f"pack[{sz.name},{m},{g}]", ub=math.ceil(top / pack.copies), cost=price,
+                                   integer=True)
+                        p.rent_pack[(sz.name, m, g)] = j
+                        terms[j] = pack.copies * opt.capacity
                         add(m, j, price)
                 terms.update(committed.get((sz.name, m), {}))
                 forced = not terms  # nothing can carry it: its load all unserved, a constant (milp Model.aside)
@@ -673,7 +682,7 @@ def solve(inp: Inputs, s: Setting, *, duals: bool = True) -> tuple[Program, Solu
     free = [j for j in p.buy.values() if m.lb[j] < m.ub[j]]
     if not (two_steps(inp.H) and free):
         return p, m.solve(duals=duals)
-    first = m.solve(relax=frozenset([*p.rent_copy.values(), *p.commit.values()]), duals=False,
+    first = m.solve(relax=frozenset([*p.rent_copy.values(), *p.rent_pack.values(), *p.commit.values()]), duals=False,
                     nodes=FIRST_STEP_NODES)
     if not first.usable:
         return p, m.solve(duals=duals)
