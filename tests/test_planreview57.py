@@ -178,3 +178,12 @@ def test_copies_share_a_node_rented_whole():
     assert placed.gpu_hours == pytest.approx(8 * HOURS)
     nine = v100_plan(int(8 * cap) + 1)  # 9 copies: the node's 8 and one p3.2xlarge ($9.38 an hour, not 2 nodes)
     assert nine.total == pytest.approx((node + P3.usd_per_hour) * HOURS, rel=1e-9)
+
+
+def test_a_one_month_plan_says_one_month():
+    """'GPU plan for 1 months' and 'Cost over 1 months' on a one-month plan's page; zh has no plural."""
+    r = v100_plan(1)
+    text = plan_view.render(r, "text", width=200)
+    assert text.startswith("GPU plan for 1 month\n") and "Cost over 1 month: " in text and "1 months" not in text
+    assert plan_view.render(a10g_plan(7), "text", width=200).startswith("GPU plan for 7 months\n")
+    assert plan_view.render(r, "text", lang="zh", width=200).startswith("1 个月 GPU 规划\n")

@@ -258,8 +258,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             brief.append(_("Rent %(count)s x %(gpu)s on %(term)s commitments starting in months %(months)s for "
                            "%(workload)s (%(provider)s, %(rate)s an hour): %(amount)s in all.",
                            months=_ranges([c.start for c in cs], lang), **kw))
-    brief.append(_("Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", n=r.horizon_months,
-                   total=m(r.total), monthly=m(r.answer.monthly_average)))
+    brief.append(local.ngettext("Cost over %(n)s month: %(total)s, %(monthly)s a month on average.",
+                                "Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", r.horizon_months,
+                                total=m(r.total), monthly=m(r.answer.monthly_average)))
     if r.answer.beats and r.answer.saving >= max(1.0, 1e-3 * abs(r.total)):
         brief.append(_("It beats %(baseline)s (%(other)s) by %(saving)s.", baseline=_(BASELINE[r.answer.beats]),
                        other=m(r.baselines[r.answer.beats]),
@@ -518,7 +519,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             _("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
               as_of=info.as_of if info else ""))
     vm = {
-        "title": _("GPU plan for %(n)s months", n=r.horizon_months), "html_lang": HTML_LANG[local.lang],
+        "title": local.ngettext("GPU plan for %(n)s month", "GPU plan for %(n)s months", r.horizon_months),
+        "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
         "findings_grouped": findings_grouped, "grouped_rest": grouped_rest,
