@@ -187,3 +187,23 @@ def test_a_one_month_plan_says_one_month():
     assert text.startswith("GPU plan for 1 month\n") and "Cost over 1 month: " in text and "1 months" not in text
     assert plan_view.render(a10g_plan(7), "text", width=200).startswith("GPU plan for 7 months\n")
     assert plan_view.render(r, "text", lang="zh", width=200).startswith("1 个月 GPU 规划\n")
+
+
+def test_a_growing_service_over_two_years_mixes_nodes_and_single_copies():
+    """163 sequences growing 10 % a month for 24 months (the program solved in two steps): each month's copies
+    ceil(163 x 1.1^(m-1) / capacity), carried at the cheapest mix of whole Lambda nodes ($6.32, 8 copies) and AWS
+    one-V100 instances ($3.06), worked out month by month by hand; $156,570.40 with the estimate's 81 a copy."""
+    import math
+
+    node = LAMBDA_V100.min_gpus * LAMBDA_V100.usd_per_gpu_hour
+    cap = next(o for o in v100_plan(1).options if o.workload == "chat-3b").capacity
+    r = plan({"horizon_months": 24, "workloads": [{
+        "name": "chat-3b", "workload": {"task": "inference", "model": "llama-3.2-3b", "precision": "fp16",
+                                        "prompt_tokens": 500, "output_tokens": 200},
+        "cadence": {"continuous": True, "hours_per_day": 24, "growth_per_month": 0.1},
+        "targets": {"concurrency": 163}}], "constraints": {"acquisition": "rent", "gpus": ["v100-16gb-sxm2"]}})
+    by_hand = 0.0
+    for m in range(1, 25):
+        copies = math.ceil(163 * 1.1 ** (m - 1) / cap - 1e-9)
+        by_hand += HOURS * min(a * node + max(0, copies - 8 * a) * P3.usd_per_hour for a in range(copies // 8 + 2))
+    assert r.total == pytest.approx(by_hand, rel=1e-9)
