@@ -207,3 +207,22 @@ def test_a_growing_service_over_two_years_mixes_nodes_and_single_copies():
         copies = math.ceil(163 * 1.1 ** (m - 1) / cap - 1e-9)
         by_hand += HOURS * min(a * node + max(0, copies - 8 * a) * P3.usd_per_hour for a in range(copies // 8 + 2))
     assert r.total == pytest.approx(by_hand, rel=1e-9)
+
+
+@pytest.mark.parametrize("usd_per_kwh", [0.15, 0.10])
+def test_an_office_purchase_against_renting_by_hand(usd_per_kwh):
+    """The same 4090 workstation bought into an office (no rent, PUE 1.0, the workstation's 250 W host,
+    tco.yaml workstation_host_w): month 1 rented at $0.34 while it is delivered, then 11 months of its power, the
+    card resold at 0.70: $2,839.35 at $0.15 a kWh and $2,558.30 at $0.10, against renting all 12 months at
+    $2,978.40. Without the resale ($2,211.99) buying would cost $5,051 and lose."""
+    r = plan({"horizon_months": 12, "workloads": [chat()],
+              "constraints": {"acquisition": "either", "hosting": "office", "electricity_usd_per_kwh": usd_per_kwh,
+                              "gpus": ["rtx-4090"]}})
+    card = next(ln for ln in r.lines if ln.kind == "capex").inputs["hardware_usd"]
+    hour = min(o.usd_per_gpu_hour for o in KB.clouds.gpu_hour_prices  # RunPod's $0.34 (knowledge/clouds.yaml)
+               if o.gpu == "rtx-4090" and o.usd_per_gpu_hour is not None)
+    power = (450 + KB.tco.values["workstation_host_w"].value) / 1000 * 1.0 * usd_per_kwh * HOURS
+    buy = card + KB.tco.values["server_share_usd_per_gpu_consumer"].value + hour * HOURS + 11 * power - 0.70 * card
+    assert r.total == pytest.approx(buy, rel=1e-6)
+    assert r.baselines["rent_all"] == pytest.approx(12 * hour * HOURS, rel=1e-9)
+    assert r.total < r.baselines["rent_all"] and [p.month for p in r.purchases] == [1]
