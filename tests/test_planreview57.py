@@ -176,6 +176,13 @@ def test_copies_share_a_node_rented_whole():
     (placed,) = three.months[0].placements
     assert (placed.copies, placed.count, placed.acquisition) == (3, 8, "rent")  # 3 copies on the node's 8 GPUs paid
     assert placed.gpu_hours == pytest.approx(8 * HOURS)
+    (opt,) = three.options  # the full report's options name both rentals
+    assert (opt.rent_provider, opt.rent_per_hour, opt.pack_provider, opt.pack_gpus, opt.pack_copies,
+            opt.pack_per_hour) == ("aws", 3.06, "lambda", 8, 8, pytest.approx(node))
+    full = plan_view.render(three, "text", detail="full", width=300)
+    assert "aws; or lambda: 8 GPUs rented whole, room for 8 copies, $6.32 an hour" in full
+    assert "或 lambda：整份租用 8 块 GPU，可容纳 8 个副本" in plan_view.render(three, "text", detail="full", lang="zh",
+                                                                width=300)
     nine = v100_plan(int(8 * cap) + 1)  # 9 copies: the node's 8 and one p3.2xlarge ($9.38 an hour, not 2 nodes)
     assert nine.total == pytest.approx((node + P3.usd_per_hour) * HOURS, rel=1e-9)
 

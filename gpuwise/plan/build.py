@@ -693,7 +693,10 @@ class Planner:
                         if even else None)
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
-                          rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields())
+                          rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields(),
+                          **({"pack_copies": o.rent_pack.copies, "pack_gpus": o.rent_pack.gpus_paid,
+                              "pack_per_hour": M(o.rent_pack.usd_per_hour), "pack_provider": o.rent_pack.provider}
+                             if o.rent_pack is not None else {}))
                    for sz in self.sized for g, o in sz.options.items()]
         if purchases and self.pf.constraints.hosting is None:  # a default the hosting lines rest on
             for where in sorted({p.site for p in ex.purchases}):

@@ -165,6 +165,12 @@ class Option(Frozen):
     own_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
     fewest_refused: str = Field("", description="the rule that keeps the run on count off the owned GPUs (their "
                                                 "servers' stated RAM) while it may run on own_count ('' none)")
+    pack_copies: int = Field(0, description="a service: the copies one rental holds where one rented whole (an "
+                                            "instance, or a node an offer rents only whole) costs less a copy, full, "
+                                            "than a copy rented alone (0: none)")
+    pack_gpus: int = Field(0, description="that rental's GPUs, every one paid for")
+    pack_per_hour: float | None = Field(None, description="that rental's rate, all its GPUs")
+    pack_provider: str | None = None
 
 
 class Commitment(Frozen):

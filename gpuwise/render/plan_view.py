@@ -481,6 +481,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if o.rent_provider and o.rent_count and o.rent_count != o.count:
             return _("%(provider)s: the run on the %(n)s GPUs paid for, %(hours)s h", provider=o.rent_provider,
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
+        if o.rent_provider and o.pack_copies:  # copies that share one rental rented whole, where that is cheaper
+            return _("%(provider)s; or %(pack)s: %(gpus)s GPUs rented whole, room for %(copies)s copies, %(rate)s an "
+                     "hour", provider=o.rent_provider, pack=o.pack_provider, gpus=o.pack_gpus, copies=o.pack_copies,
+                     rate=m(o.pack_per_hour))
         return o.rent_provider or DASH
 
     def count(o: Any) -> str:  # a run that may also use every GPU of a server bought, or more of the owned GPUs
