@@ -247,8 +247,10 @@ def test_a_rate_is_written_to_the_digits_it_has(tmp_path):
 
 
 def test_the_time_adds_up_as_shown(tmp_path):
+    # gradient_checkpointing 'auto': the layout this case was written on, not Levanter's own default (every layer
+    # recomputed, branch stackdefaults57)
     doc = {"workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 4096,
-                        "train_tokens": 2.0e9, "stack": "levanter"},
+                        "train_tokens": 2.0e9, "stack": "levanter", "gradient_checkpointing": "auto"},
            "constraints": {"gpus": ["b200"], "max_gpus": 8, "deadline_days": 7}}
     name = _write(tmp_path, doc)
     d = _json(tmp_path, "recommend", name)

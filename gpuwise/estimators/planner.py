@@ -168,7 +168,8 @@ def splits(tj: TrainingJob, n: int, per_node: int, tp_domain: int, pins: Pins) -
 # scripts/performance/configs/llama3/workload_base_configs.py LLAMA3_8B_H100_FP8_CS_BASE_CONFIG)
 PARTIAL_RECOMPUTE = (0.125, 0.25, 0.5)
 # a rung's share recomputed that stands for per-op selective checkpointing (Layout.sac_op): only a job stating it
-# (workload.gradient_checkpointing 'selective_op') runs it
+# (workload.gradient_checkpointing 'selective_op') or naming a stack that runs it by default
+# (TrainingJob.stack_recompute) runs it
 SAC_OP = -1.0
 
 
@@ -219,6 +220,8 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         ckpts = [SAC_OP]
     elif pins.checkpointing is not None:
         ckpts = [float(pins.checkpointing)]
+    elif tj.stack_recompute:  # the named stack's own default (training_job.stack_recompute)
+        ckpts = list(tj.stack_recompute)
     elif tj.stack_te:  # Megatron-Core recomputes as few whole layers of each stage as it takes to fit (block method)
         ckpts = [0.0, *PARTIAL_RECOMPUTE, 1.0]
     else:

@@ -226,6 +226,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     # supported yet", TP_COMM_OVERLAP=False, where the FP8 configs set it True)
     spec = stack_spec(job)  # the stack's entry, read once for every field below
     tries = moe_micro_batches(job, spec)
+    recompute = stack_recompute(job, spec)
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
                        optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
@@ -263,6 +264,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        host_cores=float(getattr(w, "host_cpu_cores", None) or 0),
                        moe_host_ms=moe_host_table(job),
                        micro_batch_tries=tries,
+                       stack_recompute=recompute,
                        moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
@@ -460,6 +462,32 @@ def moe_micro_batches(job: Job, spec: StackSpeed) -> tuple[int, ...]:
             job.assumptions[i] = note("workload.batch_size", "auto", "assume.default.workload.batch_size.moe",
                                       {"stack": spec.name, "sizes": ", ".join(map(str, tries))})
     return tries
+
+
+def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:
+    """The recomputation shares the planner tries for a dense model on a stack the job names, where
+    gradient_checkpointing is left out: the stack's own default for the model's size (runtime.yaml training_stacks
+    recompute; per-op selective, or every layer where that does not fit; or every layer), said as the assumption in
+    place of gpuwise's own. () where the job names no stack or states gradient_checkpointing, for an MoE model unless
+    the stack's MoE configs recompute alike (recompute_moe), and for per-op selective on a model it is not costed for
+    (compute.sac_op_supported: MLA, another mixer)."""
+    from .compute import sac_op_supported
+
+    w = job.w
+    if (getattr(w, "stack", None) is None or spec.recompute is None or "gradient_checkpointing" in w.model_fields_set
+            or (job.shape.moe and not spec.recompute_moe)):
+        return ()
+    size = job.shape.params / 1e9
+    mode = next((r.mode for r in spec.recompute if r.upto_params_b is None or size <= r.upto_params_b), None)
+    if mode is None or (mode == "selective_op" and not sac_op_supported(job.shape)):
+        return ()
+    for i, a in enumerate(job.assumptions):
+        if (a.field == "workload.gradient_checkpointing"
+                and a.message_id == "assume.default.workload.gradient_checkpointing"):
+            job.assumptions[i] = note("workload.gradient_checkpointing", "auto",
+                                      f"assume.default.workload.gradient_checkpointing.stack_{mode}",
+                                      {"stack": spec.name, "params_b": round(size, 1)})
+    return (P.SAC_OP, 1.0) if mode == "selective_op" else (1.0,)
 
 
 def moe_host_forward(job: Job) -> float:

@@ -193,6 +193,10 @@ class TrainingJob:
     # more sequences a micro-step the planner tries beside one where the user set no micro-batch: an MoE model's
     # pretraining on a stack whose recipes set it per system (runtime.yaml training_stacks moe_micro_batches)
     micro_batch_tries: tuple[int, ...] = ()
+    # the recomputation the named stack runs by default where the user left gradient_checkpointing out (runtime.yaml
+    # training_stacks recompute): the shares the planner tries, cheapest first (planner.SAC_OP: per-op selective);
+    # (): gpuwise's own (none where it fits)
+    stack_recompute: tuple[float, ...] = ()
     # share of the TP collectives the stack hides behind GEMMs when the TP group is inside one NVLink domain
     # (NeMo's Transformer Engine userbuffers overlap); the larger of it and runtime.yaml training.tp_comm_overlap
     stack_tp_overlap: float = 0.0

@@ -118,6 +118,17 @@ class Network(NetworkMethods, Strict):
         return self
 
 
+class RecomputeDefault(Strict):
+    """The recomputation a named stack's own shipped configs run for models up to a size (StackSpeed.recompute)."""
+
+    upto_params_b: float | None = Field(
+        default=None, gt=0, le=1_000_000, description="applies to dense models of at most this many parameters "
+        "(billions); None: any size (the list's last entry)")
+    mode: Literal["selective_op", "full"] = Field(
+        description="selective_op: per-op selective checkpointing (workload.gradient_checkpointing 'selective_op'), "
+        "every layer recomputed fully where that does not fit; full: every layer recomputed")
+
+
 class BatchDefault(Strict):
     """Published global batch (tokens per optimizer step) for pretraining models below a size."""
 
@@ -492,6 +503,17 @@ class StackSpeed(Strict):
         "dated release (required with parallelism)")
     expert_tensor_parallel_source: str = Field(
         default="", description="where the stack's expert_tensor_parallel is read (required with it)")
+    recompute: list[RecomputeDefault] | None = Field(
+        default=None, min_length=1, description="the activation recomputation the stack runs by default on a dense "
+        "model, by size (the first entry whose upto_params_b the model is within): where a job names the stack and "
+        "leaves workload.gradient_checkpointing out, the planner keeps to it and says so; None: gpuwise's own choice "
+        "(none where the layout fits, else as much as it takes)")
+    recompute_moe: bool = Field(
+        default=False, description="the recompute defaults hold for an MoE model too (the stack's MoE configs "
+        "recompute as its dense ones); false: an MoE model keeps gpuwise's own choice")
+    recompute_source: str = Field(
+        default="", description="where the stack's recompute defaults are read: its own shipped configs or "
+        "documentation at a dated release (required with recompute)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -503,6 +525,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's expert_tensor_parallel needs its expert_tensor_parallel_source"))
         if self.precisions is not None and len(self.precisions_source) < 3:
             raise Said(N_("a stack's precisions need their precisions_source"))
+        if self.recompute is not None and len(self.recompute_source) < 3:
+            raise Said(N_("a stack's recompute defaults need their recompute_source"))
         return self
 
 
