@@ -13,8 +13,10 @@ that state the group, the median change of the estimate when it is stated ("move
 estimate far where stated, and without which the full score falls back toward the bare one, is where gpuwise's
 default for it differs from what the runs did. Then the bare, hours-basis-only and full scores by run size
 (GPUs), task (the row's method: 'lora' LoRA, 'full' a full SFT; the rest pretraining) and the stack the run's
-conditions name (none: the row names none). ``--rows`` writes each run's estimate over the published figure, minus
-one, bare, on its basis only, full and with each group stated alone, to a CSV, so that two trees' runs can be diffed.
+conditions name (none: the row names none), with 'stack only' (the stack the conditions name stated alone, with
+--base: beside it; what a user who names the stack gets, its recipe defaults included). ``--rows`` writes each
+run's estimate over the published figure, minus one, bare, on its basis only, full and with each group stated alone,
+to a CSV, so that two trees' runs can be diffed.
 
 The hours basis is not a default gpuwise chooses: it is whether the published figure counts the whole run
 (gpuwise's GPU-hours: steady-state time over runtime.yaml training.whole_run_efficiency and failures) or only
@@ -167,14 +169,14 @@ def main() -> int:
             print(f"  {name}: {len(ids)} runs refused without the rest, scored on every condition: "
                   + ", ".join(sorted(ids)))
     print(f"{'split':24s} {'runs':>5s} | {'bare':>6s} {'signed':>7s} | {'basis only':>10s} {'signed':>7s} | "
-          f"{'full':>6s} {'signed':>7s}")
+          f"{'full':>6s} {'signed':>7s} | {'stack only':>10s} {'signed':>7s}")
     for key in (lambda r: size_of(r["gpus"]), task_of, lambda r: stack_of(conds, r["id"])):
         groups: dict[str, list[int]] = {}
         for i, (label, _, _) in enumerate(bare):
             groups.setdefault(key(rows[label.split()[0]]), []).append(i)
         for g, idx in sorted(groups.items()):
-            parts = [scores([cases[i] for i in idx]) for cases in (bare, basis_only, full)]
-            print(f"{g:24s} {len(idx):5d} | " + " | ".join(f"{m:6.1%} {s:+7.1%}" if j != 1 else
+            parts = [scores([cases[i] for i in idx]) for cases in (bare, basis_only, full, alone["stack"])]
+            print(f"{g:24s} {len(idx):5d} | " + " | ".join(f"{m:6.1%} {s:+7.1%}" if j in (0, 2) else
                                                           f"{m:10.1%} {s:+7.1%}" for j, (m, s, _) in
                                                           enumerate(parts)))
     if args.rows:
