@@ -112,3 +112,20 @@ def test_a_recommendation_says_it_for_recomputation_left_open(tmp_path):
     hits = [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-RECOMPUTE" and "H100 SXM5" in f.message]
     assert hits and hits[0].severity == "info"
     assert "the stated micro-batch of 8" in hits[0].message and "524,288 tokens a step" in hits[0].message
+
+
+def test_nothing_said_of_recomputation_the_named_stack_does_by_default(tmp_path):
+    """The same fine-tune naming XTuner, whose SupervisedFinetune recomputes every layer by default
+    (use_activation_checkpointing=True, InternLM/xtuner at b934f462; knowledge/runtime.yaml training_stacks): the
+    recomputation is the stack's own, not a measure gpuwise took to fit the stated micro-batch, so no
+    MEM-MICRO-BATCH-RECOMPUTE; without the stack the same file gets it (the test above)."""
+    import yaml
+
+    req = tmp_path / "req.yaml"
+    req.write_text(yaml.safe_dump({"workload": {
+        "task": "finetune", "method": "full", "model": "llama-3-8b", "train_tokens": 1e8, "seq_len": 4096,
+        "batch_size": 8, "global_batch_tokens": 524_288, "parallelism": {"tp": 1, "pp": 1, "cp": 1},
+        "stack": "xtuner"}}))
+    res = gpuwise.recommend(req)
+    assert not [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-RECOMPUTE"]
+    assert any(a.message_id.endswith("stack_full") for a in res.assumptions)

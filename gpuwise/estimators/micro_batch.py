@@ -41,13 +41,15 @@ class MicroBatchAlternative:
     global_batch_tokens: int
 
 
-def _measure(req: P.Plan, pins: P.Pins) -> str | None:
+def _measure(req: P.Plan, pins: P.Pins, stack_recomputes: bool = False) -> str | None:
     """What the stated layout takes to fit that the user left to gpuwise: offload first (its host step), else
-    recomputation of some or all layers."""
+    recomputation of some or all layers; not recomputation where the named stack recomputes by its own default
+    (TrainingJob.stack_recompute): the stack does that whether it is needed to fit or not."""
     lay = req.layout
     if lay.offload != "none" and pins.offload is None:
         return "offload"
-    if (lay.checkpointing or lay.recompute > 0) and pins.checkpointing is None and not pins.sac_op:
+    if ((lay.checkpointing or lay.recompute > 0) and pins.checkpointing is None and not pins.sac_op
+            and not stack_recomputes):
         return "recompute"
     return None
 
@@ -73,7 +75,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     layout of the stated micro-batch fits without the measure (it was taken for speed, not to fit), or no smaller
     micro-batch fits without it."""
     lay = req.layout
-    measure = _measure(req, pins) if stated and req.fits and lay.micro_batch > 1 else None
+    measure = _measure(req, pins, bool(tj.stack_recompute)) if stated and req.fits and lay.micro_batch > 1 else None
     if measure is None:
         return None
     free = _pins_without(pins, measure)
