@@ -374,6 +374,9 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                       if how == "--as-of" else
                       N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: the file's "
                          "modification date, not a date the file states)"), format=fmt, file=p.name))
+    # a row that states its own as_of is dated by it, whatever the file's date came from
+    row_dated = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: the "
+                            "row's own)"), format=fmt, file=p.name))
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
     locations: dict[tuple[str, str], set[str]] = {}  # the distinct regions of each instance type
@@ -392,7 +395,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                 report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
                     N_("%(fields)s fields, the header has %(header)s"), fields=len(raw), header=len(header))))
                 continue
-            _read_row(row, line, fmt, kb, prov, date, source, report, best, spot, locations)
+            _read_row(row, line, fmt, kb, prov, date, (source, row_dated), report, best, spot, locations)
     except csv.Error as exc:
         # the row that broke starts at next_line ('line' is the last one read: a 200,000-character cell on
         # line 3 was reported on line 2)
@@ -443,11 +446,13 @@ def _no_formula(*cells: str) -> None:
             raise Said(N_("%(cell)s begins like a spreadsheet formula, not a name"), cell=repr(cell[:40]))
 
 
-def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, source: str,
+def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, sources: tuple[str, str],
               report: ImportReport, best: dict, spot: dict, locations: dict) -> None:
+    """One row read into ``best`` / ``spot`` or ``report.skipped``; ``sources``: how the import is cited for a row
+    dated by the file (--as-of or its modification date), and for a row that states its own ``as_of``."""
     currency, is_spot, spot_price, region, mem = "USD", False, None, "", None
     ram_cell, ram_scale, ram_col = "", 1.0, ""  # the instance's host RAM: an offloaded job's state must fit in it
-    row_source, row_date = source, date
+    row_source, row_date = sources[0], date
     try:
         if fmt == "gpuhunt":
             name, instance = row.get("gpu_name", ""), row.get("instance_name", "")
@@ -491,8 +496,9 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                 row_date = dt.date.fromisoformat(row["as_of"].strip())
                 if row_date > dt.date.today():
                     raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())
+                row_source = sources[1]
             if row.get("source"):
-                row_source = f"{row['source']} (via {source})"
+                row_source = f"{row['source']} (via {row_source})"
         _no_formula(name, instance, region, row.get("source", ""))
         if not name and (not count_text or _number(count_text, GPU_COUNT) == 0):
             report.no_gpu += 1
