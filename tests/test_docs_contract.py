@@ -10,6 +10,7 @@ import typing
 from pathlib import Path
 
 import pydantic
+import yaml
 from pydantic_core import PydanticUndefined
 
 from gpuwise.cli import build_parser
@@ -178,3 +179,24 @@ def test_every_link_of_the_docs_resolves_inside_the_repository():
                 if anchor not in {_anchor(h) for h in headings}:
                     bad.append((doc.name, target))
     assert bad == []
+
+
+def test_the_docs_yaml_examples_are_read_as_written(tmp_path: Path):
+    """formats.md's plan file validates; each knowledge.md overlay example (`# DIR/<file>.yaml`) loads over the built-in
+    knowledge base (the policy one sets the value it gives)."""
+    from gpuwise import knowledge
+
+    blocks = re.findall(r"```ya?ml\n(.*?)```", FORMATS, re.S)
+    plans = [yaml.safe_load(b) for b in blocks if "horizon_months:" in b]
+    assert plans and all(PlanFile.model_validate(p) for p in plans)
+    text = (ROOT / "docs" / "knowledge.md").read_text(encoding="utf-8")
+    overlays = [(m.group(1), b) for b in re.findall(r"```ya?ml\n(.*?)```", text, re.S)
+                if (m := re.match(r"# DIR/(\w+\.yaml)", b))]
+    assert len(overlays) >= 5
+    for i, (name, body) in enumerate(overlays):
+        folder = tmp_path / f"overlay{i}"
+        folder.mkdir()
+        (folder / name).write_text(body, encoding="utf-8")
+        kb = knowledge.load(folder)
+        if name == "policy.yaml":
+            assert kb.policy["value_of_a_day_usd"].value == yaml.safe_load(body)["value_of_a_day_usd"]
