@@ -154,6 +154,11 @@ class AuditView(StepsView, ChartsView):
         ]
         if not self.full:
             spec = [spec[i] for i in (0, 1, 3, 5, 6, 7, 8)]
+        if any(c is not None and self.request_rate(c.serving) for c in cols):
+            # a service asked at a request rate with p95 targets: the queueing answer, as recommend's Request rate
+            # row gives it (review53: the JSON held it, the page said nothing of the targets the proposal names)
+            at = next(i for i, (label, _g) in enumerate(spec) if label == self._("Rent or buy"))
+            spec.insert(at, (self._("Request rate"), lambda c: self.request_rate(c.serving) or f.na()))
         rows = [[label, cell(proposed, get), cell(alternative, get)] for label, get in spec]
         reasons = self.short_reasons(proposed) if proposed else []
         return {**table(["", self._("Proposed"), self._("Best feasible alternative")], rows),

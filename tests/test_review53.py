@@ -1,0 +1,40 @@
+"""review53: the bundled examples and three 2026 buyers' inputs read as the buyer and as the approver who signs.
+
+1. An audit of a service asked at a request rate with p95 targets said nothing of them on the page: the JSON's
+   proposed.serving.rate held the highest rate within the targets and the p95 latencies at the rate asked, and
+   recommend's answer shows them ('Request rate'), but the audit's comparison gave only the output tokens/s
+   (which the load fixes: 5 requests/s x 200 tokens = 1,000 for the proposal and the alternative alike). The
+   comparison now has a Request rate row for each side.
+"""
+from __future__ import annotations
+
+from tests.clirun import gpuwise
+from tests.clirun import json_of as _json
+from tests.clirun import write_yaml as _write
+
+# one rented H100 serving Llama 3.1 8B at 5 requests/s within p95 targets of 1 s to the first token, 50 ms a token
+SERVICE_AT_A_RATE = {
+    "title": "Rent 1 x H100 to serve Llama 3.1 8B at 5 requests/s",
+    "workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "framework": "vllm",
+                 "prompt_tokens": 1000, "output_tokens": 200, "requests_per_s": 5,
+                 "p95_ttft_s": 1.0, "p95_tpot_s": 0.05},
+    "hardware": {"gpu": "h100", "count": 1},
+    "acquisition": {"mode": "rent", "provider": "runpod", "months": 1}}
+
+
+def _ms(s: float) -> str:
+    return f"{round(s * 1000)} ms"
+
+
+def test_an_audited_service_shows_its_p95_answer_at_the_rate(tmp_path):
+    path = _write(tmp_path, SERVICE_AT_A_RATE, "p.yaml")
+    d = _json(tmp_path, "audit", path)
+    md = gpuwise("audit", path, "--format", "md", cwd=tmp_path).stdout  # a table row is one line there
+    row = next(line for line in md.splitlines() if line.startswith("| Request rate |"))
+    for side in ("proposed", "alternative"):
+        rate = d[side]["serving"]["rate"]
+        at = rate["at_requests_per_s"]
+        assert rate["requests_per_s"] == 5 and round(at["output_tokens_per_s"]) == 5 * 200 and at["stable"]
+        said = (f"at most {rate['max_requests_per_s']:.2f} requests/s within the p95 targets; at 5 requests/s: "
+                f"p95 first token {_ms(at['p95_ttft_s'])}, p95 per token {_ms(at['p95_tpot_s'])}")
+        assert said in row, (said, row)
