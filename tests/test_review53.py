@@ -5,10 +5,15 @@
    recommend's answer shows them ('Request rate'), but the audit's comparison gave only the output tokens/s
    (which the load fixes: 5 requests/s x 200 tokens = 1,000 for the proposal and the alternative alike). The
    comparison now has a Request rate row for each side.
+
+2. `gpuwise estimate` of a service read 'Total FLOPs: 139e9 FLOP' above 'flops_per_generated_token = 139e9 FLOP'
+   (examples/inference-70b.yaml; in Chinese too, the identifier untranslated): the figure is one generated token's
+   (2 x 69.5e9 matmul weights of Llama 3.1 70B), not a total. Both lines now say 'FLOPs per generated token'
+   (zh 每个生成词元的浮点运算量); a training estimate keeps 'Total FLOPs'.
 """
 from __future__ import annotations
 
-from tests.clirun import gpuwise
+from tests.clirun import ROOT, gpuwise, text_of
 from tests.clirun import json_of as _json
 from tests.clirun import write_yaml as _write
 
@@ -38,3 +43,18 @@ def test_an_audited_service_shows_its_p95_answer_at_the_rate(tmp_path):
         said = (f"at most {rate['max_requests_per_s']:.2f} requests/s within the p95 targets; at 5 requests/s: "
                 f"p95 first token {_ms(at['p95_ttft_s'])}, p95 per token {_ms(at['p95_tpot_s'])}")
         assert said in row, (said, row)
+
+
+def test_a_service_estimate_says_its_flops_are_a_tokens():
+    text = " ".join(gpuwise("estimate", "examples/inference-70b.yaml").stdout.split())
+    # 2 x 69.5e9 matmul weights (Llama 3.1 70B less its embedding) = 139e9 FLOP a generated token
+    assert "FLOPs per generated token: 139e9 FLOP FLOPs per generated token = 139e9 FLOP" in text
+    assert "matmul_params = 69.5e9" in text
+    assert "Total FLOPs" not in text and "flops_per_generated_token" not in text
+    zh = gpuwise("estimate", "examples/inference-70b.yaml", "--lang", "zh").stdout
+    assert "每个生成词元的浮点运算量：139e9 FLOP" in zh and "flops_per_generated_token" not in zh
+
+
+def test_a_training_estimate_keeps_its_total(tmp_path):
+    text = text_of(tmp_path, "estimate", str(ROOT / "examples/lora-70b.yaml"))
+    assert "Total FLOPs: 43.8e18 FLOP Training FLOPs = 43.8e18 FLOP" in text  # 100e6 x (6 x 69.5e9 + 21.5e9)

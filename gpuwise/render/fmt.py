@@ -77,6 +77,7 @@ VERDICT_TEXT = {
 TERM_LABELS = {
     **KIND_LABELS,
     "training_flops": N_("Training FLOPs"), "flops": N_("FLOPs"),
+    "flops_per_generated_token": N_("FLOPs per generated token"),
     "wall_hours": N_("Training time, without the start-up"),  # the step's; the timeline adds the start-up
     "gpu_hours": N_("GPU-hours of training"), "decode_tokens_per_s": N_("Decode speed, one sequence"),
     "decode_tokens_per_s_total": N_("Decode speed, all sequences"),

@@ -105,7 +105,11 @@ class EstimateView(BaseView):
                                          b=f.bytes(m.host_ram_bytes_per_node))] if m.host_ram_bytes_per_node else [])
                        + words.notes(m.notes, m.notes_phrases, f),
                        "terms": [self.term(t) for t in m.terms]},
+            # a service's figure is a generated token's, not a total (review53: 'Total FLOPs: 139e9 FLOP' above
+            # 'flops_per_generated_token = 139e9 FLOP' for Llama 3.1 70B, 2 x 69.5e9 matmul weights)
             "compute": {"flops": f"{eng(r.compute.flops)} FLOP",
+                        "label": self._("FLOPs per generated token") if any(
+                            t.name == "flops_per_generated_token" for t in r.compute.terms) else self._("Total FLOPs"),
                         "terms": [self.term(t) for t in r.compute.terms]},
             "gpu": gpu,
             "knowledge": self.knowledge(),
