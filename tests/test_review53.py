@@ -10,6 +10,12 @@
    (examples/inference-70b.yaml; in Chinese too, the identifier untranslated): the figure is one generated token's
    (2 x 69.5e9 matmul weights of Llama 3.1 70B), not a total. Both lines now say 'FLOPs per generated token'
    (zh 每个生成词元的浮点运算量); a training estimate keeps 'Total FLOPs'.
+
+3. A purchase's total stood unlabelled beside a rental's whole bill where a configuration is said in a line or a
+   cell: the audit's verdict 'The proposal: 16 x H100, buy: 2,400 output tokens/s in total, $716,794' ($934,256
+   paid, $217,462 back from resale after 36 months: the table said so, the verdict did not), and recommend's
+   Alternatives 'Total cost: $6,994' for 4 bought RTX 4090s beside rentals' bills. A purchase whose ledger takes
+   its resale back is now '$716,794 net of resale' there (zh 扣除转售后 $716,794).
 """
 from __future__ import annotations
 
@@ -58,3 +64,33 @@ def test_a_service_estimate_says_its_flops_are_a_tokens():
 def test_a_training_estimate_keeps_its_total(tmp_path):
     text = text_of(tmp_path, "estimate", str(ROOT / "examples/lora-70b.yaml"))
     assert "Total FLOPs: 43.8e18 FLOP Training FLOPs = 43.8e18 FLOP" in text  # 100e6 x (6 x 69.5e9 + 21.5e9)
+
+
+# 4 RTX 4090 bought for a LoRA fine-tune of an 8B model, audited: a purchase with a resale line in its ledger
+BOUGHT_4090 = {
+    "title": "Buy 4 x RTX 4090 for a LoRA fine-tune of Llama 3.1 8B",
+    "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096,
+                 "train_tokens": 2.0e8},
+    "hardware": {"gpu": "rtx-4090", "count": 4},
+    "acquisition": {"mode": "buy", "months": 12}}
+
+
+def test_a_purchase_said_in_a_line_is_said_net_of_its_resale(tmp_path):
+    path = _write(tmp_path, BOUGHT_4090, "p.yaml")
+    d = _json(tmp_path, "audit", path)
+    led = d["proposed"]["ledger"]
+    resale = sum(x["amount"] for x in led["lines"] if x["kind"] == "resale")
+    assert resale < 0 and abs(led["cash_out"] + resale - led["net"]) < 0.01  # net = cash out less the resale
+    text = text_of(tmp_path, "audit", path, "--detail", "full")  # the brief folds the lines into its table
+    assert "The proposal: 4 × NVIDIA GeForce RTX 4090 24GB, buy: " in text
+    assert f", ${round(led['net']):,} net of resale (" in text.split("The proposal:")[1].split("The alternative")[0]
+    zh = text_of(tmp_path, "audit", path, "--lang", "zh", "--detail", "full")
+    assert f"扣除转售后 ${round(led['net']):,}" in zh
+
+
+def test_a_bought_alternative_is_said_net_of_its_resale(tmp_path):
+    d = _json(tmp_path, "recommend", str(ROOT / "examples/qlora-70b-4090.yaml"))
+    c = next(c for c in d["candidates"] if c["gpu"] == "rtx-4090" and c["count"] == 4 and c["acquisition"] == "buy")
+    assert any(x["kind"] == "resale" and x["amount"] < 0 for x in c["ledger"]["lines"])
+    text = text_of(tmp_path, "recommend", str(ROOT / "examples/qlora-70b-4090.yaml"))
+    assert f"Total cost: ${round(c['total_cost_usd']):,} net of resale; Why not: runner-up" in text

@@ -61,6 +61,16 @@ def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
     return f.money(led.total)
 
 
+def total_said(f: Fmt, _: Callable[..., str], c: Any) -> str:
+    """A configuration's total cost where it stands in a line or a cell beside others: a purchase whose ledger
+    takes its resale back is labelled net of it (review53: an audit's verdict read 'The proposal: 16 x H100, buy:
+    ..., $716,794' beside a rental's whole bill, the $934,256 it pays before the resale said only in the table)."""
+    led = getattr(c, "ledger", None)
+    if c.acquisition == "buy" and c.total_cost_usd is not None and led is not None and led.amount("resale") < 0:
+        return _("%(money)s net of resale", money=f.money(c.total_cost_usd))
+    return f.money(c.total_cost_usd)
+
+
 def time_row(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = False) -> str:
     """Wall-clock time and the GPU-hours billed, both the timeline's; of GPUs bought, the GPU-hours they are used
     (nothing bills them: their power is priced on those hours, review50)."""

@@ -20,6 +20,7 @@ from ...results import (
 )
 from ...results_serving import ServingOut
 from .. import glossary, words
+from .. import money_view as MV
 from ..fmt import (
     DATE_LABELS,
     HTML_LANG,
@@ -570,7 +571,7 @@ class BaseView:
                 self._("%(n)s output tokens/s in total", n=f.num(c.decode_tokens_per_s_total, 0))
                 if c.decode_tokens_per_s_total is not None else f.na())
         return self._("%(who)s: %(name)s, %(how)s: %(time)s, %(cost)s (%(status)s)", who=who,
-                      name=self.candidate_name(c), how=how, time=time, cost=f.money(c.total_cost_usd),
+                      name=self.candidate_name(c), how=how, time=time, cost=MV.total_said(f, self._, c),
                       status=self._("feasible") if c.feasible else self._("not feasible"))
 
     def host_floor(self, terms: Iterable[FormulaTerm]) -> str:

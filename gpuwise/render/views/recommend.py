@@ -154,7 +154,7 @@ class RecommendView(StepsView, ChartsView):
             how = f.acquisition(c.acquisition)
             if c.acquisition == "rent" and c.provider:
                 how = self._("%(mode)s, from %(where)s", mode=how, where=f.provider(c.provider))
-            rows.append([self.candidate_name(c), how, time, f.money(c.total_cost_usd), note])
+            rows.append([self.candidate_name(c), how, time, MV.total_said(f, self._, c), note])
             classes.append("chosen" if role == "answer" else ("" if c.feasible else "bad"))
         return {**table([self._("Option"), self._("Rent or buy"), speed_header, self._("Total cost"),
                          self._("Why not")], rows, right=(2, 3), classes=classes),
