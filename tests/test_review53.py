@@ -16,6 +16,11 @@
    paid, $217,462 back from resale after 36 months: the table said so, the verdict did not), and recommend's
    Alternatives 'Total cost: $6,994' for 4 bought RTX 4090s beside rentals' bills. A purchase whose ledger takes
    its resale back is now '$716,794 net of resale' there (zh 扣除转售后 $716,794).
+
+4. A batch audit's summary said 'Best alternative: 2 x B200 (saves $364,066)' above the proposal's own section,
+   which says the alternative 'costs $364,066 less but does not do the same work: 48.7 ms per output token
+   instead of 26.7'. The summary now says '(costs $364,066 less, not the same work)' where the alternative gives
+   something up (alternative_gives_up), and 'saves' where the saving is like for like.
 """
 from __future__ import annotations
 
@@ -94,3 +99,19 @@ def test_a_bought_alternative_is_said_net_of_its_resale(tmp_path):
     assert any(x["kind"] == "resale" and x["amount"] < 0 for x in c["ledger"]["lines"])
     text = text_of(tmp_path, "recommend", str(ROOT / "examples/qlora-70b-4090.yaml"))
     assert f"Total cost: ${round(c['total_cost_usd']):,} net of resale; Why not: runner-up" in text
+
+
+def test_a_batch_summary_says_a_saving_that_is_not_like_for_like(tmp_path):
+    folder = tmp_path / "proposals"
+    folder.mkdir()
+    _write(folder, SERVICE_AT_A_RATE, "a-service.yaml")
+    _write(folder, BOUGHT_4090, "b-bought.yaml")
+    service = _json(tmp_path, "audit", str(folder / "a-service.yaml"))
+    bought = _json(tmp_path, "audit", str(folder / "b-bought.yaml"))
+    assert service["alternative_gives_up"] and not service["savings_comparable"]  # 35.0 ms a token, not 8.6
+    assert bought["savings_comparable"] and not bought["alternative_gives_up"]
+    text = text_of(tmp_path, "audit", str(folder))
+    head = text.split("=== ")[0]  # the summary, before the sections
+    assert f"(costs ${round(service['savings_usd']):,} less, not the same work)" in head
+    assert f"(saves ${round(bought['savings_usd']):,})" in head
+    assert head.count("saves") == 1
