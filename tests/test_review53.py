@@ -21,6 +21,11 @@
    which says the alternative 'costs $364,066 less but does not do the same work: 48.7 ms per output token
    instead of 26.7'. The summary now says '(costs $364,066 less, not the same work)' where the alternative gives
    something up (alternative_gives_up), and 'saves' where the saving is like for like.
+
+5. A brief whose page leaves every blocker and warning to the full report read '3 more in the full report:
+   NET-TP-OVER-PCIE, MARKET-OFFICE-CIRCUIT, DATA-STALE-PRICE.' under 'Blockers and warnings (the answer's: 0
+   blockers, 3 warnings, 2 notes)' with none said before it (examples/inference-70b.yaml): 'more' than none. It
+   now reads 'In the full report: ...' (zh 见完整报告：...); 'N more' stays after the ones said.
 """
 from __future__ import annotations
 
@@ -115,3 +120,16 @@ def test_a_batch_summary_says_a_saving_that_is_not_like_for_like(tmp_path):
     assert f"(costs ${round(service['savings_usd']):,} less, not the same work)" in head
     assert f"(saves ${round(bought['savings_usd']):,})" in head
     assert head.count("saves") == 1
+
+
+def test_a_brief_that_says_no_warning_does_not_say_more(tmp_path):
+    d = _json(tmp_path, "recommend", str(ROOT / "examples/inference-70b.yaml"))
+    answer = d["recommendation"]
+    mine = [x["rule"] for x in d["findings"] if x["severity"] == "warning"
+            and answer["gpu_name"] in x.get("subject", "") + x.get("message", "")]
+    text = text_of(tmp_path, "recommend", str(ROOT / "examples/inference-70b.yaml"))
+    section = text.split("=== Blockers and warnings")[1].split("=== Assumptions")[0]
+    assert "0 blockers, 3 warnings, 2 notes) ===" in section
+    said = section.split(") ===")[1].split("2 notes (information only)")[0].strip()
+    assert said == "In the full report: NET-TP-OVER-PCIE, MARKET-OFFICE-CIRCUIT, DATA-STALE-PRICE.", said
+    assert "NET-TP-OVER-PCIE" in mine and "more in the full report" not in section

@@ -330,9 +330,12 @@ class BaseView:
                 groups.append({"severity": sev, "label": self._(SEVERITY_LABELS[sev]), "entries": entries})
         notes = sum(1 for x in findings if x.severity == "info")
         flat = [e for g in groups for e in g["entries"]]
+        # past the first i said: 'N more'; none said, not 'more' (review53: a brief read '3 more in the full report'
+        # under a heading counting 3 warnings and none shown)
         rest = [self.f.ngettext("%(n)s more in the full report: %(rules)s.",
                                 "%(n)s more in the full report: %(rules)s.", len(flat) - i,
-                                rules=self.f.sep.join(counted_rules(e["rule"] for e in flat[i:])))
+                                rules=self.f.sep.join(counted_rules(e["rule"] for e in flat[i:]))) if i else
+                self._("In the full report: %(rules)s.", rules=self.f.sep.join(counted_rules(e["rule"] for e in flat)))
                 for i in range(len(flat))]
         return {"groups": groups, "summary": self.counted(findings, scope), "entries": flat, "rest": [*rest, ""],
                 "cap": len(flat),
