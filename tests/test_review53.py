@@ -26,6 +26,10 @@
    NET-TP-OVER-PCIE, MARKET-OFFICE-CIRCUIT, DATA-STALE-PRICE.' under 'Blockers and warnings (the answer's: 0
    blockers, 3 warnings, 2 notes)' with none said before it (examples/inference-70b.yaml): 'more' than none. It
    now reads 'In the full report: ...' (zh 见完整报告：...); 'N more' stays after the ones said.
+
+6. USED-WRONG-MEMORY read 'the report shows 10240 MiB of memory, 42% of the 24576 MiB the card on offer has'
+   (examples/proposal-used-3090-mining.yaml) beside the card table's '10,240 MiB of 24,576 MiB claimed (42%)': the
+   rule's figures are written '{memory_mib:int}' and group their thousands.
 """
 from __future__ import annotations
 
@@ -133,3 +137,12 @@ def test_a_brief_that_says_no_warning_does_not_say_more(tmp_path):
     said = section.split(") ===")[1].split("2 notes (information only)")[0].strip()
     assert said == "In the full report: NET-TP-OVER-PCIE, MARKET-OFFICE-CIRCUIT, DATA-STALE-PRICE.", said
     assert "NET-TP-OVER-PCIE" in mine and "more in the full report" not in section
+
+
+def test_a_wrong_memory_blocker_groups_its_mib(tmp_path):
+    text = text_of(tmp_path, "audit", str(ROOT / "examples/proposal-used-3090-mining.yaml"))
+    # the RTX 3080's 10,240 MiB over the RTX 3090's 24,576: 41.7%
+    assert ("USED-WRONG-MEMORY: 1324620012345: the report shows 10,240 MiB of memory, 42% of the 24,576 MiB the "
+            "card on offer has") in text
+    zh = text_of(tmp_path, "audit", str(ROOT / "examples/proposal-used-3090-mining.yaml"), "--lang", "zh")
+    assert "报告显示显存 10,240 MiB，只有所售卡 24,576 MiB 的 42%" in zh
