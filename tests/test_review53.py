@@ -30,6 +30,10 @@
 6. USED-WRONG-MEMORY read 'the report shows 10240 MiB of memory, 42% of the 24576 MiB the card on offer has'
    (examples/proposal-used-3090-mining.yaml) beside the card table's '10,240 MiB of 24,576 MiB claimed (42%)': the
    rule's figures are written '{memory_mib:int}' and group their thousands.
+
+7. The cost step's 'Rent or buy' table set each candidate's 'Rent' (the whole bill) beside a 'Buy' column that is
+   the purchase net of its resale ($160,007 for 16 H100s kept 6 months, examples/lora-70b.yaml: $690,449 paid less
+   $530,442 back): the column is now 'Buy, net' (zh 购买净成本), as the sentence above it says 'comes to $160,007 net'.
 """
 from __future__ import annotations
 
@@ -146,3 +150,15 @@ def test_a_wrong_memory_blocker_groups_its_mib(tmp_path):
             "card on offer has") in text
     zh = text_of(tmp_path, "audit", str(ROOT / "examples/proposal-used-3090-mining.yaml"), "--lang", "zh")
     assert "报告显示显存 10,240 MiB，只有所售卡 24,576 MiB 的 42%" in zh
+
+
+def test_the_cost_steps_buy_column_says_it_is_net(tmp_path):
+    d = _json(tmp_path, "recommend", str(ROOT / "examples/lora-70b.yaml"))
+    c = d["candidates"][0]
+    assert (c["gpu"], c["count"]) == ("h100-80gb-sxm", 16)
+    md = gpuwise("recommend", str(ROOT / "examples/lora-70b.yaml"), "--detail", "full", "--format", "md",
+                 cwd=tmp_path).stdout
+    head = next(line for line in md.splitlines() if line.startswith("| Candidate | Rent |"))
+    assert head.split("|")[3].strip() == "Buy, net"
+    row = next(line for line in md.splitlines() if line.startswith("| 16 × NVIDIA H100 SXM5 80GB | $133 |"))
+    assert row.split("|")[3].strip() == f"${round(c['buy_cost_usd']):,}" == "$160,007"

@@ -179,5 +179,7 @@ class StepsView(BaseView):
             if rows:
                 step["tables"].append({
                     "caption": self._("Rent or buy"),
-                    **table([self._("Candidate"), self._("Rent"), self._("Buy"), self._("Break-even"),
+                    # the buy column is what buying comes to once resold (c.buy_cost_usd: TCO-BUY's 'net of
+                    # resale'), beside the rent's whole bill (review53)
+                    **table([self._("Candidate"), self._("Rent"), self._("Buy, net"), self._("Break-even"),
                              self._("Acquisition"), self._("Total cost")], rows, right=(1, 2, 5))})
