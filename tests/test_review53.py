@@ -25,7 +25,8 @@
 5. A brief whose page leaves every blocker and warning to the full report read '3 more in the full report:
    NET-TP-OVER-PCIE, MARKET-OFFICE-CIRCUIT, DATA-STALE-PRICE.' under 'Blockers and warnings (the answer's: 0
    blockers, 3 warnings, 2 notes)' with none said before it (examples/inference-70b.yaml): 'more' than none. It
-   now reads 'In the full report: ...' (zh 见完整报告：...); 'N more' stays after the ones said.
+   now reads 'In the full report: ...' (zh 见完整报告：...); 'N more' stays after the ones said. A plan's brief
+   likewise (examples/plan-team-4090.yaml: 'Findings' then '3 more in the full report: DATA-STALE-PRICE, ...').
 
 6. USED-WRONG-MEMORY read 'the report shows 10240 MiB of memory, 42% of the 24576 MiB the card on offer has'
    (examples/proposal-used-3090-mining.yaml) beside the card table's '10,240 MiB of 24,576 MiB claimed (42%)': the
@@ -162,3 +163,12 @@ def test_the_cost_steps_buy_column_says_it_is_net(tmp_path):
     assert head.split("|")[3].strip() == "Buy, net"
     row = next(line for line in md.splitlines() if line.startswith("| 16 × NVIDIA H100 SXM5 80GB | $133 |"))
     assert row.split("|")[3].strip() == f"${round(c['buy_cost_usd']):,}" == "$160,007"
+
+
+def test_a_plan_brief_that_says_no_finding_does_not_say_more(tmp_path):
+    d = _json(tmp_path, "plan", str(ROOT / "examples/plan-team-4090.yaml"))
+    rules = sorted(x["rule"] for x in d["findings"])
+    assert rules == ["DATA-STALE-PRICE", "PLAN-LATE-HARDWARE", "PLAN-SERVING-OUTGROWS"]
+    text = text_of(tmp_path, "plan", str(ROOT / "examples/plan-team-4090.yaml"))
+    section = text.split("=== Findings ===")[1].split("===")[0].strip()
+    assert section == "In the full report: DATA-STALE-PRICE, PLAN-LATE-HARDWARE, PLAN-SERVING-OUTGROWS.", section

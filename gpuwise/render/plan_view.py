@@ -446,9 +446,12 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                  "fix": usd.sentence(f.fix_template, f.values, f.fix) if f.fix else "", "more": ""}
                 for f in r.findings]
     # the brief at its shortest says the findings past what fits by their rules (render's ``cap``)
+    # (none said: not 'more', review53: the team plan's brief read '3 more in the full report' under Findings)
     findings_rest = [local.ngettext("%(n)s more in the full report: %(rules)s.",
                                     "%(n)s more in the full report: %(rules)s.", len(findings) - i,
-                                    rules=local.sep.join(counted_rules(f["rule"] for f in findings[i:])))
+                                    rules=local.sep.join(counted_rules(f["rule"] for f in findings[i:]))) if i else
+                     _("In the full report: %(rules)s.",
+                       rules=local.sep.join(counted_rules(f["rule"] for f in findings)))
                      for i in range(len(findings))] + [""]
     findings_grouped, grouped_rest = _grouped_blockers(findings, findings_rest, local)
     def numbers(x: Any) -> str:  # the formula with its inputs' numbers put in: what an approver adds up
