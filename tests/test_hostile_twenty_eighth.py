@@ -114,7 +114,11 @@ def test_a_gpu_the_copy_leaves_idle_is_said_and_counted(tmp_path: Path) -> None:
     rent = next(x for x in three["gpu"]["ledger"]["lines"] if x["kind"] == "rent")
     assert rent["inputs"]["gpus_paid"] == 3
     text = " ".join(gpuwise(*est[:-2], "--gpus", "3", cwd=tmp_path).stdout.split())
-    assert "Idle GPUs 1 of the 3 holds no model copy" in text and "Utilisation (MFU) 40%" in text
+    # the service's model FLOPs over the 3 GPUs' peak (review53: it read 40%, the training table's 60% x 2 / 3):
+    # 238.5 output tokens/s / 200 x (1,000 + 200) tokens x 2 x 7.5e9 FLOP / (3 x 989.5e12) = 0.72%
+    by_hand = three["gpu"]["decode_tokens_per_s_total"] / 200 * 1200 * three["compute"]["flops"] / (3 * 989.5e12)
+    assert three["gpu"]["mfu"] == pytest.approx(by_hand)
+    assert "Idle GPUs 1 of the 3 holds no model copy" in text and "Utilisation (MFU) 1%" in text
     assert "Idle GPUs" not in gpuwise(*est[:-2], "--gpus", "4", cwd=tmp_path).stdout  # two copies of two
     zh = "".join(gpuwise(*est[:-2], "--gpus", "3", "--lang", "zh", cwd=tmp_path).stdout.split())
     assert "空闲GPU3块中有1块不承载模型副本" in zh

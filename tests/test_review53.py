@@ -35,8 +35,16 @@
 7. The cost step's 'Rent or buy' table set each candidate's 'Rent' (the whole bill) beside a 'Buy' column that is
    the purchase net of its resale ($160,007 for 16 H100s kept 6 months, examples/lora-70b.yaml: $690,449 paid less
    $530,442 back): the column is now 'Buy, net' (zh 购买净成本), as the sentence above it says 'comes to $160,007 net'.
+
+8. `gpuwise estimate` of a service on a GPU read 'Utilisation (MFU) 60%' (examples/inference-8b-int4.yaml on one
+   H100 at 327.9 output tokens/s; 62% on an A100, 50% on an RTX 4090): the training table's runtime.mfu for the
+   architecture, which the service's memory-bound decode never reaches. It is now the model FLOPs the service does
+   at its load over the GPUs' dense peak: 327.9 / 4,096 x (4,096 + 4,096) tokens/s x 2 x 7.5e9 FLOP / 989.5e12 =
+   0.99%, shown '1%'.
 """
 from __future__ import annotations
+
+import pytest
 
 from tests.clirun import ROOT, gpuwise, text_of
 from tests.clirun import json_of as _json
@@ -172,3 +180,19 @@ def test_a_plan_brief_that_says_no_finding_does_not_say_more(tmp_path):
     text = text_of(tmp_path, "plan", str(ROOT / "examples/plan-team-4090.yaml"))
     section = text.split("=== Findings ===")[1].split("===")[0].strip()
     assert section == "In the full report: DATA-STALE-PRICE, PLAN-LATE-HARDWARE, PLAN-SERVING-OUTGROWS.", section
+
+
+def test_a_service_estimate_gives_its_own_utilisation(tmp_path):
+    d = _json(tmp_path, "estimate", str(ROOT / "examples/inference-8b-int4.yaml"), "--gpu", "h100")
+    g, sv = d["gpu"], d["gpu"]["serving"]
+    assert (sv["prompt_tokens"], sv["output_tokens"], g["count"]) == (4096, 4096, 1)
+    flops_per_token = d["compute"]["flops"]  # 2 x active matmul weights: FLOPs per generated token
+    by_hand = g["decode_tokens_per_s_total"] / 4096 * (4096 + 4096) * flops_per_token / (g["peak_tflops"] * 1e12)
+    assert g["mfu"] == pytest.approx(by_hand) and 0.009 < g["mfu"] < 0.011  # ~0.99%, not the training table's 60%
+    text = text_of(tmp_path, "estimate", str(ROOT / "examples/inference-8b-int4.yaml"), "--gpu", "h100")
+    assert "Utilisation (MFU) 1%" in text and "Utilisation (MFU) 60%" not in text
+
+
+def test_a_training_estimate_keeps_its_mfu(tmp_path):
+    d = _json(tmp_path, "estimate", str(ROOT / "examples/lora-70b.yaml"), "--gpu", "h100", "--gpus", "8")
+    assert d["gpu"]["serving"] is None and 0.3 < d["gpu"]["mfu"] < 0.7  # the step's, from runtime.mfu hopper

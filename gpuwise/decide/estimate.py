@@ -177,6 +177,11 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
     idle = idle_gpus(job, ev)
     # utilisation over every GPU paid for: an idle one adds its peak and no FLOPs (the ledger pays for it too)
     mfu = speed.mfu * (ev.count - idle) / ev.count if speed and speed.mfu is not None else None
+    sv = ev.serving if not job.training else None
+    if mfu is not None and sv is not None and speed.decode_tokens_per_s_total is not None:
+        # a service: the model FLOPs it does at the load over every GPU's peak, not the training figure
+        mfu = C.serving_mfu(job.shape, speed.decode_tokens_per_s_total, sv.prompt_tokens, sv.output_tokens, ev.count,
+                            speed.peak_tflops)
     return made(GpuOut, dict(
         id=ev.gpu.id, name=ev.gpu.name, count=ev.count, nodes=ev.nodes, fits=verdict.fits, idle_gpus=idle,
         # GPU-hours of training as published runs count them (the timeline's billed GPU-hours add the

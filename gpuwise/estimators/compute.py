@@ -165,6 +165,19 @@ def generation_flops_per_token(shape: Shape) -> Term:
                 {"matmul_params": shape.matmul_params_active})
 
 
+def serving_mfu(shape: Shape, output_tokens_per_s: float, prompt_tokens: float, output_tokens: float, gpus: int,
+                peak_tflops: float) -> float:
+    """A service's model FLOPs utilisation at its load: the model FLOPs of the tokens it processes a second (2 x
+    active matmul weights a token, Kaplan et al. 2020's forward pass, for each prompt and output token of the
+    requests served: output tokens/s / output tokens a request) over the dense peak of every GPU paid for (PaLM's
+    MFU, Chowdhery et al. 2022, appendix B). Not the training table's ``runtime.mfu``, which a service's decode,
+    bound by memory bandwidth, does not reach (review53: one H100 serving an 8B at 328 tokens/s read 60%)."""
+    if output_tokens <= 0 or gpus <= 0 or peak_tflops <= 0:
+        return 0.0
+    tokens_per_s = output_tokens_per_s / output_tokens * (prompt_tokens + output_tokens)
+    return tokens_per_s * 2 * shape.matmul_params_active / (gpus * peak_tflops * 1e12)
+
+
 def peak_for(gpu: Gpu, precision: str) -> Peak:
     """The dense peak a job in ``precision`` runs at, with graceful fallbacks.
 
