@@ -96,6 +96,8 @@ class Filler(string.Formatter):
                 return self.months(float(value)) if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
+            if number and format_spec == "g":  # likewise grouped (review53: 'nvswitch 1800 GB/s per GPU' of a B200)
+                return format(value, ",g")
             if number and format_spec[:1] == "." and format_spec[-1:] == "f" and format_spec[1:-1].isdigit():
                 # a fixed-point figure in the house style, its thousands grouped (review51: a rule's '{gb:.0f} GB'
                 # read 'needs 2414 GB of host RAM per node; the node has 1024 GB')

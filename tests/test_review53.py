@@ -41,6 +41,10 @@
    architecture, which the service's memory-bound decode never reaches. It is now the model FLOPs the service does
    at its load over the GPUs' dense peak: 327.9 / 4,096 x (4,096 + 4,096) tokens/s x 2 x 7.5e9 FLOP / 989.5e12 =
    0.99%, shown '1%'.
+
+9. A B200's switch read 'nvswitch 1800 GB/s per GPU (both directions)' in every decision and audit (the link
+   phrases' '{bw:g}'), and the estimate's 'Dense peak 4500 TFLOP/s fp8 tensor': a ':g' figure now groups its
+   thousands as the fixed-point ones do since review51 ('1,800 GB/s', '4,500 TFLOP/s').
 """
 from __future__ import annotations
 
@@ -196,3 +200,15 @@ def test_a_service_estimate_gives_its_own_utilisation(tmp_path):
 def test_a_training_estimate_keeps_its_mfu(tmp_path):
     d = _json(tmp_path, "estimate", str(ROOT / "examples/lora-70b.yaml"), "--gpu", "h100", "--gpus", "8")
     assert d["gpu"]["serving"] is None and 0.3 < d["gpu"]["mfu"] < 0.7  # the step's, from runtime.mfu hopper
+
+
+def test_a_g_figure_groups_its_thousands(tmp_path):
+    from gpuwise import messages
+
+    assert messages.fill("{bw:g} GB/s and {x:g}", {"bw": 1800.0, "x": 0.25}) == "1,800 GB/s and 0.25"
+    path = _write(tmp_path, SERVICE_AT_A_RATE | {"hardware": {"gpu": "b200", "count": 8}}, "p.yaml")
+    text = text_of(tmp_path, "audit", path)
+    assert "over nvswitch 1,800 GB/s per GPU (both directions)" in text and "1800 GB/s" not in text
+    req = _write(tmp_path, {"workload": SERVICE_AT_A_RATE["workload"]}, "r.yaml")
+    est = text_of(tmp_path, "estimate", req, "--gpu", "b200")
+    assert "Dense peak 2,250 TFLOP/s bf16 tensor" in est  # the B200's dense BF16, 4,500 sparse halved

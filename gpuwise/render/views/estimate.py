@@ -78,7 +78,8 @@ class EstimateView(BaseView):
                 rows.append([self._("Request rate"), rate])
             if g.peak_tflops is not None:
                 kind = words.peak_kind(g.peak_kind, f)
-                rows.append([self._("Dense peak"), f"{g.peak_tflops:g} TFLOP/s {kind}".rstrip()])
+                # grouped as every other figure (review53: a B200's '4500 TFLOP/s fp8 tensor')
+                rows.append([self._("Dense peak"), f"{g.peak_tflops:,g} TFLOP/s {kind}".rstrip()])
             if g.mfu is not None:
                 run = getattr(g, "training", None)
                 if run is not None and getattr(getattr(run, "step_terms", None), "offload_s", 0):
