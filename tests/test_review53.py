@@ -45,6 +45,10 @@
 9. A B200's switch read 'nvswitch 1800 GB/s per GPU (both directions)' in every decision and audit (the link
    phrases' '{bw:g}'), and the estimate's 'Dense peak 4500 TFLOP/s fp8 tensor': a ':g' figure now groups its
    thousands as the fixed-point ones do since review51 ('1,800 GB/s', '4,500 TFLOP/s').
+
+10. A plan's findings in Chinese ended in a Latin bracket after a space, the template's own ' (RULE)': '托管和电费共
+   $59,006 (PLAN-FLEET-IDLE)' (tests/data/review53/plan-owned-h100-year.yaml), where every other zh bracket is
+   full-width. The template now fills a message, '%(message)s (%(rule)s)', zh '%(message)s（%(rule)s）'.
 """
 from __future__ import annotations
 
@@ -212,3 +216,10 @@ def test_a_g_figure_groups_its_thousands(tmp_path):
     req = _write(tmp_path, {"workload": SERVICE_AT_A_RATE["workload"]}, "r.yaml")
     est = text_of(tmp_path, "estimate", req, "--gpu", "b200")
     assert "Dense peak 2,250 TFLOP/s bf16 tensor" in est  # the B200's dense BF16, 4,500 sparse halved
+
+
+def test_a_plan_finding_in_chinese_brackets_its_rule_full_width(tmp_path):
+    plan = str(ROOT / "tests/data/review53/plan-owned-h100-year.yaml")
+    zh = gpuwise("plan", plan, "--lang", "zh", cwd=tmp_path).stdout
+    assert "（PLAN-FLEET-IDLE）" in zh and " (PLAN-FLEET-IDLE)" not in zh
+    assert "and power (PLAN-FLEET-IDLE)" in text_of(tmp_path, "plan", plan)
