@@ -169,7 +169,7 @@ def test_a_price_csv_refuses_other_digits_row_by_row(tmp_path: Path) -> None:
                                     "H100 80GB SXM,8,2_0\nH100 80GB SXM,8, inf\nH100 80GB SXM,8,20\n")
     r = gpuwise("prices", "import", "p.csv", "--provider", "mycloud", "-o", "ov", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "imported 1 offers" in r.stdout and "could not use 4 rows" in r.stdout
+    assert "imported 1 offer (" in r.stdout and "could not use 4 rows" in r.stdout
     for line in ("line 2: H100 80GB SXM: gpu count: '８' has digits other than 0-9 (U+FF18 FULLWIDTH DIGIT EIGHT): "
                  "write 8",
                  "line 3: H100 80GB SXM: price: '٢٠' has digits other than 0-9 (U+0662 ARABIC-INDIC DIGIT TWO): "

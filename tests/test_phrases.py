@@ -813,6 +813,24 @@ def test_an_import_words_its_reasons_in_the_report_language(tmp_path, kb):
     assert rep.as_dict()["skipped"][0] == {"line": 4, "name": "b1", "reason": "price -3 is not positive"}
 
 
+def test_an_import_of_one_row_says_row_not_rows(tmp_path, kb):
+    """One row, one offer, one row it could not use (hostile round 44: '1 rows', 'could not use 1 rows'): the
+    singular in English, the catalog's plural forms (one form in Chinese) for any count; two rows say 'rows'."""
+    from gpuwise.prices import read_catalog
+    from gpuwise.render.price_view import import_summary
+
+    head = "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags\n"
+    (tmp_path / "one.csv").write_text(head + "b1,us-0,-3,8,64,1,H100,80,False,,nvidia,\n")
+    rep = read_catalog(tmp_path / "one.csv", kb, as_of="2026-11-01")
+    en = import_summary(rep, None, "en")
+    assert "provider one, 1 row\n" in en and "could not use 1 row:" in en and "1 rows" not in en
+    assert "共 1 行" in import_summary(rep, None, "zh") and "有 1 行无法使用：" in import_summary(rep, None, "zh")
+    (tmp_path / "two.csv").write_text(head + "b1,us-0,2.0,8,64,1,H100,80,False,,nvidia,\n"
+                                      "b2,us-0,-3,8,64,1,H100,80,False,,nvidia,\n")
+    two = import_summary(read_catalog(tmp_path / "two.csv", kb, as_of="2026-11-01"), None, "en")
+    assert ", 2 rows\n" in two and "imported 1 offer (" in two and "could not use 1 row:" in two
+
+
 def test_a_rule_title_inside_a_plan_reason_is_the_catalog_title():
     """A plan reason naming the rule that ruled a GPU type out carries the rule's title as a part
     (rule.title), so a Chinese report shows the rule's translated title (MARKET-RESERVED-ONLY:

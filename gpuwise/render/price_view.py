@@ -130,8 +130,9 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
     an offer's notes are catalog messages (``Said``), worded in ``lang``."""
     f = Fmt(lang)
     zh = f.lang != "en"
-    out = [f._("%(path)s: %(format)s layout, provider %(provider)s, %(rows)s rows", path=report.path,
-               format=report.format, provider=report.provider, rows=report.rows)]
+    out = [f.ngettext("%(path)s: %(format)s layout, provider %(provider)s, %(n)s row",
+                      "%(path)s: %(format)s layout, provider %(provider)s, %(n)s rows", report.rows,
+                      path=report.path, format=report.format, provider=report.provider)]
     given = report.as_of_from == "--as-of"
     source = report.as_of_from if given else f._(report.as_of_from)
     if given:
@@ -139,8 +140,10 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
     else:
         out.append(f._("as_of %(date)s (%(from)s; give --as-of DATE when the prices are from another day)",
                        date=report.as_of.isoformat(), **{"from": source}))
-    out.append(f._("imported %(n)s offers (instance price / GPU count = per GPU-hour; the cheapest location of "
-                   "each instance type):", n=len(report.offers)))
+    out.append(f.ngettext("imported %(n)s offer (instance price / GPU count = per GPU-hour; the cheapest location "
+                          "of each instance type):",
+                          "imported %(n)s offers (instance price / GPU count = per GPU-hour; the cheapest location "
+                          "of each instance type):", len(report.offers)))
     for o in report.offers:
         spot = f._(", spot %(price)s/h", price=f"{o.spot_price:g}") if o.spot_price is not None else ""
         lb, sep, rb, x = ("［", "；", "］", "×") if zh else ("[", "; ", "]", "x")
@@ -149,12 +152,13 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
                    per_gpu=f"{o.per_gpu_hour:.4g}")
         out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
     if report.no_gpu:
-        out.append(f._("left out %(n)s rows without a GPU", n=report.no_gpu))
+        out.append(f.ngettext("left out %(n)s row without a GPU", "left out %(n)s rows without a GPU", report.no_gpu))
     if report.spot_only:
-        out.append(f._("left out %(n)s instance types listed only as spot (no on-demand price to attach it to)",
-                       n=report.spot_only))
+        out.append(f.ngettext("left out %(n)s instance type listed only as spot (no on-demand price to attach it to)",
+                              "left out %(n)s instance types listed only as spot (no on-demand price to attach "
+                              "them to)", report.spot_only))
     if report.skipped:
-        out.append(f._("could not use %(n)s rows:", n=len(report.skipped)))
+        out.append(f.ngettext("could not use %(n)s row:", "could not use %(n)s rows:", len(report.skipped)))
         for s in report.skipped:
             out.append("  " + (f._("line %(line)s: %(name)s: %(reason)s", line=s.line, name=s.name,
                                    reason=s.why.words(f.lang)) if s.name else  # no name: not 'line 3: : ...'
