@@ -84,3 +84,23 @@ def test_levanter_refuses_a_pipeline_pin_it_cannot_run():
          "stack": "levanter", "parallelism": {"pp": 2}}
     r = gpuwise.estimate({"workload": w}, gpu="h100-80gb-sxm", gpus=8)
     assert " PP1 " in f" {r.gpu.training.layout_notation} "
+
+
+@pytest.mark.parametrize("stack,policy", [("levanter", "mp: p=f32,c=bfloat16"),
+                                          ("maxtext", "weight_dtype: float32, dtype: bfloat16")])
+def test_the_mixed_precision_default_names_the_jax_stacks_own_setting(stack, policy):
+    """Hostile round 44: the default said 'PyTorch autocast' on a JAX stack. Levanter's documented configurations
+    set mp: p=f32,c=bfloat16 (a jmp policy; TrainerConfig's own default is f32 throughout), MaxText's base.yml
+    weight_dtype float32 and dtype bfloat16: fp32 weights, bf16 compute, as gpuwise's mixed_precision true prices.
+    A PyTorch stack (torchtitan) and no stack keep the autocast wording."""
+    def said(w):
+        r = gpuwise.estimate({"workload": {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, **w}},
+                             gpu="h100-80gb-sxm", gpus=8)
+        return [(a.message_id, a.values) for a in r.assumptions if a.field == "workload.mixed_precision"]
+
+    got = said({"stack": stack})
+    assert [m for m, _ in got] == ["assume.default.workload.mixed_precision.stack"]
+    assert got[0][1]["policy"] == policy and "autocast" not in str(got[0][1])
+    for other in ({"stack": "torchtitan"}, {}):
+        assert [m for m, _ in said(other)] == ["assume.default.workload.mixed_precision"]
+    assert not said({"stack": stack, "mixed_precision": True})  # stated: no default to say

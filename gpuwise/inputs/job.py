@@ -731,6 +731,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
                                     {"stack": named.name, "n": named.local_batch}))
             continue
+        if name == "mixed_precision" and named is not None and named.mixed_precision_policy:  # a JAX stack's own
+            assumptions.append(note("workload.mixed_precision", value, "assume.default.workload.mixed_precision.stack",
+                                    {"stack": named.name, "policy": named.mixed_precision_policy}))
+            continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
     if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":
         assumptions.append(note("workload.parallelism.dp_shard", "auto", "assume.hsdp.auto"))  # the planner's group

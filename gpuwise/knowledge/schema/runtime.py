@@ -498,6 +498,14 @@ class StackSpeed(Strict):
     precisions_source: str = Field(
         default="", description="where the stack's precisions are read: its own documentation or source at a dated "
         "release (required with precisions)")
+    mixed_precision_policy: str | None = Field(
+        default=None, min_length=3, description="the setting by which the stack keeps fp32 weights and computes in "
+        "16 bits, as its user writes it (Levanter's jmp policy mp: p=f32,c=bfloat16; MaxText's weight_dtype and "
+        "dtype): the default mixed-precision assumption names it; None: PyTorch autocast's (fp32 weights, 16-bit "
+        "matmuls), as the PyTorch stacks run it")
+    mixed_precision_source: str = Field(
+        default="", description="where the stack's mixed_precision_policy is read: its own source or documentation "
+        "at a named commit (required with mixed_precision_policy)")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
@@ -527,6 +535,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's precisions need their precisions_source"))
         if self.recompute is not None and len(self.recompute_source) < 3:
             raise Said(N_("a stack's recompute defaults need their recompute_source"))
+        if self.mixed_precision_policy is not None and len(self.mixed_precision_source) < 3:
+            raise Said(N_("a stack's mixed_precision_policy needs its mixed_precision_source"))
         return self
 
 
