@@ -223,3 +223,25 @@ def test_estimate_report_says_the_highest_rate_within_the_targets(kb):
                                            if k not in ("requests_per_s", "p95_ttft_s", "p95_tpot_s")}},
                              gpu="h100-80gb-sxm", gpus=1)
     assert "Request rate" not in report.render(plain, "text", width=200)
+
+
+def test_a_p95_target_below_the_floor_is_the_reason_given_not_a_rate_of_zero():
+    """Hostile round 44: a p95 TPOT target of 0.1 ms is under what one request alone gets on any GPU, so no request
+    rate is within it; the alternatives said only 'serves at most 0.00 requests/s' (SRV-RATE-TARGET's message). The
+    p95 rules come first in the rule book, so a candidate's first reason is SRV-P95-TPOT-TARGET's, with the floor
+    and the target written to three significant figures (0.0001 s, not 0.000 s)."""
+    from gpuwise.render.report import render
+
+    req = {"workload": {"task": "inference", "model": "llama-3.1-8b", "requests_per_s": 2, "p95_tpot_s": 0.0001},
+           "constraints": {"gpus": ["h100", "rtx-4090"], "max_gpus": 2}}
+    r = gpuwise.recommend(req)
+    assert r.recommendation is None and r.candidates
+    for c in r.candidates:
+        first = c.reason_sentences[0]
+        assert first.id == "SRV-P95-TPOT-TARGET", [s.id for s in c.reason_sentences]
+        floor = first.values["p95_tpot_s"]
+        assert floor > 0.0001 and f"every {floor:,.3g} s" in first.text and "target of 0.0001 s" in first.text
+        assert "SRV-RATE-TARGET" in [s.id for s in c.reason_sentences]  # still said, after the reason
+    alternatives = render(r, "text").split("=== Alternatives ===")[1].split("===")[0]
+    assert "Why not" in alternatives and "writes a token every" in alternatives
+    assert "serves at most 0.00" not in alternatives
