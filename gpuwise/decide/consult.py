@@ -123,7 +123,9 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
 def fact_of(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """:func:`subjects.candidate_fact` of a judged estimate, built once per job, estimate and way
     of acquiring (the count search scores the estimate, then the consultation judges it): a new
-    dict each call, its values shared."""
+    dict each call, its values shared. An estimate priced on its own copy of the job (``ev.job``: a published
+    checkpoint served in 16 bits where its engine has no kernels for it) is judged on that copy."""
+    job = ev.job or job
     if ev.rest is not None:  # not estimated in full yet: its fact would change
         return candidate_fact(job, ev, mode)
     key = ("candidate-fact", id(ev), mode)

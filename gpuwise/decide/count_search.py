@@ -80,7 +80,9 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         return [(e, ms or wanted) for e, ms in ways]
 
     for gid in gpu_ids:
-        probe = _Probe(job, job.kb.gpus[gid], wanted, book)
+        gpu = job.kb.gpus[gid]
+        probe = _Probe(SV.on_gpu(job, gpu), gpu, wanted, book)
+        probe.job_asked = job
         if job.c.gpus:
             for n in _keeping_the_pin(job, counts):
                 judge(probe(n))
@@ -112,6 +114,8 @@ _BY_COUNT = frozenset(("count", "multi_gpu", "wall_days", "gpu_hours"))
 class _Probe:
     """One GPU type's estimates by count, made once each, with the compute and cost steps put off
     until the count is judged (finding the first count that may fit looks only at memory)."""
+
+    job_asked: Job | None = None  # the question's job, where ``job`` is it as priced on this GPU
 
     def __init__(self, job: Job, gpu: Any, wanted: list[str], book: rulebook.Rulebook) -> None:
         self.job, self.gpu, self.wanted, self.book = job, gpu, wanted, book
@@ -149,6 +153,9 @@ class _Probe:
             if not by_net:  # neither way exists: one estimate, so the rules can say why
                 by_net[(None, None)] = wanted
             got = [(evaluate(job, gpu, n, nodes=k, network=net, defer=True), ms) for (k, net), ms in by_net.items()]
+        if self.job_asked is not None and job is not self.job_asked:  # priced otherwise on this GPU: judged so
+            for e, _ in got:
+                e.job = job
         self.made[n] = got
         return got
 

@@ -145,6 +145,12 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
 
         assumptions.append(note("--gpu", gpu, r.note_id, r.note_values))
     g = kb.gpus[r.id]
+    if not job.training:  # a published checkpoint this GPU's engine has no kernels for: priced in 16 bits, said
+        from ..estimators.serving.published import notes_of, on_gpu
+
+        priced = on_gpu(job, g)
+        assumptions += notes_of(job, [priced])
+        job = priced
     ev = evaluate(job, g, count)
     verdict = verdicts.judge(book, job, [ev])[0]
     out = gpu_out(job, ev, verdict).model_copy(update={"rejected_by": [

@@ -70,6 +70,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "result": ("ServingResult", "serving_json"),
     "step": ("ACT_BYTES", "Step", "floor_per_step", "kernels_per_forward", "prefill_host", "step"),
     "support": ("Support", "has_units", "peak_tflops", "request_lengths", "support"),
+    "published": ("notes_of", "on_gpu"),
 }
 """The names this package offers (``SV.choose``, ``SV.Layout``...), by the module that defines them."""
 
