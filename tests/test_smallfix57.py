@@ -62,3 +62,17 @@ def test_a_stated_precision_is_kept_and_refused_where_it_cannot_run():
     assert r.recommendation is None
     assert all("CMP-FRAMEWORK-PRECISION" in [s.id for s in c.reason_sentences] for c in r.candidates if c.count >= 8)
     assert not [a for a in r.assumptions if a.message_id == "assume.published_precision_not_here"]
+
+
+def test_an_audit_of_v100s_judges_them_in_fp16_and_names_the_gpus_once():
+    """The proposal (16 V100s bought) is judged at fp16, not refused by CMP-FRAMEWORK-PRECISION (its blocker is the
+    V100's missing purchase price); the catalog search beside it says each GPU priced in 16 bits once, grouped by
+    the precision it is priced at."""
+    p = {"workload": OSS, "hardware": {"gpu": "v100-32gb", "count": 16, "nodes": 2}, "acquisition": {"mode": "buy"}}
+    r = gpuwise.audit(p)
+    assert r.proposed.serving.weight_format == "fp16"
+    assert "CMP-FRAMEWORK-PRECISION" not in [f.rule for f in r.findings]
+    said = [a for a in r.assumptions if a.message_id == "assume.published_precision_not_here"]
+    names = [g for a in said for g in a.values["gpus"]]
+    assert len(names) == len(set(names)) and "NVIDIA Tesla V100 SXM2 32GB" in names
+    assert {a.value for a in said} <= {"fp16", "bf16"} and len(said) == len({a.values["gpu"] for a in said})

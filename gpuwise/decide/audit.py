@@ -26,6 +26,7 @@ from ..estimators.rental import instance_gpus, matching_instance, named_offer, r
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import (
+    Job,
     check_instance,
     check_instance_host_ram,
     check_instance_network,
@@ -48,6 +49,18 @@ from .count_search import estimates
 from .result import build_result, candidate_out, currency_info, house_rules, ranking_sentence, step_summaries
 from .subjects import Server, candidate_gpus, price_facts, roomiest
 from .verdicts import gives_up
+
+
+def _on_gpu(job: Job, gpu: Any) -> Job:
+    """The job as priced on the proposal's GPU (:func:`gpuwise.estimators.serving.published.on_gpu`), its
+    assumption added to the question's where it differs."""
+    if job.training:
+        return job
+    from ..estimators.serving.published import notes_of, on_gpu
+
+    priced = on_gpu(job, gpu)
+    job.assumptions.extend(notes_of(job, [priced]))
+    return priced
 
 
 def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str, Any]:
@@ -513,11 +526,14 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             check_instance_host_ram(kb, acq.instance, hw.host_ram_gb, f"{where}: hardware.host_ram_gb")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
         match, basis = _matching_instance(p, job, gpu)
-        proposed = evaluate(job, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
+        priced = _on_gpu(job, gpu)  # a published checkpoint this GPU's engine has no kernels for: in 16 bits, said
+        proposed = evaluate(priced, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
                             spot=acq.spot, provider=acq.provider,
                             instance=acq.instance or getattr(match, "instance", None), condition=acq.condition,
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
+        if priced is not job:
+            proposed.job = priced
         said_net = _instance_network(p, kb, proposed) or _provider_network(p, job, gpu, proposed, match, basis)
         if said_net is not None:
             job.assumptions.append(said_net)

@@ -104,6 +104,9 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
             best[cluster] = min(best[cluster], s)
         server = probe.server(one_server, server)
         probe.release()
+    priced_apart = [e.job for e in evaluations if e.job is not None]
+    if priced_apart:  # a published checkpoint served in 16 bits where its engine has no kernels for it: said
+        job.assumptions.extend(SV.notes_of(job, priced_apart))
     return evaluations, modes, server
 
 

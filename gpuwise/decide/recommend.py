@@ -42,11 +42,6 @@ def _recommend(requirements: Any, *, knowledge: str | None, rules: str | None,
         gpu_ids, notes = candidate_gpus(job)
         notes = [*money_notes, *notes]
         evaluations, modes, server = estimates(job, gpu_ids, book)
-        priced_apart = [e.job for e in evaluations if e.job is not None]
-        if priced_apart:  # a published checkpoint served in 16 bits where its engine has no kernels for it
-            from ..estimators.serving.published import notes_of
-
-            job.assumptions.extend(notes_of(job, priced_apart))
         con = consult(job, evaluations, book, modes=modes, server=server, every_rule=True)
         if job_mod.KEPT is not None:  # the gpuwise process: freed by its end (inputs/job.py KEPT)
             job_mod.KEPT.append((evaluations, con))

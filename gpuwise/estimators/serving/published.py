@@ -21,6 +21,9 @@ from .support import support
 PUBLISHED = "assume.default.workload.precision.published"
 """The assumption :func:`gpuwise.inputs.job.resolve` makes where the precision is the published checkpoint's."""
 
+NOT_HERE = "assume.published_precision_not_here"
+"""The assumption that says which GPUs are priced in 16 bits, and why."""
+
 SIXTEEN_BIT = ("bf16", "fp16")
 """The 16-bit precisions a checkpoint without a kernel path is served in, in the order tried."""
 
@@ -41,8 +44,9 @@ def on_gpu(job: Any, gpu: Any) -> Any:
     if not support(fw, gpu, w.precision).precision_ok:
         other = next((p for p in SIXTEEN_BIT if support(fw, gpu, p).precision_ok), None)
         if other is not None:
-            said = note("workload.precision", other, "assume.published_precision_not_here",
-                        {"gpu": gpu.name, "framework": fw.name, "checkpoint": w.precision, "precision": other})
+            said = note("workload.precision", other, NOT_HERE, {"gpus": [gpu.name], "gpu": gpu.name,
+                                                                 "framework": fw.name, "checkpoint": w.precision,
+                                                                 "precision": other})
             req = job.req.model_copy(update={"workload": w.model_copy(update={"precision": other})})
             got = dataclasses.replace(job, req=req, memo={}, assumptions=[*job.assumptions, said])
     job.memo[key] = got
@@ -50,12 +54,20 @@ def on_gpu(job: Any, gpu: Any) -> Any:
 
 
 def notes_of(job: Any, jobs: list[Any]) -> list[Any]:
-    """The assumptions the per-GPU copies of ``job`` among ``jobs`` add to its own, once each."""
-    seen = {id(a) for a in job.assumptions}
-    out: list[Any] = []
+    """The assumptions the per-GPU copies of ``job`` among ``jobs`` add to its own: one for each precision they
+    are priced at, naming its GPUs (a GPU ``job`` already names is left out)."""
+    named = {g for a in job.assumptions if a.message_id == NOT_HERE for g in a.values.get("gpus", [])}
+    by: dict[tuple[str, str, str], list[str]] = {}
     for j in jobs:
-        for a in j.assumptions:
-            if id(a) not in seen:
-                seen.add(id(a))
-                out.append(a)
-    return out
+        mine = next((a for a in reversed(j.assumptions) if a.message_id == NOT_HERE), None)
+        if mine is None:
+            continue
+        v = mine.values
+        for g in v["gpus"]:
+            if g not in named:
+                named.add(g)
+                by.setdefault((v["framework"], v["checkpoint"], v["precision"]), []).append(g)
+    return [note("workload.precision", precision, NOT_HERE,
+                 {"gpus": gpus, "gpu": ", ".join(gpus), "framework": fw, "checkpoint": checkpoint,
+                  "precision": precision})
+            for (fw, checkpoint, precision), gpus in by.items()]
