@@ -76,3 +76,15 @@ def test_an_audit_of_v100s_judges_them_in_fp16_and_names_the_gpus_once():
     names = [g for a in said for g in a.values["gpus"]]
     assert len(names) == len(set(names)) and "NVIDIA Tesla V100 SXM2 32GB" in names
     assert {a.value for a in said} <= {"fp16", "bf16"} and len(said) == len({a.values["gpu"] for a in said})
+
+
+def test_a_plan_serves_it_on_owned_v100s_in_fp16():
+    """A plan's service sizes each GPU type through the same estimate: on the 16 V100s it owns gpt-oss-120b is
+    placed at fp16 (it was left unplaced, CMP-FRAMEWORK-PRECISION), and the plan's assumptions say so."""
+    plan = {"horizon_months": 3, "workloads": [{"name": "oss", "workload": OSS, "cadence": {"continuous": True}}],
+            "owned": [{"gpu": "v100-32gb", "count": 16, "servers": 2}],
+            "constraints": {"acquisition": "rent", "gpus": ["v100-32gb"]}}
+    r = gpuwise.plan(plan)
+    assert not r.unplaced
+    said = [a for a in r.assumptions if a.message_id == "assume.published_precision_not_here"]
+    assert [a.value for a in said] == ["fp16"] and said[0].field == "oss: workload.precision"

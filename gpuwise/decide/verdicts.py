@@ -142,7 +142,7 @@ def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdi
     rules do not read the way)."""
     if not evaluations:
         return []
-    facts = [{**candidate_fact(job, ev, modes_for(job, ev)[0]), "detail": 0} for ev in evaluations]
+    facts = [{**candidate_fact(ev.job or job, ev, modes_for(job, ev)[0]), "detail": 0} for ev in evaluations]
     session = engine.run(book, facts)
     order = {rid: i for i, rid in enumerate(book.rules)}
     rejected: dict[int, set[str]] = {}

@@ -303,6 +303,9 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     before the training layout is chosen and judged by other rules than the candidate's (a plan's owned servers,
     PLAN-OWNED-HOST-RAM-SHORT): the layout keeps off offload it cannot hold, as :func:`plan_training` does for a
     rental's RAM, and the estimate states no RAM of its own."""
+    asked = job
+    if not job.training:  # a published checkpoint this GPU's engine has no kernels for: priced in 16 bits
+        job = SV.on_gpu(job, gpu)
     kb = job.kb
     rt = kb.runtime
     capacity = capacity_bytes(gpu)
@@ -341,6 +344,8 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
                     requested_memory_per_gpu=req_per_gpu, capacity=capacity, usable=usable, topology=topo, tag=tag,
                     plan=plan, requested_plan=req_plan)
     ev.tp, ev.host_ram_gb = tp, host_ram_gb
+    if job is not asked:  # the rules judge it on the job as priced here (serving/published.py)
+        ev.job = job
     ev.host_ram_from = "proposal" if host_ram_gb else ""
     ev.host_ram_needed_bytes_per_node = (mem.host_bytes * topo.per_node / rt.host_ram_fraction_usable.value
                                          if mem.host_bytes else 0.0)

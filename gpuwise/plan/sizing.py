@@ -217,6 +217,10 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
                                  rent_only=plan.constraints.acquisition == "rent", pf=plan)
         if s.serving:
             _within_fleet_bound(s)
+            # a published checkpoint an option's engine has no kernels for is priced in 16 bits there: said
+            from ..estimators.serving.published import notes_of, on_gpu
+
+            s.job.assumptions.extend(notes_of(s.job, [on_gpu(s.job, g) for g in gpus if g.id in s.options]))
         out.append(s)
     return out
 
