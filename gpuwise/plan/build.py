@@ -52,6 +52,7 @@ from .sizing import (
     Sized,
     market,
     on_hardware,
+    owned_network,
     owned_server_sizes,
     replicas_needed,
     size,
@@ -706,22 +707,20 @@ class Planner:
             if per and any(pl.gpu == g and pl.acquisition == "owned" and (pl.count // pl.copies if pl.copies else
                                                                          pl.count) > per
                            for m in ex.months for pl in m.placements):
-                from ..estimators.interconnect import default_network
-
                 sizes = owned_server_sizes(self.pf, self.kb, g)  # 3, 3, 2 where 8 sit in three servers (hostile42)
                 even = len(set(sizes)) == 1
                 self.assumptions.append(note(
                     "owned[].servers", f"{per} x {g}" if even else f"{'+'.join(map(str, sizes))} x {g}",
                     "assume.plan.owned_network" if even else "assume.plan.owned_network_uneven", {
                         "gpu": self.kb.gpus[g].name, "per": per, "sizes": ", ".join(map(str, sizes)),
-                        "network": default_network(self.kb.gpus[g], self.kb.runtime)}))
+                        "network": owned_network(self.kb, g)}))
         rate_v = self.kb.tco_value("usd_cny")
         info = CurrencyInfo(usd_cny=self.rate, as_of=rate_v.as_of.isoformat() if rate_v.as_of else "",
                             source=" ".join(rate_v.source.split()), asked=self.pf.constraints.currency)
         owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
                             hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H),
                             server_gpus=stated_server_gpus(self.pf, self.kb, g),
-                            server_sizes=owned_server_sizes(self.pf, self.kb, g))
+                            server_sizes=owned_server_sizes(self.pf, self.kb, g), network=owned_network(self.kb, g))
                  for g, n in self.owned.items()]
         workloads = [PlannedWorkload(
             name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,

@@ -34,7 +34,7 @@ from ..decide.verdicts import (
 )
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
-from ..estimators.interconnect import count_ladder, gpus_per_server
+from ..estimators.interconnect import count_ladder, default_network, gpus_per_server
 from ..estimators.offers import TERM_HOURS, as_sold
 from ..estimators.rental import instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
@@ -210,7 +210,8 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
         _schedule(s, pw, H)
         for g in gpus:
             if s.serving:
-                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book)
+                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
+                                rent_only=plan.constraints.acquisition == "rent")
             else:
                 _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
                                  buy_only=plan.constraints.acquisition == "buy",
@@ -681,12 +682,22 @@ def owned_servers(pf: PlanFile, kb: Knowledge, g: str, count: int) -> int:
     return servers_spanned(owned_server_sizes(pf, kb, g), count)
 
 
+def owned_network(kb: Knowledge, g: str) -> str:
+    """The network between the owned servers of ``g`` that a run or copy over them crosses: the plan file states
+    none, so the default for the GPU's class (interconnect.default_network, as an unstated ``hardware.network``'s),
+    which the plan's assumptions name (assume.plan.owned_network)."""
+    return default_network(kb.gpus[g], kb.runtime)
+
+
 def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
     """A run or copy sized on more GPUs than one owned server holds (a copy of 8 RTX 4090s, the team's 8 in two
     4-GPU servers; owned[].servers stated) spans the owned servers: it is judged on them -- the estimate over that many
-    servers -- and where the rules reject it there and not on the servers it was sized on (CMP-FRAMEWORK-NODES:
-    llama.cpp and ExLlama serve from one server), it is kept off the owned GPUs, the rule the type's owned reason
-    (leftovers55: such a copy was placed on the two servers as if they were one)."""
+    servers on the network between them (:func:`owned_network`) -- and where the rules reject it there and not on the
+    servers it was sized on (CMP-FRAMEWORK-NODES: llama.cpp and ExLlama serve from one server), it is kept off the
+    owned GPUs, the rule the type's owned reason (leftovers55: such a copy was placed on the two servers as if they
+    were one). A run placed there takes that estimate's wall hours and layout, as a rented run over several servers
+    is priced on its network (plansvc57: it kept the hours of one server's GPUs); a rental of the same count keeps the
+    hours of the servers it is rented in (``rent_wall_hours``)."""
     for s in sized:
         for g, opt in s.options.items():
             f = fleets.get(g)
@@ -694,13 +705,25 @@ def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook,
             if nodes <= 1 or opt.owned_refused:
                 continue
             # complete estimates: a copy's facts (copy_gpus, the layout) are the serving estimate's
-            there = _verdict(book, s, evaluate(s.job, f.gpu, opt.count, nodes=nodes)).rejected
+            stated = [w.host_ram_gb for w in pf.owned if kb.gpu(w.gpu).id == g]  # a node here is an owned server
+            ahead = min(stated) if not s.serving and stated and None not in stated else None  # type: ignore[type-var]
+            spans = evaluate(s.job, f.gpu, opt.count, nodes=nodes, network=owned_network(kb, g),
+                             host_ram_ahead_gb=ahead)
+            there = _verdict(book, s, spans).rejected
             sized_on = _verdict(book, s, evaluate(s.job, f.gpu, opt.count)).rejected
             new = [r for r in there if r not in sized_on]
             if new:
                 opt.owned_refused = new[0]
                 s.owned_reason[g] = why("software", "plan.why.ruled_out", rule=new[0],
                                         title=[("", "rule.title", {"title": book.rules[new[0]].title})])
+                continue
+            wall = float((spans.speed.wall_hours if spans.speed else None) or 0.0)
+            if not s.serving and wall > 0:
+                if opt.rent_usd_per_hour is not None and not opt.rent_wall_hours:
+                    opt.rent_wall_hours = opt.wall_hours  # the rental: one rented server's GPUs, as sized
+                opt.wall_hours, opt.layout = wall, spans.label()
+                fact = candidate_fact(s.job, spans, "buy") if spans.host_ram_needed_bytes_per_node else None
+                opt.host_ram = {k: fact[k] for k in HOST_RAM_FACTS} if fact else {}  # the state its servers hold
 
 
 def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
@@ -724,10 +747,15 @@ def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: Pla
                     break
 
 
-def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook) -> None:
+def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, rent_only: bool = False) -> None:
     last_reason = why("memory", "plan.why.memory_serving")
     for n in counts(min(max_gpus, 16)):
-        ev = evaluate(s.job, g, n)  # judged once, complete (one rule session costs more than the put-off steps)
+        # a type only rented, sold only as smaller instances than the server (2 T4s as two g4dn.xlarge): a copy is
+        # estimated on those instances over their network (tensor parallel inside one, its pipeline hops across
+        # them), as recommend estimates the rental and as a run of such a type is sized (_training_option)
+        split = instance_split(s.job, g, n) if rent_only and not owned else None
+        # judged once, complete (one rule session costs more than the put-off steps)
+        ev = evaluate(s.job, g, n, nodes=split[0], network=split[1]) if split else evaluate(s.job, g, n)
         verdict = _verdict(book, s, ev)
         if not verdict.fits:
             continue

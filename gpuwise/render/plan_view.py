@@ -324,7 +324,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             return _("rented, %(term)s commitment", term=_(TERM.get(p.term, p.term)))
         one = p.count // p.copies if p.copies else p.count  # the GPUs of one copy (a service's count is all of them)
         if p.acquisition == "owned" and one > per_server.get(p.gpu, 0) > 0:  # a run or copy over owned servers
-            return _("owned, over %(n)s servers", n=fleets[p.gpu].spans(one))
+            f = fleets[p.gpu]  # the network its run crosses (none in a plan's JSON of an older gpuwise)
+            return (_("owned, over %(n)s servers on %(network)s", n=f.spans(one), network=f.network) if f.network
+                    else _("owned, over %(n)s servers", n=f.spans(one)))
         return _(ACQ[p.acquisition])
 
     full = detail == "full"
