@@ -706,7 +706,7 @@ def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook,
                 continue
             # complete estimates: a copy's facts (copy_gpus, the layout) are the serving estimate's
             stated = [w.host_ram_gb for w in pf.owned if kb.gpu(w.gpu).id == g]  # a node here is an owned server
-            ahead = min(stated) if not s.serving and stated and None not in stated else None  # type: ignore[type-var]
+            ahead = min(h for h in stated if h is not None) if not s.serving and stated and None not in stated else None
             spans = evaluate(s.job, f.gpu, opt.count, nodes=nodes, network=owned_network(kb, g),
                              host_ram_ahead_gb=ahead)
             there = _verdict(book, s, spans).rejected
