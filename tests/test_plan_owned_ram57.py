@@ -7,8 +7,8 @@ fewest A100s that fit it is one, with ZeRO-1 and the optimizer on the host: 13,0
 the plan sized the run there and only then judged the owned RAM (PLAN-OWNED-HOST-RAM-SHORT): the run was kept off the
 owned GPUs and rented on 8 A100s ($236.58) while the 8 owned idled. Now the sizing goes on to more of the owned GPUs
 while their servers' RAM cannot hold the offloaded state: on all 8, tensor parallel 4 and ZeRO-3 keep the state on
-the GPUs (10.77 h in one server, the same as `gpuwise estimate` of 8; over the two owned servers, since branch plansvc57,
-10.92 h), and the run is placed on the owned GPUs."""
+the GPUs (10.77 h in one server, the same as `gpuwise estimate` of 8; over the two owned servers, since branch
+plansvc57, 10.92 h), and the run is placed on the owned GPUs."""
 from __future__ import annotations
 
 import json
