@@ -268,7 +268,9 @@ def _plan_args(p: argparse.ArgumentParser) -> None:
 def _estimate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
     p.add_argument("--gpu", metavar="GPU", help=N_("a GPU name (e.g. H100-80G, A100 80GB, 4090)"))
-    p.add_argument("--gpus", type=_gpu_count, metavar="N", help=N_("how many GPUs (default 1)"))
+    p.add_argument("--gpus", type=_gpu_count, metavar="N",
+                   help=N_("how many GPUs (default: 1 for a service; for training, the fewest that fit and "
+                           "finish within the deadline)"))
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opts(p)
     _common(p)

@@ -179,7 +179,8 @@ class PlanConstraints(Strict):
     budget_total_usd: float | None = Field(default=None, gt=0, le=1e13,
                                            description="cash out over the horizon, in constraints.currency")
     acquisition: Literal["rent", "buy", "either"] = "either"
-    hosting: Hosting | None = Field(default=None, description="where bought hardware runs (default colocation)")
+    hosting: Hosting | None = Field(default=None, description=(
+        "where bought hardware runs (default: an office while it holds what is bought of the type, else colocation)"))
     market: Literal["global", "china"] | None = None
     currency: Literal["USD", "CNY"] = "USD"
     electricity_usd_per_kwh: float = Field(default=0.15, ge=0, le=100,

@@ -65,6 +65,14 @@ class AuditView(StepsView, ChartsView):
             savings = self._("The proposal cannot run as written, so its price is not weighed against the "
                              "alternative's: the alternative, at %(amount)s, is the best option found that can.",
                              amount=f.money(r.alternative.total_cost_usd))
+        elif (r.proposed is not None and r.savings_usd is not None and r.savings_usd < 0
+              and r.alternative.wall_days is not None and r.proposed.wall_days is not None
+              and r.alternative.wall_days < r.proposed.wall_days):
+            # dearer but sooner: the ranking weighs a day sooner as money (decide/rank.py), so say the trade
+            savings = self._("The alternative costs %(amount)s more and finishes sooner (%(alt)s against the "
+                             "proposal's %(prop)s): it ranks first because each day sooner is weighed at "
+                             "constraints.value_of_a_day_usd.", amount=f.money(-r.savings_usd),
+                             alt=f.days(r.alternative.wall_days), prop=f.days(r.proposed.wall_days))
         else:
             savings = self._("The alternative is not cheaper than the proposal.")
         proposed_word, alternative_word = self._("proposed"), self._("the alternative")
