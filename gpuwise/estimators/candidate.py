@@ -165,7 +165,7 @@ class Evaluation:
     rest: Callable[[], None] | None = None
     timeline: Timeline | None = None  # wall-clock hours by part, hours billed (the cost step)
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # "rent" / "buy": the money of each way
-    job: Any = None  # the job as priced on this GPU where it is not the question's (estimators/serving/published.py)
+    job: Job | None = None  # the job as priced on this GPU where not the question's (serving/published.py)
 
     def ledger(self, mode: str | None) -> Ledger | None:
         """The ledger of renting or of buying this configuration (None when that way has no price)."""
