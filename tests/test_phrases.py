@@ -272,6 +272,7 @@ def _memory_estimates(kb):
               dict(loss_bytes=6.0, checkpointing=True), dict(checkpointing=True, attention="eager")]
     setups += [dict(method=m, zero=z, base_format=b, checkpointing=c)
                for m, z, b, c in itertools.product(("lora", "qlora"), (0, 3), (None, "int8"), (False, True))]
+    setups += [dict(method=m, zero=z, offload="cpu") for m in ("lora", "qlora") for z in (2, 3)]  # LoRA offloaded
     setups += [dict(tp=tp, pp=pp, ep=ep, cp=cp, zero=z, offload=o, method=m)
                for (tp, pp, ep, cp), z, o, m in itertools.product(
                    ((2, 1, 1, 1), (1, 2, 2, 2)), (0, 1, 2, 3), ("none", "cpu"), ("full", "lora"))]
@@ -366,7 +367,7 @@ def test_memory_formulas_are_message_ids(kb, monkeypatch):
         given.add(mid)
         stack += [p for v in values.values() if messages.is_phrase(v) for p in v]
     source = "".join((ROOT / "gpuwise" / "estimators" / f).read_text(encoding="utf-8")
-                     for f in ("memory.py", "memory_serving.py"))
+                     for f in ("memory.py", "memory_lora.py", "memory_serving.py"))
     named = set(re.findall(r'"(formula\.[a-z0-9_]+)"', source)) | {f"formula.zero{n}_shards" for n in (1, 2, 3)}
     assert len(named) > 50 and named <= given, named - given  # every formula memory.py names was built here
 
@@ -380,7 +381,7 @@ def test_a_memory_layout_is_message_ids(kb):
     assert [e.layout for e in estimates if messages.formula_text(e.layout_phrases) != e.layout] == []
     given = {mid for e in estimates for _sep, mid, _values in e.layout_phrases}
     source = "".join((ROOT / "gpuwise" / "estimators" / f).read_text(encoding="utf-8")
-                     for f in ("memory.py", "memory_serving.py"))
+                     for f in ("memory.py", "memory_lora.py", "memory_serving.py"))
     named = set(re.findall(r'"(memory_layout\.[a-z0-9_]+)"', source))
     assert len(named) >= 12 and named <= given, named - given
     lora = next(e for e in estimates if e.layout == "qlora (frozen NF4 base sharded over 8 GPUs, fp32 adapters)")

@@ -377,57 +377,9 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
     prec_b = BYTES[s.precision] if s.precision in ("fp32", "fp16", "bf16") else 2
     host = 0.0
 
-    if s.method in ("lora", "qlora"):
-        dp = max(1, s.shard_group or s.dp)
-        Pa = lora_adapter_params(shape, s.lora_rank, s.lora_targets)
-        if s.method == "qlora":
-            frozen = weight_bytes(shape, "int4", {"int4": quant["nf4"]})
-            what = formula("formula.base_nf4", bits=_g(quant["nf4"].bits_per_weight))
-        elif s.base_format in ("int8", "int4") and s.base_format in quant:  # LoRA on a quantized base
-            frozen = weight_bytes(shape, s.base_format, quant)
-            what = formula("formula.base_quantized", format=s.base_format,
-                           bits=_g(quant[s.base_format].bits_per_weight))
-        else:
-            base_b = 4 if s.precision == "fp32" else 2
-            what = formula("formula.base_frozen", bytes=base_b)
-            frozen = Term("weights", P * base_b, "B", what, {"params": P})
-        if s.zero >= 3 and dp > 1:  # FSDP / ZeRO-3 shards the frozen base; a layer is gathered at a time
-            gathered = 2 * frozen.value / shape.layers
-            base = Term("weights", frozen.value / dp + gathered + Pa * 4 / dp, "B",
-                        formula("formula.lora_weights_zero3", base=what, n=dp),
-                        {**frozen.inputs, "adapter_params": Pa, "shards": dp, "layers": shape.layers})
-        else:
-            base = Term("weights", frozen.value + Pa * 4, "B", formula("formula.lora_weights", base=what),
-                        {**frozen.inputs, "adapter_params": Pa})
-        shard_g = dp if s.zero >= 2 else 1
-        grads = Term("gradients", Pa * 4 / shard_g, "B", formula("formula.lora_gradients")
-                     + (_over(dp, "formula.over_gpus_zero2") if shard_g > 1 else ()), {"adapter_params": Pa})
-        opt, step_temp = _optimizer_bytes(s.optimizer, Pa, 4, shape, master=False)
-        if s.zero >= 1 and dp > 1:  # DeepSpeed/FSDP shard the adapters' optimizer state too
-            kept = tuple(p for p in opt.formula_phrases if p[1] != "formula.adamw_foreach")  # no step copy
-            opt = Term("optimizer", opt.value / dp, "B", kept + _over(dp, "formula.over_gpus_zero1"), opt.inputs)
-            step_temp = 0.0
-        mode = f"lora-{s.lora_targets}"
-        residual = 4 if s.precision == "fp32" else 2
-        act, _ = activation_bytes(shape, s, residual, mode)
-        if s.method == "qlora":  # one layer's largest matrix is dequantized to 16 bit at a time
-            matrix_ffn = shape.ffn * max(1, shape.experts_per_token)
-            act = Term(act.name, act.value + 2 * shape.hidden * matrix_ffn,
-                       act.unit, _then(act, formula("formula.dequantized_matrix", " + ")),
-                       {**act.inputs, "matrix_ffn": matrix_ffn}, input_phrases=act.input_phrases)
-        phase_a = base.value + opt.value + act.value
-        phase_b = base.value + grads.value + opt.value + step_temp
-        base_kind = "NF4" if s.method == "qlora" else (s.base_format if s.base_format in ("int8", "int4") else None)
-        if s.zero >= 3 and dp > 1:
-            layout = (formula("memory_layout.lora_sharded", method=s.method, base=base_kind, n=dp) if base_kind
-                      else formula("memory_layout.lora_sharded_16bit", method=s.method, n=dp))
-        else:
-            layout = (formula("memory_layout.lora", method=s.method, base=base_kind) if base_kind
-                      else formula("memory_layout.lora_16bit", method=s.method))
-        comm = Pa * 4 + (frozen.value if s.zero >= 3 and dp > 1 else 0.0)
-        est = _assemble(base, grads, opt, act, phase_a, phase_b, step_temp, layout, overhead,
-                        host, s.offload, Pa, notes, comm, deepspeed=False)
-        return _with(est, 4.0, frozen.value / max(P, 1.0), (P, 0.0))
+    if s.method in ("lora", "qlora"):  # its own module (memory_lora imports this one)
+        from .memory_lora import lora_training_memory
+        return lora_training_memory(shape, s, quant=quant, overhead=overhead)
 
     deepspeed = s.zero >= 1
     dp = max(1, s.shard_group or s.dp)
@@ -582,7 +534,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     if s.zero >= 3:  # two layers gathered at a time
         weights += 2 * local / layers_stage * wb
     host = 0.0
-    if s.offload in ("cpu", "nvme") and not lora:
+    if s.offload in ("cpu", "nvme") and (s.zero >= 1 or not lora):  # LoRA: the adapters' state, ZeRO-3 the base too
         host = optimizer + grads
         optimizer, grads = 0.0, min(grads, s.bucket_bytes)
         if s.zero >= 3:
@@ -677,9 +629,10 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                    {**inputs, "bytes_per_param": b.opt_per_param})
     if offloaded:  # the GPU keeps one bucket of its share's gradients
         opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), inputs)
+        held = formula("formula.adapters_bytes", bytes=4) if lora else where(b.grad_b, s.zero >= 2)
         grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream_busiest", target=s.offload,
-                                                            held=where(b.grad_b, s.zero >= 2)),
-                     {**inputs, "bucket_bytes": s.bucket_bytes})
+                                                            held=held),
+                     {**inputs, "bucket_bytes": s.bucket_bytes} | ({"adapter_params_on_gpu": adapters} if lora else {}))
     act = _stage_activations(shape, s, b)
     tensors = b.tensors
     over = _overhead_term(tensors, overhead)

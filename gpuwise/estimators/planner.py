@@ -208,6 +208,8 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
             if tj.stack_pipeline_zero is None:  # and run them as a distributed optimizer (runtime.yaml pipeline_zero)
                 return [], []
             zeros = [tj.stack_pipeline_zero]
+    elif dp <= 1 and pins.offload in ("cpu", "nvme"):  # offload runs under ZeRO (1 the optimizer, 3 the weights
+        zeros = [1, 3] if pp == 1 else [1]  # too): at ZeRO 0 it would move nothing, the layout saying it does
     elif dp <= 1:
         zeros = [0]
     elif pp > 1:  # Megatron's distributed optimizer (ZeRO-1) is what pipelines run with
@@ -620,7 +622,7 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
                                       f.whole_run_efficiency.value).value
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
-    split = offload_parts(st.opt_params, st.layout, rates, t.compute) if t.offload else (0.0, 0.0, 0.0)
+    split = offload_parts(st.opt_params, st.layout, rates, t.compute, st.fetched) if t.offload else (0.0, 0.0, 0.0)
     host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
              rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,

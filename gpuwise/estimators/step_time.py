@@ -233,7 +233,7 @@ def backward_seconds(compute_s: float) -> float:
     return compute_s * BACKWARD_SHARE
 
 
-def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) -> float:
+def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0) -> float:
     """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
     (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
 
@@ -265,7 +265,7 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) 
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
     """
-    return sum(offload_parts(p, lay, g, compute_s))
+    return sum(offload_parts(p, lay, g, compute_s, fetched))
 
 
 def weight_fetches(lay: Layout) -> float:
@@ -277,9 +277,12 @@ def weight_fetches(lay: Layout) -> float:
     return 2 + lay.recompute_share
 
 
-def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) -> tuple[float, float, float]:
+def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0
+                  ) -> tuple[float, float, float]:
     """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
-    report says which part of an offloaded step is the bus and which the host's optimizer."""
+    report says which part of an offloaded step is the bus and which the host's optimizer. ``fetched``: the bytes
+    of the GPU's parameter shard a pass fetches under ZeRO-3 where they are not ``p``'s 16-bit weights (LoRA: the
+    frozen base's shard, training_layout.Static.fetched)."""
     pcie = g.pcie_gb_s * 1e9
     copies = g.zero3_copies
     if lay.zero >= 3 and copies:  # DeepSpeed ZeRO-3: to the host and back a micro-batch, then the step's copy
@@ -300,7 +303,7 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0) ->
         _, _, _, back, back_pageable = g.zero12_copies
         moved = p * back / (pcie / g.zero3_copy_slowdown if back_pageable else pcie)
     if lay.zero >= 3:  # parameter offload: the GPU's shard fetched for each pass over the layers a micro-batch
-        moved += p * 2 * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
+        moved += (fetched or p * 2) * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
     return grads + moved, adam, nvme
@@ -382,7 +385,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         dp += dp_contention(st, g, traffic - dp)
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
-        offload = offload_seconds(st.opt_params, lay, g, compute)
+        offload = offload_seconds(st.opt_params, lay, g, compute, st.fetched)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe, z3

@@ -362,6 +362,10 @@ class Static:
     # back, as all-reduce equivalents over the ETP group (bytes per GPU, count per GPU per step)
     etp_bytes: float = 0.0
     etp_count: float = 0.0
+    # ZeRO-3 parameter offload: bytes of the GPU's parameter shard a pass over the layers fetches from the host
+    # (step_time.offload_parts); 0: the trainable parameters' 16-bit weights (full training). LoRA: the frozen base's
+    # shard at its own bytes and the fp32 adapters' (memory_lora)
+    fetched: float = 0.0
 
 
 def figures(tj: TrainingJob, lay: Layout) -> Static:
@@ -424,9 +428,12 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
         dpc = max(1, lay.shard_group)
         edp = expert_shards(lay.tp, lay.dp, lay.ep, dpc, lay.etp)
         opt_params = (dense / dpc + expert / edp) if not lora else opt_params / dpc
+    fetched = 0.0
+    if lora and lay.zero >= 3 and lay.offload != "none":  # the frozen base's shard and the adapters', from the host
+        fetched = (dense / dpc + expert / edp) * wb + opt_params * 4.0
     st = Static(lay, per_gpu, host, flops, tokens, tp_bytes, tp_count, pp_bytes, pp_count, bubble, grad_dense,
                 grad_expert, dense * wb, expert * wb, ep_bytes, ep_count, cp_bytes, cp_count, opt_params, trainable,
-                lay.checkpointing, 4.0 if lora else gb, etp_bytes, etp_count)
+                lay.checkpointing, 4.0 if lora else gb, etp_bytes, etp_count, fetched)
     tj.memo[key] = st
     return st
 
