@@ -13,7 +13,9 @@ moves what the stage owns to the host (``offload: cpu``) or NVMe:
   parameter, trainable or not, and DeepSpeed's ``offload_param`` puts the partitions in host memory;
   FSDP's ``CPUOffload(offload_params=True)`` keeps each flat parameter's shard on the CPU whether it
   requires gradients or not. Each micro-batch fetches the shard again for its forward, backward and
-  recomputed forward (step_time.offload_parts, ``Static.fetched``).
+  recomputed forward (step_time.offload_parts, ``Static.fetched``). PEFT's DeepSpeed guide (huggingface/peft
+  docs/source/accelerate/deepspeed.md, 'Caveats') says the same: with CPU offload, LoRA's saving over full
+  fine-tuning (the adapters' optimizer state and gradients) is in host RAM, not in GPU memory.
 
 With ZeRO 0 nothing is offloaded (memory.py's note offload_needs_zero) and the layout names no offload.
 """
