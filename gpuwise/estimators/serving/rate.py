@@ -42,8 +42,11 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   spread of the requests' lengths: Poisson while ``R`` holds (an M/G/∞ batch), far wider near the copy's full
   rate, where a larger batch ends requests hardly faster. Its 95th percentile as a request meets it (``π(n)``
   weighted by ``n``, :func:`batch_p95`) sets the TPOT's rise. The prompts: those that arrive while a request
-  decodes (``λ x output x TPOT``, a Poisson count) set what their chunks or prefill pauses add to its tokens, so
-  that share spreads by ``1.645 / √count``.
+  decodes (``λ x output x TPOT``, a Poisson count) each add their chunks or prefill pause to its tokens, so the
+  prompts' part of its TPOT at the 95th percentile is that count's 95th percentile (:func:`poisson_p95`) times one
+  prompt's part: none at a trickle, where 95% of requests meet no prompt, and ``share x 1.645 / √count`` above the
+  mean share at a large count. Below one request in service the open-loop point is timed at one (its prompts
+  arriving one a request time), so its prompts' share is taken in proportion to the batch (:func:`prompt_share`).
 * **Disaggregated** prefill and decode: ``p`` of the copies prefill (M/D/m each), the rest decode with
   no prompt chunks in their steps (M/D/c), and the prompt's KV cache crosses the link between them;
   the splits of :func:`splits` are tried and the best kept.
@@ -67,8 +70,8 @@ from .support import request_lengths
 MODEL = "rate.model"  # the queueing model, as a message of reports/messages.yaml (the JSON writes its text)
 MODEL_DISAGGREGATED = "rate.model_disaggregated"
 TAIL = 0.05  # the 95th percentile
+Z95 = 1.645  # standard normal 95th percentile (the disaggregated decode copies' Poisson batch, normal approximation)
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
-Z95 = 1.645  # standard normal 95th percentile (a Poisson count, normal approximation)
 PHI_POINTS = 48  # open-loop points timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
 TAIL_NATS = 30.0  # the chain is followed until its weight falls e^-30 below its peak (nothing beyond counts)
 
@@ -228,39 +231,88 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     tpot95 = tpot_p95(job, eng, rep, p, lam, output, c)
     stable = b < c and a_pre < m
     return RatePoint(lam * r, b, b / c, a_pre / m, slot_mean + pre_mean + res_mean + service,
-                     slot95 + pre95 + res95 + service, p.tpot, tpot95, stable)
+                     slot95 + pre95 + res95 + service, p.decode_step + prompt_share(p, b), tpot95, stable)
 
 
 def tpot_p95(job: Any, eng: Engine, rep: Replica, p: Any, lam: float, output: int, c: int) -> float:
     """The 95th percentile of a request's TPOT at ``p``, the open-loop point of a copy that requests reach at ``lam``
-    a second (``c`` slots): its mean plus, in quadrature, the rise of the TPOT at the 95th percentile of the batch
-    (:func:`batch_p95` on the chain's rates ``n / (TTFT + output x T(n))``) and the prompts' share of a token x
-    1.645 / √(the prompts that arrive while it decodes) (the module docstring). ``T(n)`` is the TPOT with ``n`` in
-    service and the prompts still arriving at ``lam``, bounded by two points the step model times: the open-loop
-    point at ``n``, whose prompts arrive at that batch's own rate (more than ``lam`` above ``b``, fewer below), and
-    the decode step at ``n`` plus the prompts' share at ``b`` (a share that does not grow with the batch it joins:
-    a chunk's GPU work is the same, and a mixed step held at its launch floor adds less as the decode step nears
-    it). Above ``b`` both are at least ``T(n)``, so the lesser is taken; below, both at most, so the greater. The
-    batch's percentile is read at ``lam`` to 0.1% (kept per copy and point: a bisection's last steps ask at rates
-    closer than that, and the percentile, a whole batch, does not move within it)."""
-    share = max(p.tpot - p.decode_step, 0.0)  # what the prompts arriving at lam add to a token
+    a second (``c`` slots): its mean (the decode step plus the prompts' share, :func:`prompt_share`) plus, in
+    quadrature, the rise of the TPOT at the 95th percentile of the batch (:func:`batch_p95` on the chain's rates
+    ``n / (TTFT + output x T(n))``) and the prompts' part beyond their mean share (the module docstring). ``T(n)`` is
+    the TPOT with ``n`` in service and the prompts still arriving at ``lam``, bounded by two points the step model
+    times: the open-loop point at ``n``, whose prompts arrive at that batch's own rate (more than ``lam`` above ``b``,
+    fewer below), and the decode step at ``n`` plus the prompts' share at ``b`` (a share that does not grow with the
+    batch it joins: a chunk's GPU work is the same, and a mixed step held at its launch floor adds less as the decode
+    step nears it). Above ``b`` both are at least ``T(n)``, so the lesser is taken; below, both at most, so the
+    greater. The batch's percentile is read at ``lam`` to 0.1% (kept per copy and point: a bisection's last steps ask
+    at rates closer than that, and the percentile, a whole batch, does not move within it).
 
-    def tpot_at(n: float, tpot: float, decode: float) -> float:
-        return min(tpot, decode + share) if n >= p.concurrency else max(tpot, decode + share)
+    The prompts: ``met = lam x output x TPOT`` arrive while a request decodes, a Poisson count, and each adds the
+    point's share over the prompts the point's own arrivals bring (``met x n / b`` for the point at ``n`` in service:
+    ``share / met`` below one in service), so the prompts' part at the 95th percentile is :func:`poisson_p95`
+    ``(met)`` times that. Where it is below their mean part (``met`` under 0.0542: a request nearly always meets no
+    prompt) the difference is taken off the mean, so at a trickle (``e^-met >= 0.95``) the p95 TPOT is the decode
+    step; above, the excess is the spread added in quadrature (``share x 1.645 / √met`` at a large count, the normal
+    form)."""
+    in_batch = p.ttft + output * p.tpot
+
+    def share_at(rate: float) -> float:  # what the prompts arriving at ``rate`` add to a token
+        return prompt_share(p, rate * in_batch)
+
+    share = share_at(lam)
+    mean = p.decode_step + share
+
+    def tpot_at(n: float, tpot: float, decode: float, add: float) -> float:
+        return min(tpot, decode + add) if n >= p.concurrency else max(tpot, decode + add)
 
     near = round(math.log(lam) * 1000) if lam > 0 else None
     key = ("serving-rate-b95", id(eng), id(rep), p.concurrency, near)
     got = job.memo.get(key)
     if got is None or got[0] is not eng or got[1] is not rep:
         at = math.exp(near / 1000) if near is not None else 0.0
-        rates = [(n, n / (p.ttft + output * tpot_at(n, t, d))) for n, t, d in _open_steps(job, eng, rep, c)]
+        add = share_at(at)
+        rates = [(n, n / (p.ttft + output * tpot_at(n, t, d, add))) for n, t, d in _open_steps(job, eng, rep, c)]
         got = job.memo[key] = (eng, rep, min(float(c), batch_p95(at, rates)))
     b95 = got[2]
     q = point(job, eng, rep, float(max(1, round(b95))), open_loop=True)
-    swing = max(tpot_at(q.concurrency, q.tpot, q.decode_step) - p.tpot, 0.0)
-    met = lam * output * p.tpot
-    spread = share * Z95 / math.sqrt(met) if met > 0 else 0.0
-    return p.tpot + math.hypot(swing, spread)
+    swing = max(tpot_at(q.concurrency, q.tpot, q.decode_step, share) - mean, 0.0)
+    met = lam * output * mean
+    b = lam * in_batch
+    # one prompt's part of a token: the point's share over the prompts its own arrivals (n in service, n / b times
+    # lam's) bring to a request's decode, so that it holds within the batches the point at n stands for
+    per = max(p.tpot - p.decode_step, 0.0) * b / (max(p.concurrency, 1.0) * met) if met > 0 else 0.0
+    beyond = (poisson_p95(met) - met) * per
+    return mean + math.hypot(swing, max(beyond, 0.0)) + min(beyond, 0.0)
+
+
+def prompt_share(p: Any, b: float) -> float:
+    """What the prompts arriving at a mean batch ``b`` add to a token at ``p``, the open-loop point at
+    ``max(1, round(b))`` in service: its TPOT less its decode step, which prices the prompts that arrive at that
+    point's own rate. Below one in service the point is timed at one request, whose decode meets one request time's
+    arrivals, where a batch ``b`` meets ``b`` of them (Little's law: ``b = λ x R``), so the share is taken in
+    proportion: it falls to nothing at a trickle, as the count of prompts met does."""
+    return max(p.tpot - p.decode_step, 0.0) * min(max(b, 0.0), 1.0)
+
+
+def poisson_p95(mean: float, tail: float = TAIL) -> float:
+    """The 95th percentile of a Poisson count of mean ``mean``, continuous in it: the count where the CDF, linear
+    between whole counts (``F(-1) = 0``), reaches 95% (each count's chance spread evenly over the unit below it), so it
+    equals the whole-count quantile where that just steps up and lies within one count below it elsewhere; 0 while a
+    count of none has 95% (``e^-mean >= 0.95``). Continuous and increasing in ``mean`` (within a step
+    ``k - 1 + (0.95 - F(k-1)) / P(k)``, whose derivative's sign is ``P(k-1) - (0.95 - F(k-1)) (k / mean - 1)``, positive
+    as ``0.95 - F(k-1) <= P(k) = P(k-1) mean / k``), so a bisection on the rate meets no steps. Summed from 12
+    standard deviations below the mean (the mass below, under e^-70, is left out)."""
+    if not mean > 0 or math.isinf(mean):
+        return max(mean, 0.0) if not math.isnan(mean) else 0.0
+    want = 1.0 - tail
+    k = max(0, int(mean - 12.0 * math.sqrt(mean) - 10.0))
+    pk = math.exp(-mean + k * math.log(mean) - math.lgamma(k + 1))
+    cdf = 0.0
+    while cdf + pk < want and k < mean + 20.0 * math.sqrt(mean) + 20.0:
+        cdf += pk
+        k += 1
+        pk *= mean / k
+    return max(k - 1 + (want - cdf) / pk, 0.0)
 
 
 def _open_steps(job: Any, eng: Engine, rep: Replica, c: int) -> list[tuple[int, float, float]]:
