@@ -20,7 +20,8 @@ def _capacity_note(gpu: str, held: list[int], hours: list[int]) -> str:
                          {"gpu": gpu, "when": when(held or hours)})
 
 
-def _ranges(months: list[int]) -> str:
+def month_runs(months: list[int]) -> list[str]:
+    """Months as runs of consecutive months: [1, 2, 4, 5, 6, 12] -> ['1-2', '4-6', '12'] (the page joins them)."""
     out, start = [], None
     months = sorted(months)
     for i, m in enumerate(months):
@@ -29,7 +30,11 @@ def _ranges(months: list[int]) -> str:
         if i + 1 == len(months) or months[i + 1] != m + 1:
             out.append(str(start) if start == m else f"{start}-{m}")
             start = None
-    return ", ".join(out)
+    return out
+
+
+def _ranges(months: list[int]) -> str:
+    return ", ".join(month_runs(months))
 
 
 def _spent(prog: Program, sol: Solution) -> float:

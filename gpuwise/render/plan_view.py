@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import messages
 from ..errors import UserError
+from ..plan.reading import month_runs
 from ..results import MONEY_WHOLE_FROM
 from .charts import NARROW, NARROW_PX, WIDE_PX, _Axis, _r, nice_ticks, thin
 from .fmt import (
@@ -674,15 +675,7 @@ def _span(counts: set[int]) -> str:
 
 def _ranges(months: list[int], lang: str = "en") -> str:
     """Months as runs, '1-2, 4-9, 12'; in Chinese the runs are listed with the enumeration comma, 1-2、4-9、12."""
-    out, start = [], None
-    ms = sorted(months)
-    for i, x in enumerate(ms):
-        if start is None:
-            start = x
-        if i + 1 == len(ms) or ms[i + 1] != x + 1:
-            out.append(str(start) if start == x else f"{start}-{x}")
-            start = None
-    return ("、" if lang == "zh" else ", ").join(out)
+    return ("、" if lang == "zh" else ", ").join(month_runs(months))
 
 
 # ------------------------------------------------------------------------------------- charts
