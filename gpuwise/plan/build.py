@@ -31,6 +31,7 @@ from .result import (
     Baseline,
     Binding,
     Commitment,
+    CopySize,
     Line,
     Month,
     Option,
@@ -695,6 +696,8 @@ class Planner:
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields(),
+                          copy_sizes=[CopySize(**{**c, "rent_per_hour": M(c["rent_per_hour"])  # USD -> currency
+                                                  if c["rent_per_hour"] is not None else None}) for c in o.copy_sizes],
                           **({"pack_copies": o.rent_pack.copies, "pack_gpus": o.rent_pack.gpus_paid,
                               "pack_per_hour": M(o.rent_pack.usd_per_hour), "pack_provider": o.rent_pack.provider}
                              if o.rent_pack is not None else {}))

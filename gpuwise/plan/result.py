@@ -145,6 +145,17 @@ class Baseline(Frozen):
     purchases: list[Purchase] = []
 
 
+class CopySize(Frozen):
+    """One size a service's copy was tried at: its GPUs and what its copies need at the load's peak month."""
+
+    count: int = Field(description="GPUs a copy")
+    capacity: float = Field(description="a copy's output tokens/s (or sequences) within the targets")
+    layout: str = ""
+    copies: int = Field(description="copies the peak month's load needs")
+    gpus: int = Field(description="copies x count")
+    rent_per_hour: float | None = Field(None, description="those copies rented, an hour (null: no rental)")
+
+
 class Option(Frozen):
     workload: str
     gpu: str
@@ -171,6 +182,9 @@ class Option(Frozen):
     pack_gpus: int = Field(0, description="that rental's GPUs, every one paid for")
     pack_per_hour: float | None = Field(None, description="that rental's rate, all its GPUs")
     pack_provider: str | None = None
+    copy_sizes: list[CopySize] = Field([], description="a service: the copy sizes tried where more than the fewest "
+                                       "GPUs that hold a copy were (plan/copies.py); count is the one whose copies "
+                                       "cost least for the load ([]: only the fewest)")
 
 
 class Commitment(Frozen):

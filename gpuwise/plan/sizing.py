@@ -23,7 +23,6 @@ from ..decide.verdicts import (
     COPY,
     HOST_RAM,
     LATENCY,
-    P95,
     SYSTEMS,
     TIME,
     Verdict,
@@ -42,6 +41,8 @@ from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from ..results import Assumption
+from . import copies
+from .copies import replicas_needed
 from .result import server_sizes, servers_spanned
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
@@ -53,6 +54,7 @@ HOURS = K.HOURS_PER_MONTH
 HOST_RAM_FACTS = ("offload", "host_ram_needed_gb", "host_ram_gb", "typical_host_ram_gb", "per_node", "count")
 """The candidate facts a run's host RAM is judged on (rules/memory.yaml MEM-HOST-RAM-*), kept for a purchase."""
 DAYS_PER_MONTH = HOURS / 24
+COPY_TOP = 16  # the most GPUs a service's copy is sized at (its ladder's top)
 
 
 @frozen
@@ -113,6 +115,8 @@ class Option:
     rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
     owned_refused: str = ""  # the rule that keeps the run off the owned GPUs (their servers' stated RAM, on_hardware)
     fewest_refused: str = ""  # the rule that keeps the run on `count` off the owned GPUs; it may run on `own_count`
+    copy_sizes: list[dict[str, Any]] = field(default_factory=list)  # serving: the copy sizes tried, where more than
+    # the fewest were (copies.py): each size's GPUs, capacity, layout, copies and GPUs at the peak, their USD rent
 
     @property
     def gpu_hours(self) -> float:
@@ -210,8 +214,7 @@ def size(plan: PlanFile, kb: Knowledge, gpus: list[Gpu], owned: dict[str, int], 
         _schedule(s, pw, H)
         for g in gpus:
             if s.serving:
-                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
-                                rent_only=plan.constraints.acquisition == "rent")
+                _serving_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book, plan)
             else:
                 _training_option(s, g, plan.constraints.max_gpus, owned.get(g.id, 0), book,
                                  buy_only=plan.constraints.acquisition == "buy",
@@ -747,62 +750,55 @@ def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: Pla
                     break
 
 
-def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, rent_only: bool = False) -> None:
+def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, pf: PlanFile) -> None:
+    """The option of ``g`` for the service ``s``: a copy on the fewest GPUs that hold it within the targets, or on a
+    larger size whose copies carry the load for less (:mod:`.copies`); else why none carries it."""
+    split = pf.constraints.acquisition == "rent" and not owned
     last_reason = why("memory", "plan.why.memory_serving")
-    for n in counts(min(max_gpus, 16)):
-        # a type only rented, sold only as smaller instances than the server (2 T4s as two g4dn.xlarge): a copy is
-        # estimated on those instances over their network (tensor parallel inside one, its pipeline hops across
-        # them), as recommend estimates the rental and as a run of such a type is sized (_training_option)
-        split = instance_split(s.job, g, n) if rent_only and not owned else None
-        # judged once, complete (one rule session costs more than the put-off steps)
-        ev = evaluate(s.job, g, n, nodes=split[0], network=split[1]) if split else evaluate(s.job, g, n)
-        verdict = _verdict(book, s, ev)
-        if not verdict.fits:
+    for n in counts(min(max_gpus, COPY_TOP)):
+        opt, reason, stop = _copy(s, g, n, book, split)
+        if opt is None:
+            last_reason = reason or last_reason
+            if stop:
+                break
             continue
-        sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
-        unsupported = rejected_on(book, verdict, "compatibility")
-        if unsupported:  # the software does not run here (CMP-FRAMEWORK-GPU/-PRECISION): no count changes that
-            said = sv.support.detail_phrases if sv is not None and sv.support.reason != "ok" else None
-            last_reason = (Why("software", said) if said else
-                           why("software", "plan.why.ruled_out", rule=unsupported[0],
-                               title=[("", "rule.title", {"title": book.rules[unsupported[0]].title})]))
-            break
-        spans = rejected_reading(book, verdict, COPY)
-        if spans:  # its copy spans more servers than the rules let the framework (CMP-FRAMEWORK-NODES): the
-            # smallest copy that fits is already that large, and more GPUs do not make it smaller
-            last_reason = why("software", "plan.why.ruled_out", rule=spans[0],
-                              title=[("", "rule.title", {"title": book.rules[spans[0]].title})])
-            break
-        cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
-            else float(sv.max_throughput_concurrency or 0.0)
-        cap = _within_p95(s, sv, cap)
-        if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
-            last_reason = _latency_reason(book, verdict, n)
-            continue
-        opt = Option(g.id, n, capacity=cap, layout=ev.label())
-        _rent(s, g, n, opt)
+        top = min(max_gpus, COPY_TOP)
+        if owned and n <= owned:  # the owned GPUs take a larger copy only within them, one server's where stated
+            top = min(top, owned, stated_server_gpus(pf, s.job.kb, g.id) or owned)
+        opt = copies.cheapest(s, opt, copies.sizes(n, opt.rent_gpus_paid, gpus_per_server(g), top),
+                              lambda k: _copy(s, g, k, book, split)[::2], split)
         s.options[g.id] = opt
-        if owned and n > owned:
-            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=n, owned=owned))
+        if owned and opt.count > owned:
+            s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=opt.count, owned=owned))
         return
     s.why_not[g.id] = last_reason
     if owned:
         s.owned_reason.setdefault(g.id, last_reason)
 
 
-def _latency_reason(book: Rulebook, verdict: Verdict, n: int) -> Why:
-    """Why ``n`` GPUs of a type carry nothing within the latency targets: the first rule that rejected them over a
-    latency at the load (:data:`LATENCY`) or a p95 latency (:data:`P95`: no request rate is within the p95 targets),
-    else over the rate the load amounts to (SRV-RATE-AT-LOAD: not one request in flight is within them), named as
-    the plan names a rule that rules a type out; none (no serving estimate): the targets alone."""
-    ruled = rejected_reading(book, verdict, LATENCY + P95) or rejected_reading(book, verdict, ("load_requests_per_s",))
-    if not ruled:
-        return why("latency", "plan.why.latency", n=n)
-    return why("latency", "plan.why.latency_rule", n=n, rule=ruled[0],
-               title=[("", "rule.title", {"title": book.rules[ruled[0]].title})])
-
-
-def replicas_needed(s: Sized, opt: Option, m: int) -> int:
-    """Copies of the model on ``opt`` that carry month ``m``'s load."""
-    d = s.demand[m - 1]
-    return math.ceil(d / opt.capacity - 1e-9) if d > 0 else 0
+def _copy(s: Sized, g: Gpu, n: int, book: Rulebook, split: bool) -> tuple[Option | None, Why | None, bool]:
+    """A copy on ``n`` x ``g`` with its rental, as the rules judge it; else (None, why not, whether more GPUs cannot
+    change that). A type only rented, sold only as smaller instances than the server (2 T4s as two g4dn.xlarge):
+    the copy on those instances over their network (``split``), as recommend estimates the rental."""
+    on = instance_split(s.job, g, n) if split else None
+    # judged once, complete (one rule session costs more than the put-off steps)
+    ev = evaluate(s.job, g, n, nodes=on[0], network=on[1]) if on else evaluate(s.job, g, n)
+    verdict = _verdict(book, s, ev)
+    if not verdict.fits:
+        return None, None, False
+    sv = ev.serving  # None: no serving estimate (a diffusion model), no capacity
+    unsupported = rejected_on(book, verdict, "compatibility")
+    if unsupported:  # the software does not run here (CMP-FRAMEWORK-GPU/-PRECISION): no count changes that
+        said = sv.support.detail_phrases if sv is not None and sv.support.reason != "ok" else None
+        return None, (Why("software", said) if said else copies.ruled(book, unsupported[0], "software")), True
+    spans = rejected_reading(book, verdict, COPY)
+    if spans:  # its copy spans more servers than the rules let the framework (CMP-FRAMEWORK-NODES): more GPUs
+        return None, copies.ruled(book, spans[0], "software"), True  # do not make the smallest copy smaller
+    cap = 0.0 if sv is None else float(sv.max_throughput_tokens_per_s or 0.0) if s.measure == "tokens_per_s" \
+        else float(sv.max_throughput_concurrency or 0.0)
+    cap = _within_p95(s, sv, cap)
+    if cap <= 0 or rejected_reading(book, verdict, LATENCY):  # the latency rules reject it at its load
+        return None, copies.latency_reason(book, verdict, n), False
+    opt = Option(g.id, n, capacity=cap, layout=ev.label())
+    _rent(s, g, n, opt)
+    return opt, None, False

@@ -478,9 +478,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                   right=(0, 3)) if full else None
     measure = {w.name: w.measure for w in r.workloads}  # a copy's capacity: output tokens/s, or sequences at once
 
-    def capacity(o: Any) -> str:
+    def capacity(o: Any, workload: str = "") -> str:
         n = local.num(o.capacity, 1)
-        return (_("%(n)s sequences", n=n) if measure.get(o.workload) == "sequences"
+        return (_("%(n)s sequences", n=n) if measure.get(workload or o.workload) == "sequences"
                 else _("%(n)s tokens/s", n=n))
 
     def provider(o: Any) -> str:  # a run rented by the instance on more GPUs than its own count: those, and its hours
@@ -503,6 +503,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if o.own_count and o.own_count != o.count:
             return _("%(n)s; on %(gpus)s of the GPUs owned: %(hours)s h", n=o.count, gpus=o.own_count,
                      hours=local.num(o.own_wall_hours, 1))
+        if o.copy_sizes and o.count != o.copy_sizes[0].count:  # a larger copy than the fewest: cheaper for the load
+            tried = "; ".join(_("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs, %(rate)s an hour", n=c.count,
+                                capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus, rate=m(c.rent_per_hour))
+                              if c.rent_per_hour is not None else
+                              _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs", n=c.count,
+                                capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus) for c in o.copy_sizes)
+            return _("%(n)s, the size whose copies carry the load for least (at the peak month: %(tried)s)", n=o.count,
+                     tried=tried)
         return str(o.count)
 
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),

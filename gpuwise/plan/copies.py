@@ -1,0 +1,123 @@
+"""The size of a service's copy on a GPU type of a plan: which of a few sizes' copies carry the load for least.
+
+The fewest GPUs that hold a copy are not always the cheapest way to carry a service's load: where they leave little
+memory for the requests' context, a copy on twice the GPUs can carry many times the tokens. plansvc57's case: Llama 2
+13B in 16 bits on two T4s rented as two one-GPU instances carries 9.10 tokens/s, and 0.5 requests/s of 128 tokens (64
+tokens/s) needed 8 copies on 16 T4s, while one copy on four carries 112 tokens/s alone. So a bounded few larger sizes
+are tried as well (:func:`sizes`: twice and four times the fewest, the GPUs the fewest's rental pays for, a server's
+GPUs; within the plan's GPU bound and the serving ladder's top), each judged by the rules as the fewest is
+(sizing._serving_option), and the copy is the size whose copies cost least for the load month by month (:func:`bill`:
+the copies' rent, whole rentals that hold several where cheaper, and copies x GPUs a copy for GPUs bought or owned),
+the fewest where no larger size costs less (:func:`cheapest`). The sizes tried are the option's ``copy_sizes``, which
+the plan's page and JSON give. Rent is compared on demand (a committed term's rate is the program's choice later).
+
+Pure arithmetic on the sizing's records (plan.sizing Option and Sized, passed in): sizing imports this module.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..decide.rulebook import Rulebook
+from ..decide.verdicts import LATENCY, P95, rejected_reading
+from .why import Why, why
+
+Bill = tuple[int, float | None]  # GPU-months, USD an hour rented summed over the months (None: not rented)
+
+
+def replicas_needed(s: Any, opt: Any, m: int) -> int:
+    """Copies of the model on ``opt`` that carry month ``m``'s load."""
+    d = s.demand[m - 1]
+    return math.ceil(d / opt.capacity - 1e-9) if d > 0 else 0
+
+
+def sizes(fewest: int, paid: int, server: int, top: int) -> list[int]:
+    """The larger sizes a copy is tried at, a bounded few: twice and four times the ``fewest``, the GPUs its rental
+    pays for (``paid``: two L4s of a four-GPU instance), a server's GPUs (``server``); up to ``top``."""
+    return sorted(n for n in {2 * fewest, 4 * fewest, paid, server} if fewest < n <= top)
+
+
+def rent_of(opt: Any, copies: int) -> float | None:
+    """USD an hour of ``copies`` copies rented (None: no rental): each alone at its GPUs' rental, or as many full
+    rentals that hold several (the option's pack) as they fill, the rest alone or in one more such rental, whichever
+    costs less, as the program may rent them (solve.build)."""
+    alone = opt.rent_usd_per_hour
+    if alone is None:
+        return None
+    pack = opt.rent_pack
+    if pack is None:
+        return copies * alone
+    full, rest = divmod(copies, pack.copies)
+    return full * pack.usd_per_hour + (min(rest * alone, pack.usd_per_hour) if rest else 0.0)
+
+
+def bill(s: Any, opt: Any) -> Bill:
+    """What carrying the service's load on copies of ``opt`` costs over the months: GPU-months (copies x GPUs a
+    copy, the measure of GPUs bought or owned) and the copies' rent an hour (:func:`rent_of`), summed over them."""
+    needed = [replicas_needed(s, opt, m) for m in range(1, len(s.demand) + 1)]
+    rents = [rent_of(opt, k) for k in needed]
+    return sum(needed) * opt.count, (sum(r for r in rents if r is not None) if opt.rent_usd_per_hour is not None
+                                     else None)
+
+
+def cheaper(a: Bill, b: Bill, rent: bool) -> bool:
+    """``a`` costs less than ``b``: on a plan that only rents, by the rent (by the GPUs where either has none);
+    else no more GPUs and no more rent, and less of one (bought, owned or rented, it costs less)."""
+    (ga, ra), (gb, rb) = a, b
+    if ra is None or rb is None:
+        return ga < gb
+    if rent:
+        return ra < rb * (1 - 1e-9)
+    return ga <= gb and ra <= rb * (1 + 1e-9) and (ga < gb or ra < rb * (1 - 1e-9))
+
+
+def cheapest(s: Any, fewest: Any, tried_at: list[int], copy: Callable[[int], tuple[Any, bool]], rent: bool) -> Any:
+    """Of the ``fewest`` and copies at the sizes ``tried_at`` (``copy(n)``: the option judged there, or None and
+    whether more GPUs cannot change that), the one whose copies cost least for the load; the fewest on a tie. A size
+    is tried only where one copy of it in each month of load needs fewer GPUs than the fewest's copies (else it
+    cannot cost less at the same rent a GPU). Where more than the fewest were tried, the one kept says them all."""
+    best, best_bill = fewest, bill(s, fewest)
+    tried = [fewest]
+    active = sum(1 for d in s.demand if d > 0)
+    for n in tried_at:
+        if active * n >= best_bill[0]:
+            continue
+        opt, stop = copy(n)
+        if opt is None:
+            if stop:
+                break
+            continue
+        tried.append(opt)
+        if cheaper(here := bill(s, opt), best_bill, rent):
+            best, best_bill = opt, here
+    if len(tried) > 1:
+        peak = max(range(1, len(s.demand) + 1), key=lambda m: s.demand[m - 1])
+        best.copy_sizes = [said(s, o, peak) for o in tried]
+    return best
+
+
+def said(s: Any, opt: Any, peak: int) -> dict[str, Any]:
+    """A size tried, as the plan's JSON gives it (result.CopySize): what its copies need at the load's peak month."""
+    copies = replicas_needed(s, opt, peak)
+    return {"count": opt.count, "capacity": opt.capacity, "layout": opt.layout, "copies": copies,
+            "gpus": copies * opt.count, "rent_per_hour": rent_of(opt, copies)}
+
+
+def ruled(book: Rulebook, rule: str, kind: str) -> Why:
+    """Why a type carries no copy: the rule that rules it out, named as the plan names one."""
+    return why(kind, "plan.why.ruled_out", rule=rule, title=[("", "rule.title", {"title": book.rules[rule].title})])
+
+
+def latency_reason(book: Rulebook, verdict: Any, n: int) -> Why:
+    """Why ``n`` GPUs of a type carry nothing within the latency targets: the first rule that rejected them over a
+    latency at the load (:data:`LATENCY`) or a p95 latency (:data:`P95`: no request rate is within the p95 targets),
+    else over the rate the load amounts to (SRV-RATE-AT-LOAD: not one request in flight is within them), named as
+    the plan names a rule that rules a type out; none (no serving estimate): the targets alone."""
+    ruled_by = (rejected_reading(book, verdict, LATENCY + P95)
+                or rejected_reading(book, verdict, ("load_requests_per_s",)))
+    if not ruled_by:
+        return why("latency", "plan.why.latency", n=n)
+    return why("latency", "plan.why.latency_rule", n=n, rule=ruled_by[0],
+               title=[("", "rule.title", {"title": book.rules[ruled_by[0]].title})])
