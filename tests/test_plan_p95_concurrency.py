@@ -65,7 +65,12 @@ def test_a_copy_carries_the_requests_in_flight_within_the_p95_targets(tmp_path):
     [line] = first
     assert "H100" in line["item"] and line["inputs"]["copies"] == math.ceil(32 / 28) == 2
     # the L40S: one misses the target at any rate; two (tensor parallel 2) keep 1.25 requests/s, about 3.5 in flight
-    assert caps["l40s"][0] == 2 and caps["l40s"][1] == 3.0
+    # -- 3 whole, ceil(32 / 3) = 11 copies on 22 L40S; four a copy keep 14 in flight, ceil(32 / 14) = 3 copies on 12,
+    # eight 28, 2 copies on 16: the copy is the four (plancopy57, plan/copies.py: the size whose copies cost least)
+    l40s = next(o for o in d["options"] if o["gpu"] == "l40s")
+    assert [(c["count"], c["capacity"], c["copies"]) for c in l40s["copy_sizes"]] == [(2, 3.0, 11), (4, 14.0, 3),
+                                                                                   (8, 28.0, 2)]
+    assert caps["l40s"] == (4, 14.0)
     ok = _estimate(tmp_path, {**wl, "concurrent_requests": 28}, "h100", 1)
     over = _estimate(tmp_path, {**wl, "concurrent_requests": 29}, "h100", 1)
     assert ok["rejected_by"] == [] and [r["rule"] for r in over["rejected_by"]] == ["SRV-RATE-AT-LOAD"]

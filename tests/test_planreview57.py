@@ -183,8 +183,14 @@ def test_copies_share_a_node_rented_whole():
     assert "aws; or lambda: 8 GPUs rented whole, room for 8 copies, $6.32 an hour" in full
     assert "或 lambda：整份租用 8 块 GPU，可容纳 8 个副本" in plan_view.render(three, "text", detail="full", lang="zh",
                                                                 width=300)
-    nine = v100_plan(int(8 * cap) + 1)  # 9 copies: the node's 8 and one p3.2xlarge ($9.38 an hour, not 2 nodes)
-    assert nine.total == pytest.approx((node + P3.usd_per_hour) * HOURS, rel=1e-9)
+    # 9 one-GPU copies' load (the node's 8 and one p3.2xlarge, $9.38 an hour) is carried by 2 copies of four V100s
+    # in the one node (plancopy57: tensor parallel 4 holds 548 sequences, ceil(649 / 548) = 2, the node's room): $6.32
+    # (two a copy are not tried: AWS rents them only as two p3.2xlarge, not the one server they are estimated in)
+    nine = v100_plan(int(8 * cap) + 1)
+    (opt,) = nine.options
+    assert [(c.count, c.capacity, c.copies) for c in opt.copy_sizes] == [(1, cap, 9), (4, 548.0, 2)]
+    assert (opt.count, opt.pack_copies) == (4, 2) and int(8 * cap) + 1 == 649
+    assert nine.total == pytest.approx(node * HOURS, rel=1e-9)
 
 
 def test_a_one_month_plan_says_one_month():

@@ -35,7 +35,7 @@ from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder, default_network, gpus_per_server
 from ..estimators.offers import TERM_HOURS, as_sold
-from ..estimators.rental import instance_split, rent_network, rented_host_ram
+from ..estimators.rental import instance_gpus, instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
@@ -766,7 +766,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook,
         if owned and n <= owned:  # the owned GPUs take a larger copy only within them, one server's where stated
             top = min(top, owned, stated_server_gpus(pf, s.job.kb, g.id) or owned)
         opt = copies.cheapest(s, opt, copies.sizes(n, opt.rent_gpus_paid, gpus_per_server(g), top),
-                              lambda k: _copy(s, g, k, book, split)[::2], split)
+                              lambda k: _larger(s, g, k, book, split), split)
         s.options[g.id] = opt
         if owned and opt.count > owned:
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=opt.count, owned=owned))
@@ -774,6 +774,17 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook,
     s.why_not[g.id] = last_reason
     if owned:
         s.owned_reason.setdefault(g.id, last_reason)
+
+
+def _larger(s: Sized, g: Gpu, n: int, book: Rulebook, split: bool) -> tuple[Option | None, bool]:
+    """A larger copy than the fewest (:func:`_copy`), kept only where its rental is what it was estimated on: not
+    smaller instances (two one-V100 p3.2xlarge) priced for a copy estimated in one server (tensor parallel over
+    NVLink), which :func:`_copy` splits only where every offer is such instances."""
+    opt, _, stop = _copy(s, g, n, book, split)
+    if opt is not None and opt.rent_instance and 0 < instance_gpus(s.job.kb, opt.rent_instance) < n and \
+            not (split and instance_split(s.job, g, n)):
+        return None, False
+    return opt, stop
 
 
 def _copy(s: Sized, g: Gpu, n: int, book: Rulebook, split: bool) -> tuple[Option | None, Why | None, bool]:
