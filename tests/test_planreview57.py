@@ -205,7 +205,10 @@ def test_a_one_month_plan_says_one_month():
 def test_a_growing_service_over_two_years_mixes_nodes_and_single_copies():
     """163 sequences growing 10 % a month for 24 months (the program solved in two steps): each month's copies
     ceil(163 x 1.1^(m-1) / capacity), carried at the cheapest mix of whole Lambda nodes ($6.32, 8 copies) and AWS
-    one-V100 instances ($3.06), worked out month by month by hand; $156,570.40 with the estimate's 81 a copy."""
+    one-V100 instances ($3.06), worked out month by month by hand; $156,570.40 with the estimate's 81 a copy. Since
+    plancopy57 the copy is four V100s (tensor parallel 4 holds 548 sequences, 3 copies at the peak against 19 of
+    one), two to a Lambda node and one alone on a whole node (Lambda's min_gpus 8; AWS sells no 4-V100 server in
+    the knowledge): each month ceil(copies / 2) nodes at $6.32, $129,180.80."""
     import math
 
     node = LAMBDA_V100.min_gpus * LAMBDA_V100.usd_per_gpu_hour
@@ -219,7 +222,12 @@ def test_a_growing_service_over_two_years_mixes_nodes_and_single_copies():
     for m in range(1, 25):
         copies = math.ceil(163 * 1.1 ** (m - 1) / cap - 1e-9)
         by_hand += HOURS * min(a * node + max(0, copies - 8 * a) * P3.usd_per_hour for a in range(copies // 8 + 2))
-    assert r.total == pytest.approx(by_hand, rel=1e-9)
+    assert by_hand == pytest.approx(156570.40)  # the fewest's copies, the plan before plancopy57
+    (opt,) = r.options
+    assert (opt.count, opt.capacity, opt.rent_provider, opt.rent_per_hour, opt.pack_copies) == (4, 548.0, "lambda",
+                                                                                                pytest.approx(node), 2)
+    fours = sum(HOURS * node * math.ceil(math.ceil(163 * 1.1 ** (m - 1) / 548 - 1e-9) / 2) for m in range(1, 25))
+    assert r.total == pytest.approx(fours, rel=1e-9) == pytest.approx(129180.80)
 
 
 @pytest.mark.parametrize("usd_per_kwh", [0.15, 0.10])
