@@ -147,6 +147,9 @@ def heldout_subset(tmp_path: Path, ids: tuple[str, ...]) -> tuple[Path, dict[str
         out.writerows(r for r in rows if r["id"] in ids)
     return path, {r["id"]: r for r in rows if r["id"] in ids}
 ROOT = Path(__file__).parent.parent
+# the bundled team example held to copies of 2 RTX 4090s, so that it buys and binds (plancopy57: the example itself
+# serves on copies of 4 and buys nothing); the tests of a purchase, a tie and a binding constraint read it
+TWO_A_COPY = ROOT / "tests" / "data" / "plans" / "team-4090-two-a-copy.yaml"
 
 
 @pytest.fixture(scope="session")

@@ -120,15 +120,16 @@ def test_a_field_that_takes_null_still_does(tmp_path):
 
 
 def test_the_difference_of_two_whole_figures_is_said_whole():
-    """The bundled team plan: $43,642.32 against buying nothing's $43,672.49; shown $43,642 and $43,672, their
-    difference $30 (answer.tie.more 30.0), said '$30' -- '$30.00' claimed cents it does not have."""
+    """The bundled team plan held to copies of 2 RTX 4090s (it buys; the example itself buys nothing since
+    plancopy57): $43,216.81 against buying nothing's $43,246.97; shown $43,217 and $43,247, their difference $30
+    (answer.tie.more 30.0), said '$30' -- '$30.00' claimed cents it does not have."""
     from gpuwise.render import plan_view
-    from tests.conftest import ROOT, answer_of
+    from tests.conftest import TWO_A_COPY, answer_of
 
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    r = answer_of("plan", TWO_A_COPY)
     assert r.answer.tie is not None and r.answer.tie.more == 30.0
     text = " ".join(plan_view.render(r, "text", width=200).split())
-    assert "Buying nothing costs $43,672, $30 more:" in text and "$30.00" not in text
+    assert "Buying nothing costs $43,247, $30 more:" in text and "$30.00" not in text
     zh = " ".join(plan_view.render(r, "text", width=200, lang="zh").split())
     assert "多 $30：" in zh
 

@@ -63,28 +63,28 @@ def test_a_null_number_is_shown_as_the_file_wrote_it() -> None:
 
 
 def test_a_purchase_within_the_solver_s_tolerance_is_said_to_be_a_tie(tmp_path: Path) -> None:
-    """The bundled team plan buys two RTX PRO 6000s and costs $43,642.32 (proven optimal at a relative gap of 0 as at
-    0.001: the same plan, leftovers55); the same plan file with ``acquisition: rent`` -- buying nothing, the owned
-    4090s and rentals alone -- costs $43,672.49, $30.17 (0.069 %) more, inside the 0.1 % gap HiGHS stops at
-    (milp.MIP_REL_GAP): the answer says that buying and not buying are a tie rather than letting the purchase pass for
-    a saving."""
+    """The bundled team plan held to copies of 2 RTX 4090s (tests/data/plans/team-4090-two-a-copy.yaml: since
+    plancopy57 the example itself serves on copies of 4 and buys nothing) buys two RTX PRO 6000s and costs $43,216.81;
+    the same plan file with ``acquisition: rent`` -- buying nothing, the owned 4090s and rentals alone -- costs
+    $43,246.97, $30.16 (0.070 %) more, inside the 0.1 % gap HiGHS stops at (milp.MIP_REL_GAP): the answer says that
+    buying and not buying are a tie rather than letting the purchase pass for a saving."""
     from gpuwise.plan import plan
     from gpuwise.render import plan_view
-    from tests.conftest import answer_of
+    from tests.conftest import TWO_A_COPY, answer_of
 
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
-    data = yaml.safe_load((ROOT / "examples" / "plan-team-4090.yaml").read_text())
+    r = answer_of("plan", TWO_A_COPY)
+    data = yaml.safe_load(TWO_A_COPY.read_text())
     data["constraints"]["acquisition"] = "rent"
     (tmp_path / "rent.yaml").write_text(yaml.safe_dump(data))
     rent = plan(tmp_path / "rent.yaml")
     assert r.purchases and not rent.purchases
     assert r.answer.tie is not None and r.answer.tie.gap == 0.001
     assert r.answer.tie.total == pytest.approx(rent.total, rel=1e-9)
-    assert 0 < rent.total - r.total <= 0.001 * r.total  # $30.17 of $43,642.32: 0.069 %
-    assert r.answer.tie.more == round(rent.total) - round(r.total) == 30  # the totals as shown: $43,672 less $43,642
+    assert 0 < rent.total - r.total <= 0.001 * r.total  # $30.16 of $43,216.81: 0.070 %
+    assert r.answer.tie.more == round(rent.total) - round(r.total) == 30  # the totals as shown: $43,247 less $43,217
     text = " ".join(plan_view.render(r, "text", width=200).split())
-    # the difference of two figures shown whole is whole: '$30', not '$30.00' (hostile round 42: the gap is $30.17)
-    assert ("Buying nothing costs $43,672, $30 more: within the solver's 0.1% tolerance, so buying and not buying "
+    # the difference of two figures shown whole is whole: '$30', not '$30.00' (hostile round 42: the gap is $30.16)
+    assert ("Buying nothing costs $43,247, $30 more: within the solver's 0.1% tolerance, so buying and not buying "
             "are a tie.") in text
     assert rent.answer.tie is None  # a plan that buys nothing has nothing to tie
 

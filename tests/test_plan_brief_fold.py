@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from gpuwise.render import plan_view
-from tests.conftest import answer_of
+from tests.conftest import TWO_A_COPY, answer_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,11 +31,12 @@ def _sections(text: str) -> dict[str, list[str]]:
 
 
 def test_the_example_s_buy_answer_fits_two_screens_and_keeps_its_figures() -> None:
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    # the example held to copies of 2 RTX 4090s: the example itself buys nothing since plancopy57 (copies of 4)
+    r = answer_of("plan", TWO_A_COPY)
     text = plan_view.render(r, "text", width=80)
     assert len(text.rstrip("\n").split("\n")) <= 80
     s = _sections(text)
-    assert r.purchases  # the example buys (since the closed loop's step scheduled ahead: validation README)
+    assert r.purchases  # it buys two RTX PRO 6000s in month 1 (test_leftovers55)
     answer = " ".join(line.strip() for line in s["Answer"])
     assert "Purchases" not in s
     for p in r.purchases:  # the purchases table is left out: the answer's sentence says each of its figures

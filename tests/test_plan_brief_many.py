@@ -15,7 +15,7 @@ import pytest
 
 from gpuwise.plan.result import Unplaced
 from gpuwise.render import plan_view
-from tests.conftest import answer_of
+from tests.conftest import TWO_A_COPY, answer_of
 from tests.test_plan_brief_fold import _sections
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def _many(n: int, unplaced: int, blocker: bool = True):
     """The example's plan with ``n`` workloads in all: the example's three, ``n - 3 - unplaced`` services placed each
     month as chat-70b's first placement is (GPU-hours 100 + i), ``unplaced`` left unplaced (all but one for one
-    reason), each service priced against Groq and ruled out of the same GPU types by its latency target."""
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    reason), each service priced against Groq and ruled out of the same GPU types by its latency target. The example
+    held to copies of 2 RTX 4090s (TWO_A_COPY), whose answer buys and binds: the example itself, on copies of 4 since
+    plancopy57, buys nothing and no constraint binds it."""
+    r = answer_of("plan", TWO_A_COPY)
     first = r.months[0].placements[0]
     placed = [f"svc-{i:02d}" for i in range(n - 3 - unplaced)]
     months = [x.model_copy(update={"placements": [*x.placements, *(first.model_copy(
@@ -98,12 +100,15 @@ def test_the_example_is_not_folded_further() -> None:
     r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
     text = plan_view.render(r, "text", width=80)
     assert "more workload" not in text and "more service" not in text
-    assert "  chat-70b     4-8 × rtx-4090" in text
+    # since plancopy57 the service runs on copies of 4: both copies on the 8 owned 4090s every month, 8 x 730 h x 12
+    # = 70,080 GPU-hours, its row said in full (no GPU named by its id: the example needs no folding)
+    assert "  chat-70b     8 × NVIDIA GeForce RTX 4090 24GB  owned   1-12           70,080" in text
 
 
 def _two_years():
-    """The example's plan over 24 months: its 12 months again as months 13-24 and its purchase again in month 13."""
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    """The example's plan held to copies of 2 (TWO_A_COPY: it buys) over 24 months: its 12 months again as months
+    13-24 and its purchase again in month 13."""
+    r = answer_of("plan", TWO_A_COPY)
     again = [x.model_copy(update={"month": x.month + 12}) for x in r.months]
     buy = r.answer.buy_now[0]
     later = buy.model_copy(update={"month": 13, "arrives": 14})
@@ -125,11 +130,11 @@ def test_a_long_horizon_s_cash_flow_by_quarter_and_a_type_s_orders_in_one_senten
         xs = r.months[q:q + 3]
         assert row[6] == f"${sum(x.total for x in xs):,.0f}".replace("$-", "-$")
         assert row[1] == f"${sum(x.capex for x in xs):,.0f}"
-    # months 1-3: 76.2 % of 8 GPUs' hours, then 61 % twice of 10 (2 RTX PRO 6000 arrived):
-    # (0.762 x 8 + 0.61 x 10 x 2) / 28 = 65 %
+    # months 1-3: 100 % of 8 GPUs' hours (chat-70b's 4 copies of 2 on the owned 4090s, 5,840 h), then 61.0 % twice of
+    # 10 (2 RTX PRO 6000 arrived): (1.0 x 8 + 0.610 x 10 x 2) / 28 = 72 %
     first = r.months[:3]
     use = sum(x.utilisation * sum(x.fleet.values()) for x in first) / sum(sum(x.fleet.values()) for x in first)
-    assert rows[0][7] == f"{use:.0%}"
+    assert rows[0][7] == f"{use:.0%}" == "72%"
     assert "Each row of a quarter is the sum of its months" in " ".join(s["Cash flow by month"])
     answer = " ".join(x.strip() for x in s["Answer"])
     p = r.answer.buy_now[0]
