@@ -191,10 +191,13 @@ def test_ask_reads_fullwidth_digits_at_the_prompt(tmp_path, capsys, lang):
 # ------------------------------------------------------------------------------------------- 4. the plan's blockers
 
 def _plan36(rule=lambda q: "PLAN-BUDGET-OVER"):
-    """The bundled team plan over 36 months (its 12 months three times), over a $10,000 budget every quarter."""
-    from tests.conftest import answer_of
+    """The bundled team plan held to copies of 2 RTX 4090s over 36 months (its 12 months three times), over a $10,000
+    budget every quarter. Held to copies of 2 it buys (TWO_A_COPY), so its own findings are three, besides the
+    blockers: DATA-STALE-PRICE, PLAN-LATE-HARDWARE, PLAN-SERVING-OUTGROWS (the example itself, buying nothing on
+    copies of 4 since plancopy57, has only the last)."""
+    from tests.conftest import TWO_A_COPY, answer_of
 
-    r = answer_of("plan", ROOT / "examples" / "plan-team-4090.yaml")
+    r = answer_of("plan", TWO_A_COPY)
     months = [x.model_copy(update={"month": x.month + 12 * k}) for k in range(3) for x in r.months]
     blockers = [r.findings[0].model_copy(update={
         "severity": "blocker", "rule": rule(q), "template": "", "fix": "Raise the budget.", "fix_template": "",
