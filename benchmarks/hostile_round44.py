@@ -90,6 +90,14 @@ def _plan_rules_named(*rules: str):
     return _doc(pred)
 
 
+def _plan_owned_refused(rule: str):
+    """A plan that names ``rule`` of its owned GPUs and places nothing on them (the work rented or left unplaced)."""
+    def pred(d: dict) -> bool:
+        owned = [p for m in d["months"] for p in m["placements"] if p["acquisition"] == "owned"]
+        return _plan_sums(d) and any(f["rule"] == rule for f in d["findings"]) and not owned
+    return _doc(pred)
+
+
 def _html_whole(name: str):
     return lambda r: r.returncode in (0, 1) and "Traceback" not in r.stderr and (r.cwd / name).read_text().rstrip().endswith("</html>")
 
@@ -200,9 +208,10 @@ def add(case, ns: dict[str, Any]) -> None:
           _doc(lambda d: "MEM-HOST-RAM-SHORT" in _rules(d)))
     acase("ram44: a p5.48xlarge stated at 1,024 GB (less than it has): read as written",
           _prop(FULL13, {"gpu": "h100", "count": 8, "host_ram_gb": 1024}, {"mode": "rent", "provider": "aws", "instance": "p5.48xlarge"}), _doc(_contract))
+    # the owned-RAM case: since leftovers57 / plansvc57 the run is rented where the owned server's RAM cannot hold it
     pcase("ram44: owned 4090s in one server of 64 GB, an offloaded full fine-tune: PLAN-OWNED-HOST-RAM-SHORT named",
           _plan([{"name": "ft", "workload": {**FULL13, "model": "llama-3.1-8b"}, "cadence": {"per_month": 1}}], owned=[{"gpu": "RTX 4090", "count": 8, "servers": 1, "host_ram_gb": 64}],
-                constraints={"acquisition": "rent", "gpus": ["rtx-4090"]}), _plan_rules_named("PLAN-OWNED-HOST-RAM-SHORT"))
+                constraints={"acquisition": "rent", "gpus": ["rtx-4090"]}), _plan_owned_refused("PLAN-OWNED-HOST-RAM-SHORT"))
 
     # ------------------------------------------------------------ stacks, precisions, checkpoints, markets
     pcase("stack44: a plan's pretrain on torchtitan in fp16: refused at workloads[0].workload.precision",
