@@ -55,7 +55,9 @@ def test_the_json_names_the_proposals_provider_as_the_page_does(tmp_path):
 
 
 def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
-    d = json.loads(gpuwise("plan", "examples/plan-team-4090.yaml", "--format", "json").stdout)
+    # the team example held to copies of 2 RTX 4090s (tests/data/plans/team-4090-two-a-copy.yaml): since plancopy57
+    # the example itself serves on copies of 4 and buys nothing; this plan still buys, binds and finds what it did
+    d = json.loads(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--format", "json").stdout)
     cap = {b["subject"]: b for b in d["binding"] if b["kind"] == "capacity"}
     pro = cap["rtx-pro-6000-blackwell"]
     assert pro["held_months"] == list(range(2, 13)) and pro["hours_months"] == []
@@ -69,9 +71,9 @@ def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
             held = sum(p["count"] for p in month["placements"]
                        if p["gpu"] == b["subject"] and p["acquisition"] in ("owned", "buy"))
             assert held == month["fleet"][b["subject"]], (b["subject"], m)
-    text = _text_of(gpuwise("plan", "examples/plan-team-4090.yaml").stdout)
+    text = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml").stdout)
     assert "fleet is full" not in text and "GPUs are held at once in month 4 (Fleet use counts the hours" in text
-    zh = _text_of(gpuwise("plan", "examples/plan-team-4090.yaml", "--lang", "zh").stdout)
+    zh = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--lang", "zh").stdout)
     assert "rtx-pro-6000-blackwell 的全部 GPU 在第 2-12 个月同时被占用" in zh
 
 
