@@ -222,7 +222,10 @@ def add(case, ns: dict[str, Any]) -> None:
         ("csv20: row as_of 2026-01-05T10:00", f"{G},as_of\nH100 80GB SXM,8,20,2026-01-05T10:00\n", rows_refused),
         ("csv20: row as_of 04/12/2026", f"{G},as_of\nH100 80GB SXM,8,20,04/12/2026\n", rows_refused),
         ("csv20: row as_of 2099-01-01", f"{G},as_of\nH100 80GB SXM,8,20,2099-01-01\n", _said("after today")),
-        ("csv20: row as_of 1970-01-01 (old, kept)", f"{G},as_of\nH100 80GB SXM,8,20,1970-01-01\n", _overlay_usable()),
+        # an old date is kept; one before the GPU's launch year is not (hostile round 44): 2022-06-01, not 1970-01-01
+        ("csv20: row as_of 2022-06-01 (old, kept)", f"{G},as_of\nH100 80GB SXM,8,20,2022-06-01\n", _overlay_usable()),
+        ("csv20: row as_of 1970-01-01 (before the H100: left out)", f"{G},as_of\nH100 80GB SXM,8,20,1970-01-01\n",
+         rows_refused),
         ("csv20: row as_of ' 2026-01-05 ' (padded)", f"{G},as_of\nH100 80GB SXM,8,20, 2026-01-05 \n", _overlay_usable()),
         ("csv20: row as_of empty (the file's date)", f"{G},as_of\nH100 80GB SXM,8,20,\n", _overlay_usable()),
         ("csv20: one row dated after today, one not", f"{G},as_of,instance\nH100 80GB SXM,8,20,2099-01-01,a\nH100 80GB SXM,8,21,2026-01-05,b\n", _left_out("after today")),
