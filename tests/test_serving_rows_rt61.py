@@ -7,11 +7,12 @@ estimates every row inside the band the blind reading set."""
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -88,9 +89,7 @@ BAND = (0.45, 1.25)
 
 
 def _rows(name: str = "serving_rate.csv", lo: int = 61, hi: int = 80, prefix: str = "RT") -> dict[str, dict]:
-    with (DATA / name).open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == prefix and r["id"][2:].isdigit() and lo <= int(r["id"][2:]) <= hi}
+    return rows_in(name, prefix, lo, hi)
 
 
 def test_the_round_has_its_rows_and_no_more():

@@ -18,11 +18,12 @@ pages at 7b5bd9c0, bench_serving printouts whose totals give the mean lengths.""
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -97,10 +98,7 @@ BAND_RT = (0.60, 1.15)  # RT09-RT14: 0.99 (RT14) to 1.11 (RT12)
 
 def _rows(name: str, prefix: str) -> dict[str, dict]:
     # this round's ids only: SH01-SH20 and RT01-RT14 (SH21 on: serveblind25's, tests/test_serving_rows_sh25.py)
-    last = {"SH": 20, "RT": 14}[prefix]
-    with (DATA / name).open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == prefix and r["id"][2:].isdigit() and int(r["id"][2:]) <= last}
+    return rows_in(name, prefix, 0, {"SH": 20, "RT": 14}[prefix])
 
 
 def test_the_round_has_its_rows_and_no_more():

@@ -13,11 +13,12 @@ duration; Little's law over fixed lengths) and that the harness estimates the ro
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -44,9 +45,7 @@ BAND = (0.55, 1.15)
 
 
 def _rows() -> dict[str, dict]:
-    with (DATA / "serving_independent.csv").open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == "SH" and r["id"][2:].isdigit() and 21 <= int(r["id"][2:]) <= 31}
+    return rows_in("serving_independent.csv", "SH", 21, 31)
 
 
 def test_the_round_has_its_rows_and_no_more():

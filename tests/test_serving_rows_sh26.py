@@ -14,11 +14,12 @@ RT15..').
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -54,10 +55,7 @@ BAND_RT = (0.6, 1.05)
 
 def _rows(name: str, prefix: str, first: int) -> dict[str, dict]:
     # this round's ids stop at SH36 / RT22 (serveblind27's RT23.. are tests/test_serving_rows_sh27.py's)
-    last = {"SH": 36, "RT": 22}[prefix]
-    with (DATA / name).open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == prefix and r["id"][2:].isdigit() and first <= int(r["id"][2:]) <= last}
+    return rows_in(name, prefix, first, {"SH": 36, "RT": 22}[prefix])
 
 
 def test_the_round_has_its_rows_and_no_more():

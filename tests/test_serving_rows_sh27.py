@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from .validation_rows import rows_in
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
 V50 = "https://github.com/ntuhpc/mlperf_inference_results_v5.0/blob/cf354115915ea369f05db424b051da8c5bf957dc/closed/"
@@ -69,9 +71,7 @@ BAND = (0.5, 1.05)
 
 
 def _rows() -> dict[str, dict]:
-    with (DATA / "serving_rate.csv").open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == "RT" and r["id"][2:].isdigit() and 23 <= int(r["id"][2:]) <= 32}
+    return rows_in("serving_rate.csv", "RT", 23, 32)
 
 
 def test_the_round_has_its_rows_and_no_more():

@@ -10,11 +10,12 @@ at 256 in flight). The figures below are copied from each source; the checks red
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -42,10 +43,7 @@ def _band(row_id: str) -> tuple[float, float]:
 
 
 def _rows() -> dict[str, dict]:
-    with (DATA / "serving_independent.csv").open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                # SH52 on are sparkblind57's (tests/test_serving_rows_sh52.py)
-                if r["id"][:2] == "SH" and r["id"][2:].isdigit() and 37 <= int(r["id"][2:]) <= 51}
+    return rows_in("serving_independent.csv", "SH", 37, 51)  # SH52 on: sparkblind57's (test_serving_rows_sh52.py)
 
 
 def test_the_round_has_its_rows_and_no_more():

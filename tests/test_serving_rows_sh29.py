@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from .validation_rows import rows_in
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
 V60 = "https://github.com/gbeezybez/inference_results_v6.0/blob/ab33b2144a9f822f69d24f78569f993d195ee7e5/closed/"
@@ -114,9 +116,7 @@ BAND = (0.5, 1.05)
 
 
 def _rows() -> dict[str, dict]:
-    with (DATA / "serving_rate.csv").open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == "RT" and r["id"][2:].isdigit() and 41 <= int(r["id"][2:]) <= 60}
+    return rows_in("serving_rate.csv", "RT", 41, 60)
 
 
 def test_the_round_has_its_rows_and_no_more():

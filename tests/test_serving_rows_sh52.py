@@ -6,11 +6,12 @@ copied from each run's 10-monday-peak.json; the checks redo the arithmetic the r
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
+
+from .validation_rows import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -60,9 +61,7 @@ BAND = (0.78, 1.9)
 
 def _rows() -> dict[str, dict]:
     # SH74 on are free
-    with (DATA / "serving_independent.csv").open(newline="") as fh:
-        return {r["id"]: r for r in csv.DictReader(fh)
-                if r["id"][:2] == "SH" and r["id"][2:].isdigit() and 52 <= int(r["id"][2:]) <= 80}
+    return rows_in("serving_independent.csv", "SH", 52, 80)
 
 
 def test_the_round_has_its_rows_and_no_more():
