@@ -5,13 +5,12 @@ least over the months, the fewest on a tie, and the option's ``copy_sizes`` say 
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
 import yaml
 
-from tests.clirun import gpuwise
+from tests.clirun import json_of, write_yaml
 from tests.test_multiinst56 import _premise
 from tests.test_plansvc57 import CHAT13, SERVICE
 
@@ -19,18 +18,13 @@ HOURS = 730 * 3  # the plans' three months of 730 hours (estimators/cost.py HOUR
 
 
 def _plan(tmp_path, doc: dict) -> dict:
-    (tmp_path / "in.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
-    r = gpuwise("plan", "in.yaml", "--format", "json", cwd=tmp_path)
-    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
-    return json.loads(r.stdout)
+    return json_of(tmp_path, "plan", write_yaml(tmp_path, doc, "in.yaml"))
 
 
 def _audit(tmp_path, gpu: str, count: int, nodes: int, workload: dict) -> dict:
     doc = {"title": "a copy", "workload": workload, "hardware": {"gpu": gpu, "count": count, "nodes": nodes},
            "acquisition": {"mode": "rent", "provider": "aws"}}
-    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
-    r = gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path)
-    return json.loads(r.stdout)["proposed"]["serving"]
+    return json_of(tmp_path, "audit", write_yaml(tmp_path, doc, "p.yaml"))["proposed"]["serving"]
 
 
 def test_a_copy_on_four_rented_t4s_carries_the_load_the_fewest_needed_eight_copies_for(tmp_path):

@@ -12,23 +12,19 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
 import yaml
 
-from tests.clirun import gpuwise
+from tests.clirun import json_of, write_yaml
 from tests.test_multiinst56 import _premise
 
 HOURS_PER_MONTH = 730
 
 
 def _run(tmp_path, command: str, doc: dict, *args: str) -> dict:
-    (tmp_path / "in.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
-    r = gpuwise(command, "in.yaml", *args, "--format", "json", cwd=tmp_path)
-    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
-    return json.loads(r.stdout)
+    return json_of(tmp_path, command, write_yaml(tmp_path, doc, "in.yaml"), *args)
 
 
 CHAT13 = {"task": "inference", "model": "llama-2-13b", "precision": "fp16", "framework": "vllm",
