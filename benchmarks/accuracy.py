@@ -12,8 +12,8 @@ and the error, then a summary against the acceptance targets:
   (``estimate(requirements, gpu=G, gpus=N)`` with the published GPU count N; runs without a
   published count let gpuwise pick the count for the run's deadline): the validation set's runs
   and tests/data/training_runs.csv (>1,000-GPU, MoE and FP8 runs), each under the conditions it
-  published (tests/data/training_conditions.csv: stack, layout, recomputation, whether its hours are
-  steady-state), with the figures without them beside — target median error within 15% and no run
+  published (tests/data/training_conditions.csv: stack, layout, recomputation, offload, whether its hours
+  are steady-state), with the figures without them beside — target median error within 15% and no run
   off by more than 2x either way; and tests/data/training_heldout.csv, 2024-26 runs that set no figure;
 * single-stream decode speed vs published measurements — target median error within 20%, on the
   validation set and on tests/data/decode_published.csv (software named: llama.cpp on one and

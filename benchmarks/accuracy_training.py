@@ -118,7 +118,28 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["grad_reduce_in_fp32"] = cond["grad_reduce_in_fp32"] == "true"
     if cond.get("stack_version"):  # the stack's release the run used (NeMo 24.12, 25.04.01: dgxc-benchmarking)
         w["stack_version"] = cond["stack_version"]
+    if cond.get("offload"):  # where the run kept its state: none, or cpu / nvme with the states the source moved
+        w["offload"] = offload_device(cond["offload"], cond.get("zero", ""))
     return w
+
+
+OFFLOAD_STATES = ("optimizer", "parameters", "optimizer+parameters")
+
+
+def offload_device(value: str, zero: str = "") -> str:
+    """training_conditions.csv's ``offload``: ``none``, or ``cpu`` / ``nvme`` and after a colon the states the run's
+    config moved there (DeepSpeed's offload_optimizer / offload_param, FSDP's offload_params): the workload takes the
+    device. Parameters leave the GPU only under ZeRO-3 (DeepSpeed's offload_param is valid only with stage 3), so a
+    row that says so at another stage is a data error. gpuwise's ZeRO-3 offload moves both (a row's ``parameters``
+    alone is a LoRA whose optimizer state, the adapters', is a few MB; the note names it)."""
+    device, _, states = value.partition(":")
+    if device == "none" and not states:
+        return device
+    if device not in ("cpu", "nvme") or states not in OFFLOAD_STATES:
+        raise ValueError(f"offload {value!r}: none, or cpu / nvme with one of {', '.join(OFFLOAD_STATES)}")
+    if "parameters" in states and zero not in ("", "3"):
+        raise ValueError(f"offload {value!r} at ZeRO-{zero}: parameters are offloaded under ZeRO-3 only")
+    return device
 
 
 def hours_as_published(est, cond: dict | None) -> float:

@@ -44,7 +44,7 @@ GROUPS = {
     "stack": ("stack", "stack_version"),
     "layout": ("tp", "pp", "ep", "cp", "vpp", "dp_shard", "etp"),
     "micro_batch": ("micro_batch",),
-    "zero": ("zero",),
+    "zero": ("zero", "offload"),
     "checkpointing": ("checkpointing",),
     "seq_len": ("seq_len",),
     "global_batch": ("global_batch_tokens",),
