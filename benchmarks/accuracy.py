@@ -463,13 +463,22 @@ def main() -> int:
                (534, 552), (553, 553), (554, 568), (569, 585), (586, 602),
                (603, 609), (610, 619), (620, 627), (628, 635), (636, 649), (650, 654),
                (655, 670), (671, 690), (691, 692), (693, 707), (708, 710), (711, 712),
-               (713, 729), (730, 737))
+               (713, 729), (730, 737),
+               (741, 745))
     for lo, hi in batches:
         part = [(est, meas) for label, est, meas in held if lo <= int(label.split()[0][1:]) <= hi]
         if part:
             ab = [abs(est / meas - 1) for est, meas in part]
             worst = max(max(est / meas, meas / est) for est, meas in part)
             print(f"  H{lo:02d}-H{hi:02d}: median {statistics.median(ab):.1%} over {len(part)}, worst {worst:.2f}x")
+    # the runs whose own config put state on the host (training_conditions.csv offload; branch offload58)
+    moved = {rid for rid, c in run_conditions().items() if (c.get("offload") or "none") != "none"}
+    part = [(label, est / meas) for label, est, meas in held if label.split()[0] in moved]
+    if part:
+        print(f"  offloaded runs (offload column): median {statistics.median(abs(r - 1) for _, r in part):.1%} over "
+              f"{len(part)}, worst {max(max(r, 1 / r) for _, r in part):.2f}x "
+              f"({', '.join(f'{lab.split()[0]} {r - 1:+.1%}' for lab, r in sorted(part))})")
+        print("  blind (branch offload58, before any change): see tests/data/validation/README.md, H741-H745")
     outside = heldout_outside_criterion()
     held_beyond = [(label, est / meas) for label, est, meas in held if not 0.5 <= est / meas <= 2.0]
     inside = [label for label, _ in held_beyond if label.split()[0] not in outside]
