@@ -88,3 +88,21 @@ def test_one_rented_server_cannot_hold_the_65b_offloaded_state_six_can():
         assert f["evidence"]["host_ram_needed_gb"] == pytest.approx(need / nodes, rel=2e-3)
         assert (d["verdict"] == "reject") == (nodes == 1)
 
+
+
+@pytest.mark.parametrize(("off", "plain", "published"), [
+    ("H747", "H746", (482 / 1020) / (481 / 1020)),  # Llama-2 7B LoRA: batch 10 with offload, 6 without
+    ("H749", "H748", (464 / 1008) / (466 / 1020)),  # Llama-2 7B QLoRA: 12 with, 10 without
+    ("H751", "H750", 2061 / 2072),  # Yi 34B QLoRA: 4 with, 2 without (1,024 samples each)
+])
+def test_fsdp_cpu_offload_on_two_4090s_within_the_published_slowdown(off, plain, published):
+    """AnswerDotAI/fsdp_qlora benchmarks_03_2024.md, dual RTX 4090 with full PCIe 4.0 x16 lanes: the same fine-tune
+    with and without FSDP's CPU offload takes the same time a token (0.99-1.01x). FSDP copies each unit's pinned
+    host shard to the GPU on its pre-unshard stream ahead of the compute (runtime.yaml training_stacks fsdp-hf
+    offload_prefetch), so gpuwise's offloaded step adds only what does not hide: within 3% of the published ratio,
+    the spread of the table's own pairs (at the blind scoring, when every fetch waited, 1.05x / 1.01x / 1.05x)."""
+    h_off, t_off = _hours(off)
+    h_plain, _ = _hours(plain)
+    tokens = float(ROWS[off]["training_tokens_b"]) / float(ROWS[plain]["training_tokens_b"])
+    assert "offload-cpu" in t_off.layout_notation
+    assert (h_off / h_plain / tokens) / published == pytest.approx(1.0, abs=0.03)

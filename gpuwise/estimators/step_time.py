@@ -94,6 +94,7 @@ class GpuRates:
     # DeepSpeed ZeRO-1/2's copies (TrainingJob.zero12_copies); their pageable ones take zero3_copy_slowdown times
     zero12_copies: tuple[float, float, bool, float, bool] = ()
     overlap_slowdown: float = 0.0  # compute seconds lost per second of hidden fast-link DP traffic (runtime.yaml)
+    offload_prefetch: bool = False  # ZeRO-3's offloaded weights fetched ahead of the compute (TrainingJob)
 
 
 def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
@@ -209,7 +210,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0,
-                    tj.zero3_copies, slow, z12, overlap)
+                    tj.zero3_copies, slow, z12, overlap, tj.stack_offload_prefetch)
 
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
@@ -258,7 +259,9 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, 
     * parameter offload (ZeRO-3 / FSDP with offload_params): the GPU's shard of 16-bit weights
       crosses PCIe again for every micro-batch's forward, backward and recomputed forward (:func:`weight_fetches`):
       + 2 B x fetches x micro-batches, through pageable memory (the pinned rate / pageable_slowdown) on the
-      DeepSpeed releases whose offload_param pin_memory defaulted to false (runtime.yaml zero3_offload_copies);
+      DeepSpeed releases whose offload_param pin_memory defaulted to false (runtime.yaml zero3_offload_copies); on a
+      stack that fetches ahead on a side stream (training_stacks offload_prefetch: PyTorch FSDP) only what outlasts
+      the step's compute;
     * Adam on the host: the slower of the cores (the cores serving the GPU x CPU Adam's measured
       rate a core, :func:`host_cores`) and the GPU's share of its server's CPU Adam rate (~28 B of
       traffic per parameter over runtime.yaml host_memory_gb_s, which the GPUs a server runs divide);
@@ -303,7 +306,11 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fe
         _, _, _, back, back_pageable = g.zero12_copies
         moved = p * back / (pcie / g.zero3_copy_slowdown if back_pageable else pcie)
     if lay.zero >= 3:  # parameter offload: the GPU's shard fetched for each pass over the layers a micro-batch
-        moved += (fetched or p * 2) * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
+        fetch = (fetched or p * 2) * weight_fetches(lay) * lay.grad_accum / (pcie / g.zero3_copy_slowdown)
+        # a stack that copies the next unit's pinned shard on a side stream (FSDP's pre-unshard stream) hides the
+        # fetches behind the step's compute: only what outlasts it waits (runtime.yaml training_stacks
+        # offload_prefetch); otherwise each fetch waits on the host
+        moved += max(0.0, fetch - compute_s) if g.offload_prefetch else fetch
     adam = max(p / g.cpu_adam_params_per_s_per_gpu, p * C.HOST_ADAM_BYTES_PER_PARAM / (g.host_gb_s_per_gpu * 1e9))
     nvme = p * 32 / (g.nvme_gb_s_per_gpu * 1e9) if lay.offload == "nvme" else 0.0
     return grads + moved, adam, nvme

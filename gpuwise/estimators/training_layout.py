@@ -178,6 +178,8 @@ class TrainingJob:
     # otherwise the all-gather waits between the optimizer step and the forward (DeepSpeed's overlap_comm hides the
     # gradient reduction only)
     stack_gathers_ahead: bool = False
+    # ZeRO-3 parameter offload: the stack fetches the host shards on a side stream ahead of the compute (FSDP)
+    stack_offload_prefetch: bool = False
     # the ZeRO stage a ZeRO-2/3 (FSDP) pin runs as on a pipelined layout (None: the stack has no such combination;
     # torchtitan's FSDP2 under torch.distributed.pipelining gathers and reduces once a step, as ZeRO-1 does)
     stack_pipeline_zero: int | None = None

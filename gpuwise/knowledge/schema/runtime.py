@@ -402,6 +402,10 @@ class StackSpeed(Strict):
         default=False, description="ZeRO-1/2: the stack all-gathers the updated weights behind the next step's "
         "forward pass, layer by layer (Megatron-Core's overlap_param_gather); otherwise the all-gather runs after "
         "the optimizer step, before the forward, and nothing hides it")
+    offload_prefetch: bool = Field(
+        default=False, description="ZeRO-3 with the parameters offloaded: the stack copies each unit's pinned host "
+        "shard to the GPU on a side stream ahead of the unit's compute (PyTorch FSDP's pre-unshard stream), so the "
+        "fetches hide behind the step's compute and only what outlasts it waits; otherwise every fetch waits")
     interleaved_pipeline: bool = Field(
         default=True, description="the stack's pipeline engine offers an interleaved schedule (several chunks of "
         "layers per stage), which the planner may choose; False: one contiguous chunk per stage in a plain 1F1B "
