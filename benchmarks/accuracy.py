@@ -364,8 +364,13 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the sparkblind57 round (ids SH52..: djangodevreng/dgx-spark-benchmarks' 10-monday-peak runs, one DGX Spark (GB10)
     # under vLLM 0.26.0: Gemma 4 26B-A4B / 31B, gpt-oss-20b, Ministral 3, Nemotron 3 Nano, Qwen3.5 / 3.6 / 3.8 at BF16,
     # FP8 and NVFP4, vllm bench serve random 4k / 500 at 1.5/s capped at 25 in flight)
-    ("SH(?=5[2-9]|[6-8])", "  of which the rows added by sparkblind57 (ids SH52..; blind figures in the validation "
-     "README): throughput", "  of which the rows added by sparkblind57 (ids SH52..): latency"),
+    ("SH(?=5[2-9]|6|7[0-3])", "  of which the rows added by sparkblind57 (ids SH52-SH73; blind figures in the "
+     "validation README): throughput", "  of which the rows added by sparkblind57 (ids SH52-SH73): latency"),
+    # the serveblind30 round (ids SH74..: the RTX 6000 Pro Blackwell Server Edition tables of TensorRT-LLM's late-2025
+    # performance overview, the Y rows' source, which no row had entered: Llama 3.3 70B, Qwen3-235B-A22B and
+    # Qwen3-30B-A3B NVFP4 on 1-8 PCIe cards at TP x PP and DEP x PP, trtllm-bench maximum load)
+    ("SH(?=7[4-9]|8|9[0-4])", "  of which the rows added by serveblind30 (ids SH74-SH94; blind figures in the "
+     "validation README): throughput", None),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
