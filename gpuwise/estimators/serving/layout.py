@@ -121,6 +121,9 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
     vllm-project/vllm pull request #15322; each stage a server, the hops between them over the network).
     Only where pinned."""
     tp, pp = _pin(job, "tp"), _pin(job, "pp") or 1
+    dep = _dep_stages(job, eng, count, ep_pin, tp, pp)
+    if dep:
+        return dep
     if not tp or eng.fw.split != "tensor" or job.shape.heads % tp or tp * pp > count:
         return []
     if pp > 1 and "pipeline" not in eng.fw.parallelism:
@@ -131,14 +134,32 @@ def _pinned_copy(job: Any, eng: Engine, count: int, ep_pin: int | None) -> list[
     return out
 
 
+def _dep_stages(job: Any, eng: Engine, count: int, ep_pin: int | None, tp: int | None, pp: int) -> list[Layout]:
+    """Attention data parallel with expert parallel inside each of ``pp`` pipeline stages, where pinned as
+    ``tp`` 1, ``ep`` > 1, ``pp`` > 1 on an engine that runs all three: TensorRT-LLM's performance overview runs
+    Qwen3 MoE as 'DEP2,PP2' on four RTX 6000 Pro Server cards (enable_attention_dp with --ep 2 --pp 2;
+    NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md at 03e27c7d). The doubling ladder builds
+    attention data parallel with one stage only."""
+    if not (tp == 1 and ep_pin and ep_pin > 1 and pp > 1 and job.shape.moe and ep_pin * pp <= count):
+        return []
+    if not {"expert", "data-attention", "pipeline"} <= set(eng.fw.parallelism):
+        return []
+    return [Layout(tp=1, pp=pp, ep=ep_pin, dp_attention=ep_pin, replicas=count // (ep_pin * pp),
+                   experts_tp=eng.dpa_tp_experts)]
+
+
 def pinned_gpus(job: Any) -> int:
     """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel): fewer GPUs cannot keep
     the pin. 1 without a pin, or where no count can keep it (a tensor-parallel degree the model's attention heads
-    do not divide: neither :func:`layouts` nor :func:`_pinned_copy` builds it)."""
+    do not divide: neither :func:`layouts` nor :func:`_pinned_copy` builds it). A pinned ``tp`` 1 with ``ep`` and
+    ``pp`` on an MoE model takes ep x pp (:func:`_dep_stages`)."""
     tp = _pin(job, "tp") or 1
     pp = _pin(job, "pp") or 1
     if job.shape.heads % tp:
         return 1
+    ep = _pin(job, "ep") or 1
+    if tp == 1 and ep > 1 and pp > 1 and job.shape.moe:  # attention data parallel over ep in each stage
+        return ep * pp
     return tp * pp
 
 
