@@ -347,6 +347,9 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
     kind, tp_bw, p2p, _ = link_bandwidth(gpu, max(tp, dpa), rt)
     link_bw = tp_bw * 1e9 * eff if math.isfinite(tp_bw) else float("inf")
     ep_bw = link_bw
+    if kind == "pcie" and lay.ep > 1 and rt.pcie_alltoall_links is not None:
+        # every GPU of the expert group writes to every other at once: the host fabric carries a few links' worth
+        ep_bw = link_bw * min(1.0, rt.pcie_alltoall_links.value / lay.ep)
     allreduce_s = allreduce_latency(eng, kind, p2p, tp)
     if lay.gpus_per_copy > lay.node:  # the copy spans servers: its pipeline hops cross the network between them
         net = rt.networks.get(lay.network or default_network(gpu, rt))

@@ -625,6 +625,10 @@ class RuntimeFile(Strict):
         description="bytes of gradients a data-parallel stack reduces in one bucket when it names none (PyTorch DDP's "
         "bucket_cap_mb): the backward hides every bucket's reduction but the last (step_time._hidden)")
     link_efficiency: Fraction
+    pcie_alltoall_links: Factor | None = Field(
+        default=None, description="single PCIe links' worth of traffic the host fabric carries at once when every "
+        "GPU of a PCIe server writes to every other (an expert-parallel all-to-all): each of n GPUs gets "
+        "min(1, this / n) of its link (None: each its whole link)")
     cross_node_allreduce_us: _within(NonNegative, 1, 100_000) = Field(
         description="microseconds of one small all-reduce over two 8-GPU servers (nccl-tests, 8 B): the fixed part "
         "of each all-reduce of a tensor-parallel serving copy that spans nodes")
