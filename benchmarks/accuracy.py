@@ -368,8 +368,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "validation README): throughput", "  of which the rows added by sparkblind57 (ids SH52-SH73): latency"),
     # the serveblind30 round (ids SH74..: the RTX 6000 Pro Blackwell Server Edition tables of TensorRT-LLM's late-2025
     # performance overview, the Y rows' source, which no row had entered: Llama 3.3 70B, Qwen3-235B-A22B and
-    # Qwen3-30B-A3B NVFP4 on 1-8 PCIe cards at TP x PP and DEP x PP, trtllm-bench maximum load)
-    ("SH(?=7[4-9]|8|9[0-4])", "  of which the rows added by serveblind30 (ids SH74-SH94; blind figures in the "
+    # Qwen3-30B-A3B NVFP4 on 1-8 PCIe cards at TP x PP and DEP x PP, trtllm-bench maximum load; SH95-SH98:
+    # Light-Heart-Labs/MMBT's vLLM power sweep, Qwen3.6-27B and Qwen3-Coder-Next AWQ on one RTX PRO 6000 Workstation
+    # at 1 and 32 closed-loop requests)
+    ("SH(?=7[4-9]|8|9)", "  of which the rows added by serveblind30 (ids SH74-SH98; blind figures in the "
      "validation README): throughput", None),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
