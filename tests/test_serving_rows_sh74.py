@@ -112,3 +112,25 @@ def test_pcie_alltoall_share(kb):
                               None, None, "", offline=True)
         rep = SV.choose(job, kb.gpus[r["gpu"]], int(r["count"])).replica
         assert rep.ep_bw / 1e9 == pytest.approx(want, rel=1e-6)
+
+
+# SH95-SH98: Light-Heart-Labs/MMBT-Messy-Model-Bench-Tests at 846fd05, hardware-tests/vllm-power-sweep-2026-04-29, the
+# 600 W cells: (phase folder, workers, requests, completion tokens, span s from load_600w.csv, summary.txt agg_tps)
+SWEEP = {
+    "SH95": ("phase1-dense-27b-n32", 32, 2048, 409600, 303.08, 1351.5),
+    "SH96": ("phase1b-dense-27b-n1", 1, 108, 21600, 299.58, 72.1),
+    "SH97": ("phase2-coder-next-n32", 32, 3648, 729600, 302.04, 2415.6),
+    "SH98": ("phase2b-coder-next-n1", 1, 245, 49000, 300.06, 163.3),
+}
+
+
+def test_sweep_rows_copy_the_summaries():
+    rows = rows_in("serving_independent.csv", "SH", 95, 98)
+    assert set(rows) == set(SWEEP)
+    for rid, (phase, workers, reqs, tokens, span, agg) in SWEEP.items():
+        r = rows[rid]
+        assert phase in r["source"] and r["gpu"] == "rtx-pro-6000-blackwell" and r["count"] == "1"
+        assert int(r["concurrency"]) == workers and int(r["prompts"]) == reqs
+        assert tokens == reqs * 200 and int(r["output_tokens"]) == 200  # every request returned max_tokens
+        assert round(tokens / span, 1) == agg == float(r["output_tokens_per_s"])  # the summary's tokens over span
+        assert r["workload_options"] == "quantization=awq;memory_fraction=0.92" and r["fixed_lengths"] == "1"
