@@ -88,6 +88,20 @@ def test_fp4_peaks_are_dense_and_only_where_the_hardware_has_them(kb):
         assert p.fp4 == pytest.approx(3 * p.fp8, rel=0.01), gid
 
 
+def test_blackwell_ultra_keeps_blackwells_dense_bf16_and_fp8(kb):
+    """Blackwell Ultra raised FP4 only: HGX B300 and HGX B200 both list FP16/BF16 36 PF and FP8 72 PF with sparsity
+    for 8 GPUs (NVIDIA HGX specification tables), 2,250 / 4,500 dense a GPU; GB300 NVL72 and GB200 NVL72 both 360 /
+    720 PF sparse for 72 (2,500 / 5,000 dense). So no part of a B300's training speed over a B200's in BF16 or FP8
+    comes from gpus.yaml's peaks (branch b300_58): it is runtime.mfu's (blackwell-ultra 0.69 against blackwell 0.60)."""
+    g = kb.gpus
+    for ultra, base, bf16 in (("b300", "b200", 2250), ("gb300", "gb200", 2500)):
+        assert g[ultra].peaks.bf16 == g[base].peaks.bf16 == bf16
+        assert g[ultra].peaks.fp8 == g[base].peaks.fp8 == 2 * bf16
+    # the boards' power differs (HGX 1,100 W against 1,000 W; NVL72 1,400 W against 1,200 W), the peaks do not
+    assert (g["b300"].power.tdp_w, g["b200"].power.tdp_w, g["gb300"].power.tdp_w, g["gb200"].power.tdp_w) == (
+        1100, 1000, 1400, 1200)
+
+
 def test_blackwell_ultra_trades_fp64_and_int8_for_fp4(kb):
     """NVIDIA Blackwell Ultra: FP64 ~1.25-1.4 TFLOPS (B200: 37), INT8 cut to ~0.15 POPS (B200: 4.5)."""
     b200, b300, gb300 = (kb.gpus[g] for g in ("b200", "b300", "gb300"))
