@@ -33,7 +33,6 @@ def cases(kb, path: Path = RATE) -> list[dict]:
     id, measure, framework, load, gpuwise's batch ``b`` and slots ``c``, the run's batch ``b_pub``, ``step``, the
     estimate and the published figure (ms) and the error."""
     from gpuwise.estimators.serving import rate as RT
-    from gpuwise.estimators.serving.load import point
 
     out = []
     for row in _rows(path.parent, path.name):
@@ -49,7 +48,7 @@ def cases(kb, path: Path = RATE) -> list[dict]:
         ttft_pub = float(row.get("ttft_ms") or row.get("ttft_p50_ms") or "nan") / 1e3
         tpot_pub = float(row.get("tpot_ms") or row.get("tpot_p50_ms") or "nan") / 1e3
         b_pub = rate / reps * (ttft_pub + (out_tokens - 1) * tpot_pub)
-        step = (point(job, s.engine, s.replica, float(max(1, round(b_pub))), open_loop=True).tpot / tpot_pub
+        step = (RT.at_batch(job, s.engine, s.replica, b_pub).tpot / tpot_pub
                 if math.isfinite(b_pub) else math.nan)
         est = {"ttft_ms": at.ttft_mean, "ttft_p95_ms": at.ttft_p95, "tpot_ms": at.tpot_mean,
                "tpot_p95_ms": at.tpot_p95, "tpot_p50_ms": at.tpot_mean}

@@ -5,7 +5,9 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
 (:data:`MODEL`). Requests arrive as a Poisson stream of rate ``λ`` per copy:
 
 * **In service.** ``b`` sequences run in the batch, with ``b = λ x R(b)`` (Little's law), ``R(b)`` the
-  time a request spends in the batch: its prefill chunks plus ``output x TPOT(b)``.
+  time a request spends in the batch: its prefill chunks plus ``output x TPOT(b)``. The step model times whole
+  batches; between two, the times are their mean weighted to ``b`` (:func:`at_batch`), so the rate ``b / R(b)``
+  rises with ``b`` where a larger batch ends requests faster.
 * **Slots.** The scheduler runs at most ``c`` sequences (the batch where the copy's throughput peaks,
   as the closed-loop model sets ``max_num_seqs``): the wait for a slot is M/D/c, i.e. Erlang C's chance
   of waiting with the Allen-Cunneen factor ``(1 + cs²)/2 = 1/2`` for a near-constant time in service.
@@ -63,7 +65,7 @@ from ..interconnect import default_network
 from .engine import Engine, kv_per_token, prefill_tokens
 from .layout import Replica
 from .limits import Limits
-from .load import capacity_point, point, prefill_seconds, scheduled_ahead
+from .load import Point, capacity_point, point, prefill_seconds, scheduled_ahead
 from .step import token_time
 from .support import request_lengths
 
@@ -208,10 +210,38 @@ def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int, bool
     return got[2]
 
 
+def at_batch(job: Any, eng: Engine, rep: Replica, b: float) -> Point:
+    """The open-loop point of a copy whose mean batch is ``b``: a mean over the whole batches the copy runs. The step
+    model times a whole number of sequences; the queue's batch is a whole-number state whose mean is ``b``, so the
+    point is the mean over the two whole batches around it weighted to that mean (``n = ⌊b⌋`` with weight
+    ``⌈b⌉ - b``, ``n + 1`` with ``b - n``: the narrowest law of whole batches whose mean is ``b``), every time of
+    :class:`.load.Point` (TTFT, TPOT, decode step, waits) linear in ``b`` between whole batches and equal to the
+    step model's at each. Read at the nearest whole batch instead, a copy's rate ``b / R`` rose in proportion to
+    ``b`` within each whole batch and fell by ``R(n + 1) / R(n)`` at the next, a saw of ~1.7% a batch near 45 in
+    service (Llama 3.1 8B on an H100), so the highest rate within a target could fall as the target loosened. With
+    the time in service ``R`` linear between whole batches, ``b / R(b)`` rises wherever a whole batch more ends
+    requests faster (``(n + 1) / R(n + 1) > n / R(n)``, below the copy's throughput peak where the slots end).
+    Below one in service the point at one (the prompts' share then in proportion to ``b``: :func:`prompt_share`)."""
+    lo = max(1, math.floor(b))
+    p = point(job, eng, rep, float(lo), open_loop=True)
+    f = b - lo
+    if f <= 0:
+        return p
+    q = point(job, eng, rep, float(lo + 1), open_loop=True)
+
+    def mix(x: float, y: float) -> float:
+        return x + f * (y - x)
+
+    return Point(mix(p.concurrency, q.concurrency), mix(p.throughput, q.throughput), mix(p.tpot, q.tpot),
+                 mix(p.ttft, q.ttft), mix(p.decode_step, q.decode_step), mix(p.queued, q.queued),
+                 mix(p.in_flight, q.in_flight), mix(p.prefill_busy, q.prefill_busy), mix(p.prefill_run, q.prefill_run),
+                 p.front_end or q.front_end)
+
+
 def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     """The system when each copy has ``b`` sequences in service on average (prefill sharing the steps)."""
     output, r, c, m, step_ahead = _copy(job, eng, rep)
-    p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
+    p = at_batch(job, eng, rep, b)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
     # the closed loop's own wait for the step budget is queued here instead, and its wait for the step in flight too
@@ -279,17 +309,17 @@ def tpot_p95(job: Any, eng: Engine, rep: Replica, p: Any, lam: float, output: in
     met = lam * output * mean
     b = lam * in_batch
     # one prompt's part of a token: the point's share over the prompts its own arrivals (n in service, n / b times
-    # lam's) bring to a request's decode, so that it holds within the batches the point at n stands for
+    # lam's) bring to a request's decode (n = b from one in service on, :func:`at_batch`; one below)
     per = max(p.tpot - p.decode_step, 0.0) * b / (max(p.concurrency, 1.0) * met) if met > 0 else 0.0
     beyond = (poisson_p95(met) - met) * per
     return mean + math.hypot(swing, max(beyond, 0.0)) + min(beyond, 0.0)
 
 
 def prompt_share(p: Any, b: float) -> float:
-    """What the prompts arriving at a mean batch ``b`` add to a token at ``p``, the open-loop point at
-    ``max(1, round(b))`` in service: its TPOT less its decode step, which prices the prompts that arrive at that
-    point's own rate. Below one in service the point is timed at one request, whose decode meets one request time's
-    arrivals, where a batch ``b`` meets ``b`` of them (Little's law: ``b = λ x R``), so the share is taken in
+    """What the prompts arriving at a mean batch ``b`` add to a token at ``p``, the open-loop point at ``b`` in
+    service (:func:`at_batch`; at one below one): its TPOT less its decode step, which prices the prompts that arrive
+    at that point's own rate. Below one in service the point is timed at one request, whose decode meets one request
+    time's arrivals, where a batch ``b`` meets ``b`` of them (Little's law: ``b = λ x R``), so the share is taken in
     proportion: it falls to nothing at a trickle, as the count of prompts met does."""
     return max(p.tpot - p.decode_step, 0.0) * min(max(b, 0.0), 1.0)
 
@@ -389,7 +419,7 @@ def batch_p95(lam: float, rates: list[tuple[int, float]]) -> float:
 def _requests_per_s(job: Any, eng: Engine, rep: Replica, b: float) -> float:
     """``colocated(job, eng, rep, b).requests_per_s`` without the waits (the same arithmetic)."""
     output, r, _c, _m, _ahead = _copy(job, eng, rep)
-    p = point(job, eng, rep, float(max(1, round(b))), open_loop=True)
+    p = at_batch(job, eng, rep, b)
     in_batch = p.ttft + output * p.tpot
     lam = b / in_batch
     return lam * r
@@ -485,11 +515,15 @@ def _disaggregated(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnsw
     kv_ctx = prompt + output / 2
     cache: dict[int, float] = {}
 
-    def tpot(b: float) -> float:
-        k = max(1, round(b))
+    def whole(k: int) -> float:
         if k not in cache:
             cache[k] = token_time(job, eng, rep, float(k), kv_ctx)
         return cache[k]
+
+    def tpot(b: float) -> float:  # between whole batches, their mean weighted to ``b`` (as :func:`at_batch`)
+        lo = max(1, math.floor(b))
+        f = b - lo
+        return whole(lo) + f * (whole(lo + 1) - whole(lo)) if f > 0 else whole(lo)
 
     top = max(rep.max_seqs, 1)
     grid = sorted({max(1, round(top ** (i / 16))) for i in range(17)})
