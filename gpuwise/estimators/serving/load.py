@@ -126,12 +126,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     --max-concurrency) a new request arrives only when one of the others ends, so a request's decode meets the
     prompts of the other b - 1 (at concurrency 1 none: its TPOT is the decode step); with independent arrivals
     (``open_loop``: the request-rate model) they come at the stream's rate whatever the request's own presence,
-    b per request time: ``λ = b / R``, ``R = TTFT + output x TPOT`` the request's time in service (Little's law, the
-    rate the request-rate model reads off this point: :func:`.rate.colocated`), so its decode, ``output x TPOT`` of
-    it, meets ``b x output x TPOT / R`` prompts, and the copy prefills ``λ x prompt`` tokens a second. (Counted as
-    ``b`` prompts a decode, as the closed loop counts its others, the stream's prompts came ``R / (output x TPOT)``
-    times too fast: the TTFT's share of a request's time left in; ``decoding`` below, settled over a few rounds as
-    the TTFT and TPOT it sets are.)"""
+    b per request time."""
     if c is None:
         c = consts(job, eng, rep)
     prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
@@ -173,29 +168,21 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # the prefill running when it arrives (half of one, as often as one runs), then its own.
         ctx = full_prompt - prompt / 2
         most = max(1.0, float(eng.chunk // max(int(prompt), 1))) if n == 1 else 1.0
+        met = b if open_loop else max(b - 1.0, 0.0)  # the prompts a request's decode meets (docstring)
         k, tpot, pre = 1.0, pure, _prefill(c, chunk, ctx)
         # the decode steps over which a scheduler that polls less often gathers arrivals (none alone on the copy:
         # it idles and takes the one request at once, :func:`poll_wait`)
         poll = poll_window(c.poll)
         gather = (poll - 1) * pure * per_step if b > 1 else 0.0
         priced = chunk  # the prefill ``pre`` is of: priced again only when the batch of prompts changes
-        decoding = 1.0  # open loop: the share of a request's time in service it decodes (docstring), settled here
-        for _ in range(8 if open_loop else 4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
-            # the prompts a request's decode meets (docstring) and the rate they arrive at a second
-            met = b * decoding if open_loop else max(b - 1.0, 0.0)
+        for _ in range(4):  # arrivals depend on the TPOT the pauses set: a few rounds settle it
             tpot = pure + met / output * n * pre / k * per_step
-            k = min(most, 1.0 + b * decoding / (output * tpot) * (n * pre + gather))
+            k = min(most, 1.0 + b / (output * tpot) * (n * pre + gather))
             tokens = chunk * k if n == 1 else chunk
             if tokens != priced:
                 pre, priced = _prefill(c, tokens, ctx), tokens
-            if open_loop:
-                tpot = pure + met / output * n * pre / k * per_step
-                busy = min(b * decoding / (output * tpot) * n * pre / k, 1.0)
-                ttft = poll_wait(poll, pure, busy, b) + n * pre * (1 + busy / 2)
-                decoding = output * tpot / (ttft + output * tpot)
-        met = b * decoding if open_loop else max(b - 1.0, 0.0)
         tpot = pure + met / output * n * pre / k * per_step
-        busy = min(b * decoding / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
+        busy = min(b / (output * tpot) * n * pre / k, 1.0)  # share of the time the GPUs spend prefilling
         ttft = poll_wait(poll, pure, busy, b) + n * pre * (1 + busy / 2)
         # of which the wait for the step in flight: half the decode step, and half the prefill run as often as one runs
         run = n * pre
@@ -221,40 +208,31 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # for one step, never for more than one step's prompts (``b`` is held where they fill the budget, above).
         ctx = full_prompt - prompt / 2
         floor = c.prefill_floor / per_step if eng.eager_kernel else 0.0
+        a = b / output * n * per_step
         # a prompt longer than the budget's room is no exception: its chunk ends where the budget does and the next
         # prompt's chunk takes the rest of the step (TensorRT-LLM's FIRST_COME_FIRST_SERVED context chunking gives each
         # waiting prompt min(its remaining tokens, the capacity left) and lowers the capacity by it:
         # MicroBatchScheduler::setCtxRequestsChunkSize, cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp
         # @ b8b7b782; vLLM V1 fills
-        # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step.
-        # Open loop: the chunks of the prompts arriving at b / R a second, ``decoding`` = output x TPOT / R of the
-        # ``b / output`` a step the closed loop counts (docstring), settled over a few rounds with the TTFT and TPOT
-        decoding = 1.0
-        for _ in range(8 if open_loop else 1):
-            a = b * decoding / output * n * per_step
-            k = min(max(a, 1.0), max(1.0, room / chunk))
-            gpu_joined = per_token(c, b, kv_ctx, k * chunk, ctx)
-            joined = max(gpu_joined, floor)
-            if floor and gpu_joined < floor and scheduled_ahead(job, eng):
-                joined = launched_ahead(c, b, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
-            met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
-            tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
-            others = max(b - 1, 0.0)
-            carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
-                     else _prefill(c, chunk, ctx))
-            queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
-            ttft = n * carry + queued
-            if c.poll > 1:  # the scheduler polls for requests less often than every step: the wait beyond one step's
-                ttft += poll_wait(poll_window(c.poll), pure, 0.0, b) - poll_wait(1, pure, 0.0, b)
-            hold = 0.0
-            for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
-                hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
-            ttft += hold
-            if not open_loop:
-                break
-            settled, decoding = decoding, output * tpot / (ttft + output * tpot)
-            if abs(decoding - settled) < 1e-9:
-                break
+        # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step
+        k = min(max(a, 1.0), max(1.0, room / chunk))
+        gpu_joined = per_token(c, b, kv_ctx, k * chunk, ctx)
+        joined = max(gpu_joined, floor)
+        if floor and gpu_joined < floor and scheduled_ahead(job, eng):
+            joined = launched_ahead(c, b, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
+        met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
+        tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
+        others = max(b - 1, 0.0)
+        carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
+                 else _prefill(c, chunk, ctx))
+        queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
+        ttft = n * carry + queued
+        if c.poll > 1:  # the scheduler polls for requests less often than every step: the wait beyond one step's
+            ttft += poll_wait(poll_window(c.poll), pure, 0.0, b) - poll_wait(1, pure, 0.0, b)
+        hold = 0.0
+        for _ in range(3 if c.waits else 0):  # the arrival rate depends on the hold: a few rounds settle it
+            hold = held(job.w, b / (ttft + hold + output * tpot), tpot, eng.chunk / prompt)
+        ttft += hold
         if not open_loop:  # sent as another request ended: the step it meets has just begun
             ttft += sent_on_completion(tpot * per_step, b) + scheduled_step(job, eng, tpot * per_step, b)
         req_time = ttft + output * tpot
