@@ -397,9 +397,12 @@ def tp_overlap(job: Job, spec: StackSpeed) -> float:
     if given is False:
         return 0.0
     if given and not spec.tp_comm_overlap:
-        return max((s.tp_comm_overlap for s in job.kb.runtime.training_stacks.values() if s.transformer_engine),
-                   default=0.0)
-    return float(spec.tp_comm_overlap)
+        spec = max((s for s in job.kb.runtime.training_stacks.values() if s.transformer_engine),
+                   key=lambda s: s.tp_comm_overlap, default=spec)
+    # LoRA: the recipes leave the fused QKV projection's two collectives a layer unoverlapped (training_stacks
+    # tp_comm_overlap_lora_unhidden), so only the rest hides
+    lora = job.w.task != "pretrain" and job.w.method != "full"
+    return float(spec.tp_comm_overlap) * (1.0 - (spec.tp_comm_overlap_lora_unhidden if lora else 0.0))
 
 
 def unfused_mla(job: Job) -> bool:

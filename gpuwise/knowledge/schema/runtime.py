@@ -434,6 +434,11 @@ class StackSpeed(Strict):
         default=0.0, ge=0, lt=1, description="share of the tensor-parallel collectives the stack hides behind the "
         "GEMMs they feed, where the TP group stays inside one NVLink domain (Transformer Engine's userbuffers need "
         "it); 0: the collectives sit on the critical path (runtime.yaml training.tp_comm_overlap)")
+    tp_comm_overlap_lora_unhidden: float = Field(
+        default=0.0, ge=0, le=1, description="under LoRA, the share of a layer's tensor-parallel collectives the "
+        "stack's recipes run without the overlap (the fused QKV projection's forward all-gather and backward "
+        "reduce-scatter, 2 of 8, where its overlap is turned off so the adapter reuses the gathered input); the rest "
+        "is hidden at tp_comm_overlap; 0: LoRA hides what full training hides")
     overlap_comm: bool = Field(
         default=True, description="ZeRO-0/1/2: the stack reduces each gradient bucket while the backward computes "
         "the next (PyTorch DDP, Megatron-Core); False: by default the reductions wait on the backward and none "
@@ -526,6 +531,8 @@ class StackSpeed(Strict):
     recompute_source: str = Field(
         default="", description="where the stack's recompute defaults are read: its own shipped configs or "
         "documentation at a dated release (required with recompute)")
+    tp_comm_overlap_lora_unhidden_source: str = Field(
+        default="", description="where tp_comm_overlap_lora_unhidden is read (required with it)")
     source: str = Field(min_length=3)
     check: Check = "S"
 
@@ -541,6 +548,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's recompute defaults need their recompute_source"))
         if self.mixed_precision_policy is not None and len(self.mixed_precision_source) < 3:
             raise Said(N_("a stack's mixed_precision_policy needs its mixed_precision_source"))
+        if self.tp_comm_overlap_lora_unhidden and len(self.tp_comm_overlap_lora_unhidden_source) < 3:
+            raise Said(N_("a stack's tp_comm_overlap_lora_unhidden needs its tp_comm_overlap_lora_unhidden_source"))
         return self
 
 
