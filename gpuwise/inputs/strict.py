@@ -60,6 +60,10 @@ class Strict(Prebuilt, BaseModel):
             raise_meant(v)
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_unit_written(v, info.field_name)  # '8B', 8e9 for params_b; '500ms' for p95_ttft_s (round 43)
+        elif isinstance(v, list) and takes_number_only(cls.model_fields[info.field_name].annotation):
+            for x in v:  # a list of readings: fan_speed_percent ['90%'], power_under_load_w ['350W'] (round 45)
+                if isinstance(x, str):
+                    raise_unit_written(x, info.field_name)
         if v is None:
             _no_null_number(cls.model_fields[info.field_name], info.field_name)
         return v

@@ -2,14 +2,21 @@
 an engine's flag: ``params_b: 8B`` or ``70b``, ``params_b: 8e9`` (the parameters counted, not in billions),
 ``p95_ttft_s: 500ms``, ``max_tpot_ms: 0.05s``, ``requests_per_s: 120/min``. Pydantic's refusal said only
 'unable to parse string as a number' or 'less than or equal to 100000' (hostile round 43); the field's name says
-its unit, so the refusal offers the number in it. Nothing is read silently: the value is still refused."""
+its unit, so the refusal offers the number in it. Nothing is read silently: the value is still refused.
+
+Hostile round 45 adds the units a hurried user writes elsewhere: RAM in GB, GiB or TB (``host_ram_gb: 80GB``,
+``2 TB``), a share as a percentage (``memory_fraction: 90%``, ``growth_per_month: 10%``), hours, days, weeks, months
+and years (``hours_per_day: 8h``, ``deadline_days: 2 weeks``, ``horizon_months: 1 year``), runs a month
+(``per_month: 2/month``), GPUs, sequences and requests counted with their noun (``count: 8x``, ``batch_size: 16
+sequences``), watts, tokens with a multiplier (``train_tokens: 2B``; ``seq_len: 4k``, offered both as 4 x 1,024 and
+4 x 1,000) and an amount a unit (``hourly_usd: $2.50/h``, ``electricity_usd_per_kwh: $0.15/kWh``)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ..errors import N_
+from ..errors import N_, Said
 from .notation import PLAIN, Meant
 
 _WITH_UNIT = re.compile(rf"\s*(?P<num>{PLAIN.pattern})\s*(?P<unit>[^\d\s.+-].*?)\s*", re.ASCII)
@@ -25,12 +32,65 @@ _RATE = {"/s": 1.0, "/sec": 1.0, "rps": 1.0, "qps": 1.0, "req/s": 1.0, "requests
          "/min": 1 / 60, "rpm": 1 / 60, "req/min": 1 / 60, "requests/min": 1 / 60, "per minute": 1 / 60,
          "/h": 1 / 3600, "/hr": 1 / 3600, "/hour": 1 / 3600, "req/h": 1 / 3600, "per hour": 1 / 3600}
 
+#: RAM in gigabytes (10^9 bytes, as the fields count it); the binary units converted.
+_GB = {"gb": 1.0, "g": 1.0, "gbyte": 1.0, "gigabyte": 1.0, "gib": 2**30 / 1e9, "tb": 1e3, "t": 1e3, "terabyte": 1e3,
+       "tib": 2**40 / 1e9, "mb": 1e-3, "mib": 2**20 / 1e9}
+#: A share written as a percentage, for a field that holds a fraction (0.1 for 10%).
+_FRACTION = {"%": 0.01, "percent": 0.01, "pct": 0.01}
+#: A percentage field's own unit.
+_PERCENT = {"%": 1.0, "percent": 1.0, "pct": 1.0}
+#: Hours (a day's: '8h', '8 h/day', '8 hours a day').
+_HOURS = {"h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0}
+#: Days, weeks and hours, in days.
+_DAYS = {"d": 1.0, "day": 1.0, "days": 1.0, "w": 7.0, "wk": 7.0, "wks": 7.0, "week": 7.0, "weeks": 7.0,
+         "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24, "hour": 1 / 24, "hours": 1 / 24}
+#: Months and years, in months.
+_MONTHS = {"mo": 1.0, "mos": 1.0, "month": 1.0, "months": 1.0, "y": 12.0, "yr": 12.0, "yrs": 12.0, "year": 12.0,
+           "years": 12.0}
+#: Runs a month, and a year.
+_PER_MONTH = {"/month": 1.0, "/mo": 1.0, "a month": 1.0, "per month": 1.0, "x/month": 1.0, "x a month": 1.0,
+              "times a month": 1.0, "/year": 1 / 12, "/yr": 1 / 12, "a year": 1 / 12, "per year": 1 / 12}
+#: A count of GPUs with its noun ('8x', '8 GPUs', '8 cards').
+_GPUS = {"x": 1.0, "gpu": 1.0, "gpus": 1.0, "card": 1.0, "cards": 1.0, "x gpu": 1.0, "x gpus": 1.0}
+#: A micro-batch with its noun.
+_SEQUENCES = {"sequence": 1.0, "sequences": 1.0, "seq": 1.0, "seqs": 1.0, "sample": 1.0, "samples": 1.0}
+#: Requests in flight with their noun.
+_REQUESTS = {"request": 1.0, "requests": 1.0, "req": 1.0, "reqs": 1.0, "user": 1.0, "users": 1.0,
+             "sequence": 1.0, "sequences": 1.0, "in flight": 1.0, "requests in flight": 1.0, "concurrent": 1.0}
+#: Watts.
+_WATTS = {"w": 1.0, "watt": 1.0, "watts": 1.0, "kw": 1e3}
+#: A token count's multiplier (k is said both ways: a context of '4k' is 4,096 tokens, '1k' output often 1,000).
+_TOKENS = {"": 1.0, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+#: Tokens a second, with a multiplier.
+_TOKEN_RATE = {"tok/s": 1.0, "tokens/s": 1.0, "t/s": 1.0, "tps": 1.0, "k tok/s": 1e3, "k tokens/s": 1e3,
+               "k": 1e3, "ktok/s": 1e3, "k t/s": 1e3}
+#: What an amount is a price of, by the field: its per-unit suffixes ('$2.50/h', '$0.15/kWh', '$500/day').
+_PER_UNIT = {"hourly_usd": r"(?:/|per\s+|an?\s+)(?:gpu[\s/-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?",
+             "electricity_usd_per_kwh": r"(?:/|per\s+|an?\s+)kwh",
+             "value_of_a_day_usd": r"(?:/|per\s+|an?\s+)(?:d|day)"}
+
 _SAID = {
     "size": N_("%(given)s: %(field)s is the size in billions of parameters, a number: write %(meant)s"),
     "s": N_("%(given)s: %(field)s is a number of seconds: write %(meant)s"),
     "ms": N_("%(given)s: %(field)s is a number of milliseconds: write %(meant)s"),
     "rate": N_("%(given)s: %(field)s is a number of requests a second: write %(meant)s"),
+    "gb": N_("%(given)s: %(field)s is a number of gigabytes (GB): write %(meant)s"),
+    "fraction": N_("%(given)s: %(field)s is a fraction, 0.1 for ten percent: write %(meant)s"),
+    "percent": N_("%(given)s: %(field)s is a number of percent: write %(meant)s"),
+    "hours": N_("%(given)s: %(field)s is a number of hours: write %(meant)s"),
+    "days": N_("%(given)s: %(field)s is a number of days: write %(meant)s"),
+    "months": N_("%(given)s: %(field)s is a number of months: write %(meant)s"),
+    "per_month": N_("%(given)s: %(field)s is a number of runs a month: write %(meant)s"),
+    "gpus": N_("%(given)s: %(field)s is a number of GPUs: write %(meant)s"),
+    "sequences": N_("%(given)s: %(field)s is a number of sequences: write %(meant)s"),
+    "requests": N_("%(given)s: %(field)s is a number of requests: write %(meant)s"),
+    "watts": N_("%(given)s: %(field)s is a number of watts: write %(meant)s"),
+    "tokens": N_("%(given)s: %(field)s is a number of tokens: write %(meant)s"),
+    "token_rate": N_("%(given)s: %(field)s is a number of tokens a second: write %(meant)s"),
 }
+_KILO_TOKENS = N_("%(given)s: %(field)s is a number of tokens: write %(meant)s if k is 1,024, or %(decimal)s if it "
+                  "is 1,000")
+_AMOUNT = N_("%(given)s: %(field)s is a number in the file's currency (constraints.currency): write %(meant)s")
 
 
 def _kind(name: str) -> tuple[str, dict[str, float], float] | None:
@@ -43,7 +103,62 @@ def _kind(name: str) -> tuple[str, dict[str, float], float] | None:
         return "s", _TIME, 1.0
     if re.search(r"_(ttft|tpot)_ms$", name):
         return "ms", _TIME, 1e-3
-    return None
+    return _NAMED.get(name) or next((k for suffix, k in _SUFFIXED if name.endswith(suffix)), None)
+
+
+_NAMED: dict[str, tuple[str, dict[str, float], float]] = {
+    "growth_per_month": ("fraction", _FRACTION, 1.0), "hours_per_day": ("hours", _HOURS, 1.0),
+    "months": ("months", _MONTHS, 1.0), "per_month": ("per_month", _PER_MONTH, 1.0),
+    "count": ("gpus", _GPUS, 1.0), "max_gpus": ("gpus", _GPUS, 1.0), "batch_size": ("sequences", _SEQUENCES, 1.0),
+    "concurrent_requests": ("requests", _REQUESTS, 1.0), "concurrency": ("requests", _REQUESTS, 1.0),
+    "seq_len": ("tokens", _TOKENS, 1.0)}
+"""Fields whose whole name says their unit."""
+_SUFFIXED: tuple[tuple[str, tuple[str, dict[str, float], float]], ...] = (
+    ("_gb", ("gb", _GB, 1.0)), ("_fraction", ("fraction", _FRACTION, 1.0)), ("_hit_rate", ("fraction", _FRACTION, 1.0)),
+    ("_percent", ("percent", _PERCENT, 1.0)),
+    ("_days", ("days", _DAYS, 1.0)), ("_months", ("months", _MONTHS, 1.0)), ("_w", ("watts", _WATTS, 1.0)),
+    ("tokens_per_s", ("token_rate", _TOKEN_RATE, 1.0)), ("_tokens", ("tokens", _TOKENS, 1.0)))
+"""Fields whose name ends in their unit (``host_ram_gb``, ``memory_fraction``, ``deadline_days``, ``train_tokens``)."""
+
+
+def _unit(text: str, what: str) -> str:
+    """The unit as written, lower case, its spaces single; a day's hours without the day ('8 h/day' is 8 h)."""
+    unit = " ".join(text.lower().split())
+    if what == "hours":
+        unit = re.sub(r"\s*(?:/\s*d(?:ay)?|a day|per day)$", "", unit)
+    return unit
+
+
+def _tokens(v: str, name: str) -> None:
+    """A token count written with a multiplier, and the word 'tokens' or none ('2B', '500M tokens', '4k'): refused
+    offering it written out; 'k' both ways (1,024 and 1,000)."""
+    m = re.fullmatch(rf"\s*(?P<num>{PLAIN.pattern})\s*(?P<mult>[a-z]*)\s*(?:tokens?|tok)?\s*", v, re.ASCII | re.I)
+    if m is None or not (m.group("mult") or re.search(r"to?k", v, re.I)):
+        return
+    num, mult = float(m.group("num")), m.group("mult").lower()
+    if mult == "k":
+        raise Meant(_KILO_TOKENS, given=repr(v), field=name, meant=_whole(num * 1024), decimal=_whole(num * 1000))
+    if mult in _TOKENS:
+        raise Meant(_SAID["tokens"], given=repr(v), field=name, meant=_whole(num * _TOKENS[mult]))
+
+
+def _whole(v: float) -> str:
+    """A count written out in digits where it is whole (2000000000, not 2e+09)."""
+    return f"{v:.0f}" if v.is_integer() and abs(v) < 1e16 else _number(v)
+
+
+def _per_unit_amount(v: str, name: str) -> None:
+    """A price a unit written with its currency and unit ('$2.50/h', '2.50 USD/hr', '$0.15/kWh'): refused offering
+    the amount, in the file's currency as the field is (hostile round 45); so an amount with no unit ('$0.15')."""
+    m = re.fullmatch(rf"(?P<amount>.*?)\s*(?:{_PER_UNIT[name]})?\s*", v, re.I)
+    if m is None or not m.group("amount").strip() or PLAIN.fullmatch(v.strip()):
+        return
+    from .requirements import parse_money  # inputs.requirements imports this module's importer
+    try:
+        amount = parse_money(m.group("amount"))[0]
+    except (Said, ValueError):
+        return
+    raise Meant(_AMOUNT, given=repr(v.strip()), field=name, meant=f"{amount:.15g}")
 
 
 def _number(v: float) -> str:
@@ -53,6 +168,8 @@ def _number(v: float) -> str:
 def raise_unit_written(v: Any, name: str) -> None:
     """Refuse ``v`` for the field ``name`` where it is a number written with a unit the field's name fixes
     (offering it in the field's unit), or a parameter count given to a size in billions; else return."""
+    if name in _PER_UNIT and isinstance(v, str):
+        _per_unit_amount(v, name)
     kind = _kind(name)
     if kind is None:
         return
@@ -67,11 +184,15 @@ def raise_unit_written(v: Any, name: str) -> None:
                     given=repr(v) if isinstance(v, str) else f"{count:,.0f}", field=name, meant=_number(count / 1e9))
     if not isinstance(v, str):
         return
+    if what == "tokens":
+        _tokens(v, name)
+        return
     m = _WITH_UNIT.fullmatch(v)
     if m is None:
         return
-    unit = " ".join(m.group("unit").lower().split())
+    unit = _unit(m.group("unit"), what)
     scale = units.get(unit) or (units.get(unit.rstrip("s")) if what == "size" else None)
     if scale is None:
         return
-    raise Meant(_SAID[what], given=repr(v), field=name, meant=_number(float(m.group("num")) * scale / own))
+    value = float(m.group("num")) * scale / own
+    raise Meant(_SAID[what], given=repr(v), field=name, meant=_whole(value) if what == "token_rate" else _number(value))
