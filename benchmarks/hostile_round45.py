@@ -124,6 +124,9 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("unit45: train_tokens '2B': refused, 2000000000 offered", {"workload": {**LORA8, "train_tokens": "2B"}}, _refused("r.yaml", "workload.train_tokens", "write 2000000000"))
     acase("unit45: hardware.network '400 Gbps': refused, the 400 Gb/s networks offered", _prop(OFF13, {"gpu": "h100", "count": 16, "nodes": 2, "network": "400 Gbps"}, {"mode": "rent"}),
           _refused("p.yaml", "hardware.network", "infiniband-400"), argv=("audit", "p.yaml"))
+    pcase("unit45: owned[0].servers '2 servers': refused, 2 offered", _owned(servers="2 servers"), _refused("plan.yaml", "owned[0].servers", "write 2"), argv=("plan", "plan.yaml"))
+    case("unit45: estimate --gpus '8 GPUs': refused, 8 offered, no command offered", {"r.yaml": json.dumps({"workload": LORA8})}, ["estimate", "r.yaml", "--gpu", "h100", "--gpus", "8 GPUs"],
+         expect="any", check=lambda r: _refused("--gpus", "write 8")(r) and "did you mean" not in r.stderr)
     rcase("unit45: budget_usd '$40k': read as 40,000", {"workload": LORA8, "constraints": {"budget_usd": "$40k"}},
           _doc(lambda d: d["constraints"]["budget_usd"] == 40000 if "constraints" in d else "40,000" in json.dumps(d)), argv=("recommend", "r.yaml", "--format", "json"))
 

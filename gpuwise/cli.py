@@ -195,6 +195,12 @@ def _other_notation(text: str) -> str | None:
     return None if said is None or (text.isascii() and not isinstance(said, Grouped)) else said.words(_LANG)
 
 
+def _count_with_unit(text: str) -> str | None:
+    from .cli_words import count_with_unit
+
+    return count_with_unit(text, "--gpus", _LANG)
+
+
 def _gpu_count(text: str) -> int:
     """``--gpus``: a whole number from 1 to the cap a file's ``hardware.count`` has."""
     from .inputs.schema import MAX_GPUS
@@ -204,8 +210,8 @@ def _gpu_count(text: str) -> int:
         raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),  # not a
                                                n=value[:40], max=f"{MAX_GPUS:,}"))  # fraction
     if not (value.isascii() and value.isdigit()):  # not '１２', '+8', '8.0' or '1e3'
-        raise argparse.ArgumentTypeError(_other_notation(text) or _said(N_("%(given)s is not a whole number of GPUs"),
-                                                                       given=repr(text[:40])))
+        raise argparse.ArgumentTypeError(_other_notation(text) or _count_with_unit(text) or _said(
+            N_("%(given)s is not a whole number of GPUs"), given=repr(text[:40])))
     if len(value.lstrip("0")) > 9 or not 1 <= int(value) <= MAX_GPUS:  # 10**12 is a number, out of range
         raise argparse.ArgumentTypeError(_said(N_("%(n)s GPUs is out of range: give 1 to %(max)s"),
                                                n=value.lstrip("0")[:40] or "0", max=f"{MAX_GPUS:,}"))

@@ -186,6 +186,7 @@ def close_word(argv: Sequence[str], message: str, lang: str,
     commands: list[str] = []
     options: list[str] = []
     choices: list[str] = []
+    typed: set[str] = set()  # the options whose value a type function reads, no list of choices
 
     def walk(p: argparse.ArgumentParser, named: bool) -> None:
         for a in p._actions:
@@ -197,11 +198,17 @@ def close_word(argv: Sequence[str], message: str, lang: str,
                 if named:
                     options.extend(o for o in a.option_strings if o.startswith("--"))
                 choices.extend(str(c) for c in (a.choices or ()))
+                if a.choices is None and a.type is not None:
+                    typed.update(a.option_strings)
 
     walk(parser, True)
-    for token in argv:
+    for i, token in enumerate(argv):
         word = token.split("=", 1)[0] if token.startswith("--") else token
         if word in commands or word in options or word not in message:
+            continue
+        # a value an option's type reads ('--gpus "8 GPUs"': not a whole number) is matched against nothing: it
+        # was offered the command 'gpus' (hostile round 45); a choice, a command or a stray word still is
+        if i and argv[i - 1] in typed:
             continue
         # a refused choice is matched against the choices its refusal lists ('choose from ...'), not another
         # command's: 'estimate --format htm' was told 'did you mean html?', which estimate refuses too
@@ -227,3 +234,18 @@ def with_close_word(argv: Sequence[str], message: str, lang: str,
     """``message`` and, where :func:`close_word` finds one, its close match after a semicolon."""
     close = close_word(argv, message, lang, whole)
     return f"{message}{'；' if lang == 'zh' else '; '}{close}" if close else message
+
+
+def count_with_unit(text: str, option: str, lang: str) -> str | None:
+    """A count of GPUs written with its noun ('8 GPUs', '8x'): the number offered, as a file's ``count`` offers it
+    (hostile round 45: ``--gpus '8 GPUs'`` was 'not a whole number of GPUs; did you mean gpus?', the command); else
+    None."""
+    from .errors import Said
+    from .inputs.units import raise_unit_written
+
+    try:
+        raise_unit_written(text[:60], "count")
+    except Said as said:
+        said.values["field"] = option
+        return said.words(lang)
+    return None

@@ -11,7 +11,9 @@ unable to parse string as a number (got ...)', with nothing offered --
   year``, ``acquisition.months: 6 months``) and runs a month (``per_month: 2/month``);
 * tokens with a multiplier (``train_tokens: 2B``, ``seq_len: 4k``: both 4,096 and 4,000 offered);
 * counts with their noun (``count: 8x``, ``max_gpus: 8 GPUs``, ``batch_size: 16 sequences``,
-  ``concurrent_requests: 32 users``) and watts (``power_under_load_w: ['350W']``).
+  ``concurrent_requests: 32 users``, ``owned[].servers: 2 servers``) and watts (``power_under_load_w: ['350W']``);
+* on the command line, ``--gpus '8 GPUs'`` was 'not a whole number of GPUs; did you mean gpus?' -- the command
+  ``gpus`` offered for a value.
 
 The offered numbers are the unit's arithmetic: 512 GiB = 512 x 2^30 B = 549.755813888 GB; 2 TB = 2,000 GB; 2 weeks
 = 14 days; 1 year = 12 months; 4k tokens = 4 x 1,024 = 4,096 (a context's k) or 4,000.
@@ -184,3 +186,28 @@ def test_text_that_is_no_unit_is_still_pydantics_refusal(tmp_path):
     _write(tmp_path, "r.yaml", {"workload": {**LORA8, "train_tokens": "lots"}})
     r = cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path)
     assert r.returncode == 2 and "write" not in r.stderr and "train_tokens" in r.stderr
+
+
+def test_servers_with_their_noun(tmp_path):
+    assert "owned[0].servers: '2 servers': servers is a number of servers: write 2" in _plan_said(
+        tmp_path, _plan([_lora()], owned=[{"gpu": "RTX 4090", "count": 8, "servers": "2 servers"}]))
+    assert "hardware.nodes: '2 nodes': nodes is a number of servers: write 2" in _audit(
+        tmp_path, _prop(LORA8, {"gpu": "h100", "count": 16, "nodes": "2 nodes"}, {"mode": "rent"}))
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "argument --gpus: '8 GPUs': --gpus is a number of GPUs: write 8"),
+                                            ("zh", "'8 GPUs'：--gpus 是 GPU 数，只写数字：请写作 8")])
+def test_gpus_option_with_its_noun(tmp_path, lang, said):
+    _write(tmp_path, "r.yaml", {"workload": LORA8})
+    err = _one_line(cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "8 GPUs", "--lang", lang, cwd=tmp_path))
+    assert said in err and "did you mean" not in err and "你是不是" not in err
+
+
+def test_a_value_the_option_refuses_is_offered_no_command(tmp_path):
+    """'plans' is no count: refused, without the close match 'plan' (a command, not a value: before, 'did you mean
+    plan?'); a misspelt command and a stray word still get theirs."""
+    _write(tmp_path, "r.yaml", {"workload": LORA8})
+    err = _one_line(cli("estimate", "r.yaml", "--gpu", "h100", "--gpus", "plans", cwd=tmp_path))
+    assert "'plans' is not a whole number of GPUs" in err and "did you mean" not in err
+    assert "did you mean recommend?" in _one_line(cli("recomend", cwd=tmp_path))
+    assert "did you mean estimate?" in _one_line(cli("estimate", "r.yaml", "extimate", cwd=tmp_path))

@@ -7,9 +7,10 @@ its unit, so the refusal offers the number in it. Nothing is read silently: the 
 Hostile round 45 adds the units a hurried user writes elsewhere: RAM in GB, GiB or TB (``host_ram_gb: 80GB``,
 ``2 TB``), a share as a percentage (``memory_fraction: 90%``, ``growth_per_month: 10%``), hours, days, weeks, months
 and years (``hours_per_day: 8h``, ``deadline_days: 2 weeks``, ``horizon_months: 1 year``), runs a month
-(``per_month: 2/month``), GPUs, sequences and requests counted with their noun (``count: 8x``, ``batch_size: 16
-sequences``), watts, tokens with a multiplier (``train_tokens: 2B``; ``seq_len: 4k``, offered both as 4 x 1,024 and
-4 x 1,000) and an amount a unit (``hourly_usd: $2.50/h``, ``electricity_usd_per_kwh: $0.15/kWh``)."""
+(``per_month: 2/month``), GPUs, servers, sequences and requests counted with their noun (``count: 8x``,
+``servers: 2 servers``, ``batch_size: 16 sequences``), watts, tokens with a multiplier (``train_tokens: 2B``;
+``seq_len: 4k``, offered both as 4 x 1,024 and 4 x 1,000) and an amount a unit (``hourly_usd: $2.50/h``,
+``electricity_usd_per_kwh: $0.15/kWh``)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,9 @@ _SEQUENCES = {"sequence": 1.0, "sequences": 1.0, "seq": 1.0, "seqs": 1.0, "sampl
 #: Requests in flight with their noun.
 _REQUESTS = {"request": 1.0, "requests": 1.0, "req": 1.0, "reqs": 1.0, "user": 1.0, "users": 1.0,
              "sequence": 1.0, "sequences": 1.0, "in flight": 1.0, "requests in flight": 1.0, "concurrent": 1.0}
+#: Servers (nodes, machines) with their noun.
+_SERVERS = {"server": 1.0, "servers": 1.0, "node": 1.0, "nodes": 1.0, "machine": 1.0, "machines": 1.0,
+            "box": 1.0, "boxes": 1.0, "x": 1.0}
 #: Watts.
 _WATTS = {"w": 1.0, "watt": 1.0, "watts": 1.0, "kw": 1e3}
 #: A token count's multiplier (k is said both ways: a context of '4k' is 4,096 tokens, '1k' output often 1,000).
@@ -85,6 +89,7 @@ _SAID = {
     "sequences": N_("%(given)s: %(field)s is a number of sequences: write %(meant)s"),
     "requests": N_("%(given)s: %(field)s is a number of requests: write %(meant)s"),
     "watts": N_("%(given)s: %(field)s is a number of watts: write %(meant)s"),
+    "servers": N_("%(given)s: %(field)s is a number of servers: write %(meant)s"),
     "tokens": N_("%(given)s: %(field)s is a number of tokens: write %(meant)s"),
     "token_rate": N_("%(given)s: %(field)s is a number of tokens a second: write %(meant)s"),
 }
@@ -111,7 +116,7 @@ _NAMED: dict[str, tuple[str, dict[str, float], float]] = {
     "months": ("months", _MONTHS, 1.0), "per_month": ("per_month", _PER_MONTH, 1.0),
     "count": ("gpus", _GPUS, 1.0), "max_gpus": ("gpus", _GPUS, 1.0), "batch_size": ("sequences", _SEQUENCES, 1.0),
     "concurrent_requests": ("requests", _REQUESTS, 1.0), "concurrency": ("requests", _REQUESTS, 1.0),
-    "seq_len": ("tokens", _TOKENS, 1.0)}
+    "seq_len": ("tokens", _TOKENS, 1.0), "servers": ("servers", _SERVERS, 1.0), "nodes": ("servers", _SERVERS, 1.0)}
 """Fields whose whole name says their unit."""
 _SUFFIXED: tuple[tuple[str, tuple[str, dict[str, float], float]], ...] = (
     ("_gb", ("gb", _GB, 1.0)), ("_fraction", ("fraction", _FRACTION, 1.0)), ("_hit_rate", ("fraction", _FRACTION, 1.0)),
