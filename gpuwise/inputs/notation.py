@@ -174,3 +174,29 @@ def version_text(v: object, field_name: str) -> object:
                    field_name=field_name, v=v)
     # -4.5, 1e+308 or nan is no release in quotes either: its text goes to the field's form, which refuses it
     return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+
+_MONEY = re.compile(
+    r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]{1,4})?)\s*"
+    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
+_CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
+             "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
+_MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
+
+
+def parse_money(text: str) -> tuple[float, str | None]:
+    """An amount as people write it: ``$200,000``, ``¥1500000``, ``1500000 CNY``, ``RMB 1.5m``,
+    ``150万元`` -> (amount, currency or None when no currency is written)."""
+    said = meant(text)  # '0x10', '1_000', '１６', '1,5', '20 000': said what it would have meant
+    if said is not None and not getattr(said, "by_commas", False):  # '200,000' is an amount as people write it
+        raise said
+    m = _MONEY.match(text)
+    if m is None:
+        raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
+    if cur_pre and cur_post and cur_pre != cur_post:
+        raise Said(N_("%(text)s names two currencies"), text=f"{text!r}")
+    amount = float(m.group("num").replace(",", ""))
+    amount *= _MULT.get((m.group("mult") or "").lower(), 1.0)
+    return amount, cur_pre or cur_post

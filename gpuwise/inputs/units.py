@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from ..errors import N_, Said
-from .notation import PLAIN, Meant
+from .notation import PLAIN, Meant, parse_money
 
 _WITH_UNIT = re.compile(rf"\s*(?P<num>{PLAIN.pattern})\s*(?P<unit>[^\d\s.+-].*?)\s*", re.ASCII)
 
@@ -158,7 +158,6 @@ def _per_unit_amount(v: str, name: str) -> None:
     m = re.fullmatch(rf"(?P<amount>.*?)\s*(?:{_PER_UNIT[name]})?\s*", v, re.I)
     if m is None or not m.group("amount").strip() or PLAIN.fullmatch(v.strip()):
         return
-    from .requirements import parse_money  # inputs.requirements imports this module's importer
     try:
         amount = parse_money(m.group("amount"))[0]
     except (Said, ValueError):
