@@ -12,6 +12,8 @@ unable to parse string as a number (got ...)', with nothing offered --
 * tokens with a multiplier (``train_tokens: 2B``, ``seq_len: 4k``: both 4,096 and 4,000 offered);
 * counts with their noun (``count: 8x``, ``max_gpus: 8 GPUs``, ``batch_size: 16 sequences``,
   ``concurrent_requests: 32 users``, ``owned[].servers: 2 servers``) and watts (``power_under_load_w: ['350W']``);
+* a choice written as a phrase holding it or as its beginning had no close match: ``zero_stage: ZeRO-3`` (3),
+  ``offload: CPU offload`` (cpu), ``hosting: colo`` (colocation);
 * on the command line, ``--gpus '8 GPUs'`` was 'not a whole number of GPUs; did you mean gpus?' -- the command
   ``gpus`` offered for a value.
 
@@ -211,3 +213,24 @@ def test_a_value_the_option_refuses_is_offered_no_command(tmp_path):
     assert "'plans' is not a whole number of GPUs" in err and "did you mean" not in err
     assert "did you mean recommend?" in _one_line(cli("recomend", cwd=tmp_path))
     assert "did you mean estimate?" in _one_line(cli("estimate", "r.yaml", "extimate", cwd=tmp_path))
+
+
+@pytest.mark.parametrize(("field", "given", "close"), [("zero_stage", "ZeRO-3", "3"), ("offload", "CPU offload", "cpu"),
+                                                       ("precision", "fp8-dynamic", "fp8")])
+def test_a_choice_named_as_a_word_of_the_value(tmp_path, field, given, close):
+    workload = {**SERVE8, field: given} if field == "precision" else {**OFF13, field: given}
+    assert f"workload.{field}: '{given}' is not one of" in _estimate(tmp_path, workload)
+    assert f"(did you mean {close}?)" in _estimate(tmp_path, workload)
+
+
+def test_a_choice_begun(tmp_path):
+    err = _plan_said(tmp_path, _plan([_lora()], owned=[{"gpu": "RTX 4090", "count": 8, "hosting": "colo"}]))
+    assert "owned[0].hosting: 'colo' is not one of 'office', 'colocation' or 'datacenter' (did you mean colocation?)" \
+        in err
+
+
+def test_no_choice_is_guessed_from_two_words_or_a_short_beginning(tmp_path):
+    """'cpu or nvme' names two choices and 'co' begins too little: nothing offered."""
+    assert "did you mean" not in _estimate(tmp_path, {**OFF13, "offload": "cpu or nvme"})
+    assert "did you mean" not in _plan_said(
+        tmp_path, _plan([_lora()], owned=[{"gpu": "RTX 4090", "count": 8, "hosting": "co"}]))

@@ -4,6 +4,7 @@ catalog's templates, and what the user gave, shown short. Every reader of a file
 through :mod:`.schema`, a knowledge file through :mod:`gpuwise.knowledge`, a rule book, ``ask``), so this module
 imports no model of its own: the knowledge package may use it without importing the requirements it checks."""
 
+import re
 import reprlib
 from typing import Any, get_origin
 
@@ -168,7 +169,21 @@ def literal_close(given: Any, expected: Any) -> str | None:
     if not close and len(given) <= 100:
         lower = {c.lower(): c for c in choices}
         close = [lower[m] for m in difflib.get_close_matches(given.lower(), list(lower))]
-    return close[0] if close else None
+    return close[0] if close else _word_or_prefix(given, choices)
+
+
+def _word_or_prefix(given: str, choices: list[str]) -> str | None:
+    """The one choice a refused value names as a word of it ('ZeRO-3': 3, 'CPU offload': cpu) or begins
+    ('colo': colocation), where difflib finds none; None where no choice or several do (hostile round 45)."""
+    text = given.strip().lower()
+    if not text or len(text) > 100:
+        return None
+    lower = {c.lower(): c for c in choices}
+    words = {lower[w] for w in re.split(r"[\s_/,:-]+", text) if w in lower}
+    if words:
+        return words.pop() if len(words) == 1 else None
+    begun = [c for c in choices if len(text) >= 3 and c.lower().startswith(text)]
+    return begun[0] if len(begun) == 1 else None
 
 
 def _close_key(given: str, valid: list[str]) -> list[str]:
