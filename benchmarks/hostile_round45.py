@@ -10,8 +10,8 @@ given as the file, very long and non-ASCII names, ``--lang`` of an unknown langu
 through estimate, recommend, audit and plan, in text, Markdown, HTML and JSON, brief and full, --lang zh. Added to
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
-Run on main at 2e922bea (before this branch's fixes): 51 cases, 32 clean (the 46 first written: 32 clean, 14 FAIL;
-the five added with the later fixes fail there too); on this branch 51 of 51. Fixed (each with its test in
+Run on main at 2e922bea (before this branch's fixes): 52 cases, 32 clean (the 46 first written: 32 clean, 14 FAIL;
+the six added with the later fixes fail there too); on this branch 52 of 52. Fixed (each with its test in
 tests/test_hostile45.py):
 
 * a number written with its unit where the field's name fixes the unit was refused in pydantic's words, 'Input
@@ -28,7 +28,10 @@ tests/test_hostile45.py):
   mean plan?');
 * a choice written as a phrase holding it, or as its beginning, had no close match: ``zero_stage: ZeRO-3`` (3),
   ``offload: CPU offload`` (cpu), ``hosting: colo`` (colocation) are offered it (inputs/error_words.py), where one
-  choice is a word of the value or the only one it begins (3 characters at least).
+  choice is a word of the value or the only one it begins (3 characters at least);
+* ``gradient_checkpointing: Full`` (or 'every layer', 'none') was pydantic's union refusal, 'Input should be a valid
+  boolean, unable to interpret input; or Input should be 'auto' or 'selective_op'', nothing offered: true (false)
+  is offered.
 
 Clean on main already: mixed-case enum values (``task: Finetune``, ``hosting: Colocation``, ``currency: usd``:
 refused with the close match), ``--lang fr`` / ``--format markdown`` / ``htm`` / ``JSON``, an empty plan, a folder
@@ -37,9 +40,8 @@ given as a plan or proposal, a dangling link, a JSON plan indented by tabs, a BO
 node's rent line, owned A100s over two servers' network, MEM-MICRO-BATCH-OFFLOAD / -RECOMPUTE (and silent where the
 user stated the measure), LoRA offload under ZeRO-3, weight_only_gemm, p95 TPOT at 0.001 requests/s.
 
-Seen and left: ``gradient_checkpointing: Full`` is refused in pydantic's union words ('Input should be a valid
-boolean, unable to interpret input; or ...') with nothing offered (true is meant); ``weight_only_gemm: marlin``
-likewise; ``hardware.network: 400 Gbps`` lists every network rather than the three at 400 Gb/s; a name of 5,000
+Seen and left: ``weight_only_gemm: marlin`` is refused in pydantic's words ('Input should be a valid boolean, unable
+to interpret input'), nothing offered; ``hardware.network: 400 Gbps`` lists every network rather than the three at 400 Gb/s; a name of 5,000
 characters is refused in pydantic's words ('String should have at most 100 characters'); a price CSV cell
 '$2.50/h' is 'not a number' with nothing offered (prices import reads its own cells); planleft58's ground: with 8
 owned T4s in two servers, 13B fp16 at 0.5 requests/s is placed as 3 copies of TP2 (6 GPUs) with ``copy_sizes``
@@ -174,6 +176,8 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("case45: offload 'CPU offload': refused, cpu offered", {"workload": {**OFF13, "offload": "CPU offload"}}, _refused("r.yaml", "workload.offload", "did you mean cpu?"))
     pcase("case45: owned[0].hosting 'colo', --lang zh: refused, colocation offered", _owned(hosting="colo"), _refused("plan.yaml", "owned[0].hosting", "你是不是指 colocation"),
           argv=("plan", "plan.yaml", "--lang", "zh"))
+    rcase("case45: gradient_checkpointing 'Full': refused, true offered", {"workload": {**FT8, "gradient_checkpointing": "Full"}},
+          _refused("r.yaml", "workload.gradient_checkpointing", "write true"))
     case("case45: recommend --lang fr: refused in one line, en and zh named", {"r.yaml": json.dumps({"workload": LORA8})}, ["recommend", "r.yaml", "--lang", "fr"], expect="any",
          check=_refused("--lang", "'en'", "'zh'"))
     case("case45: plan --format htm: refused, html offered", {"plan.yaml": json.dumps(_plan([_lora()]))}, ["plan", "plan.yaml", "--format", "htm"], expect="any",

@@ -14,6 +14,8 @@ unable to parse string as a number (got ...)', with nothing offered --
   ``concurrent_requests: 32 users``, ``owned[].servers: 2 servers``) and watts (``power_under_load_w: ['350W']``);
 * a choice written as a phrase holding it or as its beginning had no close match: ``zero_stage: ZeRO-3`` (3),
   ``offload: CPU offload`` (cpu), ``hosting: colo`` (colocation);
+* ``gradient_checkpointing: Full`` was pydantic's union refusal ('Input should be a valid boolean, unable to
+  interpret input; or ...'), nothing offered: true is (false for 'none');
 * on the command line, ``--gpus '8 GPUs'`` was 'not a whole number of GPUs; did you mean gpus?' -- the command
   ``gpus`` offered for a value.
 
@@ -234,3 +236,10 @@ def test_no_choice_is_guessed_from_two_words_or_a_short_beginning(tmp_path):
     assert "did you mean" not in _estimate(tmp_path, {**OFF13, "offload": "cpu or nvme"})
     assert "did you mean" not in _plan_said(
         tmp_path, _plan([_lora()], owned=[{"gpu": "RTX 4090", "count": 8, "hosting": "co"}]))
+
+
+@pytest.mark.parametrize(("given", "meant"), [("Full", "true"), ("every layer", "true"), ("none", "false")])
+def test_checkpointing_named_in_words(tmp_path, given, meant):
+    err = _estimate(tmp_path, {**FT8, "gradient_checkpointing": given})
+    assert (f"workload.gradient_checkpointing: '{given}': gradient_checkpointing is true (every layer recomputed), "
+            f"false, selective_op or auto: write {meant}") in err

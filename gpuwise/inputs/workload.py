@@ -235,6 +235,13 @@ def _past_releases(framework: Any, v: float) -> Meant | None:
                  given=f"{v:g}", framework=fw.name, newest=known[-1])
 
 
+_CHECKPOINT_WORDS = {"full": "true", "all": "true", "every layer": "true", "all layers": "true",
+                     "full recompute": "true", "full recomputation": "true", "full ac": "true", "fullac": "true",
+                     "none": "false", "no recompute": "false", "disabled": "false", "enabled": "true"}
+"""Words for full activation recomputation, or none, as stacks' configs and users name them (torchtitan's
+activation_checkpoint mode 'full' / 'none', Megatron's --recompute-granularity full)."""
+
+
 class Workload(Strict):
     task: Task
     method: Method = "full"
@@ -479,6 +486,18 @@ class Workload(Strict):
         if isinstance(data, dict) and isinstance(data.get("offload"), str) and data["offload"].strip() == "auto":
             data = {k: v for k, v in data.items() if k != "offload"}
         return data
+
+    @field_validator("gradient_checkpointing", mode="before")
+    @classmethod
+    def _checkpointing_words(cls, v: Any) -> Any:
+        """Full recomputation, or none, named in words ('full', 'Full', 'every layer', 'none'): was pydantic's union
+        refusal, 'Input should be a valid boolean, unable to interpret input; or ...', nothing offered (hostile
+        round 45). Every layer recomputed is true."""
+        meant = _CHECKPOINT_WORDS.get(" ".join(v.lower().split())) if isinstance(v, str) else None
+        if meant is not None:
+            raise Said(N_("%(given)s: gradient_checkpointing is true (every layer recomputed), false, selective_op or "
+                          "auto: write %(meant)s"), given=repr(v.strip()), meant=meant)
+        return v
 
     @field_validator("stack_version", "framework_version", "transformers_version", mode="before")
     @classmethod
