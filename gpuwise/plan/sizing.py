@@ -322,11 +322,9 @@ def _within_p95(s: Sized, sv: Any, cap: float) -> float:
         return cap
     if s.measure == "tokens_per_s":
         return min(cap, sv.max_requests_per_s * _output_tokens(w))
-    best = sv.rate_best
-    if best is None or not sv.max_requests_per_s:
+    if sv.rate_best is None or not sv.max_requests_per_s or not sv.p95_in_flight:
         return 0.0
-    in_flight = best.requests_per_s * (best.ttft_mean + sv.output_tokens * best.tpot_mean)
-    return min(cap, float(math.floor(in_flight + 1e-9)))  # whole requests: recommend rejects the next one up
+    return min(cap, sv.p95_in_flight)  # whole requests: recommend rejects the next one up
 
 
 def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, ev: Any = None) -> list[str]:

@@ -251,3 +251,31 @@ def curve(job: Any, s: Serving, points: int = 8) -> list[CurvePoint]:
         out.append(CurvePoint.model_construct(concurrency=c, throughput_tokens_per_s=p.throughput, tpot_s=p.tpot,
                                               ttft_s=p.ttft))
     return out
+
+
+def p95_in_flight(job: Any, s: Serving) -> float | None:
+    """The most requests in flight the copies carry within the p95 targets, judged as the rules judge a load in
+    flight (SRV-RATE-AT-LOAD): ``n`` requests amount to the output tokens/s of ``n`` in a closed loop
+    (:func:`system_point`) over a request's output tokens, and that rate must be at most the highest the p95
+    targets allow (``s.rate.max_requests_per_s``). The rate model's own stay at its best rate (Little's law on
+    its mean latencies) differs from the closed loop's by about 1% near the edge, enough for a plan to size a
+    copy for one request more than recommend lets it carry (ratemodel58's 28 on one H100). None: no p95 answer
+    (no rate answer, or a load given as a rate)."""
+    rate = s.rate
+    if rate is None or not rate.max_requests_per_s or not s.replica.fits or getattr(job.w, "requests_per_s", None):
+        return None if rate is None or getattr(job.w, "requests_per_s", None) else 0.0
+    output = request_lengths(job.w)[1]
+    best = rate.max_requests_per_s
+
+    def within(n: int) -> bool:
+        return n <= 0 or system_point(job, s.engine, s.replica, float(n)).throughput / output <= best
+
+    b = rate.best
+    n = max(0, math.floor(b.requests_per_s * (b.ttft_mean + output * b.tpot_mean) + 1e-9)) if b is not None else 1
+    while n > 0 and not within(n):
+        n -= 1
+    for _ in range(64):  # the closed loop's stay is within a few requests of the rate model's
+        if not within(n + 1):
+            break
+        n += 1
+    return float(n)

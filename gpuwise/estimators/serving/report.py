@@ -13,7 +13,7 @@ from .. import memory as M
 from .. import memory_serving as MS
 from . import options as O
 from .checkpoint import fp8_scaling
-from .choice import Serving
+from .choice import Serving, p95_in_flight
 from .draft import Drafter, drafter
 from .engine import (
     checkpoint_bits,
@@ -504,6 +504,7 @@ def result(job: Any, s: Serving) -> ServingResult:
         max_requests_per_s=rate.max_requests_per_s if rate is not None else None,
         rate_best=rate.best if rate is not None else None, rate_at=rate.at_rate if rate is not None else None,
         rate_judged=rate.judged if rate is not None else None,
+        p95_in_flight=p95_in_flight(job, s),
         meets_rate=None,
         cross_node_tp_s=_cross_node_tp_s(job, s),
         cross_node_allreduce_s=s.replica.allreduce_s if crosses_nodes(job.kb.gpus[s.engine.gpu_id], lay.tp) else 0.0,

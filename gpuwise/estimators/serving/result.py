@@ -89,6 +89,9 @@ class ServingResult:
     meets_rate: bool | None
     curve: list[RO.CurvePoint] | None = None
     rate_judged: RatePoint | None = None  # the point the p95 rules judge (rate_best, else a trickle of requests)
+    # the most requests in flight within the p95 targets, judged as SRV-RATE-AT-LOAD judges a load in flight
+    # (choice.p95_in_flight); None: no p95 answer, or a load given as a rate
+    p95_in_flight: float | None = None
     # a single sequence's decode step: seconds of tensor-parallel all-reduces over the network (0: inside a node)
     cross_node_tp_s: float = 0.0
     cross_node_allreduce_s: float = 0.0  # the fixed part of each such all-reduce (layout.cross_node_allreduce)
