@@ -415,6 +415,11 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # Qwen3.5-0.8B's 10-monday-peak, 300 prompts at 1.5/s, whose cap of 25 never bound)
     ("RT(?=6[1-9]|7|80)", "  of which the rows added by sparkrate57 (ids RT61-RT80; blind figures in the validation "
      "README): throughput"),
+    # the decodeblind26 round (ids RT81..: MLPerf Inference v6.0 Server logs no row had cited, read from the same copy:
+    # ASUSTeK's, Dell's and HPE's 8 / 10 x RTX PRO 6000 Server Edition, Cisco's 4 x H200 NVL and 8 x B300, GIGABYTE's
+    # B300, GIGABYTE's and Oracle's 8 x MI355X on AMD's vLLM harness)
+    ("RT(?=8[1-9]|9|100)", "  of which the rows added by decodeblind26 (ids RT81-RT100; blind figures in the "
+     "validation README): throughput"),
 )
 
 
@@ -725,11 +730,16 @@ def main() -> int:
     report("  of which the rows added at branch decodeblind25 (ids DE66-DE67; vLLM 0.10.2 on 2 / 8 x L40S; blind "
            "figures in the README)", "t/s",
            [c for c in independent if re.match(r"DE6[67]\b", c[0])], False)
-    # branch sparkblind57's ids DE68-DE90 (djangodevreng/dgx-spark-benchmarks' 03-long-output runs at concurrency 1: one
+    # branch sparkblind57's ids DE68-DE88 (djangodevreng/dgx-spark-benchmarks' 03-long-output runs at concurrency 1: one
     # DGX Spark (GB10) under vLLM 0.26.0, Gemma 4, gpt-oss-20b, Ministral 3, Nemotron 3 Nano, Qwen3.5 / 3.6 / 3.8)
     report("  of which the rows added at branch sparkblind57 (ids DE68..; vLLM 0.26.0 on one GB10; blind figures in "
            "the README)", "t/s",
-           [c for c in independent if re.match(r"DE(6[89]|[78]\d|90)\b", c[0])], False)
+           [c for c in independent if re.match(r"DE(6[89]|7\d|8[0-8])\b", c[0])], False)
+    # branch decodeblind26's ids DE89-DE110 (Qwen3.6-27B Q4_K_M under llama.cpp on one RTX 3090 (InsiderLLM, b9079) and
+    # one RTX 4090 (jaigouk's gpumod log, b8838))
+    report("  of which the rows added at branch decodeblind26 (ids DE89..; llama.cpp on one RTX 3090 / 4090; blind "
+           "figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DE(89|9\d|10\d|110)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
@@ -753,6 +763,8 @@ def main() -> int:
            [c for c in lat_rate if re.match(r"RT(?=4[1-9]|5|60)\d", c[0])], False)
     report("  of which the rows added by sparkrate57 (ids RT61-RT80): latency", "ms",
            [c for c in lat_rate if re.match(r"RT(?=6[1-9]|7|80)\d", c[0])], False)
+    report("  of which the rows added by decodeblind26 (ids RT81-RT100): latency", "ms",
+           [c for c in lat_rate if re.match(r"RT(?=8[1-9]|9|100)\d", c[0])], False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
     ml_rate = [c for c in rate_all if re.match(r"ML\d", c[0])]
     report("  of which the MLPerf Inference Server rows (ids ML..; blind figures in the validation README)", "t/s",
