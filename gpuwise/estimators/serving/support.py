@@ -269,14 +269,21 @@ def nvfp4_gemm_rate(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, w
     ``rate`` (the framework's efficiency of the FP4 peak), capped at the NVFP4 kernels' own measured throughput, a
     share of the GPU's dense FP4 peak, where the framework runs W4A4 NVFP4 on a compute capability it was read on.
     The FP4 tensor rate doubles FP8's, but the block-scaled FP4 GEMM does not double the FP8 one's throughput.
+    On the GPUs of ``nvfp4_efficiency_scale`` it does: there ``rate`` is scaled by the NVFP4 GEMM's share of the FP4
+    peak over the share of the FP8 peak the GEMMs of the part the efficiency was read on reach.
     MXFP4 on AMD Instinct through AITER's assembly GEMMs: their own measured rate instead (:func:`mxfp4_asm_gemm_rate`),
     which replaces ``rate``, the framework's whole-step efficiency read on an FP8 MI300X run."""
     serving = getattr(job.kb, "serving", None)
     asm = mxfp4_asm_gemm_rate(job, fw, gpu, fmt, compute, weight_only)
     if asm:
         return asm
+    if fmt != "nvfp4" or compute != "fp4" or weight_only:
+        return rate
+    scale = getattr(serving, "nvfp4_efficiency_scale", None) if serving is not None else None
+    if scale is not None and fw.id in scale.frameworks and gpu.id in scale.gpus:
+        return rate * scale.square_share / scale.reference_share
     cap = getattr(serving, "nvfp4_large_batch", None) if serving is not None else None
-    if cap is None or fmt != "nvfp4" or compute != "fp4" or weight_only or fw.id not in cap.frameworks:
+    if cap is None or fw.id not in cap.frameworks:
         return rate
     if (gpu.compute_capability or "") not in cap.compute_capabilities:
         return rate

@@ -98,3 +98,19 @@ class Mxfp4AsmGemm(Strict):
     source: str = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were read")
     check: Check = "S"
+
+
+class Fp4EfficiencyScale(Strict):
+    """Where a framework's compute efficiency was read on another part's FP8 GEMMs (TensorRT-LLM's 0.55, an H100 FP8
+    step), the dense W4A4 NVFP4 GEMMs of the GPUs listed run at that efficiency times the share of the dense FP4 peak
+    their NVFP4 GEMM reaches at a large size over the share the reference part's FP8 GEMM reaches at one: on these
+    parts the block-scaled FP4 GEMM keeps the FP8 one's share of a peak twice as high (unlike SM100's, capped by
+    ``nvfp4_large_batch``)."""
+
+    gpus: list[str] = Field(min_length=1, description="catalog GPU ids the NVFP4 GEMM was timed on")
+    frameworks: list[str] = Field(min_length=1, description="framework ids whose efficiency the reference part set")
+    square_share: float = Field(gt=0, le=1, description="the NVFP4 GEMM's FLOP/s at a large size over the FP4 peak")
+    reference_share: float = Field(gt=0, le=1, description="the reference part's FP8 GEMM share of its FP8 peak")
+    source: str = Field(min_length=3)
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were read")
+    check: Check = "S"

@@ -19,6 +19,7 @@ from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
 from .fused_models import FusedKernelModels
 from .gemm_timing import (
     Fp4ActivationQuant,
+    Fp4EfficiencyScale,
     Fp4KWalk,
     Fp4LargeBatchGemm,
     Fp4SmallBatchGemm,
@@ -780,6 +781,8 @@ class ServingFile(Strict):
         default=None, description="the throughput of dense FP8 GEMMs at batch-sized row counts by reduction depth")
     mxfp4_asm_gemm: Mxfp4AsmGemm | None = Field(
         default=None, description="the throughput of AITER's assembly MXFP4 GEMMs at batch-sized row counts")
+    nvfp4_efficiency_scale: Fp4EfficiencyScale | None = Field(
+        default=None, description="the dense NVFP4 GEMMs' share of the FP4 peak over the efficiency's reference part")
     nvfp4_activation_quant: Fp4ActivationQuant | None = Field(
         default=None, description="frameworks that quantize a dense NVFP4 linear's input in a kernel of its own")
     vlm_memory_share: VlmMemoryShare | None = Field(
@@ -799,20 +802,10 @@ class ServingFile(Strict):
         named = [(f"speculative_methods.{k}", fw) for k, m in self.speculative_methods.items() for fw in m.frameworks]
         named += [(f"quantization_methods.{k}", fw) for k, m in self.quantization_methods.items()
                   for fw in m.frameworks]
-        if self.nvfp4_small_batch is not None:
-            named += [("nvfp4_small_batch", fw) for fw in self.nvfp4_small_batch.frameworks]
-        if self.nvfp4_k_walk is not None:
-            named += [("nvfp4_k_walk", fw) for fw in self.nvfp4_k_walk.frameworks]
-        if self.nvfp4_large_batch is not None:
-            named += [("nvfp4_large_batch", fw) for fw in self.nvfp4_large_batch.frameworks]
-        if self.fp8_large_batch is not None:
-            named += [("fp8_large_batch", fw) for fw in self.fp8_large_batch.frameworks]
-        if self.mxfp4_asm_gemm is not None:
-            named += [("mxfp4_asm_gemm", fw) for fw in self.mxfp4_asm_gemm.frameworks]
-        if self.nvfp4_activation_quant is not None:
-            named += [("nvfp4_activation_quant", fw) for fw in self.nvfp4_activation_quant.frameworks]
-        if self.vlm_memory_share is not None:
-            named += [("vlm_memory_share", fw) for fw in self.vlm_memory_share.frameworks]
+        for name in ("nvfp4_small_batch", "nvfp4_k_walk", "nvfp4_large_batch", "fp8_large_batch", "mxfp4_asm_gemm",
+                     "nvfp4_activation_quant", "vlm_memory_share", "nvfp4_efficiency_scale"):
+            part = getattr(self, name)
+            named += [(name, fw) for fw in part.frameworks] if part is not None else []
         for where, fw in named:
             if fw not in ids:
                 raise Said(N_("%(where)s: %(fw)s is not a framework id"), where=where, fw=f"{fw!r}")
