@@ -126,3 +126,38 @@ def test_a_list_of_rule_ids_joined_by_full_width_commas_breaks_after_a_comma_not
     pieces = [p for line in lines for p in line.strip().rstrip("。").split("，") if p]
     assert pieces == ids  # each id whole on one line
     assert "".join(line.strip() for line in lines) == "，".join(ids) + "。"
+
+
+KINSOKU_OPEN, KINSOKU_CLOSE = "（(「“《【", "，。；：、）)」”》】"
+
+
+def _kinsoku_kept(lines: list[str], width: int) -> bool:
+    return (all(display_width(x) <= width for x in lines)
+            and not any(x.rstrip()[-1] in KINSOKU_OPEN for x in lines if x.strip())
+            and not any(x.strip()[0] in KINSOKU_CLOSE for x in lines[1:] if x.strip()))
+
+
+@pytest.mark.parametrize(("line", "width"), [
+    # examples/lora-70b.yaml, recommend --lang zh at COLUMNS=70: the interconnect line of the decision
+    # steps broke after '99.7%（', leaving '（' at the end of a line and 'TP1 ...' at the start of the next
+    ("  互联  16 × NVIDIA H100 SXM5 80GB 的互联为 nvswitch（每块 GPU 900 GB/s，双向）；2 个节点之间为 "
+     "infiniband-400：扩展效率 99.7%（TP1 PP1 DP16 ZeRO-3 ckpt）", 70),
+    # the same report at COLUMNS=60: its price line broke between '（按需）' and '（2026-09-25'
+    ("  所用价格：在 nebius 租用 NVIDIA H100 SXM5 80GB（按需）（2026-09-25，距今 72 天）。", 60),
+])
+def test_a_chinese_line_breaks_neither_after_an_opening_bracket_nor_before_a_closing_mark(line: str,
+                                                                                         width: int) -> None:
+    """smalls58: Chinese text may break between any two characters, but an opening bracket stays with
+    what follows it and a closing mark or comma with what precedes it (kinsoku)."""
+    lines = wrap_line(line, width)
+    assert len(lines) > 1 and _kinsoku_kept(lines, width)
+    assert "".join(x.strip() for x in lines).replace(" ", "") == line.replace(" ", "")
+
+
+def test_an_ascii_bracket_before_chinese_text_stays_with_it() -> None:
+    """'(' inside a Chinese sentence opened a word of its own when a Chinese character followed it."""
+    text = "每个候选都因显存不足而被排除(见显存一节)，" * 4
+    for width in range(12, 40):
+        lines = wrap(text, width)
+        assert _kinsoku_kept(lines, width), (width, lines)
+        assert "".join(lines) == text

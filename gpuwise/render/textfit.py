@@ -3,7 +3,8 @@ text columns wrapped inside the cell, or stacked as label/value pairs when even 
 and sentences wrapped with a hanging indent.
 
 Widths are display columns: a Chinese character takes two (:func:`display_width`), and Chinese
-text may break between any two characters, English only at spaces.
+text may break between any two characters, English only at spaces; no line starts with a closing
+mark ('，', '）') or ends with an opening one ('（', '('), as Chinese typesetting keeps them (kinsoku).
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ def _has_cjk(text: str) -> bool:
     return bool(text) and max(text) >= "\u2e80" and any(map(_is_cjk, text))
 
 
-_CLOSING = set("，。；：！？）」』、”’.,;:!?)")
+_CLOSING = set("，。；：！？）」』】〕》〉、”’.,;:!?)]")
 """Punctuation that stays with the character before it."""
+_OPENING = set("（「『【〔《〈“‘([")
+"""Brackets and quotes that stay with the character after them (kinsoku: no line ends with one)."""
 _HANG = re.compile(r"^(\s*)(?:(\[[^\]]+\]\s|[-*!]\s|\d+\.\s)|(\S(?:.*?\S)?\s{2,}(?=\S)))")
 """What a continuation line lines up under: a bullet's or tag's text, or a label/value line's value."""
 
@@ -92,6 +95,18 @@ def _tokens(text: str) -> list[str]:
                 buf += ch
         if buf:
             out.append(buf)
+    return _openings_joined(out)
+
+
+def _openings_joined(tokens: list[str]) -> list[str]:
+    """``tokens`` with each that ends in an opening bracket or quote joined to the word or character
+    after it (not across a space), so that no line ends with '（' or '(' and its text starts the next."""
+    out: list[str] = []
+    for tok in tokens:
+        if out and out[-1][-1] in _OPENING and not tok.isspace() and not out[-1].isspace():
+            out[-1] += tok
+        else:
+            out.append(tok)
     return out
 
 
