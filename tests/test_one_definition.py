@@ -158,7 +158,7 @@ def _multiplies_allocator_fraction(fn: ast.AST) -> bool:
 
 def test_the_memory_total_is_defined_once():
     """The allowance the allocator adds on top of the tensors (the one term a quick fit check
-    could leave out) is multiplied in one function, memory.overhead_bytes; the breakdowns, the
+    could leave out) is multiplied in one function, memory_terms.overhead_bytes; the breakdowns, the
     planner's quick check and the serving model's KV budget call it."""
     found = []
     for path in _modules():
@@ -166,7 +166,7 @@ def test_the_memory_total_is_defined_once():
         for fn in sources.walk(tree):
             if isinstance(fn, ast.FunctionDef) and _multiplies_allocator_fraction(fn):
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
-    assert found == ["gpuwise/estimators/memory.py:overhead_bytes"], found
+    assert found == ["gpuwise/estimators/memory_terms.py:overhead_bytes"], found
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

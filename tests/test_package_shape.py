@@ -26,10 +26,6 @@ KNOWN_DEFERRED_CYCLES: dict[frozenset[str], str] = {
         "results still names the audit's records (gpuwise.results.AuditResult is public API) and imports "
         "results_audit on first use of one (its module __getattr__), when results itself is complete; "
         "results_audit builds on results' records. Kept apart so a recommend process never builds them.",
-    frozenset({"gpuwise.estimators.memory", "gpuwise.estimators.memory_lora"}):
-        "memory.training_memory hands a LoRA / QLoRA setup to memory_lora on first use (a deferred import, when "
-        "memory is complete); memory_lora builds on memory's terms. Split out at memory.py's 820-line limit "
-        "(branch loraoffload57); moving the shared terms to a base module both import would end it.",
 }
 """Cycles through deferred imports that are known and owned elsewhere, each with why it is left."""
 

@@ -240,7 +240,7 @@ def test_a_training_estimate_is_typed_and_reads_back_as_written(kb):
 
 # ------------------------------------------------------------- below the results: function returns
 NUMBER_DICTS_BY_DESIGN = {
-    "gpuwise/estimators/memory.py:breakdown": "bytes by memory part (results.MEMORY_PARTS), the JSON's breakdown",
+    "gpuwise/estimators/memory_terms.py:breakdown": "bytes by memory part (results.MEMORY_PARTS), the JSON's breakdown",
     "gpuwise/estimators/serving/layout.py:as_dict": "a serving layout as the JSON writes it",
     "gpuwise/estimators/step_time.py:as_dict": "a step's (a step's traffic's) figures as a formula's operands",
     "gpuwise/inputs/schema.py:list_caps": "a top-level list's most entries by its key, as the YAML scan looks them up",

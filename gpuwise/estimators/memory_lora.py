@@ -23,7 +23,7 @@ With ZeRO 0 nothing is offloaded (memory.py's note offload_needs_zero) and the l
 from __future__ import annotations
 
 from . import Term
-from .memory import (
+from .memory_terms import (
     MemoryEstimate,
     Shape,
     TrainSetup,

@@ -268,7 +268,7 @@ _PHASES = {"backward": N_("the backward pass"), "forward": N_("the forward pass"
 
 
 def phase(text: str, f: Speaker) -> str:
-    """When memory peaks (gpuwise/estimators/memory.py ``peak_phase``), in the report's language; a
+    """When memory peaks (gpuwise/estimators/memory_terms.py ``peak_phase``), in the report's language; a
     phase this report does not know is shown as written."""
     return f._(_PHASES[text]) if text in _PHASES else text
 
