@@ -104,3 +104,51 @@ def test_the_mixed_precision_default_names_the_jax_stacks_own_setting(stack, pol
     for other in ({"stack": "torchtitan"}, {}):
         assert [m for m, _ in said(other)] == ["assume.default.workload.mixed_precision"]
     assert not said({"stack": stack, "mixed_precision": True})  # stated: no default to say
+
+
+@pytest.mark.parametrize("stack,adamw", [("levanter", "optax.scale_by_adam"), ("maxtext", "optax.adamw")])
+def test_the_optimizer_default_names_the_jax_stacks_own_adamw(stack, adamw):
+    """smalls58: the default optimizer read 'torch.optim.AdamW with its default multi-tensor step' on a JAX stack.
+    MaxText's base.yml sets opt_type adamw, which its get_optimizer builds as optax.adamw; Levanter's default
+    AdamConfig chains optax.scale_by_adam (knowledge/runtime.yaml training_stacks adamw, sourced there). A PyTorch
+    stack (torchtitan) and no stack keep torch's wording; an optimizer stated has no default to say."""
+    def said(w):
+        r = gpuwise.estimate({"workload": {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, **w}},
+                             gpu="h100-80gb-sxm", gpus=8)
+        return [(a.message_id, a.values) for a in r.assumptions if a.field == "workload.optimizer"]
+
+    got = said({"stack": stack})
+    assert [m for m, _ in got] == ["assume.default.workload.optimizer.stack"]
+    assert adamw in got[0][1]["adamw"] and "torch" not in str(got[0][1])
+    for other in ({"stack": "torchtitan"}, {}):
+        assert [m for m, _ in said(other)] == ["assume.default.workload.optimizer"]
+    assert not said({"stack": stack, "optimizer": "adamw"})
+
+
+@pytest.mark.parametrize("stack,temporary", [("maxtext", False), ("levanter", False), ("torchtitan", True),
+                                             (None, True)])
+def test_a_jax_stacks_adamw_holds_no_step_temporary(kb, stack, temporary):
+    """optax keeps both moments in the parameters' dtype (scale_by_adam: mu in mu_dtype, which MaxText leaves to
+    its weight_dtype float32 and Levanter does not set; nu always the parameters'), so under either stack's
+    mixed-precision default the state is fp32 weights 4 B + fp32 gradients 4 B + moments 2 x 4 B = 16 B a parameter,
+    as torch-amp holds it. What differs is the step: torch.optim.AdamW's default multi-tensor step allocates one
+    parameter-sized fp32 temporary (memory.py, measured 20 B a parameter at the first step), where both JAX stacks
+    jit the step with the train state donated (MaxText donate_argnums=0, Levanter donate_args=(True,)), the update
+    writing over the old state: 16 B at the step, not 20."""
+    from gpuwise.estimators import memory as M
+    from gpuwise.estimators.candidate import training_job
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+    from gpuwise.inputs.shape import from_catalog
+
+    w = {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, **({"stack": stack} if stack else {})}
+    tj = training_job(resolve(Requirements(workload=w), kb))
+    assert tj.optimizer == ("adamw" if temporary else "adamw-fused")
+    shape = from_catalog(kb.models["llama-3.1-8b"])
+    one = M.TrainSetup(method="full", precision="bf16", mixed=True, optimizer=tj.optimizer, batch=1, seq=1,
+                       checkpointing=False, attention="sdpa", zero=0, offload="none", dp=1)
+    est = M.training_memory(shape, one, quant=kb.runtime.quantization, overhead=(0.0, 0.0))
+    P = shape.params
+    assert est.weights.value == est.gradients.value == pytest.approx(P * 4)
+    assert est.optimizer.value == pytest.approx(P * (12 if temporary else 8))  # at the step: + the temporary
+    assert est.weights.value + est.gradients.value + est.optimizer.value == pytest.approx(P * (20 if temporary else 16))

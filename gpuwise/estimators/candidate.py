@@ -259,7 +259,7 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
     precision = w.precision if w.precision in ("fp32", "fp16", "bf16", "fp8") else "bf16"
     tj = training_job(job)  # the stack's own memory (runtime.yaml training_stacks), as the planner holds it
     setup = M.TrainSetup(
-        method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=w.optimizer,
+        method=w.method, precision=precision, mixed=w.mixed_precision, optimizer=tj.optimizer,
         batch=w.batch_size, seq=w.seq_len, checkpointing=strategy.checkpointing, attention=w.attention,
         sac_op=strategy.sac_op and not strategy.checkpointing,
         zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,

@@ -228,7 +228,8 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
     tries = moe_micro_batches(job, spec)
     recompute = stack_recompute(job, spec)
     tj = P.TrainingJob(shape=job.shape, method=w.method, precision=precision, mixed=w.mixed_precision,
-                       optimizer=w.optimizer, micro_batch=w.batch_size, seq=w.seq_len, attention=w.attention,
+                       optimizer=stack_optimizer(w.optimizer, spec), micro_batch=w.batch_size, seq=w.seq_len,
+                       attention=w.attention,
                        tokens=job.tokens, global_batch_tokens=gbt, runtime=rt, lora_rank=w.lora_rank,
                        lora_targets=w.lora_targets, base_format=base, ce_chunks=chunks,
                        ce_cut=getattr(w, "cut_cross_entropy", False),
@@ -647,3 +648,9 @@ def stack_spec(job: Job) -> StackSpeed:
     stack = getattr(job.w, "stack", None) or default_stack(job)
     return stacks[stack] if stack in stacks else stacks["middle"]
 
+
+def stack_optimizer(optimizer: str, spec: StackSpeed) -> str:
+    """The optimizer as memory holds it on the stack: a stack with its own AdamW (runtime.yaml training_stacks adamw:
+    optax's, compiled into the jitted step over the donated train state) holds ``adamw`` as torch's fused step holds
+    it, the moments in the parameters' dtype and no parameter-sized temporary at the step; else as the job says."""
+    return "adamw-fused" if optimizer == "adamw" and spec.adamw else optimizer

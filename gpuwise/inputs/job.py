@@ -731,6 +731,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             assumptions.append(note("workload.batch_size", "auto", "assume.default.workload.batch_size.stack",
                                     {"stack": named.name, "n": named.local_batch}))
             continue
+        if name == "optimizer" and named is not None and named.adamw:  # a JAX stack's own AdamW (optax's)
+            assumptions.append(note("workload.optimizer", value, "assume.default.workload.optimizer.stack",
+                                    {"stack": named.name, "adamw": named.adamw}))
+            continue
         if name == "mixed_precision" and named is not None and named.mixed_precision_policy:  # a JAX stack's own
             assumptions.append(note("workload.mixed_precision", value, "assume.default.workload.mixed_precision.stack",
                                     {"stack": named.name, "policy": named.mixed_precision_policy}))

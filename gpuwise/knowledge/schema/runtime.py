@@ -515,6 +515,17 @@ class StackSpeed(Strict):
     mixed_precision_source: str = Field(
         default="", description="where the stack's mixed_precision_policy is read: its own source or documentation "
         "at a named commit (required with mixed_precision_policy)")
+    adamw: str | None = Field(
+        default=None, min_length=3, description="the AdamW the stack's training step runs where the workload leaves "
+        "optimizer at adamw, as its user's config names it (MaxText: optax.adamw, opt_type adamw; Levanter: its "
+        "AdamConfig's optax.scale_by_adam): the default optimizer assumption names it, its moments are held in the "
+        "parameters' dtype (optax's scale_by_adam: mu in mu_dtype, else the parameters', nu always the "
+        "parameters'), and the update is compiled into the jitted step over the donated train state, so the step "
+        "adds no parameter-sized temporary (memory as adamw-fused); None: torch.optim.AdamW's default multi-tensor "
+        "step")
+    adamw_source: str = Field(
+        default="", description="where the stack's adamw is read: its own source at a named commit (required with "
+        "adamw)")
     parallelism_source: str = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
@@ -550,6 +561,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's mixed_precision_policy needs its mixed_precision_source"))
         if self.tp_comm_overlap_lora_unhidden and len(self.tp_comm_overlap_lora_unhidden_source) < 3:
             raise Said(N_("a stack's tp_comm_overlap_lora_unhidden needs its tp_comm_overlap_lora_unhidden_source"))
+        if self.adamw is not None and len(self.adamw_source) < 3:
+            raise Said(N_("a stack's adamw needs its adamw_source"))
         return self
 
 
