@@ -74,7 +74,9 @@ def test_the_search_shows_what_judging_every_count_shows(kb, question):
     assert _pick(searched.recommendation) == _pick(judged_all.recommendation)
     assert _pick(searched.runner_up) == _pick(judged_all.runner_up)
     assert _best_per_gpu(searched) == _best_per_gpu(judged_all)  # what the alternatives are made of
-    assert len(searched.candidates) < len(judged_all.candidates) / 1.5
+    # the search skips the counts below the fewest that fit: a third of them and more (lora-70b: 213 of 318, fewer
+    # to skip since smalls58 lets a LoRA job offload its frozen base and fit on 2)
+    assert len(searched.candidates) < len(judged_all.candidates) / 1.45
 
 
 def test_of_the_counts_that_do_not_fit_only_the_largest_is_judged(kb):
@@ -87,11 +89,12 @@ def test_of_the_counts_that_do_not_fit_only_the_largest_is_judged(kb):
         unfit = {c.count for c in cands if c.stage == "memory" and "MEM-NO-FIT" in c.rules}
         below = [n for n in counts_for(16) if not fitting or n < min(fitting)]
         assert unfit <= {max(below)} if below else not unfit, gid
-    # A10 (24 GB): the 70B LoRA fits on 16 and on none of 1, 2, 4, 8; only 8 is judged to say so
-    a10 = sorted((c.count, c.stage) for c in by_gpu["a10"])
-    assert a10[0] == (8, "memory") and {n for n, _ in a10} == {8, 16}
+    # T4 (16 GB): the 70B LoRA fits on none of 1 to 16, not even with its frozen base on the host (the two layers
+    # gathered and the activations, 17.2 GB a GPU); only 16 is judged to say so. (The A10 showed it before smalls58:
+    # with the base offloaded it now fits from 2.)
+    assert {(c.count, c.stage) for c in by_gpu["t4"]} == {(16, "memory")}
     job = resolve(Requirements.model_validate(yaml.safe_load((ROOT / "examples" / "lora-70b.yaml").read_text())), kb)
-    assert [fits(job, evaluate(job, kb.gpus["a10"], n)) for n in (1, 2, 4, 8, 16)] == [False] * 4 + [True]
+    assert [fits(job, evaluate(job, kb.gpus["t4"], n)) for n in (1, 2, 4, 8, 16)] == [False] * 5
 
 
 def test_a_count_that_does_not_fit_is_judged_once_not_once_per_way_of_buying(kb):

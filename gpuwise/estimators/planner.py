@@ -238,7 +238,9 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
 
     plain = [(z, ck, pins.offload or "none", s) for ck in ckpts for z in zeros for s in groups(z)]
     off: list[Rung] = []
-    if pins.offload is None and tj.method == "full" and pins.zero != 0 and tj.stack_offload:  # offload needs ZeRO
+    if pins.offload is None and pins.zero != 0 and tj.stack_offload:  # offload needs ZeRO
+        # the same rungs for a LoRA / QLoRA job as for full training: ZeRO-3 moves its frozen base's shard to the host
+        # (memory_lora: offload_param), ZeRO-1 its adapters' optimizer state and gradients
         z_off = [pins.zero] if pins.zero is not None else ([1, 3] if pp == 1 and dp > 1 else [1])
         if pins.zero is None and tj.stack_zero_stages is not None:
             z_off = [z for z in z_off if z in tj.stack_zero_stages]
