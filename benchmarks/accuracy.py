@@ -735,11 +735,17 @@ def main() -> int:
     report("  of which the rows added at branch sparkblind57 (ids DE68..; vLLM 0.26.0 on one GB10; blind figures in "
            "the README)", "t/s",
            [c for c in independent if re.match(r"DE(6[89]|7\d|8[0-8])\b", c[0])], False)
-    # branch decodeblind26's ids DE89-DE110 (Qwen3.6-27B Q4_K_M under llama.cpp on one RTX 3090 (InsiderLLM, b9079) and
+    # branch decodeblind26's ids DE89-DE90 (Qwen3.6-27B Q4_K_M under llama.cpp on one RTX 3090 (InsiderLLM, b9079) and
     # one RTX 4090 (jaigouk's gpumod log, b8838))
-    report("  of which the rows added at branch decodeblind26 (ids DE89..; llama.cpp on one RTX 3090 / 4090; blind "
+    report("  of which the rows added at branch decodeblind26 (ids DE89-DE90; llama.cpp on one RTX 3090 / 4090; blind "
            "figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(89|9\d|10\d|110)\b", c[0])], False)
+           [c for c in independent if re.match(r"DE(89|90)\b", c[0])], False)
+    # branch decodeblind27's ids DE91-DE110 (llama-bench tg20 of Qwen3.8-27B Q4_K_M, a Qwen3.5-9B-architecture Q8_0 and
+    # Qwen2.5-0.5B Q4_K_M on H100 SXM / H100 NVL / L40S: deven367/agent-handoffs; Gemma 4 26B-A4B Q4_K_M on RTX 3090 /
+    # RTX 5090: smeltcore's recipes)
+    report("  of which the rows added at branch decodeblind27 (ids DE91..; llama.cpp on H100 SXM / NVL, L40S, "
+           "RTX 3090 / 5090; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DE(9[1-9]|10\d|110)\b", c[0])], False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)

@@ -1,4 +1,4 @@
-"""Rows DE89-DE110 of validation/decode_independent.csv (branch decodeblind26, blind figures in the validation README):
+"""Rows DE89-DE90 of validation/decode_independent.csv (branch decodeblind26, blind figures in the validation README):
 single-stream decode of Qwen3.6-27B (the catalog's qwen3.5-27b entry) in Q4_K_M under llama.cpp on consumer cards.
 Each row must be estimated by the accuracy report, and each figure must be what its source prints:
 - DE89: InsiderLLM's 'Gemma 4 26B-A4B vs Qwen 3.6-27B on RTX 3090' (one RTX 3090, llama.cpp f9cd456ea = b9079):
@@ -24,7 +24,7 @@ SOURCES = {
 
 
 def _rows() -> dict[str, dict]:
-    return {k: r for k, r in decode_rounds.rows("DE").items() if 89 <= int(k[2:]) <= 110}
+    return {k: r for k, r in decode_rounds.rows("DE").items() if 89 <= int(k[2:]) <= 90}
 
 
 @pytest.fixture(scope="module")
