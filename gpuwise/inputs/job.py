@@ -19,6 +19,7 @@ from ..knowledge.records import version_key
 from ..results import Assumption
 from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_catalog, from_workload
+from .units import link_gbps
 from .workload import SERVING_ONLY, TRAINING_ONLY
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8
@@ -162,6 +163,14 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
     import difflib
 
     close = difflib.get_close_matches(name, list(kb.runtime.networks), n=1)
+    speed = link_gbps(name)
+    if speed is not None:  # '400 Gbps': the networks of that line rate, read from runtime.yaml (hostile round 46)
+        at = [k for k, n in kb.runtime.networks.items() if math.isclose(n.gb_s * 8, speed, rel_tol=1e-6)]
+        raise UserError(N_("unknown network '%(network)s'"), where=where, values={"network": name},
+                        hint=N_("the networks at %(speed)s Gb/s: %(names)s") if at else N_(
+                            "no network known runs at %(speed)s Gb/s; one of %(names)s"),
+                        hint_values={"speed": f"{speed:g}", "names": ", ".join(at) if at else ", ".join(
+                            f"{k} ({n.gb_s * 8:g} Gb/s)" for k, n in kb.runtime.networks.items())})
     raise UserError(N_("unknown network '%(network)s'"), where=where, values={"network": name},
                     hint=N_("did you mean %(name)s?") if close else N_("one of %(names)s"),
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})

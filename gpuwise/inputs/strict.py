@@ -3,6 +3,7 @@ a number) and the bounds the input files share."""
 
 import contextlib
 import math
+import types
 import typing
 from typing import Annotated, Any, Literal
 
@@ -18,6 +19,7 @@ from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from ..prebuilt import Prebuilt
 from .notation import meant
 from .units import raise_unit_written
+from .yes_no import raise_yes_no_word
 
 MAX_GPUS = 100_000
 MAX_CARD_POWER_W = 5000
@@ -41,6 +43,23 @@ def takes_bool(annotation: Any) -> bool:
     return any(takes_bool(a) for a in typing.get_args(annotation))
 
 
+def takes_bool_only(annotation: Any) -> bool:
+    """Whether a field holds a yes/no and nothing else but null (``bool``, ``bool | None``): not
+    ``bool | Literal['auto']``, whose words the choices' refusal says."""
+    try:
+        return _BOOL_ONLY[annotation]
+    except (KeyError, TypeError):
+        pass
+    answer = annotation is bool or (typing.get_origin(annotation) in (typing.Union, types.UnionType) and bool in (
+        args := typing.get_args(annotation)) and all(a in (bool, type(None)) for a in args))
+    with contextlib.suppress(TypeError):
+        _BOOL_ONLY[annotation] = answer
+    return answer
+
+
+_BOOL_ONLY: dict[Any, bool] = {}
+
+
 class Strict(Prebuilt, BaseModel):
     # allow_inf_nan=False: .nan, .inf and -.inf are refused as "not a finite number" by every
     # float field (and its lists), before any range check could give a confusing message
@@ -56,6 +75,8 @@ class Strict(Prebuilt, BaseModel):
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
             raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
                           "here: write a number, or quote the text"))
+        if isinstance(v, str) and takes_bool_only(cls.model_fields[info.field_name].annotation):
+            raise_yes_no_word(v, info.field_name)  # 'marlin', 'enabled', 'always' (hostile round 46)
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):

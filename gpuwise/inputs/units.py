@@ -152,17 +152,25 @@ def _whole(v: float) -> str:
     return f"{v:.0f}" if v.is_integer() and abs(v) < 1e16 else _number(v)
 
 
-def _per_unit_amount(v: str, name: str) -> None:
-    """A price a unit written with its currency and unit ('$2.50/h', '2.50 USD/hr', '$0.15/kWh'): refused offering
-    the amount, in the file's currency as the field is (hostile round 45); so an amount with no unit ('$0.15')."""
+def amount_per_unit(v: str, name: str) -> tuple[float, str | None] | None:
+    """The amount and its currency (None where none is written) of a price a unit written with its currency and
+    unit for the field ``name`` ('$2.50/h', '2.50 USD/hr', '$0.15/kWh'), or of an amount with no unit ('$0.15');
+    None for a plain number or text that is no amount. Read by :func:`parse_money`, as every amount is."""
     m = re.fullmatch(rf"(?P<amount>.*?)\s*(?:{_PER_UNIT[name]})?\s*", v, re.I)
     if m is None or not m.group("amount").strip() or PLAIN.fullmatch(v.strip()):
-        return
+        return None
     try:
-        amount = parse_money(m.group("amount"))[0]
+        return parse_money(m.group("amount"))
     except (Said, ValueError):
-        return
-    raise Meant(_AMOUNT, given=repr(v.strip()), field=name, meant=f"{amount:.15g}")
+        return None
+
+
+def _per_unit_amount(v: str, name: str) -> None:
+    """A price a unit written with its currency and unit: refused offering the amount, in the file's currency as
+    the field is (hostile round 45)."""
+    read = amount_per_unit(v, name)
+    if read is not None:
+        raise Meant(_AMOUNT, given=repr(v.strip()), field=name, meant=f"{read[0]:.15g}")
 
 
 def _number(v: float) -> str:
@@ -200,3 +208,23 @@ def raise_unit_written(v: Any, name: str) -> None:
         return
     value = float(m.group("num")) * scale / own
     raise Meant(_SAID[what], given=repr(v), field=name, meant=_whole(value) if what == "token_rate" else _number(value))
+
+
+#: A link's line rate written with its unit, in Gb/s: bits ('400 Gbps', '400Gb/s', '400G', '400GbE', '100 Mbps',
+#: '1.6 Tbps'), or bytes where the B is a capital before '/s' or 'ps' ('50 GB/s': 400 Gb/s).
+_LINK = {"g": 1.0, "gb": 1.0, "gbe": 1.0, "gbps": 1.0, "gb/s": 1.0, "gbit": 1.0, "gbit/s": 1.0, "gbits/s": 1.0,
+         "m": 1e-3, "mb": 1e-3, "mbe": 1e-3, "mbps": 1e-3, "mb/s": 1e-3, "mbit/s": 1e-3, "t": 1e3, "tb": 1e3,
+         "tbps": 1e3, "tb/s": 1e3, "tbit/s": 1e3}
+
+
+def link_gbps(text: str) -> float | None:
+    """The line rate in Gb/s that ``text`` writes as a number and a unit (a network given as its speed, hostile
+    round 46), or None where it is no such text."""
+    m = _WITH_UNIT.fullmatch(text) if len(text) <= 40 else None
+    if m is None:
+        return None
+    unit = re.sub(r"\s+", "", m.group("unit"))
+    if re.fullmatch(r"[GMT]B(?:/s|ps)", unit):  # bytes a second
+        return float(m.group("num")) * 8 * _LINK[unit[0].lower()]
+    scale = _LINK.get(unit.lower())
+    return float(m.group("num")) * scale if scale is not None else None

@@ -35,8 +35,9 @@ from typing import Any
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
 from ..inputs.dates import iso_date
-from ..inputs.notation import number_text
+from ..inputs.notation import Meant, number_text
 from ..inputs.schema import MAX_GPUS
+from ..inputs.units import amount_per_unit, raise_unit_written
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..yamlio import decode_text
 
@@ -167,15 +168,44 @@ FILE_DATE = N_("the file's modification date")
 """Where the prices' date comes from without --as-of (the report translates it)."""
 
 
-def _number(text: str | None, what: str) -> float:
+#: The columns whose cells are written with a unit as an input file's field of the same unit is (inputs/units.py
+#: reads them): a price an hour, GPU memory and host RAM in GB, a count of GPUs. SkyPilot's MemoryGiB is in GiB,
+#: which no input field is, and is left out.
+_UNIT_FIELDS = {"price": "hourly_usd", "spot_price": "hourly_usd", "Price": "hourly_usd", "SpotPrice": "hourly_usd",
+                "gpu_memory": "gpu_memory_gb", "memory": "host_ram_gb", "host_ram_gb": "host_ram_gb",
+                "gpu count": "count"}  # GPU_COUNT, the column a row's count is read from
+
+
+def _written_with_unit(text: str, what: str, currency: str) -> str | None:
+    """The number a cell means where it is written with its unit ('$2.50/h': 2.5, '80GB': 80, '8x': 8), as the
+    number fields of an input file offer it (hostile round 46); None otherwise, or for a price in another currency
+    than the row's ('¥15/h' in a USD row)."""
+    name = _UNIT_FIELDS.get(what)
+    if name == "hourly_usd":
+        read = amount_per_unit(text, name)
+        return f"{read[0]:.15g}" if read is not None and read[1] in (None, currency) else None
+    if name is not None:
+        try:
+            raise_unit_written(text, name)
+        except Meant as said:
+            return str(said.values["meant"])
+    return None
+
+
+def _number(text: str | None, what: str, currency: str = "USD") -> float:
     """A cell's number, in plain decimal digits: Python's ``float()`` also took fullwidth ``１６``,
-    ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant)."""
+    ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant); a cell written
+    with its unit is offered its number."""
     try:
         value = number_text((text or "").strip())
     except Said as said:
         raise Said(N_("%(what)s: %(said)s"), what=what, said=said) from None
     if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
         value = math.inf
+    meant = _written_with_unit(text.strip(), what, currency) if value is None and text else None
+    if meant is not None:
+        raise Said(N_("%(what)s %(text)r is not a number: write %(meant)s"), what=what, text=text.strip()[:30],
+                   meant=meant)
     if value is None:
         raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
     if not math.isfinite(value):
@@ -473,11 +503,11 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             ram_cell, ram_scale, ram_col = row.get("MemoryGiB", ""), 2**30 / 1e9, "MemoryGiB"
         else:
             name = row.get("gpu", "")
-            count_text, price = row.get("gpus", ""), _number(row.get("price"), "price")
             currency = (row.get("currency") or "USD").upper()
             if currency not in ("USD", "CNY"):
                 raise Said(N_("currency %(currency)r is not USD or CNY"), currency=currency)
-            spot_price = _number(row["spot_price"], "spot_price") if row.get("spot_price") else None
+            count_text, price = row.get("gpus", ""), _number(row.get("price"), "price", currency)
+            spot_price = _number(row["spot_price"], "spot_price", currency) if row.get("spot_price") else None
             region = row.get("region", "")
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
             ram_cell, ram_col = row.get("host_ram_gb", ""), "host_ram_gb"
