@@ -43,7 +43,7 @@ user stated the measure), LoRA offload under ZeRO-3, weight_only_gemm, p95 TPOT 
 Seen and left: ``weight_only_gemm: marlin`` is refused in pydantic's words ('Input should be a valid boolean, unable
 to interpret input'), nothing offered; ``hardware.network: 400 Gbps`` lists every network rather than the three at 400 Gb/s; a name of 5,000
 characters is refused in pydantic's words ('String should have at most 100 characters'); a price CSV cell
-'$2.50/h' is 'not a number' with nothing offered (prices import reads its own cells); planleft58's ground: with 8
+'$2.50/h' is 'not a number' with nothing offered (prices import reads its own cells) -- these four fixed in round 46 (benchmarks/hostile_round46.py); planleft58's ground: with 8
 owned T4s in two servers, 13B fp16 at 0.5 requests/s is placed as 3 copies of TP2 (6 GPUs) with ``copy_sizes``
 empty (four a copy, within one owned server, is not tried), and the "renting everything" baseline prices those TP2
 copies at AWS's one-GPU g4dn.xlarge rate ($6,912) where the same plan without the owned T4s rents one copy of four

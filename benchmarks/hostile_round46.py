@@ -7,7 +7,25 @@ characters, in English and Chinese) and a price CSV's cells written with their u
 ``$1.10 per hour``, ``80GB``, ``2 TB``, ``8x``). Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
 Run on main at 6c7ec1a1 (before this branch's fixes): 21 cases, 3 clean (the 800 Gbps network, which lists every
-network; kv_precision '8 bit', refused with the choices; the '¥15/h' price in a USD row, not offered as dollars).
+network; kv_precision '8 bit', refused with the choices; the '¥15/h' price in a USD row, not offered as dollars);
+on this branch 21 of 21. Fixed (each with its test in tests/test_hostile46.py):
+
+* a yes/no field given a word was pydantic's 'Input should be a valid boolean, unable to interpret input': the
+  field is said as a yes/no (``weight_only_gemm`` as whether the server forces vLLM's weight-only GEMM kernels,
+  Marlin), true offered where the word names what the field switches on (``marlin``, ``W8A16``; a word of the
+  field's name, ``liger``) or says on (``enabled``, ``always``), false where it says off (inputs/yes_no.py);
+* a network given as its speed listed all eleven: the networks of that line rate are offered, read from
+  runtime.yaml's ``gb_s`` (x 8), or none that fast said with each network's rate (inputs/units.py link_gbps);
+* a string past its length was 'String should have at most 100 characters (got 'xxx...')': the limit and the
+  length given, '(5,000 given)';
+* a price CSV cell written with its unit was 'not a number', nothing offered: the number is offered as the input
+  files' fields offer it (units.py: ``price`` / ``spot_price`` as ``hourly_usd``, in the row's currency only;
+  ``gpu_memory`` and ``host_ram_gb`` in GB; the GPU count).
+
+Seen and left: ``kv_precision: 8 bit`` (and other enum fields given a bit width) is refused with the choices but
+offers none (fp8 or int8 would both be 8 bits); a host RAM cell with its unit reads 'is not a number: write 2000:
+host RAM not read', two colons; a SkyPilot ``MemoryGiB`` cell with a unit is offered nothing (no input field is in
+GiB).
 """
 from __future__ import annotations
 
