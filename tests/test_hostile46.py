@@ -132,6 +132,16 @@ def test_a_name_past_its_length(tmp_path):
     assert "hardware.network: must have at most 50 characters (300 given)" in err
 
 
+@pytest.mark.parametrize(("field", "given", "meant"), [("kv_precision", "8 bit", "fp8"),
+                                                       ("kv_precision", "8-bit", "fp8"), ("precision", "8-bit", None),
+                                                       ("kv_precision", "16 bits", None)])
+def test_a_precision_given_as_its_width(tmp_path, field, given, meant):
+    """kv_precision's one 8-bit choice is fp8; precision has two (fp8, int8), kv_precision two of 16 (bf16, fp16)."""
+    err = _estimate(tmp_path, {**SERVE8, field: given})
+    assert f"workload.{field}: '{given}' is not one of" in err
+    assert (f"(did you mean {meant}?)" in err) if meant else "did you mean" not in err
+
+
 def _import(tmp_path, csv: str, *more: str):
     (tmp_path / "c.csv").write_text(csv, encoding="utf-8")
     r = cli(*IMPORT, *more, cwd=tmp_path)
@@ -162,7 +172,7 @@ def test_a_price_in_another_currency_is_not_offered(tmp_path):
 def test_host_ram_with_its_unit_in_a_price_csv(tmp_path):
     """2 TB = 2,000 GB; the offer is kept, its host RAM not read."""
     r, out = _import(tmp_path, "gpu,gpus,price,host_ram_gb\nH100,8,2.5,2 TB\n")
-    assert r.returncode == 0 and "host_ram_gb '2 TB' is not a number: write 2000" in out, out
+    assert r.returncode == 0 and "host_ram_gb '2 TB' is not a number: write 2000 (host RAM not read)" in out, out
 
 
 def test_a_price_csv_cell_with_its_unit_in_chinese(tmp_path):

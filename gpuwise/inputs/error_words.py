@@ -174,11 +174,16 @@ def literal_close(given: Any, expected: Any) -> str | None:
 
 def _word_or_prefix(given: str, choices: list[str]) -> str | None:
     """The one choice a refused value names as a word of it ('ZeRO-3': 3, 'CPU offload': cpu) or begins
-    ('colo': colocation), where difflib finds none; None where no choice or several do (hostile round 45)."""
+    ('colo': colocation), where difflib finds none; a precision given as its width, the one choice of that many bits
+    ('8 bit': fp8 where int8 is no choice, hostile round 46); None where no choice or several do (round 45)."""
     text = given.strip().lower()
     if not text or len(text) > 100:
         return None
     lower = {c.lower(): c for c in choices}
+    width = re.fullmatch(r"(\d+)[\s-]*bits?", text)  # a precision as its width ('8 bit': fp8; round 46)
+    if width:
+        wide = [c for c in choices if re.fullmatch(rf"[a-z]+{width.group(1)}", c.lower())]
+        return wide[0] if len(wide) == 1 else None
     words = {lower[w] for w in re.split(r"[\s_/,:-]+", text) if w in lower}
     if words:
         return words.pop() if len(words) == 1 else None

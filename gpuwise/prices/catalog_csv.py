@@ -594,7 +594,7 @@ def _host_ram(cell: str, column: str, scale: float, gpus: int) -> tuple[float | 
     try:
         ram = _number(cell, column) * scale
     except Said as said:
-        return None, Said(N_("%(said)s: host RAM not read"), said=said)
+        return None, Said(N_("%(said)s (host RAM not read)"), said=said)
     if ram <= 0:
         return None, None  # a catalog's 0: not stated
     if ram / gpus > 100_000:
