@@ -57,8 +57,8 @@ def test_weight_only_gemm_given_a_kernel(tmp_path, given, tail):
 
 def test_weight_only_gemm_given_a_kernel_in_chinese(tmp_path):
     err = _estimate(tmp_path, {**SERVE8, "precision": "fp8", "weight_only_gemm": "marlin"}, "--lang", "zh")
-    assert "weight_only_gemm 是一个是/否值，写 true 或 false（服务是否对 FP8 或 FP4 权重强制使用 vLLM 的仅权重 GEMM 内核 " \
-           "Marlin）：请写作 true" in err
+    assert ("weight_only_gemm 是一个是/否值，写 true 或 false（服务是否对 FP8 或 FP4 权重强制使用 vLLM 的"
+            "仅权重 GEMM 内核 Marlin）：请写作 true") in err
 
 
 @pytest.mark.parametrize(("field", "given", "meant"), [("prefix_cache", "enabled", "true"),
