@@ -71,6 +71,12 @@ def _unit_id(entry: Any) -> str:
     return first[1] if isinstance(first, (list, tuple)) and len(first) > 1 else ""
 
 
+def _on_gpus(a: Any) -> list[str]:
+    """The GPU types an assumption holds on, where it names them (else empty: it holds for the whole job)."""
+    gpus = (getattr(a, "values", None) or {}).get("gpus")
+    return list(gpus) if isinstance(gpus, (list, tuple)) else []
+
+
 def _first_sentence(text: str) -> str:
     """A source's first sentence, the citation (the brief report's; the full one quotes it whole)."""
     head = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(text.split()), maxsplit=1)[0]
@@ -172,7 +178,11 @@ class BaseView:
         rows, seen = [], set()
         for field, value in _flatten(data):
             said = assumed.get(field, [])
-            a = said[-1] if said else None
+            # the value is the job's: an assumption naming the GPUs it holds on (a published checkpoint served in
+            # 16 bits where the engine has no kernels for it) is an exception beside it, not the value (review54:
+            # gpt-oss-120b's question read 'workload.precision: bf16', the Gaudis', where it is served in fp4)
+            whole = [x for x in said if not _on_gpus(x)]
+            a = whole[-1] if whole else (said[-1] if said else None)
             if value is None and a is None:
                 continue
             seen.add(field)
@@ -357,8 +367,12 @@ class BaseView:
             if not self.full and a.field in FULL_ONLY_ASSUMPTIONS:
                 continue
             value = self.value_shown(a.field, a.value, given=False) if a.value is not None else ""
-            rows.append({"field": a.field, "value": value, "reason": self.assumption(a)})
-        given = [f"{r['field']} = {r['value']}" if r["value"] else r["field"] for r in rows]
+            gpus = _on_gpus(a)
+            # a value that holds on some GPUs only says so in the brief's list, which has no reasons to say it
+            scoped = self.f.ngettext("%(value)s on %(n)s GPU type", "%(value)s on %(n)s GPU types", len(gpus),
+                                     value=value) if value and gpus else value
+            rows.append({"field": a.field, "value": value, "scoped": scoped, "reason": self.assumption(a)})
+        given = [f"{r['field']} = {r['scoped']}" if r["value"] else r["field"] for r in rows]
         return {"rows": rows,
                 "brief": self._("Assumed (the reasons are in the full report): %(list)s.",
                                 list=self.f.clause.join(given)) if given else "",

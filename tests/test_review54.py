@@ -1,0 +1,46 @@
+"""review54: the bundled examples and three 2026 buyers' inputs (tests/data/review54) read as the buyer and as the
+approver who signs.
+
+1. A service of gpt-oss-120b (its MXFP4 weights as published) read 'workload.precision: bf16' under 'The question
+   as understood' and 'The proposal as understood', beside the title's 'inference, gpt-oss-120b, fp4' and the
+   JSON's question.workload.precision 'fp4': the row took the last assumption of the field, which is the one
+   naming the Gaudis and Ascends vLLM serves in bf16 (no kernels for the fp4 checkpoint there). The row now shows
+   the job's value; an assumption that names the GPUs it holds on is an exception beside it. The brief's list of
+   assumptions read 'workload.precision = fp4; ...; workload.precision = fp16; workload.precision = bf16' with no
+   word of where: it now reads 'workload.precision = fp16 on 8 GPU types' (zh 'fp16（用于 8 种 GPU）').
+"""
+from __future__ import annotations
+
+from tests.clirun import ROOT, gpuwise, text_of
+from tests.clirun import json_of as _json
+
+GPTOSS = str(ROOT / "tests/data/review54/recommend-gptoss-service.yaml")
+MI355X = str(ROOT / "tests/data/review54/proposal-gptoss-mi355x-rent.yaml")
+
+
+def _flat(s: str) -> str:
+    return " ".join(s.split())
+
+
+def test_the_question_shows_the_jobs_precision_not_a_gpus_exception(tmp_path):
+    d = _json(tmp_path, "recommend", GPTOSS)
+    assert d["question"]["workload"]["precision"] == "fp4"
+    excepted = [a for a in d["assumptions"] if a["field"] == "workload.precision" and a["values"].get("gpus")]
+    assert {a["value"] for a in excepted} == {"fp16", "bf16"}  # V100s and T4s in fp16, Gaudis and Ascends in bf16
+    full = _flat(text_of(tmp_path, "recommend", GPTOSS, "--detail", "full"))
+    assert "workload.precision: fp4 [default: precision fp4, the weights as published" in full
+    assert "workload.precision: bf16" not in full and "workload.precision: fp16" not in full
+    audit = _flat(text_of(tmp_path, "audit", MI355X, "--detail", "full"))
+    assert "workload.precision: fp4 [default:" in audit and "workload.precision: bf16" not in audit
+
+
+def test_the_brief_says_where_a_gpus_exception_holds(tmp_path):
+    d = _json(tmp_path, "recommend", GPTOSS)
+    n = {a["value"]: len(a["values"]["gpus"]) for a in d["assumptions"]
+         if a["field"] == "workload.precision" and a["values"].get("gpus")}
+    brief = _flat(text_of(tmp_path, "recommend", GPTOSS))
+    assert (f"workload.precision = fp16 on {n['fp16']} GPU types; workload.precision = bf16 on {n['bf16']} GPU types"
+            in brief), brief
+    assert "workload.precision = fp4;" in brief
+    zh = "".join(gpuwise("recommend", GPTOSS, "--lang", "zh").stdout.split())
+    assert f"workload.precision=fp16（用于{n['fp16']}种GPU）" in zh
