@@ -8,6 +8,10 @@ approver who signs.
    the job's value; an assumption that names the GPUs it holds on is an exception beside it. The brief's list of
    assumptions read 'workload.precision = fp4; ...; workload.precision = fp16; workload.precision = bf16' with no
    word of where: it now reads 'workload.precision = fp16 on 8 GPU types' (zh 'fp16（用于 8 种 GPU）').
+
+2. A plan's brief in Chinese read '由 HiGHS 求解（Optimal）：426 个变量，171 个约束。 完整报告列出了各工作负载采用的 12 项
+   默认值。' (tests/data/review54/plan-owned-h100-qwen32b-fullft.yaml): the template put a space between the solver's
+   sentence and the defaults' note. The view joins them as the language joins sentences (Fmt.join), none after 。.
 """
 from __future__ import annotations
 
@@ -44,3 +48,14 @@ def test_the_brief_says_where_a_gpus_exception_holds(tmp_path):
     assert "workload.precision = fp4;" in brief
     zh = "".join(gpuwise("recommend", GPTOSS, "--lang", "zh").stdout.split())
     assert f"workload.precision=fp16（用于{n['fp16']}种GPU）" in zh
+
+
+PLAN = str(ROOT / "tests/data/review54/plan-owned-h100-qwen32b-fullft.yaml")
+
+
+def test_a_plan_briefs_solver_line_joins_its_sentences_as_the_language_does():
+    zh = gpuwise("plan", PLAN, "--lang", "zh").stdout
+    joined = "".join(zh.split("\n"))  # the line wrapped where it was, its indents kept
+    assert "个约束。完整报告列出了" in joined.replace("  ", "") and "个约束。 完整报告" not in joined
+    en = _flat(gpuwise("plan", PLAN).stdout)
+    assert " constraints. The full report lists the 12 defaults the workloads took." in en

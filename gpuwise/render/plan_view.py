@@ -563,10 +563,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                                              *([took_count] if took else [])])) if r.assumptions else "",
         # a brief that has to say less names the workloads' defaults beside the solver, not in a section of its own
         "only_took": bool(took) and len(took) == len(r.assumptions),
-        "took_note": local.ngettext("The full report lists the %(n)s default the workloads took.",
-                                    "The full report lists the %(n)s defaults the workloads took.", len(took)),
-        "solver_short": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
-                          name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
+        # the brief's solver line, the defaults' note after it where it stands alone: one sentence after another as
+        # the language joins them (review54: zh read '171 个约束。 完整报告列出了', the template's own space)
+        "solver_short": local.join([
+            _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.",
+              name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows),
+            local.ngettext("The full report lists the %(n)s default the workloads took.",
+                           "The full report lists the %(n)s defaults the workloads took.", len(took))
+            if took and len(took) == len(r.assumptions) else ""]),
         # no GPU type left to the program (only unpriced ones, a GB10): the short line, not 'GPU types .'
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
                     name=r.solver.name, status=r.solver.status, vars=r.solver.variables, rows=r.solver.rows,
