@@ -11,7 +11,8 @@ approver who signs.
 
 2. A plan's brief in Chinese read '由 HiGHS 求解（Optimal）：426 个变量，171 个约束。 完整报告列出了
    各工作负载采用的 12 项默认值。' (tests/data/review54/plan-owned-h100-qwen32b-fullft.yaml): the template put
-   a space between the solver's sentence and the defaults' note. The view joins them as the language joins sentences (Fmt.join), none after 。.
+   a space between the solver's sentence and the defaults' note. The view joins them as the language joins
+   sentences (Fmt.join), none after 。.
 """
 from __future__ import annotations
 
