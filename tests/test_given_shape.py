@@ -25,8 +25,8 @@ def test_a_catalog_model_given_an_architecture_says_whose_shape_is_used(tmp_path
     said = notes["workload.architecture"]
     assert said["message_id"] == "assume.shape_given"
     size = "13" if params else "8.03"  # the catalog's 8.03B stays the count when params_b is not given
-    assert said["reason"] == (f"the given architecture (40 layers, hidden 5120, {size}B parameters), not catalog "
-                              "model llama-3.1-8b's shape (32 layers, hidden 4096); leave 'architecture' out "
+    assert said["reason"] == (f"the given architecture (40 layers, hidden 5,120, {size}B parameters), not catalog "
+                              "model llama-3.1-8b's shape (32 layers, hidden 4,096); leave 'architecture' out "
                               "for the catalog's")
 
 

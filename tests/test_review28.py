@@ -124,7 +124,7 @@ def test_a_given_architecture_beside_a_catalog_model_is_not_listed_as_a_default(
     assert [a.message_id for a in r.assumptions if a.field == "workload.architecture"] == ["assume.shape_given"]
     for fmt in ("text", "md"):
         out = report.render(r, fmt, detail="full", width=300)
-        assert "the given architecture (40 layers, hidden 5120, 13B parameters), not catalog model llama-3.1-8b's" \
+        assert "the given architecture (40 layers, hidden 5,120, 13B parameters), not catalog model llama-3.1-8b's" \
             in out
         assert "workload.architecture.layers" in out
         lines = [ln for ln in out.splitlines() if "workload.architecture" in ln and "given architecture" in ln]

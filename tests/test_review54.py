@@ -60,3 +60,16 @@ def test_a_plan_briefs_solver_line_joins_its_sentences_as_the_language_does():
     assert "个约束。完整报告列出了" in joined.replace("  ", "") and "个约束。 完整报告" not in joined
     en = _flat(gpuwise("plan", PLAN).stdout)
     assert " constraints. The full report lists the 12 defaults the workloads took." in en
+
+
+def test_an_assumed_length_or_shape_groups_its_thousands(tmp_path):
+    # examples/inference-70b.yaml gives context_len 8,192 and no split; the spot proposal a 3B by size only
+    text = text_of(tmp_path, "recommend", str(ROOT / "examples/inference-70b.yaml"), "--detail", "full")
+    assert ("workload.prompt_tokens = 4,096 — context_len 8,192 split evenly: prompt_tokens 4,096 + "
+            "output_tokens 4,096") in text
+    audit = text_of(tmp_path, "audit", str(ROOT / "examples/proposal-spot-h100-pretrain.yaml"), "--detail", "full")
+    # Llama 3.2 3B (knowledge/models.yaml llama-3.2-3b): hidden 3072, 24 heads, 8 KV heads of 128, MLP 8192, vocab 128256
+    assert "hidden 3,072, 24 heads, 8 KV heads of 128, MLP 8,192, vocab 128,256;" in audit
+    zh = "".join(gpuwise("audit", str(ROOT / "examples/proposal-spot-h100-pretrain.yaml"), "--detail", "full",
+                         "--lang", "zh").stdout.split())
+    assert "hidden3,072，24个注意力头" in zh and "词表128,256" in zh
