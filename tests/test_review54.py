@@ -68,7 +68,7 @@ def test_an_assumed_length_or_shape_groups_its_thousands(tmp_path):
     assert ("workload.prompt_tokens = 4,096 — context_len 8,192 split evenly: prompt_tokens 4,096 + "
             "output_tokens 4,096") in text
     audit = text_of(tmp_path, "audit", str(ROOT / "examples/proposal-spot-h100-pretrain.yaml"), "--detail", "full")
-    # Llama 3.2 3B (knowledge/models.yaml llama-3.2-3b): hidden 3072, 24 heads, 8 KV heads of 128, MLP 8192, vocab 128256
+    # Llama 3.2 3B (knowledge/models.yaml llama-3.2-3b): hidden 3072, 24 heads, 8 KV heads of 128, MLP 8192
     assert "hidden 3,072, 24 heads, 8 KV heads of 128, MLP 8,192, vocab 128,256;" in audit
     zh = "".join(gpuwise("audit", str(ROOT / "examples/proposal-spot-h100-pretrain.yaml"), "--detail", "full",
                          "--lang", "zh").stdout.split())
