@@ -113,6 +113,8 @@ class AuditResult(Frozen):
     verdict: Literal["approve", "revise", "reject"]
     findings: list[Finding]
     alternative: Candidate | None
+    alternative_findings: list[Finding] = Field(default=[], description="the blockers and warnings the rules found of "
+                                                 "the alternative itself (its GPUs, count and layout)")
     title: str = ""
     file: str = ""
     proposal: dict[str, Any] = {}

@@ -13,6 +13,18 @@ approver who signs.
    各工作负载采用的 12 项默认值。' (tests/data/review54/plan-owned-h100-qwen32b-fullft.yaml): the template put
    a space between the solver's sentence and the defaults' note. The view joins them as the language joins
    sentences (Fmt.join), none after 。.
+
+3. An assumed request length or model shape was written ungrouped beside the question's grouped figures:
+   'context_len 8192 split evenly: prompt_tokens 4096 + output_tokens 4096' under 'workload.prompt_tokens = 4,096'
+   (examples/inference-70b.yaml), and 'hidden 3072, ..., MLP 8192, vocab 128256' of a shape assumed by size
+   (examples/proposal-spot-h100-pretrain.yaml). The sentences write their counts '{x:int}'.
+
+4. An audit offered an alternative without a word of its own warnings: 8 used A100 SXM4 80GB for a 32B full
+   fine-tune (tests/data/review54/proposal-used-a100-buy.yaml) were warned MEM-TIGHT at 81.2 GB of 81.6 GB usable,
+   and 'The alternative saves $143,747 (99% of the proposed cost)' named 64 rented H100s at 81.1 GB of 81.2, which
+   the rules find MEM-TIGHT too (its candidate's rules list it; the audit kept only the proposal's findings). The
+   verdict now adds 'The alternative has a warning of its own: MEM-TIGHT: 64 × NVIDIA H100 SXM5 80GB: ...' (zh
+   替代方案自身有 1 个警告：...), and the JSON gives them as alternative_findings.
 """
 from __future__ import annotations
 
@@ -73,3 +85,26 @@ def test_an_assumed_length_or_shape_groups_its_thousands(tmp_path):
     zh = "".join(gpuwise("audit", str(ROOT / "examples/proposal-spot-h100-pretrain.yaml"), "--detail", "full",
                          "--lang", "zh").stdout.split())
     assert "hidden3,072，24个注意力头" in zh and "词表128,256" in zh
+
+
+USED_A100 = str(ROOT / "tests/data/review54/proposal-used-a100-buy.yaml")
+
+
+def test_an_audit_says_the_alternatives_own_warnings(tmp_path):
+    d = _json(tmp_path, "audit", USED_A100)
+    alt = d["alternative"]
+    assert "MEM-TIGHT" in alt["rules"]
+    own = d["alternative_findings"]
+    assert [x["rule"] for x in own] == ["MEM-TIGHT"] and own[0]["severity"] == "warning"
+    # the rule's own test: need within the usable memory and above (1 - memory_tight_fraction) of it
+    need, usable = alt["memory_per_gpu_bytes"] / 1e9, alt["usable_per_gpu_bytes"] / 1e9
+    assert need <= usable and need > usable * (1 - d["policy"]["memory_tight_fraction"])
+    text = text_of(tmp_path, "audit", USED_A100)
+    said = (f"The alternative has a warning of its own: MEM-TIGHT: {alt['count']} × {alt['gpu_name']}: "
+            f"{need:.1f} GB per GPU leaves almost nothing of the {usable:.1f} GB usable;")
+    assert said in text, text
+    zh = "".join(gpuwise("audit", USED_A100, "--lang", "zh").stdout.split())
+    assert "替代方案自身有1个警告：MEM-TIGHT：" in zh
+    # an alternative with none says nothing more
+    clean = _json(tmp_path, "audit", MI355X)
+    assert clean["alternative_findings"] == [] and "of its own" not in text_of(tmp_path, "audit", MI355X)

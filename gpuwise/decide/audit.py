@@ -40,7 +40,7 @@ from ..inputs.job import (
 from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
-from ..results import Assumption, Candidate, StalePrice
+from ..results import Assumption, Candidate, Finding, StalePrice
 from ..results_audit import AuditResult, UsedCard
 from . import engine
 from .actions import fact_key, ordered_findings
@@ -565,9 +565,13 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             rec = build_result(job, con, [*notes, *more_notes], rules)
             alt = _best_alternative(rec.candidates)
             alt_key = f"{alt.gpu}x{alt.count}:{alt.acquisition}" if alt is not None else None
+            # the alternative's own warnings (review54: 64 rented H100s offered for a 32B full fine-tune at 81.1 GB
+            # of 81.2 usable, MEM-TIGHT, where the audit warned of the proposal's 81.2 of 81.6 and said nothing of it)
+            own = [x for k, x in con.outcome(lambda key: key == alt_key).findings
+                   if k == alt_key and x.severity in ("blocker", "warning")] if alt_key in con.options else []
             judged = _Judged(alt, [con.options[alt_key]] if alt_key in con.options else [], rec.charts,
                              rec.knowledge_dates, [o for k, o in con.options.items() if not k.startswith("proposed")],
-                             job.assumptions[added:])
+                             job.assumptions[added:], own)
             if search.shared:
                 search.judged = judged
         else:
@@ -593,7 +597,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         understood = p.model_copy(update={"constraints": req.constraints}).model_dump(mode="json")
         job.drop_unused(understood["workload"])  # as recommend's question: the task's own fields
         return made(AuditResult, dict(
-            verdict=verdict, findings=findings, alternative=alt, title=p.title, file=where,
+            verdict=verdict, findings=findings, alternative=alt, alternative_findings=judged.alt_findings,
+            title=p.title, file=where,
             # as understood: the project is the committed months where the file gives no project_months
             proposal=understood,
             proposed=prop_cand, savings_usd=savings,
@@ -625,6 +630,7 @@ class _Judged:
     knowledge_dates: dict[str, str]
     options: list[tuple[Any, str]]
     added: list[Assumption]
+    alt_findings: list[Finding]
 
 
 @record

@@ -75,6 +75,15 @@ class AuditView(StepsView, ChartsView):
                              alt=f.days(r.alternative.wall_days), prop=f.days(r.proposed.wall_days))
         else:
             savings = self._("The alternative is not cheaper than the proposal.")
+        own = list(getattr(r, "alternative_findings", []) or [])
+        if own and r.alternative is not None:
+            # the alternative's own warnings, after what it saves: the approver is offered it (review54)
+            said = self.f.clause.join(
+                self._("%(rule)s: %(said)s", rule=x.rule, said=self.f.sentence(x.template, x.values, x.message)
+                       .rstrip(".。")) for x in own)
+            savings = self.f.join([savings, self.f.ngettext(
+                "The alternative has a warning of its own: %(list)s.",
+                "The alternative has %(n)s warnings of its own: %(list)s.", len(own), list=said)])
         proposed_word, alternative_word = self._("proposed"), self._("the alternative")
         vm.update({
             "title": self._("GPU proposal audit"),
