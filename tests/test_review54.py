@@ -25,6 +25,12 @@ approver who signs.
    the rules find MEM-TIGHT too (its candidate's rules list it; the audit kept only the proposal's findings). The
    verdict now adds 'The alternative has a warning of its own: MEM-TIGHT: 64 × NVIDIA H100 SXM5 80GB: ...' (zh
    替代方案自身有 1 个警告：...), and the JSON gives them as alternative_findings.
+
+5. `gpuwise estimate examples/finetune-full-13b.yaml --gpu H100-80G --gpus 8` (the README's quick start) labelled
+   the GPU's terms by their identifiers, in zh too: 'mfu = 0.532' under 'Utilisation (MFU) = 0.468', 'step_seconds',
+   'job_setup_hours', 'pp_bubble_fraction', 'goodput', 'optimizer_steps' (a service's 'tpot_s',
+   'throughput_tokens_per_s', 'max_concurrent_sequences'), and wrote 'optimizer_steps = 3.81e+03' for 500e6 /
+   131,072 = 3,815 steps. Each has a label (zh with it), and a unitless value in the thousands is grouped.
 """
 from __future__ import annotations
 
@@ -108,3 +114,21 @@ def test_an_audit_says_the_alternatives_own_warnings(tmp_path):
     # an alternative with none says nothing more
     clean = _json(tmp_path, "audit", MI355X)
     assert clean["alternative_findings"] == [] and "of its own" not in text_of(tmp_path, "audit", MI355X)
+
+
+def test_an_estimates_gpu_terms_have_labels_and_grouped_counts(tmp_path):
+    args = ("estimate", str(ROOT / "examples/finetune-full-13b.yaml"), "--gpu", "H100-80G", "--gpus", "8")
+    d = _json(tmp_path, *args)
+    steps = next(t for t in d["gpu"]["terms"] if t["name"] == "optimizer_steps")
+    assert steps["value"] == steps["inputs"]["train_tokens"] / steps["inputs"]["tokens_per_step"]  # 500e6 / 131,072
+    text = text_of(tmp_path, *args)
+    assert f"Optimizer steps = {steps['value']:,.0f}" in text and "3.81e+03" not in text
+    for label in ("MFU of the compute, at the model's width = ", "Step time = ", "Pipeline bubble = ", "Goodput = ",
+                  "Start-up and wind-down = 0.25 hours"):
+        assert label in text, label
+    labels = [line.strip().split(" = ")[0] for line in gpuwise(*args).stdout.splitlines() if " = " in line
+              and not line.strip().startswith(("formula:", "with numbers:", "inputs:"))]
+    for name in ("mfu", "step_seconds", "pp_bubble_fraction", "goodput", "optimizer_steps", "job_setup_hours"):
+        assert name not in labels, (name, labels)  # an input may still be named so in its term's inputs
+    zh = text_of(tmp_path, *args, "--lang", "zh")
+    assert f"优化器步数 = {steps['value']:,.0f}" in zh and "每步时间 = " in zh and " step_seconds = " not in zh

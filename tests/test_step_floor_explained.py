@@ -70,7 +70,8 @@ def test_the_printed_formula_recomputes_to_the_printed_tpot(tmp_path):
     js = gpuwise("estimate", str(req), "--gpu", "h100-80gb-sxm", "--gpus", "1", "--format", "json")
     assert text.returncode == 0 and js.returncode == 0
     tpot = json.loads(js.stdout)["gpu"]["serving"]["tpot_s"]
-    head = re.search(r"^  tpot_s = ([0-9.]+) s$", text.stdout, re.M)  # the term's own line, not an input
+    # the term's own line, not an input (labelled since review54)
+    head = re.search(r"^  Time per output token = ([0-9.]+) s$", text.stdout, re.M)
     shown = float(head.group(1))
     block = " ".join(text.stdout[head.end():].split())
     a, b = (float(v) for v in re.search(r"with numbers: decode step \+ prompt share; decode step = "

@@ -22,12 +22,12 @@ def _estimate(tmp_path, *extra: str) -> str:
 
 def test_the_sequences_term_is_worded_in_chinese(tmp_path):
     flat = _estimate(tmp_path, "--lang", "zh")
-    got = re.search(r"max_concurrent_sequences = ([\d,]+) (\S+)", flat)
+    got = re.search(r"显存可同时容纳的序列数 = ([\d,]+) (\S+)", flat)  # the term's label since review54
     assert got and got.group(2) == "个序列", flat[:200]
 
 
 def test_and_in_english(tmp_path):
-    got = re.search(r"max_concurrent_sequences = ([\d,]+) (\S+)", _estimate(tmp_path))
+    got = re.search(r"Sequences memory holds at once = ([\d,]+) (\S+)", _estimate(tmp_path))
     assert got and got.group(2) == "sequences"
 
 

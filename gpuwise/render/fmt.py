@@ -88,6 +88,13 @@ TERM_LABELS = {
     "hosting_usd": N_("Hosting"), "licences_usd": N_("Licences"), "resale_usd": N_("Resale value"),
     "cloud_fees_usd": N_("Cloud fees"), "per_gpu": N_("Memory per GPU"),
     "step_mfu": N_("Utilisation (MFU)"),
+    # the GPU's terms a training or serving estimate shows, labelled as the others (review54: 'mfu = 0.532' stood
+    # under 'Utilisation (MFU) = 0.468', 'step_seconds', 'job_setup_hours' and the rest as identifiers, in zh too)
+    "mfu": N_("MFU of the compute, at the model's width"), "step_seconds": N_("Step time"),
+    "pp_bubble_fraction": N_("Pipeline bubble"), "goodput": N_("Goodput"), "optimizer_steps": N_("Optimizer steps"),
+    "job_setup_hours": N_("Start-up and wind-down"), "network_usd": N_("Network"),
+    "max_concurrent_sequences": N_("Sequences memory holds at once"),
+    "throughput_tokens_per_s": N_("Output tokens/s"), "tpot_s": N_("Time per output token"),
 }
 # the knowledge base's, not the answer's (its own prices and their ages are listed below them)
 DATE_LABELS = {"oldest": N_("Oldest dated figure in the knowledge base"),
@@ -557,7 +564,9 @@ class Fmt:
         if unit == "FLOP":
             return f"{eng(value)} FLOP"
         if unit in ("", "fraction"):
-            return f"{value:.3g}"
+            # a count in the thousands grouped in whole units, as a formula's inputs are (review54: 'optimizer_steps
+            # = 3.81e+03' for 500e6 / 131,072 = 3,815 steps)
+            return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
         return f"{self.num(value)} {unit}"
 
 
