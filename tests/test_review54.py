@@ -23,7 +23,7 @@ approver who signs.
    fine-tune (tests/data/review54/proposal-used-a100-buy.yaml) were warned MEM-TIGHT at 81.2 GB of 81.6 GB usable,
    and 'The alternative saves $143,747 (99% of the proposed cost)' named 64 rented H100s at 81.1 GB of 81.2, which
    the rules find MEM-TIGHT too (its candidate's rules list it; the audit kept only the proposal's findings). The
-   verdict now adds 'The alternative has a warning of its own: MEM-TIGHT: 64 × NVIDIA H100 SXM5 80GB: ...' (zh
+   verdict now adds 'The alternative has 1 warning of its own: MEM-TIGHT: 64 × NVIDIA H100 SXM5 80GB: ...' (zh
    替代方案自身有 1 个警告：...), and the JSON gives them as alternative_findings.
 
 5. `gpuwise estimate examples/finetune-full-13b.yaml --gpu H100-80G --gpus 8` (the README's quick start) labelled
@@ -31,6 +31,10 @@ approver who signs.
    'job_setup_hours', 'pp_bubble_fraction', 'goodput', 'optimizer_steps' (a service's 'tpot_s',
    'throughput_tokens_per_s', 'max_concurrent_sequences'), and wrote 'optimizer_steps = 3.81e+03' for 500e6 /
    131,072 = 3,815 steps. Each has a label (zh with it), and a unitless value in the thousands is grouped.
+
+6. A Chinese audit's verdict said a slower alternative's time per token in 毫秒 ('每个输出词元 29.0 毫秒，而非 6.8
+   毫秒', tests/data/review54/proposal-gptoss-mi355x-rent.yaml) above its table's 'p95 每个词元 30 ms', and a p95
+   target row likewise ('%(got)s 毫秒，上限 %(want)s 毫秒'): both now write ms, as every duration the report formats.
 """
 from __future__ import annotations
 
@@ -106,7 +110,7 @@ def test_an_audit_says_the_alternatives_own_warnings(tmp_path):
     need, usable = alt["memory_per_gpu_bytes"] / 1e9, alt["usable_per_gpu_bytes"] / 1e9
     assert need <= usable and need > usable * (1 - d["policy"]["memory_tight_fraction"])
     text = text_of(tmp_path, "audit", USED_A100)
-    said = (f"The alternative has a warning of its own: MEM-TIGHT: {alt['count']} × {alt['gpu_name']}: "
+    said = (f"The alternative has 1 warning of its own: MEM-TIGHT: {alt['count']} × {alt['gpu_name']}: "
             f"{need:.1f} GB per GPU leaves almost nothing of the {usable:.1f} GB usable;")
     assert said in text, text
     zh = "".join(gpuwise("audit", USED_A100, "--lang", "zh").stdout.split())
@@ -132,3 +136,10 @@ def test_an_estimates_gpu_terms_have_labels_and_grouped_counts(tmp_path):
         assert name not in labels, (name, labels)  # an input may still be named so in its term's inputs
     zh = text_of(tmp_path, *args, "--lang", "zh")
     assert f"优化器步数 = {steps['value']:,.0f}" in zh and "每步时间 = " in zh and " step_seconds = " not in zh
+
+
+def test_a_chinese_audit_says_milliseconds_as_its_table_does():
+    # the verdict's 'not the same work' sentence read '每个输出词元 29.0 毫秒，而非 6.8 毫秒' above the table's
+    # 'p95 每个词元 30 ms': one unit on one page, as the report's durations are written (Fmt: 'ms')
+    zh = "".join(gpuwise("audit", MI355X, "--lang", "zh").stdout.split())
+    assert "每个输出词元29.0ms，而非6.8ms" in zh and "毫秒" not in zh

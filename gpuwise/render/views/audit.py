@@ -82,7 +82,7 @@ class AuditView(StepsView, ChartsView):
                 self._("%(rule)s: %(said)s", rule=x.rule, said=self.f.sentence(x.template, x.values, x.message)
                        .rstrip(".。")) for x in own)
             savings = self.f.join([savings, self.f.ngettext(
-                "The alternative has a warning of its own: %(list)s.",
+                "The alternative has %(n)s warning of its own: %(list)s.",
                 "The alternative has %(n)s warnings of its own: %(list)s.", len(own), list=said)])
         proposed_word, alternative_word = self._("proposed"), self._("the alternative")
         vm.update({
