@@ -24,7 +24,8 @@ approver who signs.
    and 'The alternative saves $143,747 (99% of the proposed cost)' named 64 rented H100s at 81.1 GB of 81.2, which
    the rules find MEM-TIGHT too (its candidate's rules list it; the audit kept only the proposal's findings). The
    verdict now adds 'The alternative has 1 warning of its own: MEM-TIGHT: 64 × NVIDIA H100 SXM5 80GB: ...' (zh
-   替代方案自身有 1 个警告：...), and the JSON gives them as alternative_findings.
+   替代方案自身有 1 个警告：...) in the full report, the brief naming the rules ('The alternative has 1 warning of
+   its own (in the full report): MEM-TIGHT.'), and the JSON gives them as alternative_findings.
 
 5. `gpuwise estimate examples/finetune-full-13b.yaml --gpu H100-80G --gpus 8` (the README's quick start) labelled
    the GPU's terms by their identifiers, in zh too: 'mfu = 0.532' under 'Utilisation (MFU) = 0.468', 'step_seconds',
@@ -35,8 +36,20 @@ approver who signs.
 6. A Chinese audit's verdict said a slower alternative's time per token in 毫秒 ('每个输出词元 29.0 毫秒，而非 6.8
    毫秒', tests/data/review54/proposal-gptoss-mi355x-rent.yaml) above its table's 'p95 每个词元 30 ms', and a p95
    target row likewise ('%(got)s 毫秒，上限 %(want)s 毫秒'): both now write ms, as every duration the report formats.
+
+7. An audit approved 8 x MI355X rented for three years at $2.29 ($481,450) to serve gpt-oss-120b at 12 requests/s
+   ('APPROVE: No blockers and no warnings'), though its eight copies of one GPU keep 92.65 requests/s within the
+   p95 targets and two of them keep the 12 asked (colocated copies share the arrivals evenly, so the rate served
+   is one copy's times the copies: 2 copies, 23.16 requests/s). A new candidate fact, copies_for_rate
+   (ceil(rate x copies / max_requests_per_s)), and rule SRV-COPIES-BEYOND-RATE (warning) say so: the verdict is
+   REVISE, 'the 12.00 requests/s asked need 2 of the copies, so the GPUs of the others are paid for a rate nobody
+   asked for', and the fix names the count or the peak rate to state.
 """
 from __future__ import annotations
+
+import math
+
+import pytest
 
 from tests.clirun import ROOT, gpuwise, text_of
 from tests.clirun import json_of as _json
@@ -109,11 +122,13 @@ def test_an_audit_says_the_alternatives_own_warnings(tmp_path):
     # the rule's own test: need within the usable memory and above (1 - memory_tight_fraction) of it
     need, usable = alt["memory_per_gpu_bytes"] / 1e9, alt["usable_per_gpu_bytes"] / 1e9
     assert need <= usable and need > usable * (1 - d["policy"]["memory_tight_fraction"])
-    text = text_of(tmp_path, "audit", USED_A100)
+    assert "The alternative has 1 warning of its own (in the full report): MEM-TIGHT." in text_of(
+        tmp_path, "audit", USED_A100)  # the brief names the rule
+    text = text_of(tmp_path, "audit", USED_A100, "--detail", "full")
     said = (f"The alternative has 1 warning of its own: MEM-TIGHT: {alt['count']} × {alt['gpu_name']}: "
             f"{need:.1f} GB per GPU leaves almost nothing of the {usable:.1f} GB usable;")
     assert said in text, text
-    zh = "".join(gpuwise("audit", USED_A100, "--lang", "zh").stdout.split())
+    zh = "".join(gpuwise("audit", USED_A100, "--lang", "zh", "--detail", "full").stdout.split())
     assert "替代方案自身有1个警告：MEM-TIGHT：" in zh
     # an alternative with none says nothing more
     clean = _json(tmp_path, "audit", MI355X)
@@ -143,3 +158,23 @@ def test_a_chinese_audit_says_milliseconds_as_its_table_does():
     # 'p95 每个词元 30 ms': one unit on one page, as the report's durations are written (Fmt: 'ms')
     zh = "".join(gpuwise("audit", MI355X, "--lang", "zh").stdout.split())
     assert "每个输出词元29.0ms，而非6.8ms" in zh and "毫秒" not in zh
+
+
+def test_an_audit_warns_of_copies_beyond_the_rate_asked(tmp_path):
+    d = _json(tmp_path, "audit", MI355X)
+    rate = d["proposed"]["serving"]["rate"]
+    copies = 8  # eight copies of one MI355X (gpt-oss-120b's MXFP4 weights fit one GPU)
+    need = math.ceil(12 * copies / rate["max_requests_per_s"])  # 12 x 8 / 92.65 = 1.04 -> 2
+    assert need == 2
+    got = [x for x in d["findings"] if x["rule"] == "SRV-COPIES-BEYOND-RATE"]
+    assert len(got) == 1 and got[0]["severity"] == "warning" and d["verdict"] == "revise"
+    assert got[0]["evidence"]["copies_for_rate"] == need and got[0]["evidence"]["serving_copies"] == copies
+    text = text_of(tmp_path, "audit", MI355X)
+    assert f"the 12.00 requests/s asked need {need} of the copies" in text
+    # two copies keep the rate within the targets, one copy's rate twice, and are not warned
+    two = tmp_path / "two.yaml"
+    two.write_text((ROOT / "tests/data/review54/proposal-gptoss-mi355x-rent.yaml").read_text(encoding="utf-8")
+                   .replace("count: 8", "count: 2"), encoding="utf-8")
+    d2 = _json(tmp_path, "audit", str(two))
+    assert d2["proposed"]["serving"]["rate"]["max_requests_per_s"] * 4 == pytest.approx(rate["max_requests_per_s"])
+    assert not any(x["rule"] == "SRV-COPIES-BEYOND-RATE" for x in d2["findings"])

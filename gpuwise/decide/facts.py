@@ -242,6 +242,9 @@ class CandidateFact(FactModel):
     requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
     has_rate_target: bool = _f("inference: a request rate is asked for")
     max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 none)")
+    copies_for_rate: int = _f("inference at a request rate, colocated: the fewest of the count's model copies that "
+                              "serve it within the p95 targets, the arrivals shared evenly over them, ceil(rate x "
+                              "copies / max_requests_per_s) (-1 none: no rate, none served, or disaggregated)")
     load_requests_per_s: float = _f("inference with no request rate asked: the request rate the load in flight "
                                     "amounts to (Little's law: output tokens/s at the load / output tokens a "
                                     "request; -1 a rate is asked, or nothing is served)")

@@ -26,8 +26,15 @@ def rate_fact(r: ServingResult | None) -> dict[str, Any]:
     # the rate it amounts to, by Little's law: the output tokens/s at the load over the output tokens of a request
     load = (r.throughput_tokens_per_s / r.output_tokens if r is not None and not r.requests_per_s
             and r.output_tokens > 0 and r.throughput_tokens_per_s > 0 else None)
+    # the fewest of the count's copies that keep the rate asked within the limits: colocated copies each take an even
+    # share of the Poisson arrivals, so the highest rate served is the copies' sum (rate.colocated: lam x copies)
+    asked = r.requests_per_s if r is not None else None
+    copies = r.layout.replicas if r is not None else 0
+    needed = (math.ceil(asked * copies / best - 1e-9) if asked and best and best > 0 and copies >= 1
+              and not r.disaggregated else -1)
     return {
         "max_requests_per_s": _num(best),
+        "copies_for_rate": int(needed),
         "load_requests_per_s": _num(load),
         "p95_ttft_s": _num(at.ttft_p95) if at is not None else -1.0,
         "p95_tpot_s": _num(at.tpot_p95) if at is not None else -1.0,

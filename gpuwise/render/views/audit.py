@@ -77,13 +77,17 @@ class AuditView(StepsView, ChartsView):
             savings = self._("The alternative is not cheaper than the proposal.")
         own = list(getattr(r, "alternative_findings", []) or [])
         if own and r.alternative is not None:
-            # the alternative's own warnings, after what it saves: the approver is offered it (review54)
+            # the alternative's own warnings, after what it saves: the approver is offered it (review54); the brief
+            # names their rules, as it names the findings it leaves to the full report, which says each
             said = self.f.clause.join(
                 self._("%(rule)s: %(said)s", rule=x.rule, said=self.f.sentence(x.template, x.values, x.message)
                        .rstrip(".。")) for x in own)
             savings = self.f.join([savings, self.f.ngettext(
                 "The alternative has %(n)s warning of its own: %(list)s.",
-                "The alternative has %(n)s warnings of its own: %(list)s.", len(own), list=said)])
+                "The alternative has %(n)s warnings of its own: %(list)s.", len(own), list=said) if self.full else
+                self.f.ngettext("The alternative has %(n)s warning of its own (in the full report): %(list)s.",
+                                "The alternative has %(n)s warnings of its own (in the full report): %(list)s.",
+                                len(own), list=self.f.sep.join(x.rule for x in own))])
         proposed_word, alternative_word = self._("proposed"), self._("the alternative")
         vm.update({
             "title": self._("GPU proposal audit"),
