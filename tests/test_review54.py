@@ -157,7 +157,8 @@ def test_a_chinese_audit_says_milliseconds_as_its_table_does():
     # the verdict's 'not the same work' sentence read '每个输出词元 29.0 毫秒，而非 6.8 毫秒' above the table's
     # 'p95 每个词元 30 ms': one unit on one page, as the report's durations are written (Fmt: 'ms')
     zh = "".join(gpuwise("audit", MI355X, "--lang", "zh").stdout.split())
-    assert "每个输出词元29.0ms，而非6.8ms" in zh and "毫秒" not in zh
+    # (6.9 ms since ratemodel58 read the open-loop point between whole batches, 6.8 before)
+    assert "每个输出词元29.0ms，而非6.9ms" in zh and "毫秒" not in zh
 
 
 def test_an_audit_warns_of_copies_beyond_the_rate_asked(tmp_path):
