@@ -603,7 +603,8 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    """``gpuwise plan``: exit 1 when some workload could not be placed (the report says why)."""
+    """``gpuwise plan``: exit 1 when some workload could not be placed or a finding is a blocker (a budget no mix of
+    GPUs keeps to: PLAN-BUDGET-OVER; a house rule's), as ``audit`` exits 1 on a blocker; the report says why."""
     from .plan.build import plan
     from .plan.milp import progress_in
     from .render import output, plan_view
@@ -616,7 +617,7 @@ def _plan(args: argparse.Namespace) -> int:
     text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
                             detail=args.detail)
     _write(text, args, inputs)
-    return 1 if result.unplaced else 0
+    return 1 if result.unplaced or any(f.severity == "blocker" for f in result.findings) else 0
 
 
 def _estimate(args: argparse.Namespace) -> int:

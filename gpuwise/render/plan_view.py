@@ -262,6 +262,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     brief.append(local.ngettext("Cost over %(n)s month: %(total)s, %(monthly)s a month on average.",
                                 "Cost over %(n)s months: %(total)s, %(monthly)s a month on average.", r.horizon_months,
                                 total=m(r.total), monthly=m(r.answer.monthly_average)))
+    if r.answer.why_not == "over_budget":  # the answer says it, as the exit status (1) and the blockers below do
+        brief.append(_("It goes over the budget: no mix of owned, bought and rented GPUs does this work within it "
+                       "(PLAN-BUDGET-OVER below)."))
     if r.answer.beats and r.answer.saving >= max(1.0, 1e-3 * abs(r.total)):
         brief.append(_("It beats %(baseline)s (%(other)s) by %(saving)s.", baseline=_(BASELINE[r.answer.beats]),
                        other=m(r.baselines[r.answer.beats]),
