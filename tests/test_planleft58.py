@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gpuwise.knowledge import load
 from gpuwise.plan.build import plan
 from tests.clirun import gpuwise, json_of, write_yaml
@@ -53,3 +55,52 @@ def test_a_plan_within_its_budget_exits_0(tmp_path: Path):
     done = gpuwise("plan", f, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "It goes over the budget" not in done.stdout
+
+
+# ---------------------------------------------------------------------------------------------- 1. commitments
+P3DN = next(i for i in KB.clouds.instances if i.id == "p3dn.24xlarge")  # AWS: 8 x V100 32GB, the only V100 32GB offer
+
+
+def v100_service(requests_per_s: float) -> object:
+    """Llama 3.1 8B in fp16 (the V100 has no bf16) at ``requests_per_s``, rented all year on V100 32GB SXM2s: one
+    copy on one GPU (16 GB of weights), so an 8-GPU p3dn.24xlarge holds eight."""
+    return plan({"horizon_months": 12,
+                 "workloads": [{"name": "chat-8b", "workload": {"task": "inference", "model": "llama-3.1-8b",
+                                                                "precision": "fp16", "prompt_tokens": 500,
+                                                                "output_tokens": 200},
+                                "cadence": {"continuous": True, "hours_per_day": 24},
+                                "targets": {"requests_per_s": requests_per_s}}],
+                 "constraints": {"acquisition": "rent", "gpus": ["v100-32gb-sxm2"]}})
+
+
+def test_the_catalog_prices_the_commitment_test_reads():
+    assert (P3DN.gpus, P3DN.usd_per_hour, P3DN.reserved_per_hour) == (8, 31.212, {"1-year": 19.215})
+
+
+def test_copies_share_one_committed_rental_of_several():
+    """10 requests/s of 200 output tokens is 2,000 tokens/s: three one-GPU copies (each carries under 1,000). The
+    only V100 32GB offer is AWS's whole 8-GPU p3dn.24xlarge: on demand $31.212 an hour, for a year $19.215 an hour.
+    Each copy committed alone paid a whole instance, 3 x $19.215 x 8,760 h = $504,970.20, so the plan rented the
+    instance on demand for the three, $31.212 x 730 h x 12 = $273,417.12; one instance committed for the year holds
+    all three: $19.215 x 8,760 h = $168,323.40."""
+    r = v100_service(10)
+    (opt,) = r.options
+    assert opt.count == 1 and [m for m in r.workloads[0].demand] == [2000.0] * 12
+    assert 2000 / 3 < opt.capacity < 1000  # three copies carry the load, two do not
+    year = P3DN.reserved_per_hour["1-year"] * 12 * HOURS
+    assert r.total == pytest.approx(year, rel=1e-9)  # was P3DN.usd_per_hour * HOURS * 12 = $273,417.12
+    (c,) = r.answer.commitments
+    assert (c.term, c.start, c.count, c.copies, c.instance) == ("1-year", 1, 8, 3, "p3dn.24xlarge")
+    assert c.amount == pytest.approx(year) and c.usd_per_hour == pytest.approx(19.215)
+    assert all(ln.inputs["rentals"] == 1 and ln.inputs["copies_each"] == 8 for ln in r.lines if ln.kind == "rent")
+    assert [(p.count, p.copies, p.term) for m in r.months for p in m.placements] == [(8, 3, "1-year")] * 12
+    assert r.answer.why_not == ""
+
+
+def test_one_copy_on_a_commitment_pays_the_whole_instance():
+    """One copy (1 request/s) on the same instance: committed for the year it costs what the instance does, $19.215
+    x 8,760 h, below on demand ($31.212 x 8,760 h); the commitment is the instance's, one copy in it."""
+    r = v100_service(1)
+    (c,) = r.answer.commitments
+    assert r.total == pytest.approx(19.215 * 8760, rel=1e-9)
+    assert (c.count, c.copies) == (8, 1)

@@ -253,7 +253,8 @@ class Planner:
                 # GPU-hours per run, or per unit of service load for a month
                 work = o.count * HOURS / max(o.capacity, 1e-9) if sz.serving else o.gpu_hours
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
-                    rate = min([o.rent_usd_per_hour] + [r.usd_per_hour for r in o.reserved.values()])
+                    rate = min([o.rent_usd_per_hour] + [r.usd_per_hour / r.copies for r in
+                                                         [*o.reserved.values(), *o.reserved_pack.values()]])
                     rent.append((rate * (work / max(o.rent_gpus_paid, 1) if sz.serving else o.rented_wall_hours), g))
                 if f.unit:  # in the first unit that holds the copy (run)
                     u = next((u for u in f.units if max(u.holds, u.gpus) >= o.count), f.units[-1])
@@ -473,33 +474,39 @@ class Planner:
                                                 gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=pk.provider),
                                amount, messages.formula("formula.plan.rent_whole"), inputs))
         commitments = []
-        for (name, g, term, o), j in p.commit.items():
-            k = round(x[j])
+        for (name, g, term, o, each), j in p.commit.items():
+            k = round(x[j])  # rentals committed, each holding `each` copies
             if k <= 0:
                 continue
             sz = by_name[name]
             opt = sz.options[g]
-            r = opt.reserved[term]
+            r = (opt.reserved if each == 1 else opt.reserved_pack)[term]
             per_month = r.usd_per_hour * HOURS * k
             span = commitment_span(H, o, r.months)
             inputs = {"copies": k, "usd_per_hour": round(r.usd_per_hour, 4), "hours_per_month": HOURS,
                       "term": term, "from_month": o, "provider": r.provider, "as_of": r.as_of}
+            whole = "_whole" if each > 1 else ""  # k rentals of several copies: counted as one rented whole on demand
+            if whole:
+                inputs = {"rentals": k, "copies_each": each, "gpus_paid": r.gpus_paid,
+                          **{a: b for a, b in inputs.items() if a != "copies"}}
+            held = {m: k if each == 1 else max(1, min(k * each, replicas_needed(sz, opt, m)))
+                    for m in span if sz.active(m)}  # the copies the load needs there (several: on every GPU paid)
             for m in span:
-                if sz.active(m):
-                    place(sz, g, m, k, False, term)
+                if m in held:
+                    place(sz, g, m, held[m], False, term, paid=k * r.gpus_paid if each > 1 else 0)
                 lines.append(_line(m, "rent", _item("item.plan.committed", workload=name, count=r.gpus_paid * k,
                                                     gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=r.provider,
                                                     term=term, start=o), per_month,
-                                   messages.formula("formula.plan.committed"), inputs))
+                                   messages.formula("formula.plan.committed" + whole), inputs))
             after = o + r.months - 1 - H
             if after > 0:
                 lines.append(_line(H, "rent", _item("item.plan.committed_after", workload=name,
                                                     count=r.gpus_paid * k, gpu=inp.fleets[g].gpu.name, gpu_id=g,
                                                     term=term, months=after, provider=r.provider),
                                    per_month * after,
-                                   messages.formula("formula.plan.committed_after"),
+                                   messages.formula("formula.plan.committed_after" + whole),
                                    {**inputs, "months_after": after}))
-            commitments.append(Committed(workload=name, gpu=g, count=r.gpus_paid * k, copies=k, term=term,
+            commitments.append(Committed(workload=name, gpu=g, count=r.gpus_paid * k, copies=max(held.values(), default=k), term=term,
                                          months=r.months, start=o, provider=r.provider, instance=r.instance,
                                          usd_per_hour=r.usd_per_hour * k, amount=per_month * r.months,
                                          as_of=r.as_of))

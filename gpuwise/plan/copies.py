@@ -22,7 +22,51 @@ from typing import Any
 
 from ..decide.rulebook import Rulebook
 from ..decide.verdicts import LATENCY, P95, rejected_reading
+from ..estimators.offers import TERM_HOURS
+from ..frozen import frozen
+from ..ledger import HOURS_PER_MONTH
 from .why import Why, why
+
+@frozen
+class Reserved:
+    """A committed rental: the provider's published rate for a term, paid for every hour of every month of the term
+    whether its copies are busy or not; ``copies``: the service's copies one such rental holds (1: a copy alone)."""
+
+    term: str  # 1-month | 1-year | 3-year (the offers' terms)
+    months: int  # the term in months
+    usd_per_hour: float  # for all paid GPUs
+    gpus_paid: int
+    provider: str
+    instance: str | None
+    as_of: str
+    copies: int = 1
+
+
+def reserved_rates(offers: list[Any], n: int) -> tuple[dict[str, Reserved], dict[str, Reserved]]:
+    """Per term (``Offer.reserved_per_hour``, read through the offers API only: a term the knowledge base adds is
+    picked up here), the committed rental of copies of ``n`` GPUs: the cheapest for one copy, and the one that costs
+    least a copy when full where it holds several (``o.gpus // n``) for less a copy than that one, as an on-demand
+    rental rented whole (``sizing._pack``). A term is decided for the month's whole need: AWS's p3dn.24xlarge, 8 x V100
+    at $19.215 an hour for a year, holds eight one-GPU copies, where each copy committed alone paid the whole
+    instance (three copies: $57.65 an hour, so the plan rented the instance on demand at $31.212). Where the pack's
+    rental costs no more than the one copy's, the pack alone is kept (one copy in it costs the same)."""
+    alone: dict[str, Reserved] = {}
+    packs: dict[str, Reserved] = {}
+    for o in offers:
+        for term, rate in o.reserved_per_hour:
+            months = round(TERM_HOURS[term] / HOURS_PER_MONTH)
+            if term not in alone or rate < alone[term].usd_per_hour:
+                alone[term] = Reserved(term, months, rate, o.gpus, o.provider, o.instance, o.as_of)
+            k = o.gpus // n
+            if k >= 2 and (term not in packs or rate / k < packs[term].usd_per_hour / packs[term].copies):
+                packs[term] = Reserved(term, months, rate, o.gpus, o.provider, o.instance, o.as_of, k)
+    for term, pk in list(packs.items()):
+        if pk.usd_per_hour / pk.copies >= alone[term].usd_per_hour - 1e-9:
+            del packs[term]  # no cheaper a copy than one committed alone
+        elif pk.usd_per_hour <= alone[term].usd_per_hour + 1e-9:
+            del alone[term]  # the whole rental costs no more than one copy's: a copy alone is never cheaper
+    return alone, packs
+
 
 Bill = tuple[int, float | None]  # GPU-months, USD an hour rented summed over the months (None: not rented)
 

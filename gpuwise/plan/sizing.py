@@ -34,7 +34,7 @@ from ..decide.verdicts import (
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder, default_network, gpus_per_server
-from ..estimators.offers import TERM_HOURS, as_sold
+from ..estimators.offers import as_sold
 from ..estimators.rental import instance_gpus, instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
 from ..inputs.job import Job, resolve
@@ -42,7 +42,7 @@ from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from ..results import Assumption
 from . import copies
-from .copies import replicas_needed
+from .copies import Reserved, replicas_needed, reserved_rates
 from .result import server_sizes, servers_spanned
 from .schema import PlanFile, PlanWorkload
 from .why import Why, why
@@ -55,20 +55,6 @@ HOST_RAM_FACTS = ("offload", "host_ram_needed_gb", "host_ram_gb", "typical_host_
 """The candidate facts a run's host RAM is judged on (rules/memory.yaml MEM-HOST-RAM-*), kept for a purchase."""
 DAYS_PER_MONTH = HOURS / 24
 COPY_TOP = 16  # the most GPUs a service's copy is sized at (its ladder's top)
-
-
-@frozen
-class Reserved:
-    """A committed rental of one copy's GPUs: the provider's published rate for a term, paid for
-    every hour of every month of the term whether the copy is busy or not."""
-
-    term: str  # 1-month | 1-year | 3-year (the offers' terms)
-    months: int  # the term in months
-    usd_per_hour: float  # for all paid GPUs
-    gpus_paid: int
-    provider: str
-    instance: str | None
-    as_of: str
 
 
 @frozen
@@ -100,6 +86,7 @@ class Option:
     rent_as_of: str | None = None
     rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
     reserved: dict[str, Reserved] = field(default_factory=dict)  # serving: term -> the cheapest committed rate
+    reserved_pack: dict[str, Reserved] = field(default_factory=dict)  # term -> a committed rental of several copies
     rent_pack: Pack | None = None  # serving: a rental that holds several copies for less a copy, full (_pack)
     layout: str = ""
     host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
@@ -364,7 +351,7 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = o.provider, o.instance, o.as_of
     if s.serving:
         opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
-        opt.reserved = reserved_rates(offers)
+        opt.reserved, opt.reserved_pack = reserved_rates(offers, n)
         opt.rent_pack = _pack(offers, n, o.usd_per_hour)
     return []
 
@@ -380,18 +367,6 @@ def _pack(offers: list[Any], n: int, per_copy: float) -> Pack | None:
         if k >= 2 and o.usd_per_hour / k < per_copy - 1e-9 and (
                 best is None or o.usd_per_hour / k < best.usd_per_hour / best.copies):
             best = Pack(k, o.gpus, o.usd_per_hour, o.provider, o.instance, o.as_of)
-    return best
-
-
-def reserved_rates(offers: list[Any]) -> dict[str, Reserved]:
-    """Per term, the cheapest committed rate among the offers (``Offer.reserved_per_hour``, read
-    through the offers API only: a term the knowledge base adds is picked up here)."""
-    best: dict[str, Reserved] = {}
-    for o in offers:
-        for term, rate in o.reserved_per_hour:
-            months = round(TERM_HOURS[term] / HOURS)
-            if term not in best or rate < best[term].usd_per_hour:
-                best[term] = Reserved(term, months, rate, o.gpus, o.provider, o.instance, o.as_of)
     return best
 
 

@@ -9,8 +9,9 @@ Variables, per GPU type ``g`` and month ``m``:
                      or on more of the owned GPUs (:func:`.sizing.on_owned`);
 * ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented on
   demand for the month (whole copies, integers);
-* ``commit[s,g,t,o]`` - copies of service ``s`` rented on a committed term ``t`` (1 month, 1 year,
-  3 years: the rates the offers publish) from month ``o``: they carry its load in every month of
+* ``commit[s,g,t,o,k]`` - rentals of ``k`` copies each of service ``s``'s model on a committed term ``t`` (1 month,
+  1 year, 3 years: the rates the offers publish) from month ``o`` (``k`` 1: a copy alone; more where one rental holds
+  several for less a copy, an 8-GPU instance's eight one-GPU copies): they carry its load in every month of
   the term and are paid for every hour of it, months past the horizon included (in the last
   month), so the program takes a commitment only where it costs less over the months used;
 * slack for work that cannot be placed and for money over a budget, priced far above any real cost
@@ -271,7 +272,8 @@ class Program:
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_pack: dict[tuple[str, int, str], int] = field(default_factory=dict)  # rentals holding several copies each
-    commit: dict[tuple[str, str, str, int], int] = field(default_factory=dict)  # (service, gpu, term, start)
+    # (service, gpu, term, start, copies one rental holds) -> committed rentals
+    commit: dict[tuple[str, str, str, int, int], int] = field(default_factory=dict)
     unplaced: dict[tuple[str, int], int] = field(default_factory=dict)
     over: dict[str, int] = field(default_factory=dict)  # budget row name -> slack variable
     rows: dict[str, int] = field(default_factory=dict)  # named rows: count/hours per (g, m), budgets
@@ -533,20 +535,21 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
         if not sz.serving or sz.name in s.skip:
             continue
         for g, opt in sz.options.items():
-            for term, r in opt.reserved.items():
+            # committed rentals of one copy, and of several where one holds them for less a copy (copies.reserved_rates)
+            for term, r in [*opt.reserved.items(), *opt.reserved_pack.items()]:
                 per_month = r.usd_per_hour * HOURS
                 for o in range(1, H + 1):
                     span = commitment_span(H, o, r.months)
                     top = max(replicas_needed(sz, opt, m) for m in span)
                     if not sz.active(o) or top <= 0:
                         continue
-                    j = p.model.var(f"commit[{sz.name},{g},{term},{o}]", ub=top, cost=per_month * r.months,
-                                    integer=True)
-                    p.commit[(sz.name, g, term, o)] = j
+                    j = p.model.var(f"commit[{sz.name},{g},{term},{o},{r.copies}]", ub=math.ceil(top / r.copies),
+                                    cost=per_month * r.months, integer=True)
+                    p.commit[(sz.name, g, term, o, r.copies)] = j
                     for m in span:
                         add(m, j, per_month)
                         if sz.active(m):
-                            out.setdefault((sz.name, m), {})[j] = opt.capacity
+                            out.setdefault((sz.name, m), {})[j] = r.copies * opt.capacity
                     after = o + r.months - 1 - H
                     if after > 0:  # signed for, paid after the plan's months: counted in the last one
                         add(H, j, per_month * after)
