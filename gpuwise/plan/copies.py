@@ -27,6 +27,7 @@ from ..frozen import frozen
 from ..ledger import HOURS_PER_MONTH
 from .why import Why, why
 
+
 @frozen
 class Reserved:
     """A committed rental: the provider's published rate for a term, paid for every hour of every month of the term
