@@ -507,9 +507,9 @@ class Planner:
                                    messages.formula("formula.plan.committed_after" + whole),
                                    {**inputs, "months_after": after}))
             commitments.append(Committed(workload=name, gpu=g, count=r.gpus_paid * k,
-                                         copies=max(held.values(), default=k), term=term, months=r.months, start=o, provider=r.provider, instance=r.instance,
-                                         usd_per_hour=r.usd_per_hour * k, amount=per_month * r.months,
-                                         as_of=r.as_of))
+                                         copies=max(held.values(), default=k), term=term, months=r.months, start=o,
+                                         provider=r.provider, instance=r.instance, usd_per_hour=r.usd_per_hour * k,
+                                         amount=per_month * r.months, as_of=r.as_of))
         unplaced: dict[str, list[int]] = {}
         for (name, m), j in p.unplaced.items():
             if x[j] > 1e-6:
