@@ -104,3 +104,65 @@ def test_one_copy_on_a_commitment_pays_the_whole_instance():
     (c,) = r.answer.commitments
     assert r.total == pytest.approx(19.215 * 8760, rel=1e-9)
     assert (c.count, c.copies) == (8, 1)
+
+
+# ---------------------------------------------------------------------------------------------- 2. host power
+TDP_4090 = 450.0  # knowledge/gpus.yaml rtx-4090 power.tdp_w (total graphics power)
+DESKTOP_W = 250.0  # knowledge/tco.yaml workstation_host_w: a desktop's CPU, board and supply losses, once a box
+SERVER_W = 410.0  # knowledge/tco.yaml host_power_w_per_gpu: a GPU server's share a GPU (DGX A100)
+
+
+def test_the_host_figures_the_tests_read():
+    v = KB.tco.values
+    assert (KB.gpus["rtx-4090"].power.tdp_w, v["workstation_host_w"].value, v["host_power_w_per_gpu"].value) == (
+        TDP_4090, DESKTOP_W, SERVER_W)
+
+
+def owned_power(owned: int, servers: int | None, hosting: str = "office") -> tuple[float, dict]:
+    """The plan's USD a GPU-hour of an owned RTX 4090 and its operands (solve.Fleet), at $0.20 a kWh."""
+    from gpuwise.plan.schema import PlanFile
+    from gpuwise.plan.sizing import owned_server_sizes
+    from gpuwise.plan.solve import fleet_for
+
+    pf = PlanFile.model_validate({"horizon_months": 1, "owned": [
+        {"gpu": "RTX 4090", "count": owned, "hosting": hosting, **({"servers": servers} if servers else {})}],
+        "workloads": [{"name": "w", "workload": {"task": "inference", "model": "llama-3.1-8b"},
+                       "cadence": {"continuous": True}}]})
+    f = fleet_for(KB, KB.gpus["rtx-4090"], owned, hosting, electricity=0.20, hosting=None, market="global",
+                  usd_cny=7.0, machines=owned_server_sizes(pf, KB, "rtx-4090"))
+    return f.owned_power_per_gpu_hour, f.owned_power
+
+
+@pytest.mark.parametrize(("owned", "servers", "host_w_a_gpu"), [
+    (1, None, DESKTOP_W),          # one card: one desktop, as one bought (test_planreview57's purchase: 250 W)
+    (4, None, DESKTOP_W / 4),      # four in one desktop (prices.yaml rtx-4090 units.max_per_node 4): 62.5 W a card
+    (8, 2, DESKTOP_W / 4),         # the bundled example: 8 in 2 machines of 4, two desktops, 2 x 250 W over 8 cards
+    (8, 1, SERVER_W),              # 8 in one machine: more than a desktop holds, a GPU server, as 8 bought go in one
+    (8, None, SERVER_W),           # 8 with no machines stated: one machine of them all, a server
+    (6, 2, DESKTOP_W / 3),         # 3 and 3: two desktops
+])
+def test_owned_cards_draw_the_host_of_the_machine_they_sit_in(owned, servers, host_w_a_gpu):
+    """An owned RTX 4090 drew the server host's 410 W a GPU where the same card bought as a workstation drew 250 W a
+    box: one rule now decides both by the machine (gpuwise.estimators.cost.machine_host_w). Office PUE 1.0."""
+    rate, operands = owned_power(owned, servers)
+    assert operands["host_w"] == pytest.approx(host_w_a_gpu)
+    assert rate == pytest.approx((TDP_4090 + host_w_a_gpu) / 1000 * 1.0 * 0.20)
+
+
+def test_an_owned_card_and_the_same_card_bought_draw_the_same_host():
+    """One 4090 owned and one bought, both in the office: the same watts a GPU-hour (450 + 250)."""
+    from gpuwise.plan.solve import fleet_for
+
+    f = fleet_for(KB, KB.gpus["rtx-4090"], 1, "office", electricity=0.20, hosting="office", market="global",
+                  usd_cny=7.0, machines=[1])
+    assert f.owned_power["host_w"] == f.bought_power["host_w"] == DESKTOP_W
+    assert f.owned_power_per_gpu_hour == pytest.approx(f.bought_power_per_gpu_hour)
+
+
+def test_the_bundled_example_s_owned_cards_cost_two_desktops_of_power():
+    """examples/plan-team-4090.yaml: 8 owned RTX 4090s in 2 machines in the office at $0.15 a kWh, every GPU busy
+    every hour (chat-70b on two copies of four): 8 x 450 W + 2 x 250 W = 4.1 kW, x 730 h x $0.15 = $448.95 a month
+    (it was 8 x (450 + 410) W = 6.88 kW, $753.36)."""
+    r = plan(str(Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml"))
+    assert all(m.utilisation == pytest.approx(1.0) for m in r.months)
+    assert [m.opex for m in r.months] == pytest.approx([(8 * TDP_4090 + 2 * DESKTOP_W) / 1000 * HOURS * 0.15] * 12)

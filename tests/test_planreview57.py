@@ -94,7 +94,9 @@ def test_a_purchase_priced_line_by_line():
 
 
 def test_owned_gpu_carries_the_service_and_a_burst_rents():
-    """One owned RTX 4090 in the office serves all day (power only: 0.86 kW x PUE 1.0 x $0.20 x 730 h a month);
+    """One owned RTX 4090 in the office serves all day (power only: 0.70 kW x PUE 1.0 x $0.20 x 730 h a month: the
+    card's 450 W and its desktop's 250 W, tco.yaml workstation_host_w, as the same card bought; it was the server's
+    410 W a GPU, 0.86 kW, before planleft58);
     the month-3 fine-tune finds it held and rents a RunPod 4090 ($0.34 an hour, knowledge/clouds.yaml) for its wall
     hours; renting everything would rent the service too."""
     r = plan({"horizon_months": 6, "owned": [{"gpu": "RTX 4090", "count": 1, "hosting": "office"}],
@@ -106,13 +108,13 @@ def test_owned_gpu_carries_the_service_and_a_burst_rents():
     burst = next(o for o in r.options if o.workload == "burst")
     rate = next(o for o in KB.clouds.gpu_hour_prices if o.gpu == "rtx-4090" and o.provider == "runpod")
     assert burst.rent_per_hour == pytest.approx(rate.usd_per_gpu_hour)
-    power = (450 + 410) / 1000 * 1.0 * 0.20 * HOURS  # tco.yaml host_power_w_per_gpu 410, office PUE 1.0
+    power = (450 + 250) / 1000 * 1.0 * 0.20 * HOURS  # tco.yaml workstation_host_w 250 (one desktop), office PUE 1.0
     rent = burst.rent_per_hour * burst.wall_hours
     assert r.total == pytest.approx(6 * power + rent, rel=1e-6)
     assert r.baselines["rent_all"] == pytest.approx(6 * HOURS * rate.usd_per_gpu_hour + rent, rel=1e-6)
     (cap,) = [b for b in r.binding if b.binding]
     assert (cap.kind, cap.held_months) == ("capacity", [3])
-    assert cap.value == pytest.approx(rent - burst.wall_hours * (450 + 410) / 1000 * 0.20, rel=1e-3)
+    assert cap.value == pytest.approx(rent - burst.wall_hours * (450 + 250) / 1000 * 0.20, rel=1e-3)
 
 
 def test_a_plan_over_its_budget_says_it_does_not_keep_to_the_constraints():

@@ -287,6 +287,37 @@ def host_w_per_gpu(gpu: Gpu, tco: TcoFile) -> float:
     return tco.values["host_power_w_per_gpu"].value
 
 
+def machine_host_w(gpu: Gpu, cards: int, tco: TcoFile, *, desktop: bool) -> float:
+    """The host's power beside ``cards`` GPUs in one machine at full load, by the form of the machine, whether bought
+    or already owned: a whole one-GPU system's own rest a system (gpus.yaml power.system_host_w, a DGX Spark's 100 W);
+    a desktop workstation's CPU, board and supply losses once for the box, whatever cards it holds (``desktop``:
+    consumer or workstation cards, no more than a desktop holds: tco.yaml workstation_host_w, 250 W); else a GPU
+    server's share a GPU (tco.yaml host_power_w_per_gpu, 410 W). One rule for both: a plan's owned RTX 4090 drew the
+    server's 410 W where the same card bought as a one-card workstation drew 250 W (planleft58)."""
+    own = gpu.power.system_host_w
+    if own is not None and gpu.link.server_gpus == 1:
+        return own * cards
+    v = tco.values
+    if desktop:
+        return own if own is not None else v["workstation_host_w"].value if "workstation_host_w" in v else 0.0
+    return v["host_power_w_per_gpu"].value * cards
+
+
+def in_desktop(prices: PricesFile | None, gpu: Gpu, cards: int) -> bool:
+    """``cards`` GPUs of the type in one machine are a desktop workstation: the type is sold as workstation cards
+    (prices.yaml units.sold_as) and they are no more than a desktop holds (units.max_per_node), as :func:`buy_plan`
+    puts a purchase in one (more go in 8-card PCIe servers)."""
+    entry = price_entry(prices, gpu.id)
+    return entry is not None and entry.units.sold_as == "workstation" and cards <= entry.units.max_per_node
+
+
+def owned_host_w(gpu: Gpu, machines: list[int], tco: TcoFile, prices: PricesFile | None) -> float:
+    """The host's power beside GPUs already owned, ``machines`` the GPUs of each machine they sit in (one machine of
+    them all where the owner does not say), each by :func:`machine_host_w` as the same machine bought is: eight owned
+    RTX 4090s in two servers are two 4-card workstations, 2 x 250 W, not 8 x 410 W."""
+    return sum(machine_host_w(gpu, c, tco, desktop=in_desktop(prices, gpu, c)) for c in machines)
+
+
 def hosting_for(tco: TcoFile, plan: BuyPlan, wanted: str | None, it_kw: float = 0.0) -> tuple[str, bool]:
     """Where bought hardware runs: the user's choice, else an office for one workstation, or for
     whole desktop systems (DGX Sparks) while their power stays within what an office supplies
@@ -381,13 +412,10 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
                  note_phrases=plan.note_phrases)
     server = Term("server_usd", plan.host_usd, "USD", plan.host_note, {"gpus": count})
     net, fabric = network_cost(plan, prices, networks or {}, gpu)
-    if plan.sold_as == "workstation":
-        # a whole desktop system (a DGX Spark) has its own rest-of-system figure: its part's TDP holds the CPU
-        own = gpu.power.system_host_w
-        per_box = own if own is not None else v["workstation_host_w"].value if "workstation_host_w" in v else 0.0
-        host_w = per_box * plan.nodes
+    if plan.sold_as == "workstation":  # desktops, or whole desktop systems (a DGX Spark: its part's TDP holds the CPU)
+        host_w = machine_host_w(gpu, 1, tco, desktop=True) * plan.nodes
     else:
-        host_w = v["host_power_w_per_gpu"].value * count
+        host_w = machine_host_w(gpu, count, tco, desktop=False)
     kw = (gpu.power.tdp_w * count + host_w) / 1000
     where, assumed = hosting_for(tco, plan, hosting, kw)
     h = tco.hosting.get(where) if tco.hosting else None

@@ -206,7 +206,8 @@ class Planner:
         fleets = {g.id: fleet_for(kb, g, owned.get(g.id, 0), owned_hosting.get(g.id, "office"),
                                   electricity=electricity, hosting=c.hosting, market=self.market, usd_cny=self.rate,
                                   refused=buy_refusal(book, kb, g, c, self.market),
-                                  need=max([sz.options[g.id].count for sz in sized if g.id in sz.options] or [1]))
+                                  need=max([sz.options[g.id].count for sz in sized if g.id in sz.options] or [1]),
+                                  machines=owned_server_sizes(self.pf, kb, g.id))
                   for g in gpus}
         if c.acquisition == "rent":
             for f in fleets.values():

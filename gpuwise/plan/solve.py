@@ -39,6 +39,7 @@ from ..estimators import cost as K
 from ..frozen import record
 from ..knowledge import Knowledge
 from ..messages import Phrase
+from . import copies
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
 
@@ -136,7 +137,8 @@ class Unit:
 
 
 def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electricity: float, hosting: str | None,
-              market: str, usd_cny: float, refused: tuple[Phrase, ...] = (), need: int = 1) -> Fleet:
+              market: str, usd_cny: float, refused: tuple[Phrase, ...] = (), need: int = 1,
+              machines: list[int] | None = None) -> Fleet:
     """Owned GPUs' running costs and the price of one unit bought, from tco.yaml and prices.yaml
     (the purchase through :func:`gpuwise.estimators.cost.buy_cost`). ``refused``: why the rules
     refuse buying it in ``market``, as message ids with values (:func:`gpuwise.decide.verdicts.buy_refusal`:
@@ -148,7 +150,9 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     and colocation past it."""
     tco = kb.tco
     f = Fleet(gpu=gpu, owned=owned, owned_hosting=owned_hosting)
-    host_w = K.host_w_per_gpu(gpu, tco)
+    # the owned GPUs' host by the machines they sit in (``machines``: each one's GPUs; unstated, one of them all), as
+    # the same machine bought draws (cost.machine_host_w): a desktop's 250 W over its cards, a server's 410 W a GPU
+    host_w = K.owned_host_w(gpu, machines or [owned], tco, kb.prices) / owned if owned else K.host_w_per_gpu(gpu, tco)
     h = tco.hosting.get(owned_hosting) if tco.hosting else None
     pue = h.pue if h else tco.values["pue"].value
     per_gpu_kw = (gpu.power.tdp_w + host_w) / 1000
@@ -538,6 +542,8 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
             # committed rentals of one copy, and of several where one holds them for less a copy (copies.reserved_rates)
             for term, r in [*opt.reserved.items(), *opt.reserved_pack.items()]:
                 per_month = r.usd_per_hour * HOURS
+                if dominated(sz, opt, r):
+                    continue
                 for o in range(1, H + 1):
                     span = commitment_span(H, o, r.months)
                     top = max(replicas_needed(sz, opt, m) for m in span)
@@ -554,6 +560,17 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
                     if after > 0:  # signed for, paid after the plan's months: counted in the last one
                         add(H, j, per_month * after)
     return out
+
+
+def dominated(sz: Sized, opt: Any, r: Any) -> bool:
+    """A committed rental that never costs less than on demand: its month (every hour) costs at least what its copies
+    rented on demand cost a month of the service's hours (copies.rent_of: alone, or in rentals rented whole), so no
+    plan takes it; left out of the program. A commitment is paid in every month of its term, so one that does not beat
+    on demand in a month of full use beats it in none."""
+    if opt.rent_usd_per_hour is None:
+        return False
+    on_demand = copies.rent_of(opt, r.copies) * sz.hours_per_day * DAYS_PER_MONTH * (1 - opt.rent_discount)
+    return on_demand <= r.usd_per_hour * HOURS * (1 + 1e-9)
 
 
 def _power_classes(inp: Inputs, s: Setting) -> dict[str, list[tuple[float, str, dict[str, Any]]]]:
