@@ -122,15 +122,16 @@ def test_a_months_purchase_over_two_sites_says_where_each_part_runs() -> None:
 
 
 def test_the_owned_fleets_hosting_figure_is_what_the_lines_bill() -> None:
-    # one owned RTX 4090 in colocation (0.86 kW: 450 W + 410 W host share, tco.yaml) beside 4 bought in month 1 that
-    # arrive in month 2. Month 1 the site holds the owned card alone: its kW $215 + the 2 kW minimum's rest $285 =
-    # $500; months 2-3 the site holds 0.86 + 4 x 0.7 kW, past the minimum: the owned card is billed its $215. plan32's
-    # figure billed it alone every month ($500); the plan bills (500 + 215 + 215) / 3 = $310 a month on average.
+    # one owned RTX 4090 in colocation (0.70 kW: 450 W + its desktop's 250 W, tco.yaml workstation_host_w, as one
+    # bought; 0.86 kW with the server's 410 W before planleft58) beside 4 bought in month 1 that arrive in month 2.
+    # Month 1 the site holds the owned card alone: its kW $175 + the 2 kW minimum's rest $325 = $500; months 2-3 the
+    # site holds 0.70 + 4 x 0.7 kW, past the minimum: the owned card is billed its $175. plan32's figure billed it
+    # alone every month ($500); the plan bills (500 + 175 + 175) / 3 = $283.33 a month on average.
     r = plan({"horizon_months": 3, "owned": [{"gpu": "RTX 4090", "count": 1, "hosting": "colocation"}],
               "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b",
                                                           "prompt_tokens": 1000, "output_tokens": 200},
                              "cadence": {"continuous": True}, "targets": {"requests_per_s": 12}}],
               "constraints": {"acquisition": "buy", "gpus": ["rtx-4090"], "hosting": "colocation"}})
     assert [(p.month, p.site, p.count) for p in r.purchases] == [(1, "colocation", 4)]
-    assert r.owned[0].hosting_per_month == pytest.approx((0.86 * RATE + (MIN_KW - 0.86) * RATE + 2 * 0.86 * RATE) / 3)
-    assert r.owned[0].hosting_per_month == pytest.approx(310.0)
+    assert r.owned[0].hosting_per_month == pytest.approx((0.70 * RATE + (MIN_KW - 0.70) * RATE + 2 * 0.70 * RATE) / 3)
+    assert r.owned[0].hosting_per_month == pytest.approx(850 / 3)
