@@ -166,3 +166,76 @@ def test_the_bundled_example_s_owned_cards_cost_two_desktops_of_power():
     r = plan(str(Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml"))
     assert all(m.utilisation == pytest.approx(1.0) for m in r.months)
     assert [m.opex for m in r.months] == pytest.approx([(8 * TDP_4090 + 2 * DESKTOP_W) / 1000 * HOURS * 0.15] * 12)
+
+
+# ---------------------------------------------------------------------------------------------- 5. the copy size
+EXAMPLE = Path(__file__).parent.parent / "examples" / "plan-team-4090.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_the_brief_page_gives_a_service_s_copy_size(fmt):
+    """The example serves chat-70b on its 8 owned RTX 4090s in copies of 4 (options[].count; the full page's and the
+    JSON's copy_sizes): the brief page said '8 x RTX 4090, owned' and not how they are split. Its 'Where each
+    workload runs' now has the GPUs a copy beside them: 4 for the service, a dash for the training runs."""
+    from gpuwise.render import plan_view
+
+    r = plan(str(EXAMPLE))
+    (chat,) = [o for o in r.options if o.workload == "chat-70b" and o.gpu == "rtx-4090"]
+    assert chat.count == 4
+    vm = plan_view.view(r, fmt=fmt)
+    where = vm["where"]
+    assert where["headers"][2] == "A copy"
+    rows = {(row["cells"][0], row["cells"][3]): row["cells"] for row in where["rows"]}
+    assert rows[("chat-70b", "owned")][1:3] == ["8 x NVIDIA GeForce RTX 4090 24GB", "4"]
+    assert rows[("lora-8b", "rented")][2] == "—"
+    page = plan_view.render(r, fmt, width=200)
+    assert "A copy" in page
+    zh = plan_view.render(r, fmt, lang="zh", width=200)
+    assert "每副本" in zh and "A copy" not in zh
+
+
+# ---------------------------------------------------------------------------------------------- 6. owned[].network
+def one_a_server(tmp_path: Path, **owned) -> str:
+    """The bundled example with its 8 RTX 4090s one to a server: the fine-tune's and the service's 2-GPU runs and
+    copies span two servers, over the network between them."""
+    import yaml
+
+    doc = yaml.safe_load(EXAMPLE.read_text())
+    doc["owned"][0].update({"servers": 8, **owned})
+    return write_yaml(tmp_path, doc, "team.yaml")
+
+
+def test_owned_network_is_an_input_the_plan_runs_over(tmp_path: Path):
+    """plansvc57 timed a run over the owned servers on the GPU class's default network and named it in the JSON's
+    owned[].network, but the plan file could not state it. Stated, it is the network the runs and copies over the
+    servers are estimated on (the LoRA fine-tune's two-GPU run over two servers is faster on InfiniBand 200 than on
+    the 25 Gb/s Ethernet default), the JSON and the page name it, and no assumption says it was taken."""
+    default = json_of(tmp_path, "plan", one_a_server(tmp_path))
+    stated = json_of(tmp_path, "plan", one_a_server(tmp_path, network="infiniband-200"))
+    assert (default["owned"][0]["network"], stated["owned"][0]["network"]) == ("ethernet-25", "infiniband-200")
+
+    def lora_hours(d: dict) -> float:
+        (o,) = [o for o in d["options"] if o["workload"] == "lora-8b" and o["gpu"] == "rtx-4090"]
+        return o["wall_hours"]
+
+    assert lora_hours(stated) < lora_hours(default)
+    assert [a for a in default["assumptions"] if a["field"] == "owned[].servers"]
+    assert not [a for a in stated["assumptions"] if a["field"] == "owned[].servers"]
+    done = gpuwise("plan", one_a_server(tmp_path, network="infiniband-200"), cwd=tmp_path)
+    assert "servers on infiniband-200" in " ".join(done.stdout.split())
+
+
+@pytest.mark.parametrize(("network", "said"), [
+    ("infiniband-20", "owned[0].network: unknown network 'infiniband-20' (did you mean infiniband-200?)"),
+])
+def test_an_unknown_owned_network_is_refused_with_the_close_name(tmp_path: Path, network, said):
+    done = gpuwise("plan", one_a_server(tmp_path, network=network), cwd=tmp_path)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_two_networks_for_one_owned_type_are_refused(tmp_path: Path):
+    f = write_yaml(tmp_path, {**LAB, "owned": [
+        {"gpu": "A100 80GB SXM", "count": 8, "servers": 1, "network": "infiniband-200"},
+        {"gpu": "A100 80GB SXM", "count": 8, "servers": 1, "network": "ethernet-100"}]}, "two.yaml")
+    done = gpuwise("plan", f, cwd=tmp_path)
+    assert done.returncode == 2 and "owned[1].network" in done.stderr and "infiniband-200" in done.stderr

@@ -51,12 +51,14 @@ from .sizing import (
     DAYS_PER_MONTH,
     HOURS,
     Sized,
+    check_owned_network,
     market,
     on_hardware,
     owned_network,
     owned_server_sizes,
     replicas_needed,
     size,
+    stated_network,
     stated_server_gpus,
     workload_defaults,
 )
@@ -183,6 +185,7 @@ class Planner:
                                 values={"count": o.count, "gpu": part.name, "servers": o.servers,
                                         "per_node": math.ceil(o.count / o.servers), "most": most})
             check_shared_host_ram(part, o.count, o.servers, o.host_ram_gb, f"{self.where}: owned[{i}].host_ram_gb")
+            check_owned_network(kb, pf, i, r.id, f"{self.where}: owned[{i}].network")
             owned[r.id] = owned.get(r.id, 0) + o.count
             owned_hosting.setdefault(r.id, o.hosting)
         self.owned = owned
@@ -714,7 +717,7 @@ class Planner:
             for where in sorted({p.site for p in ex.purchases}):
                 self.assumptions.append(note("constraints.hosting", where, "assume.plan.hosting", {"hosting": where}))
         for g in self.owned:  # a run or copy over the owned servers: the network between them, assumed (sizing)
-            per = stated_server_gpus(self.pf, self.kb, g)
+            per = stated_server_gpus(self.pf, self.kb, g) if not stated_network(self.kb, g, self.pf) else 0
             if per and any(pl.gpu == g and pl.acquisition == "owned" and (pl.count // pl.copies if pl.copies else
                                                                          pl.count) > per
                            for m in ex.months for pl in m.placements):
@@ -731,7 +734,8 @@ class Planner:
         owned = [OwnedFleet(gpu=g, name=self.kb.gpus[g].name, count=n, hosting=self.fleets[g].owned_hosting,
                             hosting_per_month=M(owned_hosting(self.inp, ex, g) / self.inp.H),
                             server_gpus=stated_server_gpus(self.pf, self.kb, g),
-                            server_sizes=owned_server_sizes(self.pf, self.kb, g), network=owned_network(self.kb, g))
+                            server_sizes=owned_server_sizes(self.pf, self.kb, g),
+                            network=owned_network(self.kb, g, self.pf))
                  for g, n in self.owned.items()]
         workloads = [PlannedWorkload(
             name=sz.name, task=sz.job.w.task, model=sz.job.model_id or sz.job.shape.name,

@@ -263,7 +263,8 @@ class OwnedFleet(Frozen):
                                     "spread over its servers as evenly as it goes (8 in 3 servers: 3, 3, 2); empty "
                                     "where the plan file does not state their servers")
     network: str = Field("", description="the network between their servers that a run or copy over them crosses, "
-                         "its hours estimated over it: the default for the GPU's class (the plan file states none)")
+                         "its hours estimated over it: the plan file's owned[].network, else the default for the "
+                         "GPU's class")
 
     def spans(self, gpus: int) -> int:
         """The servers a run or copy of ``gpus`` of them spans (:func:`servers_spanned`)."""

@@ -54,6 +54,9 @@ class Owned(Strict):
                                description="when they were bought, YYYY-MM")
     paid_usd: float | None = Field(default=None, ge=0, le=1e13,
                                    description="what was paid for all of them, in constraints.currency")
+    network: str | None = Field(default=None, min_length=1, max_length=100,
+                                description="the network between the servers they sit in (a knowledge/runtime.yaml "
+                                            "networks name); unstated: the default for the GPU's class")
     host_ram_gb: float | None = Field(default=None, ge=1, le=1e5,
                                       description="host RAM of each server they sit in, GB (a run that offloads "
                                                   "its state to host RAM is judged on it)")

@@ -31,13 +31,14 @@ from ..decide.verdicts import (
     rejected_on,
     rejected_reading,
 )
+from ..errors import N_, UserError
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
 from ..estimators.interconnect import count_ladder, default_network, gpus_per_server
 from ..estimators.offers import as_sold
 from ..estimators.rental import instance_gpus, instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
-from ..inputs.job import Job, resolve
+from ..inputs.job import Job, check_network, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from ..results import Assumption
@@ -658,11 +659,27 @@ def owned_servers(pf: PlanFile, kb: Knowledge, g: str, count: int) -> int:
     return servers_spanned(owned_server_sizes(pf, kb, g), count)
 
 
-def owned_network(kb: Knowledge, g: str) -> str:
-    """The network between the owned servers of ``g`` that a run or copy over them crosses: the plan file states
-    none, so the default for the GPU's class (interconnect.default_network, as an unstated ``hardware.network``'s),
-    which the plan's assumptions name (assume.plan.owned_network)."""
-    return default_network(kb.gpus[g], kb.runtime)
+def owned_network(kb: Knowledge, g: str, pf: PlanFile | None = None) -> str:
+    """The network between the owned servers of ``g`` that a run or copy over them crosses: the plan file's
+    ``owned[].network`` for the type, else the default for the GPU's class (interconnect.default_network, as an
+    unstated ``hardware.network``'s), which the plan's assumptions then name (assume.plan.owned_network)."""
+    return stated_network(kb, g, pf) or default_network(kb.gpus[g], kb.runtime)
+
+
+def check_owned_network(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str) -> None:
+    """``owned[i].network``: one of runtime.yaml's networks (a close match offered), and the one other entries of the
+    same GPU type state, if any (their servers are one fleet, on one network)."""
+    name = pf.owned[i].network
+    check_network(kb, name, where)
+    first = stated_network(kb, g, pf)
+    if name is not None and first != name:
+        raise UserError(N_("owned %(gpu)s are on %(first)s in an earlier entry: one network a GPU type"),
+                        where=where, values={"gpu": kb.gpus[g].name, "first": first})
+
+
+def stated_network(kb: Knowledge, g: str, pf: PlanFile | None) -> str | None:
+    """The ``owned[].network`` the plan file states for the owned GPUs of ``g`` (None: none)."""
+    return next((w.network for w in pf.owned if w.network and kb.gpu(w.gpu).id == g), None) if pf else None
 
 
 def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
@@ -683,7 +700,7 @@ def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook,
             # complete estimates: a copy's facts (copy_gpus, the layout) are the serving estimate's
             stated = [w.host_ram_gb for w in pf.owned if kb.gpu(w.gpu).id == g]  # a node here is an owned server
             ahead = min(h for h in stated if h is not None) if not s.serving and stated and None not in stated else None
-            spans = evaluate(s.job, f.gpu, opt.count, nodes=nodes, network=owned_network(kb, g),
+            spans = evaluate(s.job, f.gpu, opt.count, nodes=nodes, network=owned_network(kb, g, pf),
                              host_ram_ahead_gb=ahead)
             there = _verdict(book, s, spans).rejected
             sized_on = _verdict(book, s, evaluate(s.job, f.gpu, opt.count)).rejected

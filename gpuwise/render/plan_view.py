@@ -173,7 +173,7 @@ def _top(vm: dict[str, Any], rows: tuple[int, int, int], cols: int) -> dict[str,
     if where:
         kept = {w for w, _ in vm["where_rank"][:runs]}
         out["where_top"] = table(where["headers"], [r["cells"] for r in where["rows"] if r["cells"][0] in kept],
-                                 right=(4,)) if kept else None
+                                 right=WHERE_RIGHT) if kept else None
     api = vm["api_short"] or vm["api"]
     if api:
         out["api_top"] = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(vm["api_rank"][:apis])],
@@ -334,6 +334,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         return _(ACQ[p.acquisition])
 
     full = detail == "full"
+    copy_size = {(o.workload, o.gpu): o.count for o in r.options}  # a service's option: the GPUs of one copy
     place_rows = []
     groups: dict[tuple[str, str, int, str], dict[str, Any]] = {}
     for x in r.months:
@@ -342,30 +343,34 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                     local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
             place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", how(p), what,
                                local.num(p.gpu_hours, 0)])
-            g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0})
+            g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0,
+                                                                         "size": copy_size.get((p.workload, p.gpu), 0)
+                                                                         if p.copies else 0})
             g["months"].append(x.month)
             g["hours"] += p.gpu_hours
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
                        right=(0, 5)) if full else None
-    def where_table(name: Any) -> dict[str, Any]:
-        return table([_("Workload"), _("GPUs"), _("How"), _("Months"), _("GPU-hours")],
-                     [[w, f"{n} x {name(g)}", h, _ranges(v["months"], lang), local.num(v["hours"], 0)]
+    def where_table(name: Any) -> dict[str, Any]:  # a service's GPUs a copy beside them (the full page's copy_sizes)
+        return table([_("Workload"), _("GPUs"), _("A copy"), _("How"), _("Months"), _("GPU-hours")],
+                     [[w, f"{n} x {name(g)}", str(v["size"]) if v["size"] else DASH, h, _ranges(v["months"], lang),
+                       local.num(v["hours"], 0)]
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
-                     right=(4,))
+                     right=WHERE_RIGHT)
 
     # nothing placed (only unpriced GPUs): no table of headings alone (hostile round 26)
     where = where_table(gpu) if groups else None
     where_ids = where_table(str) if groups else None  # shorter: the catalog ids, one line a row
     folded: dict[tuple[str, str, str], dict[str, Any]] = {}  # at its shortest: one row a workload, type and way
     for (w, g, n, h), v in groups.items():
-        f = folded.setdefault((w, g, h), {"counts": set(), "months": set(), "hours": 0.0})
+        f = folded.setdefault((w, g, h), {"counts": set(), "months": set(), "hours": 0.0, "size": v["size"]})
         f["counts"].add(n)
         f["months"].update(v["months"])
         f["hours"] += v["hours"]
     order = sorted(folded.items(), key=lambda kv: (kv[0][0], min(kv[1]["months"])))
-    where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", h, _ranges(sorted(f["months"]), lang),
+    where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", str(f["size"]) if f["size"] else DASH,
+                                             h, _ranges(sorted(f["months"]), lang),
                                              local.num(f["hours"], 0)] for (w, g, h), f in order],
-                         right=(4,)) if where and len(folded) < len(groups) else None
+                         right=WHERE_RIGHT) if where and len(folded) < len(groups) else None
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
@@ -680,6 +685,10 @@ def _months_in(parts: list[Any], months: list[int], lang: str) -> list[Any]:
         return parts
     return [[sep, mid, {**kw, "months": _ranges(months, lang)} if "months" in kw and mid.startswith("plan.unplaced.")
              else kw] for sep, mid, kw in parts]
+
+
+WHERE_RIGHT = (2, 5)
+"""'Where each workload runs': its right-aligned columns (a service's GPUs a copy, the GPU-hours)."""
 
 
 def _span(counts: set[int]) -> str:
