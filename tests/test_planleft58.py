@@ -239,3 +239,36 @@ def test_two_networks_for_one_owned_type_are_refused(tmp_path: Path):
         {"gpu": "A100 80GB SXM", "count": 8, "servers": 1, "network": "ethernet-100"}]}, "two.yaml")
     done = gpuwise("plan", f, cwd=tmp_path)
     assert done.returncode == 2 and "owned[1].network" in done.stderr and "infiniband-200" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------- 4. copies over servers
+def test_a_copy_over_the_owned_servers_carries_what_it_does_over_their_network(tmp_path: Path):
+    """The example's 8 RTX 4090s one to a server: chat-70b's copy of 2 (tensor parallel 2 inside one server, 86.1
+    tokens/s) spans two owned servers, where the estimate over them (2 pipeline stages on the ethernet-25 default)
+    carries 59.1. The plan counted each owned copy at the one-server figure: its 4 owned copies carried 344 tokens/s
+    of month 1's 600 where they carry 236, and it rented too little beside them. Now the owned copies count at the
+    estimate over the servers (options[].own_capacity) and the rented copies at the one-server rental's."""
+    import yaml
+
+    from gpuwise.decide import rulebook
+    from gpuwise.estimators.candidate import evaluate
+    from gpuwise.inputs.job import resolve
+    from gpuwise.plan.schema import PlanFile
+    from gpuwise.plan.sizing import _requirements, plan_within
+
+    d = json_of(tmp_path, "plan", one_a_server(tmp_path))
+    (o,) = [o for o in d["options"] if o["workload"] == "chat-70b" and o["gpu"] == "rtx-4090"]
+    assert o["count"] == 2 and o["layout"] == "tensor parallel 2"
+    pf = PlanFile.model_validate(yaml.safe_load(EXAMPLE.read_text()))  # the service's job as the plan sizes it
+    book = rulebook.load(None, {k: v.value for k, v in KB.policy.items()})
+    job = plan_within(resolve(_requirements(pf.workloads[1], pf, 12), KB), book)
+    over = evaluate(job, KB.gpus["rtx-4090"], 2, nodes=2, network="ethernet-25")
+    assert over.label() == "2 pipeline stages"
+    assert o["own_capacity"] == pytest.approx(over.serving.max_throughput_tokens_per_s, rel=1e-9)
+    assert o["own_capacity"] < 0.75 * o["capacity"]
+    demand = next(x for x in d["workloads"] if x["name"] == "chat-70b")["demand"]
+    caps = {x["gpu"]: x["capacity"] for x in d["options"] if x["workload"] == "chat-70b"}
+    for m, month in enumerate(d["months"]):
+        carried = sum(p["copies"] * (o["own_capacity"] if p["acquisition"] == "owned" else caps[p["gpu"]])
+                      for p in month["placements"] if p["workload"] == "chat-70b")
+        assert carried >= demand[m] - 1e-6

@@ -174,6 +174,8 @@ class Option(Frozen):
     own_count: int = Field(0, description="a run on an owned type: the owned GPUs, of one owned server, it may run on "
                                           "beside count (0: on count)")
     own_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
+    own_capacity: float = Field(0.0, description="a service's copy on the owned GPUs where it spans their servers: "
+                                                 "its capacity over them, on the network between them (0: capacity)")
     fewest_refused: str = Field("", description="the rule that keeps the run on count off the owned GPUs (their "
                                                 "servers' stated RAM) while it may run on own_count ('' none)")
     pack_copies: int = Field(0, description="a service: the copies one rental holds where one rented whole (an "

@@ -100,6 +100,7 @@ class Option:
     own_count: int = 0  # training on an owned type: the run on more of the owned GPUs, one server's (0: `count`)
     own_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
     own_host_ram: dict[str, Any] = field(default_factory=dict)  # its host RAM facts there, as `host_ram`'s
+    own_capacity: float = 0.0  # serving: a copy over the owned servers, on their network (0: as sized)
     rejected: tuple[str, ...] = ()  # the rules that rejected something of `count` (its completed estimate)
     owned_refused: str = ""  # the rule that keeps the run off the owned GPUs (their servers' stated RAM, on_hardware)
     fewest_refused: str = ""  # the rule that keeps the run on `count` off the owned GPUs; it may run on `own_count`
@@ -123,7 +124,7 @@ class Option:
         """The counts and hours a run has besides the fewest's (the plan JSON's options, result.Option)."""
         return {"rent_count": self.rent_count, "rent_wall_hours": self.rent_wall_hours, "buy_count": self.buy_count,
                 "buy_wall_hours": self.buy_wall_hours, "own_count": self.own_count,
-                "fewest_refused": self.fewest_refused,
+                "fewest_refused": self.fewest_refused, "own_capacity": self.own_capacity,
                 "own_wall_hours": self.own_wall_hours}
 
     @property
@@ -709,6 +710,12 @@ def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook,
                 opt.owned_refused = new[0]
                 s.owned_reason[g] = why("software", "plan.why.ruled_out", rule=new[0],
                                         title=[("", "rule.title", {"title": book.rules[new[0]].title})])
+                continue
+            if s.serving:  # a copy over the servers carries what it does there (plan32: one server's capacity)
+                sv = spans.serving
+                cap = 0.0 if sv is None else float((sv.max_throughput_tokens_per_s if s.measure == "tokens_per_s"
+                                                    else sv.max_throughput_concurrency) or 0.0)
+                opt.own_capacity = max(_within_p95(s, sv, cap), 1e-6)  # (none within the targets: carries nothing)
                 continue
             wall = float((spans.speed.wall_hours if spans.speed else None) or 0.0)
             if not s.serving and wall > 0:

@@ -409,9 +409,12 @@ def build(inp: Inputs, s: Setting) -> Program:
                     can_own = ((f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     if can_own:
                         power = _power(p, g, f, opt.count * hours)
-                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=top, cost=power, integer=True)
+                        # a copy over the owned servers carries what it does on their network (sizing.on_owned_servers)
+                        cap = opt.own_capacity or opt.capacity
+                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=min(math.ceil(D / cap - 1e-9) + 1, 10_000),
+                                   cost=power, integer=True)
                         p.own_copy[(sz.name, m, g)] = j
-                        terms[j] = opt.capacity
+                        terms[j] = cap
                         add(m, j, power)
                         use(power_hours, (g, m), j, opt.count * hours)
                         use(use_count, (g, m), j, opt.count)
