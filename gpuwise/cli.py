@@ -603,8 +603,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    """``gpuwise plan``: exit 1 when some workload could not be placed or a finding is a blocker (a budget no mix of
-    GPUs keeps to: PLAN-BUDGET-OVER; a house rule's), as ``audit`` exits 1 on a blocker; the report says why."""
+    """``gpuwise plan``: exit 1 when the plan does not keep to its constraints -- some workload could not be placed,
+    or a budget no mix of GPUs keeps to (PLAN-BUDGET-OVER) -- as ``recommend`` exits 1 with no feasible option; the
+    report says why. A blocker the plan routes around (an owned server's RAM: the run rented) leaves it 0."""
     from .plan.build import plan
     from .plan.milp import progress_in
     from .render import output, plan_view
@@ -617,7 +618,7 @@ def _plan(args: argparse.Namespace) -> int:
     text = plan_view.render(result, output.report_format(args.output, args.format), lang=args.lang,
                             detail=args.detail)
     _write(text, args, inputs)
-    return 1 if result.unplaced or any(f.severity == "blocker" for f in result.findings) else 0
+    return 1 if result.unplaced or result.answer.why_not else 0
 
 
 def _estimate(args: argparse.Namespace) -> int:

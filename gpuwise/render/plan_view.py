@@ -173,7 +173,7 @@ def _top(vm: dict[str, Any], rows: tuple[int, int, int], cols: int) -> dict[str,
     if where:
         kept = {w for w, _ in vm["where_rank"][:runs]}
         out["where_top"] = table(where["headers"], [r["cells"] for r in where["rows"] if r["cells"][0] in kept],
-                                 right=WHERE_RIGHT) if kept else None
+                                 right=WHERE_RIGHT if len(where["headers"]) > 5 else (4,)) if kept else None
     api = vm["api_short"] or vm["api"]
     if api:
         out["api_top"] = table(api["headers"], [api["rows"][i]["cells"] for i in sorted(vm["api_rank"][:apis])],
@@ -350,12 +350,17 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             g["hours"] += p.gpu_hours
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
                        right=(0, 5)) if full else None
-    def where_table(name: Any) -> dict[str, Any]:  # a service's GPUs a copy beside them (the full page's copy_sizes)
-        return table([_("Workload"), _("GPUs"), _("A copy"), _("How"), _("Months"), _("GPU-hours")],
-                     [[w, f"{n} x {name(g)}", str(v["size"]) if v["size"] else DASH, h, _ranges(v["months"], lang),
-                       local.num(v["hours"], 0)]
+    sized = any(v["size"] for v in groups.values())  # a service placed: its GPUs a copy (the full page's copy_sizes)
+
+    def copy(size: int) -> list[str]:
+        return [str(size) if size else DASH] if sized else []
+
+    def where_table(name: Any) -> dict[str, Any]:
+        return table([_("Workload"), _("GPUs"), *([_("A copy")] if sized else []), _("How"), _("Months"),
+                      _("GPU-hours")],
+                     [[w, f"{n} x {name(g)}", *copy(v["size"]), h, _ranges(v["months"], lang), local.num(v["hours"], 0)]
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
-                     right=WHERE_RIGHT)
+                     right=WHERE_RIGHT if sized else (4,))
 
     # nothing placed (only unpriced GPUs): no table of headings alone (hostile round 26)
     where = where_table(gpu) if groups else None
@@ -367,10 +372,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         f["months"].update(v["months"])
         f["hours"] += v["hours"]
     order = sorted(folded.items(), key=lambda kv: (kv[0][0], min(kv[1]["months"])))
-    where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", str(f["size"]) if f["size"] else DASH,
-                                             h, _ranges(sorted(f["months"]), lang),
+    where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", *copy(f["size"]), h,
+                                             _ranges(sorted(f["months"]), lang),
                                              local.num(f["hours"], 0)] for (w, g, h), f in order],
-                         right=WHERE_RIGHT) if where and len(folded) < len(groups) else None
+                         right=WHERE_RIGHT if sized else (4,)) if where and len(folded) < len(groups) else None
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
@@ -688,7 +693,7 @@ def _months_in(parts: list[Any], months: list[int], lang: str) -> list[Any]:
 
 
 WHERE_RIGHT = (2, 5)
-"""'Where each workload runs': its right-aligned columns (a service's GPUs a copy, the GPU-hours)."""
+"""'Where each workload runs' with a service placed: its right-aligned columns (its GPUs a copy, the GPU-hours)."""
 
 
 def _span(counts: set[int]) -> str:
