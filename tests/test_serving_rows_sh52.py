@@ -60,8 +60,8 @@ BAND = (0.78, 1.9)
 
 
 def _rows() -> dict[str, dict]:
-    # SH74 on are free
-    return rows_in("serving_independent.csv", "SH", 52, 80)
+    # SH74 on are serveblind30's
+    return rows_in("serving_independent.csv", "SH", 52, 73)
 
 
 def test_the_round_has_its_rows_and_no_more():
