@@ -121,7 +121,7 @@ def test_the_host_figures_the_tests_read():
 def owned_power(owned: int, servers: int | None, hosting: str = "office") -> tuple[float, dict]:
     """The plan's USD a GPU-hour of an owned RTX 4090 and its operands (solve.Fleet), at $0.20 a kWh."""
     from gpuwise.plan.schema import PlanFile
-    from gpuwise.plan.sizing import owned_server_sizes
+    from gpuwise.plan.servers import owned_server_sizes
     from gpuwise.plan.solve import fleet_for
 
     pf = PlanFile.model_validate({"horizon_months": 1, "owned": [

@@ -47,19 +47,15 @@ from .result import (
 )
 from .result import complete as complete_records
 from .schema import PlanFile
+from .servers import check_owned_network, owned_network, owned_server_sizes, stated_network, stated_server_gpus
 from .sizing import (
     DAYS_PER_MONTH,
     HOURS,
     Sized,
-    check_owned_network,
     market,
     on_hardware,
-    owned_network,
-    owned_server_sizes,
     replicas_needed,
     size,
-    stated_network,
-    stated_server_gpus,
     workload_defaults,
 )
 from .solution import Bought, Committed, Extracted, HostedApi, MoneyLine, MonthFigures, Placed
@@ -259,7 +255,8 @@ class Planner:
                 if o.rent_usd_per_hour is not None and self.pf.constraints.acquisition != "buy":
                     rate = min([o.rent_usd_per_hour] + [r.usd_per_hour / r.copies for r in
                                                          [*o.reserved.values(), *o.reserved_pack.values()]])
-                    rent.append((rate * (work / max(o.rent_gpus_paid, 1) if sz.serving else o.rented_wall_hours), g))
+                    copy = o.rented_count * HOURS / max(o.rented_capacity, 1e-9)  # a rented copy's, sized apart
+                    rent.append((rate * (copy / max(o.rent_gpus_paid, 1) if sz.serving else o.rented_wall_hours), g))
                 if f.unit:  # in the first unit that holds the copy (run)
                     u = next((u for u in f.units if max(u.holds, u.gpus) >= o.count), f.units[-1])
                     per_gpu_hour = (u.capex + u.hosting_per_month * H) / (u.gpus * H * HOURS)
@@ -401,7 +398,7 @@ class Planner:
             f = inp.fleets[g]
             if sz.serving:
                 copies = round(value)
-                gpus = paid or copies * o.count  # copies in rentals that hold several: every GPU paid for
+                gpus = paid or copies * (o.count if own else o.rented_count)  # in rentals of several: all paid for
                 hours = gpus * sz.hours_per_day * DAYS_PER_MONTH
                 extra: dict[str, Any] = {"copies": copies}
             else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
@@ -456,7 +453,7 @@ class Planner:
                                   "provider": o.rent_provider, "as_of": o.rent_as_of}
                     # the GPUs the line pays for: a service's copies each on the copy's GPUs (as a commitment's
                     # line counts them), a training line's runs one after another on the run's
-                    paid = (o.rent_gpus_paid or o.count) * (round(v) if sz.serving else 1)
+                    paid = (o.rent_gpus_paid or o.rented_count) * (round(v) if sz.serving else 1)
                     lines.append(_line(m, "rent", _item("item.plan.rent", workload=name, count=paid,
                                                         gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=o.rent_provider),
                                        amount, formula, inputs))

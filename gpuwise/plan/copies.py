@@ -78,6 +78,13 @@ def replicas_needed(s: Any, opt: Any, m: int) -> int:
     return math.ceil(d / opt.capacity - 1e-9) if d > 0 else 0
 
 
+def rented_needed(s: Any, opt: Any, m: int) -> int:
+    """Rented copies of ``opt`` that carry month ``m``'s load (at the rented copy's capacity, where it is sized apart
+    from the owned or bought one: sizing._rental)."""
+    d = s.demand[m - 1]
+    return math.ceil(d / opt.rented_capacity - 1e-9) if d > 0 else 0
+
+
 def sizes(fewest: int, paid: int, server: int, top: int) -> list[int]:
     """The larger sizes a copy is tried at, a bounded few: twice and four times the ``fewest``, the GPUs its rental
     pays for (``paid``: two L4s of a four-GPU instance), a server's GPUs (``server``); up to ``top``."""
@@ -148,6 +155,25 @@ def said(s: Any, opt: Any, peak: int) -> dict[str, Any]:
     copies = replicas_needed(s, opt, peak)
     return {"count": opt.count, "capacity": opt.capacity, "layout": opt.layout, "copies": copies,
             "gpus": copies * opt.count, "rent_per_hour": rent_of(opt, copies)}
+
+
+def rent_as(opt: Any, r: Any) -> None:
+    """``opt``'s rented copies are ``r``'s: its GPUs, capacity and rental."""
+    opt.rent_count, opt.rent_capacity = r.count, r.capacity
+    opt.rent_usd_per_hour, opt.rent_gpus_paid = r.rent_usd_per_hour, r.rent_gpus_paid
+    opt.rent_discount = r.rent_discount
+    opt.rent_provider, opt.rent_instance, opt.rent_as_of = r.rent_provider, r.rent_instance, r.rent_as_of
+    opt.reserved, opt.reserved_pack, opt.rent_pack = r.reserved, r.reserved_pack, r.rent_pack
+
+
+def unrented(opt: Any) -> Any:
+    """``opt`` without its rental: a copy estimated in one server that the type's rental, smaller instances, does not
+    hold (two one-T4 g4dn.xlarge are not a server of two: NET-TP-ACROSS-INSTANCES), priced on nothing; it is a copy
+    on owned or bought GPUs, and the rented copies are sized apart (:func:`.sizing._rental`)."""
+    opt.rent_usd_per_hour, opt.rent_gpus_paid, opt.rent_discount = None, 0, 0.0
+    opt.rent_provider = opt.rent_instance = opt.rent_as_of = None
+    opt.reserved, opt.reserved_pack, opt.rent_pack = {}, {}, None
+    return opt
 
 
 def ruled(book: Rulebook, rule: str, kind: str) -> Why:

@@ -165,8 +165,11 @@ class Option(Frozen):
     rent_per_hour: float | None = None
     rent_provider: str | None = None
     layout: str = ""
-    rent_count: int = Field(0, description="a run rented by the instance: the GPUs it runs on, every GPU paid for "
-                                           "(0: on count)")
+    rent_count: int = Field(0, description="a run rented by the instance: the GPUs it runs on, every GPU paid for; "
+                                           "a service's rented copy sized apart from the owned or bought one (the "
+                                           "type's rental smaller instances than that copy): its GPUs (0: on count)")
+    rent_capacity: float = Field(0.0, description="that rented copy's capacity, on the instances over their network "
+                                                  "(0: capacity)")
     rent_wall_hours: float = Field(0.0, description="its wall hours on them (0: wall_hours)")
     buy_count: int = Field(0, description="a run on a type the plan only buys: the GPUs of the server bought it runs "
                                           "on (0: on count)")

@@ -31,21 +31,20 @@ from ..decide.verdicts import (
     rejected_on,
     rejected_reading,
 )
-from ..errors import N_, UserError
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate, offers_for
-from ..estimators.interconnect import count_ladder, default_network, gpus_per_server
+from ..estimators.interconnect import count_ladder, gpus_per_server
 from ..estimators.offers import as_sold
 from ..estimators.rental import instance_gpus, instance_split, rent_network, rented_host_ram
 from ..frozen import frozen, record
-from ..inputs.job import Job, check_network, resolve
+from ..inputs.job import Job, resolve
 from ..inputs.schema import MAX_GPUS, Constraints, Requirements
 from ..knowledge import Knowledge
 from ..results import Assumption
 from . import copies
 from .copies import Reserved, replicas_needed, reserved_rates
-from .result import server_sizes, servers_spanned
 from .schema import PlanFile, PlanWorkload
+from .servers import owned_network, owned_server_gpus, owned_servers, stated_server_gpus
 from .why import Why, why
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -92,7 +91,9 @@ class Option:
     layout: str = ""
     host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
     # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
-    rent_count: int = 0  # training rented by the instance: the run on every GPU paid for (0: on `count`)
+    rent_count: int = 0  # training rented by the instance: the run on every GPU paid for; serving: the GPUs of a
+    # rented copy where it is sized apart from the owned or bought one (_rental) (0: on `count`)
+    rent_capacity: float = 0.0  # serving: a rented copy's capacity where it is sized apart (0: `capacity`)
     rent_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
     buy_count: int = 0  # training on a type the plan only buys: the run on every GPU of the server bought (0: `count`)
     buy_wall_hours: float = 0.0  # its wall hours there (0: `wall_hours`)
@@ -125,11 +126,16 @@ class Option:
         return {"rent_count": self.rent_count, "rent_wall_hours": self.rent_wall_hours, "buy_count": self.buy_count,
                 "buy_wall_hours": self.buy_wall_hours, "own_count": self.own_count,
                 "fewest_refused": self.fewest_refused, "own_capacity": self.own_capacity,
+                "rent_capacity": self.rent_capacity,
                 "own_wall_hours": self.own_wall_hours}
 
     @property
     def rented_count(self) -> int:
         return self.rent_count or self.count
+
+    @property
+    def rented_capacity(self) -> float:
+        return self.rent_capacity or self.capacity
 
     @property
     def rented_wall_hours(self) -> float:
@@ -633,56 +639,6 @@ def _wider(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook, one_node: bool
     return wall, {k: fact[k] for k in HOST_RAM_FACTS}
 
 
-def owned_server_sizes(pf: PlanFile, kb: Knowledge, g: str) -> list[int]:
-    """The GPUs of each owned server of ``g``, largest first (:func:`.result.server_sizes`), where every entry of the
-    type states its servers; empty where one does not (the plan does not know how they sit)."""
-    mine = [w for w in pf.owned if kb.gpu(w.gpu).id == g]
-    return server_sizes([(w.count, w.servers) for w in mine]) if mine and all(w.servers for w in mine) else []
-
-
-def owned_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
-    """The GPUs of the largest owned server of ``g`` (owned[].count over its servers, rounded up: 3 of 8 in 3
-    servers, where 8 // 3 = 2 was taken), the owned count where an entry states no servers."""
-    sizes = owned_server_sizes(pf, kb, g)
-    return sizes[0] if sizes else sum(w.count for w in pf.owned if kb.gpu(w.gpu).id == g)
-
-
-def stated_server_gpus(pf: PlanFile, kb: Knowledge, g: str) -> int:
-    """The GPUs of the largest owned server of ``g`` (:func:`owned_server_gpus`) where every entry of the type states
-    its servers; 0 where one does not (the plan does not know how they sit)."""
-    sizes = owned_server_sizes(pf, kb, g)
-    return sizes[0] if sizes else 0
-
-
-def owned_servers(pf: PlanFile, kb: Knowledge, g: str, count: int) -> int:
-    """The owned servers of ``g`` a run or copy of ``count`` GPUs spans, the largest first; 1 where their servers are
-    not stated."""
-    return servers_spanned(owned_server_sizes(pf, kb, g), count)
-
-
-def owned_network(kb: Knowledge, g: str, pf: PlanFile | None = None) -> str:
-    """The network between the owned servers of ``g`` that a run or copy over them crosses: the plan file's
-    ``owned[].network`` for the type, else the default for the GPU's class (interconnect.default_network, as an
-    unstated ``hardware.network``'s), which the plan's assumptions then name (assume.plan.owned_network)."""
-    return stated_network(kb, g, pf) or default_network(kb.gpus[g], kb.runtime)
-
-
-def check_owned_network(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str) -> None:
-    """``owned[i].network``: one of runtime.yaml's networks (a close match offered), and the one other entries of the
-    same GPU type state, if any (their servers are one fleet, on one network)."""
-    name = pf.owned[i].network
-    check_network(kb, name, where)
-    first = stated_network(kb, g, pf)
-    if name is not None and first != name:
-        raise UserError(N_("owned %(gpu)s are on %(first)s in an earlier entry: one network a GPU type"),
-                        where=where, values={"gpu": kb.gpus[g].name, "first": first})
-
-
-def stated_network(kb: Knowledge, g: str, pf: PlanFile | None) -> str | None:
-    """The ``owned[].network`` the plan file states for the owned GPUs of ``g`` (None: none)."""
-    return next((w.network for w in pf.owned if w.network and kb.gpu(w.gpu).id == g), None) if pf else None
-
-
 def on_owned_servers(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: PlanFile, kb: Knowledge) -> None:
     """A run or copy sized on more GPUs than one owned server holds (a copy of 8 RTX 4090s, the team's 8 in two
     4-GPU servers; owned[].servers stated) spans the owned servers: it is judged on them -- the estimate over that many
@@ -749,7 +705,9 @@ def on_owned(sized: list[Sized], fleets: dict[str, Any], book: Rulebook, pf: Pla
 
 def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook, pf: PlanFile) -> None:
     """The option of ``g`` for the service ``s``: a copy on the fewest GPUs that hold it within the targets, or on a
-    larger size whose copies carry the load for less (:mod:`.copies`); else why none carries it."""
+    larger size whose copies carry the load for less (:mod:`.copies`); else why none carries it. A copy on owned or
+    bought GPUs sits in one server; where the type's rental is smaller instances than such a copy (T4s, sold only as
+    one-GPU g4dn.xlarge), the rented copies are sized apart, as a plan that only rents sizes them (:func:`_rental`)."""
     split = pf.constraints.acquisition == "rent" and not owned
     last_reason = why("memory", "plan.why.memory_serving")
     for n in counts(min(max_gpus, COPY_TOP)):
@@ -764,6 +722,11 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook,
             top = min(top, owned, stated_server_gpus(pf, s.job.kb, g.id) or owned)
         opt = copies.cheapest(s, opt, copies.sizes(n, opt.rent_gpus_paid, gpus_per_server(g), top),
                               lambda k: _larger(s, g, k, book, split), split)
+        if opt.rent_usd_per_hour is None and not split and pf.constraints.acquisition != "buy" and \
+                offers_for(s.job, g, opt.count):  # its rental was smaller instances than the copy (copies.unrented)
+            rented = _rental(s, g, max_gpus, book)
+            if rented is not None:
+                copies.rent_as(opt, rented)
         s.options[g.id] = opt
         if owned and opt.count > owned:
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=opt.count, owned=owned))
@@ -773,13 +736,30 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook,
         s.owned_reason.setdefault(g.id, last_reason)
 
 
+def _rental(s: Sized, g: Gpu, max_gpus: int, book: Rulebook) -> Option | None:
+    """The rented copy of ``g`` as a plan that only rents sizes it: on the instances its offers sell, over their
+    network (``split``), the size whose copies' on-demand rent is least (:func:`.copies.cheapest`); None where no
+    rented copy carries any load."""
+    top = min(max_gpus, COPY_TOP)
+    for n in counts(top):
+        opt, _, stop = _copy(s, g, n, book, True)
+        if opt is None:
+            if stop:
+                return None
+            continue
+        if opt.rent_usd_per_hour is None:
+            return None
+        return copies.cheapest(s, opt, copies.sizes(n, opt.rent_gpus_paid, gpus_per_server(g), top),
+                               lambda k: _larger(s, g, k, book, True), True)
+    return None
+
+
 def _larger(s: Sized, g: Gpu, n: int, book: Rulebook, split: bool) -> tuple[Option | None, bool]:
-    """A larger copy than the fewest (:func:`_copy`), kept only where its rental is what it was estimated on: not
-    smaller instances (two one-V100 p3.2xlarge) priced for a copy estimated in one server (tensor parallel over
-    NVLink), which :func:`_copy` splits only where every offer is such instances."""
+    """A larger copy than the fewest (:func:`_copy`); on a type only rented, kept only where its rental is what it was
+    estimated on (not two one-V100 p3.2xlarge priced for a copy in one server, where some offer is a server)."""
     opt, _, stop = _copy(s, g, n, book, split)
-    if opt is not None and opt.rent_instance and 0 < instance_gpus(s.job.kb, opt.rent_instance) < n and \
-            not (split and instance_split(s.job, g, n)):
+    if split and opt is not None and opt.rent_instance and 0 < instance_gpus(s.job.kb, opt.rent_instance) < n and \
+            not instance_split(s.job, g, n):
         return None, False
     return opt, stop
 
@@ -809,4 +789,8 @@ def _copy(s: Sized, g: Gpu, n: int, book: Rulebook, split: bool) -> tuple[Option
         return None, copies.latency_reason(book, verdict, n), False
     opt = Option(g.id, n, capacity=cap, layout=ev.label())
     _rent(s, g, n, opt)
+    if not split and opt.rent_instance and 0 < instance_gpus(s.job.kb, opt.rent_instance) < n:
+        # priced on smaller instances than the server it was estimated in, a rental that does not hold it: a copy
+        # on owned or bought GPUs, unrented; its rented copies are sized apart (_serving_option)
+        copies.unrented(opt)
     return opt, None, False

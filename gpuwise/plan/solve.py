@@ -41,7 +41,7 @@ from ..knowledge import Knowledge
 from ..messages import Phrase
 from . import copies
 from .milp import Model, Solution
-from .sizing import DAYS_PER_MONTH, HOURS, Sized, replicas_needed
+from .sizing import DAYS_PER_MONTH, HOURS, Sized
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ..knowledge.schema import Gpu
@@ -404,7 +404,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                 terms = {}
                 for g, opt in sz.options.items():
                     f = inp.fleets[g]
-                    top = replicas_needed(sz, opt, m) + 1
+                    rented = copies.rented_needed(sz, opt, m) + 1
                     # kept off the owned GPUs by the rules (a copy over the owned servers: sizing.on_owned_servers)
                     can_own = ((f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     if can_own:
@@ -421,19 +421,20 @@ def build(inp: Inputs, s: Setting) -> Program:
                         use(at_once, (g, m), j, 1.0)
                         size[j] = opt.count
                         use(use_hours, (g, m), j, opt.count * sz.hours_per_day / 24 * inp.availability * HOURS)
+                    # rented copies: their own size and capacity where the rental is smaller instances (sizing._rental)
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * hours * (1 - opt.rent_discount)
-                        j = m_.var(f"rent[{sz.name},{m},{g}]", ub=top, cost=price, integer=True)
+                        j = m_.var(f"rent[{sz.name},{m},{g}]", ub=rented, cost=price, integer=True)
                         p.rent_copy[(sz.name, m, g)] = j
-                        terms[j] = opt.capacity
+                        terms[j] = opt.rented_capacity
                         add(m, j, price)
                     pack = opt.rent_pack  # an instance or whole node of several copies, rented whole (sizing._pack)
                     if rent_ok and pack is not None:
                         price = pack.usd_per_hour * hours * (1 - opt.rent_discount)
-                        j = m_.var(f"pack[{sz.name},{m},{g}]", ub=math.ceil(top / pack.copies), cost=price,
+                        j = m_.var(f"pack[{sz.name},{m},{g}]", ub=math.ceil(rented / pack.copies), cost=price,
                                    integer=True)
                         p.rent_pack[(sz.name, m, g)] = j
-                        terms[j] = pack.copies * opt.capacity
+                        terms[j] = pack.copies * opt.rented_capacity
                         add(m, j, price)
                 terms.update(committed.get((sz.name, m), {}))
                 forced = not terms  # nothing can carry it: its load all unserved, a constant (milp Model.aside)
@@ -549,7 +550,7 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
                     continue
                 for o in range(1, H + 1):
                     span = commitment_span(H, o, r.months)
-                    top = max(replicas_needed(sz, opt, m) for m in span)
+                    top = max(copies.rented_needed(sz, opt, m) for m in span)
                     if not sz.active(o) or top <= 0:
                         continue
                     j = p.model.var(f"commit[{sz.name},{g},{term},{o},{r.copies}]", ub=math.ceil(top / r.copies),
@@ -558,7 +559,7 @@ def _commitments(inp: Inputs, s: Setting, p: Program, add: Any) -> dict[tuple[st
                     for m in span:
                         add(m, j, per_month)
                         if sz.active(m):
-                            out.setdefault((sz.name, m), {})[j] = r.copies * opt.capacity
+                            out.setdefault((sz.name, m), {})[j] = r.copies * opt.rented_capacity
                     after = o + r.months - 1 - H
                     if after > 0:  # signed for, paid after the plan's months: counted in the last one
                         add(H, j, per_month * after)

@@ -497,7 +497,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                 else _("%(n)s tokens/s", n=n))
 
     def provider(o: Any) -> str:  # a run rented by the instance on more GPUs than its own count: those, and its hours
-        if o.rent_provider and o.rent_count and o.rent_count != o.count:
+        if o.rent_provider and o.rent_count and o.rent_count != o.count and o.rent_wall_hours:
             return _("%(provider)s: the run on the %(n)s GPUs paid for, %(hours)s h", provider=o.rent_provider,
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
         if o.rent_provider and o.pack_copies:  # copies that share one rental rented whole, where that is cheaper
