@@ -14,6 +14,7 @@ tests/data/plans/t4-owned-two-servers.yaml: 8 owned T4s in two servers of 4, Lla
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,29 @@ def test_renting_everything_rents_what_the_plan_would_rent(tmp_path):
     d3 = _plan(tmp_path, three)
     assert d3["baselines"]["rent_all"] == pytest.approx(4 * G4DN_XLARGE * HOURS_PER_MONTH * 3, abs=0.01)
     assert d3["baselines"]["rent_all"] == pytest.approx(4607.76, abs=0.01)
+
+
+def test_rented_copies_sized_apart_are_placed_and_shown_at_their_size(tmp_path):
+    """2 owned T4s in one server and 1 request/s (256 tokens/s): an owned copy of tensor parallel 2 carries about 50
+    tokens/s, a rented copy of 4 g4dn.xlarge (4 pipeline stages) about 202, so the load needs 2 rented copies and the
+    owned copy's 50 + one rented 202 fall short of 256: the plan rents 2 copies on 8 instances, by hand 2 x 4 x $0.526
+    x 730 h = $3,071.84 a month. The rented placement counts 4 GPUs a copy, and the page's 'A copy' says 4 (it said
+    the owned copy's 2); the full page's option says the rented copy's size and capacity."""
+    doc = {"horizon_months": 3, "owned": [{"gpu": "T4", "count": 2, "servers": 1}],
+           "workloads": [{**_doc()["workloads"][0], "targets": {"requests_per_s": 1.0}}],
+           "constraints": {"gpus": ["t4"]}}
+    d = _plan(tmp_path, doc)
+    o = d["options"][0]
+    assert (o["count"], o["rent_count"]) == (2, 4)
+    assert math.ceil(256 / o["rent_capacity"]) == 2 and o["capacity"] + o["rent_capacity"] < 256
+    for month in d["months"]:
+        assert [(p["count"], p["acquisition"], p["copies"]) for p in month["placements"]] == [(8, "rent", 2)]
+    rent = [x["amount"] for x in d["lines"] if x["kind"] == "rent"]
+    assert rent == pytest.approx([2 * 4 * G4DN_XLARGE * HOURS_PER_MONTH] * 3) and rent[0] == pytest.approx(3071.84)
+    write = write_yaml(tmp_path, doc, "mix.yaml")
+    from tests.clirun import gpuwise
+
+    page = gpuwise("plan", write, "--detail", "full", cwd=tmp_path).stdout
+    row = next(line for line in page.splitlines() if line.strip().startswith("chat-13b") and "rented" in line)
+    assert re.search(r"T4 16GB\s+(\d+)\s+rented", row).group(1) == "4", row  # the 'A copy' column
+    assert "aws: a rented copy on 4 GPUs" in " ".join(page.split())

@@ -334,7 +334,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         return _(ACQ[p.acquisition])
 
     full = detail == "full"
-    copy_size = {(o.workload, o.gpu): o.count for o in r.options}  # a service's option: the GPUs of one copy
+    # a service's option: the GPUs of one copy, and of a rented one where it is sized apart (options[].rent_count)
+    copy_size = {(o.workload, o.gpu, rent): (o.rent_count or o.count) if rent else o.count
+                 for o in r.options for rent in (False, True)}
     place_rows = []
     groups: dict[tuple[str, str, int, str], dict[str, Any]] = {}
     for x in r.months:
@@ -343,9 +345,8 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                     local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
             place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", how(p), what,
                                local.num(p.gpu_hours, 0)])
-            g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0,
-                                                                         "size": copy_size.get((p.workload, p.gpu), 0)
-                                                                         if p.copies else 0})
+            size = copy_size.get((p.workload, p.gpu, p.acquisition == "rent"), 0) if p.copies else 0
+            g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0, "size": size})
             g["months"].append(x.month)
             g["hours"] += p.gpu_hours
     placements = table([_("Month"), _("Workload"), _("GPUs"), _("How"), _("Work"), _("GPU-hours")], place_rows,
@@ -500,6 +501,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if o.rent_provider and o.rent_count and o.rent_count != o.count and o.rent_wall_hours:
             return _("%(provider)s: the run on the %(n)s GPUs paid for, %(hours)s h", provider=o.rent_provider,
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
+        if o.rent_provider and o.rent_capacity:  # a service's rented copy sized apart: the instances' own copy
+            return _("%(provider)s: a rented copy on %(n)s GPUs, %(capacity)s", provider=o.rent_provider,
+                     n=o.rent_count or o.count, capacity=capacity(o.model_copy(update={"capacity": o.rent_capacity})))
         if o.rent_provider and o.pack_copies:  # copies that share one rental rented whole, where that is cheaper
             return _("%(provider)s; or %(pack)s: %(gpus)s GPUs rented whole, room for %(copies)s copies, %(rate)s an "
                      "hour", provider=o.rent_provider, pack=o.pack_provider, gpus=o.pack_gpus, copies=o.pack_copies,
