@@ -105,3 +105,16 @@ def test_rented_copies_sized_apart_are_placed_and_shown_at_their_size(tmp_path):
     row = next(line for line in page.splitlines() if line.strip().startswith("chat-13b") and "rented" in line)
     assert re.search(r"T4 16GB\s+(\d+)\s+rented", row).group(1) == "4", row  # the 'A copy' column
     assert "aws: a rented copy on 4 GPUs" in " ".join(page.split())
+
+
+def test_a_plan_that_may_buy_rents_the_rent_only_plans_copy(tmp_path):
+    """The same service with no owned T4s and acquisition either (the default): the bought copy is sized in a server
+    (tensor parallel 4), and the rented one as the rent-only plan sizes it. Before, the plan rented 3 copies of
+    tensor parallel 2 on 6 one-GPU g4dn.xlarge, $6,911.64 over 3 months (NET-TP-ACROSS-INSTANCES's layout); now one
+    copy on 4 instances, 4 x $0.526 x 730 x 3 = $4,607.76, the rent-only plan's total."""
+    doc = {"horizon_months": 3, "workloads": _doc()["workloads"], "constraints": {"gpus": ["t4"]}}
+    d = _plan(tmp_path, doc)
+    o = d["options"][0]
+    assert (o["count"], o["layout"], o["rent_count"]) == (4, "tensor parallel 4", 4)
+    assert d["total"] == pytest.approx(4 * G4DN_XLARGE * HOURS_PER_MONTH * 3, abs=0.01) == d["baselines"]["rent_all"]
+    assert [(p["count"], p["acquisition"]) for p in d["months"][0]["placements"]] == [(4, "rent")]
