@@ -11,7 +11,7 @@ through estimate, recommend, audit and plan, in text, Markdown, HTML and JSON, b
 benchmarks/hostile_corpus.py's table by :func:`add`.
 
 Run on main at 2e922bea (before this branch's fixes): 52 cases, 32 clean (the 46 first written: 32 clean, 14 FAIL;
-the six added with the later fixes fail there too); on this branch 52 of 52. Fixed (each with its test in
+the six added with the later fixes fail there too); on this branch 52 of 52 (a 53rd, plant4_58's copy45 case of 8 owned T4s, added after). Fixed (each with its test in
 tests/test_hostile45.py):
 
 * a number written with its unit where the field's name fixes the unit was refused in pydantic's words, 'Input
@@ -47,7 +47,7 @@ characters is refused in pydantic's words ('String should have at most 100 chara
 owned T4s in two servers, 13B fp16 at 0.5 requests/s is placed as 3 copies of TP2 (6 GPUs) with ``copy_sizes``
 empty (four a copy, within one owned server, is not tried), and the "renting everything" baseline prices those TP2
 copies at AWS's one-GPU g4dn.xlarge rate ($6,912) where the same plan without the owned T4s rents one copy of four
-for $4,607.76.
+for $4,607.76 -- both fixed on branch plant4_58 (tests/test_plant4_58.py; the case 'copy45: the same on 8 owned T4s').
 """
 from __future__ import annotations
 
@@ -208,6 +208,10 @@ def add(case, ns: dict[str, Any]) -> None:
     pcase("copy45: 13B fp16 at 0.5 req/s on rented T4s: the copy sizes' GPUs, rents and chosen size agree", t4, _doc(_copy_sizes_hold))
     pcase("copy45: the same, Markdown --detail full --lang zh: answered", t4, lambda r: r.returncode in (0, 1) and "Traceback" not in r.stderr and "T4" in r.stdout,
           argv=("plan", "plan.yaml", "--format", "md", "--detail", "full", "--lang", "zh"))
+    t4own = _plan(t4["workloads"], owned=[{"gpu": "T4", "count": 8, "servers": 2, "host_ram_gb": 64}], constraints={"gpus": ["t4"]})
+    pcase("copy45: the same on 8 owned T4s in 2 servers of 4 (plant4_58): a copy of 4 tried and kept; renting everything rents the rent-only plan's copy of 4 instances",
+          t4own, _doc(lambda d: _plan_sums(d) and {c["count"] for c in d["options"][0]["copy_sizes"]} == {2, 4} and d["options"][0]["count"] == 4
+                      and d["options"][0]["rent_count"] == 4 and _close(d["baselines"]["rent_all"], d["options"][0]["rent_per_hour"] * 730 * 3)))
     own = _plan([{"name": "ft", "workload": FT13, "cadence": {"per_month": 1}}], owned=[{"gpu": "a100-40gb-sxm", "count": 8, "servers": 2, "host_ram_gb": 128}])
     v100 = _plan([{"name": "s", "workload": {"task": "inference", "model": "llama-3.2-3b", "precision": "fp16", "prompt_tokens": 1000, "output_tokens": 200},
                    "cadence": {"continuous": True}, "targets": {"concurrency": 163}}], constraints={"acquisition": "rent", "gpus": ["v100-16gb"]})
