@@ -169,11 +169,10 @@ FILE_DATE = N_("the file's modification date")
 
 
 #: The columns whose cells are written with a unit as an input file's field of the same unit is (inputs/units.py
-#: reads them): a price an hour, GPU memory and host RAM in GB, a count of GPUs. SkyPilot's MemoryGiB is in GiB,
-#: which no input field is, and is left out.
+#: reads them): a price an hour, GPU memory and host RAM in GB, a count of GPUs (GPU_COUNT, added below).
+#: SkyPilot's MemoryGiB is in GiB, which no input field is, and is left out.
 _UNIT_FIELDS = {"price": "hourly_usd", "spot_price": "hourly_usd", "Price": "hourly_usd", "SpotPrice": "hourly_usd",
-                "gpu_memory": "gpu_memory_gb", "memory": "host_ram_gb", "host_ram_gb": "host_ram_gb",
-                "gpu count": "count"}  # GPU_COUNT, the column a row's count is read from
+                "gpu_memory": "gpu_memory_gb", "memory": "host_ram_gb", "host_ram_gb": "host_ram_gb"}
 
 
 def _written_with_unit(text: str, what: str, currency: str) -> str | None:
@@ -610,6 +609,7 @@ def _skypilot_memory(info: str) -> float | None:
 
 
 GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
+_UNIT_FIELDS[GPU_COUNT] = "count"  # its cells written with a unit ('8x') as a count of GPUs is
 SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out
 
 
