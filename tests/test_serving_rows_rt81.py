@@ -12,14 +12,12 @@ harness to the band the blind reading set (validation README, 'Rows DE89-DE90 an
 
 from __future__ import annotations
 
-import csv
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from .validation_rows import rows_in
+from .validation_rows import assert_logs_read_once, assert_rate_rows_within, rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "validation"
@@ -132,25 +130,8 @@ def test_a_row_is_its_log(row_id):
 
 
 def test_no_log_is_read_twice():
-    sources = [r["source"] for r in _rows().values()]
-    assert len(set(sources)) == len(sources)
-    others: list[str] = []
-    for name in ("serving_independent.csv", "serving_rate.csv", "decode_independent.csv"):
-        with (DATA / name).open(newline="") as fh:
-            others += [r["source"].split("/closed/")[-1] for r in csv.DictReader(fh) if r["id"] not in LOGS]
-    assert not any(s.split("/closed/")[-1] in others for s in sources)
+    assert_logs_read_once(_rows(), LOGS)
 
 
 def test_the_harness_estimates_every_row_within_the_blind_band():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import accuracy
-
-    from gpuwise import knowledge
-
-    kb = knowledge.load()
-    rows = _rows()
-    cases = {c[0].split()[0]: c for c in accuracy.rate_cases(kb) if c[0].split()[0] in rows and "out tok" in c[0]}
-    assert sorted(cases) == sorted(LOGS)  # none refused, none without a figure
-    for row_id, (label, est, published) in cases.items():
-        assert published == float(rows[row_id]["output_tokens_per_s"]), label
-        assert BAND[0] <= est / published <= BAND[1], label
+    assert_rate_rows_within(_rows(), LOGS, BAND)

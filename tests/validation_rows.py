@@ -4,6 +4,7 @@ Each round's row tests (tests/test_serving_rows_*.py) hold their own ids only; t
 from __future__ import annotations
 
 import csv
+import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data" / "validation"
@@ -15,3 +16,31 @@ def rows_in(name: str, prefix: str, lo: int, hi: int) -> dict[str, dict]:
         return {r["id"]: r for r in csv.DictReader(fh)
                 if r["id"][:len(prefix)] == prefix and r["id"][len(prefix):].isdigit()
                 and lo <= int(r["id"][len(prefix):]) <= hi}
+
+
+def assert_logs_read_once(rows: dict[str, dict], logs: dict) -> None:
+    """An MLPerf round's rows each read their own log, and no row of another round (any validation CSV) reads it:
+    the path after /closed/ is the log."""
+    sources = [r["source"] for r in rows.values()]
+    assert len(set(sources)) == len(sources)
+    others: list[str] = []
+    for name in ("serving_independent.csv", "serving_rate.csv", "decode_independent.csv"):
+        with (DATA / name).open(newline="") as fh:
+            others += [r["source"].split("/closed/")[-1] for r in csv.DictReader(fh) if r["id"] not in logs]
+    assert not any(s.split("/closed/")[-1] in others for s in sources)
+
+
+def assert_rate_rows_within(rows: dict[str, dict], logs: dict, band: tuple[float, float]) -> None:
+    """The harness (benchmarks/accuracy.py's rate cases) estimates every row of a round, none refused, each within
+    the round's blind band of its published output tokens/s."""
+    sys.path.insert(0, str(DATA.parents[2] / "benchmarks"))
+    import accuracy
+
+    from gpuwise import knowledge
+
+    kb = knowledge.load()
+    cases = {c[0].split()[0]: c for c in accuracy.rate_cases(kb) if c[0].split()[0] in rows and "out tok" in c[0]}
+    assert sorted(cases) == sorted(logs)  # none refused, none without a figure
+    for row_id, (label, est, published) in cases.items():
+        assert published == float(rows[row_id]["output_tokens_per_s"]), label
+        assert band[0] <= est / published <= band[1], label
