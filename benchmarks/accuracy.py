@@ -713,39 +713,29 @@ def main() -> int:
                              ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
-    # branch decodeblind23's ids DE31-DE56 (Kimi-K2.5 on 8 x H100 under vLLM 0.15.0, Qwen3.6-27B FP8 on 4 x L4 under
-    # vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate() on one H100 NVL; premAI's
-    # batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0, ExLlamaV2, llama-cpp-python)
-    report("  of which the rows added at branch decodeblind23 (ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on "
-           "H100 / L4 / A100; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(3[1-9]|4\d|5[0-6])\b", c[0])], False)
-    # branch decodeblind24's ids DE57-DE65 (DeepSeek-R1 FP8 on 8 x MI350X under ROCm vLLM 0.11.2; gpt-oss-20b / 120b
-    # on one H100 under SGLang 0.5.1's bench_one_batch_server; Qwen3.6-27B FP8 on one H100 under vLLM 0.21;
-    # Qwen3.6-35B-A3B Q4 on one L40S under llama.cpp b8833)
-    report("  of which the rows added at branch decodeblind24 (ids DE57..; vLLM on MI350X / H100, SGLang on H100, "
-           "llama.cpp on L40S; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(5[7-9]|6[0-5])\b", c[0])], False)
-    # branch decodeblind25's ids DE66-DE90 (Qwen3-30B-A3B-2507 FP8 on 2 x L40S and Qwen3-235B-A22B-2507 FP8 on
-    # 8 x L40S under vLLM 0.10.2 with expert parallel, one streaming request at a time: tim-roethig/ai-platform)
-    report("  of which the rows added at branch decodeblind25 (ids DE66-DE67; vLLM 0.10.2 on 2 / 8 x L40S; blind "
-           "figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE6[67]\b", c[0])], False)
-    # branch sparkblind57's ids DE68-DE88 (djangodevreng/dgx-spark-benchmarks' 03-long-output runs at concurrency 1: one
-    # DGX Spark (GB10) under vLLM 0.26.0, Gemma 4, gpt-oss-20b, Ministral 3, Nemotron 3 Nano, Qwen3.5 / 3.6 / 3.8)
-    report("  of which the rows added at branch sparkblind57 (ids DE68..; vLLM 0.26.0 on one GB10; blind figures in "
-           "the README)", "t/s",
-           [c for c in independent if re.match(r"DE(6[89]|7\d|8[0-8])\b", c[0])], False)
-    # branch decodeblind26's ids DE89-DE90 (Qwen3.6-27B Q4_K_M under llama.cpp on one RTX 3090 (InsiderLLM, b9079) and
-    # one RTX 4090 (jaigouk's gpumod log, b8838))
-    report("  of which the rows added at branch decodeblind26 (ids DE89-DE90; llama.cpp on one RTX 3090 / 4090; blind "
-           "figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(89|90)\b", c[0])], False)
-    # branch decodeblind27's ids DE91-DE110 (llama-bench tg20 of Qwen3.8-27B Q4_K_M, a Qwen3.5-9B-architecture Q8_0 and
-    # Qwen2.5-0.5B Q4_K_M on H100 SXM / H100 NVL / L40S: deven367/agent-handoffs; Gemma 4 26B-A4B Q4_K_M on RTX 3090 /
-    # RTX 5090: smeltcore's recipes)
-    report("  of which the rows added at branch decodeblind27 (ids DE91..; llama.cpp on H100 SXM / NVL, L40S, "
-           "RTX 3090 / 5090; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DE(9[1-9]|10\d|110)\b", c[0])], False)
+    # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
+    # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
+    # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,
+    # ExLlamaV2, llama-cpp-python); decodeblind24 (DE57-DE65: DeepSeek-R1 FP8 on 8 x MI350X under ROCm vLLM 0.11.2;
+    # gpt-oss-20b / 120b on one H100 under SGLang 0.5.1's bench_one_batch_server; Qwen3.6-27B FP8 on one H100 under vLLM
+    # 0.21; Qwen3.6-35B-A3B Q4 on one L40S under llama.cpp b8833); decodeblind25 (DE66-DE67: Qwen3-30B-A3B-2507 FP8 on 2
+    # x L40S and Qwen3-235B-A22B-2507 FP8 on 8 x L40S under vLLM 0.10.2 with expert parallel, one streaming request at a
+    # time: tim-roethig/ai-platform); sparkblind57 (DE68-DE88: djangodevreng/dgx-spark-benchmarks' 03-long-output runs
+    # at concurrency 1: one DGX Spark (GB10) under vLLM 0.26.0, Gemma 4, gpt-oss-20b, Ministral 3, Nemotron 3 Nano,
+    # Qwen3.5 / 3.6 / 3.8); decodeblind26 (DE89-DE90: Qwen3.6-27B Q4_K_M under llama.cpp on one RTX 3090 (InsiderLLM,
+    # b9079) and one RTX 4090 (jaigouk's gpumod log, b8838)); decodeblind27 (DE91-DE110: llama-bench tg20 of Qwen3.8-27B
+    # Q4_K_M, a Qwen3.5-9B-architecture Q8_0 and Qwen2.5-0.5B Q4_K_M on H100 SXM / H100 NVL / L40S:
+    # deven367/agent-handoffs; Gemma 4 26B-A4B Q4_K_M on RTX 3090 / RTX 5090: smeltcore's recipes)
+    for branch, lo, hi, what in (
+            ("decodeblind23", 31, 56, "ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on H100 / L4 / A100"),
+            ("decodeblind24", 57, 65, "ids DE57..; vLLM on MI350X / H100, SGLang on H100, llama.cpp on L40S"),
+            ("decodeblind25", 66, 67, "ids DE66-DE67; vLLM 0.10.2 on 2 / 8 x L40S"),
+            ("sparkblind57", 68, 88, "ids DE68..; vLLM 0.26.0 on one GB10"),
+            ("decodeblind26", 89, 90, "ids DE89-DE90; llama.cpp on one RTX 3090 / 4090"),
+            ("decodeblind27", 91, 110, "ids DE91..; llama.cpp on H100 SXM / NVL, L40S, RTX 3090 / 5090")):
+        report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
+               [c for c in independent if re.match(r"DE(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
+               False)
     lat: list = []
     serve = report("Serving throughput at load (tests/data/serving_published.csv)", "t/s",
                    serving_cases(kb, latency=lat), args.all)
