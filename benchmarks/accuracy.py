@@ -729,7 +729,7 @@ def main() -> int:
     # (DE99-DE130: Qwen3-8B BF16 and online FP8 at concurrency 1 on one H100 SXM under vLLM 0.30.0 at five request
     # shapes, tgarg01/silybench-data; llama-bench tg128 of Llama 2 7B Q4_0, Llama 3.3 70B / Mistral NeMo 12B /
     # Qwen3-30B-A3B Q4_K_M on one RTX PRO 6000 Workstation, build 6413, and Llama 2 7B Q4_0 on one and eight MI300X
-    # under the ROCm build 3891, AUGMXNT/llm-tracker.info-vault)
+    # under the ROCm build 3891, Llama 2 70B Q4_K_M / Q8_0 on one A100 of Nov 2023, AUGMXNT/llm-tracker.info-vault)
     for branch, lo, hi, what in (
             ("decodeblind23", 31, 56, "ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on H100 / L4 / A100"),
             ("decodeblind24", 57, 65, "ids DE57..; vLLM on MI350X / H100, SGLang on H100, llama.cpp on L40S"),
@@ -737,7 +737,7 @@ def main() -> int:
             ("sparkblind57", 68, 88, "ids DE68..; vLLM 0.26.0 on one GB10"),
             ("decodeblind26", 89, 90, "ids DE89-DE90; llama.cpp on one RTX 3090 / 4090"),
             ("decodeblind27", 91, 98, "ids DE91-DE98; llama.cpp on H100 SXM / NVL, L40S, RTX 3090 / 5090"),
-            ("decodeblind28", 99, 130, "ids DE99..; vLLM 0.30.0 on H100 SXM, llama.cpp on RTX PRO 6000 / MI300X")):
+            ("decodeblind28", 99, 130, "ids DE99..; vLLM 0.30.0 on H100 SXM, llama.cpp on RTX PRO 6000 / MI300X / A100")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DE(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)

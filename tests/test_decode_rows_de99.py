@@ -9,7 +9,9 @@ prints:
   6000 Blackwell Workstation Edition, llama.cpp build 6413: Llama 2 7B Q4_0 278.95 (the page's 600 W section),
   Llama 3.3 70B (shisa-v2) Q4_K_M 34.05, Mistral NeMo 12B (shisa-v2) Q4_K_M 163.31, Qwen3-30B-A3B Q4_K_M 251.61;
 - DE113-DE114: the same repository's 'MI300X Testing.md' at 87b8a326: llama-bench tg128 of Llama 2 7B Q4_0 under
-  llama.cpp's ROCm build 3891 on one MI300X (183.18) and split by layer over eight (174.99).
+  llama.cpp's ROCm build 3891 on one MI300X (183.18) and split by layer over eight (174.99);
+- DE115-DE116: the same repository's 'logbook/8xV100-16 vs 8xL4-24.md' at 4656aac6 (tests of 2023-11-13):
+  llama-bench tg128 of Airoboros 3.1.2 70B (Llama 2 70B shapes) on one A100-80 SXM, q4_K_M 18.40 and q8_0 17.09.
 Unstated conditions (the power limit of the three later llama.cpp sections) are ASSUMPTIONS in the notes."""
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ SILYBENCH = {
 
 _LHL_MI300X = ("https://github.com/AUGMXNT/llm-tracker.info-vault/blob/87b8a326141d6e57d3a2084340520befa7851c77/"
                "MI300X%20Testing.md")
+_LHL_A100 = ("https://github.com/AUGMXNT/llm-tracker.info-vault/blob/4656aac6a69e5e06a379151664c28c554980fc6b/"
+             "logbook/8xV100-16%20vs%208xL4-24.md")
 
 # id -> (source, catalog model, weight format, GPU, count, llama.cpp build, tg128 t/s)
 LLM_TRACKER = {
@@ -48,15 +52,18 @@ LLM_TRACKER = {
     "DE112": (_LHL, "qwen3-30b-a3b", "gguf-q4_k_m", "rtx-pro-6000-blackwell", 1, "6413", 251.61),
     "DE113": (_LHL_MI300X, "llama-2-7b", "gguf-q4_0", "mi300x", 1, "3891", 183.18),
     "DE114": (_LHL_MI300X, "llama-2-7b", "gguf-q4_0", "mi300x", 8, "3891", 174.99),
+    # Nov 2023, build not stated: 1500 taken (before b1786), an ASSUMPTION in the notes
+    "DE115": (_LHL_A100, "llama-2-70b", "gguf-q4_k_m", "a100-80gb-sxm", 1, "1500", 18.40),
+    "DE116": (_LHL_A100, "llama-2-70b", "gguf-q8_0", "a100-80gb-sxm", 1, "1500", 17.09),
 }
 
 IDS = sorted([*SILYBENCH, *LLM_TRACKER], key=lambda k: int(k[2:]))
 
-# blind (validation README, 'Rows DE99-DE114'), on 3733c13a; DE113 / DE114 moved with the CDNA 3 launch figure they
+# blind (validation README, 'Rows DE99-DE116'), on 3733c13a; DE113 / DE114 moved with the CDNA 3 launch figure they
 # measure (DE113 sets it): held in tests/test_llamacpp_cdna3_launch.py, not to their blind band
 BLIND = {"DE99": 5.6, "DE100": 5.8, "DE101": 5.7, "DE102": 5.7, "DE103": 5.6, "DE104": 16.6, "DE105": 17.1,
          "DE106": 16.9, "DE107": 16.4, "DE108": 15.6, "DE109": 8.2, "DE110": -7.1, "DE111": 5.5, "DE112": 15.5,
-         "DE113": 74.8, "DE114": 83.0}
+         "DE113": 74.8, "DE114": 83.0, "DE115": 36.8, "DE116": -10.0}
 MOVED = {"DE113", "DE114"}
 
 
@@ -100,8 +107,8 @@ def test_llm_tracker_rows_are_the_pages_tg128(row_id):
     source, model, fmt, gpu, count, build, figure = LLM_TRACKER[row_id]
     row = _rows()[row_id]
     assert row["source"] == source
-    assert (row["model"], row["precision"], row["weight_format"], row["gpu"], int(row["count"])) == (
-        model, "int4", fmt, gpu, count)
+    assert (row["model"], row["weight_format"], row["gpu"], int(row["count"])) == (model, fmt, gpu, count)
+    assert row["precision"] == ("int8" if fmt == "gguf-q8_0" else "int4")
     assert (row["framework"], row["framework_version"]) == ("llama.cpp", build)
     assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (0, 128)  # tg128 from an empty context
     assert float(row["decode_tok_s"]) == figure
