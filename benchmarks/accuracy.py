@@ -737,7 +737,7 @@ def main() -> int:
             ("sparkblind57", 68, 88, "ids DE68..; vLLM 0.26.0 on one GB10"),
             ("decodeblind26", 89, 90, "ids DE89-DE90; llama.cpp on one RTX 3090 / 4090"),
             ("decodeblind27", 91, 98, "ids DE91-DE98; llama.cpp on H100 SXM / NVL, L40S, RTX 3090 / 5090"),
-            ("decodeblind28", 99, 130, "ids DE99..; vLLM 0.30.0 on H100 SXM, llama.cpp on RTX PRO 6000 / MI300X / A100")):
+            ("decodeblind28", 99, 130, "ids DE99..; vLLM 0.30.0 on H100, llama.cpp on RTX PRO 6000 / MI300X / A100")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DE(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)
