@@ -344,8 +344,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # v6.0 Nebius / Dell / Google B200 and Cisco / Quanta / Giga Computing B300, v5.1 Dell / Giga Computing B200,
     # HPE's open-division 8 x H200; SGLang's MiniMax-M3 cookbook cells on B200 / B300 / GB300 / H200 / MI355X;
     # sgl-cookbook's Nemotron 3 Nano / Super printouts; GPUStack's GLM-4.6 FP8 bursts on 8 x A100)
-    ("SH(?=[01]|20)", "  of which the rows added by serveblind24 (ids SH01-SH20; blind figures in the validation "
-     "README): throughput", None),
+    ("SH(?=[01]\\d\\b|20\\b)", "  of which the rows added by serveblind24 (ids SH01-SH20; blind figures in the "
+     "validation README): throughput", None),
     # the serveblind25 round (ids SH21..: vLLM pull request #48983's stock baseline, Gemma 4 26B-A4B NVFP4 on one RTX
     # PRO 6000 Blackwell, random 1k/1k at concurrency 32; the vLLM blog's EAGLE3-on-AMD no-speculation bars,
     # MiniMax-M2.5 FP8 and Kimi-K2.5 MXFP4 on 4 x MI355X at TP 4, 1K/1K at concurrency 4-64)
@@ -371,8 +371,14 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # Qwen3-30B-A3B NVFP4 on 1-8 PCIe cards at TP x PP and DEP x PP, trtllm-bench maximum load; SH95-SH98:
     # Light-Heart-Labs/MMBT's vLLM power sweep, Qwen3.6-27B and Qwen3-Coder-Next AWQ on one RTX PRO 6000 Workstation
     # at 1 and 32 closed-loop requests)
-    ("SH(?=7[4-9]|8|9)", "  of which the rows added by serveblind30 (ids SH74-SH98; blind figures in the "
+    ("SH(?=7[4-9]|8|9[0-8])", "  of which the rows added by serveblind30 (ids SH74-SH98; blind figures in the "
      "validation README): throughput", None),
+    # the serveblind31 round (ids SH99-SH130: MLPerf Inference v6.0 Offline logs of submitter-system-benchmark runs
+    # whose Offline log no row had cited, read from the same copy: ASUSTeK's, Dell's and HPE's 2 / 8 / 10 x RTX PRO 6000
+    # Server Edition, partners' 8 x B300 / B200 (Llama 2 70B, Llama 3.1 8B / 405B, DeepSeek-R1), Dell's and Cisco's
+    # H200 NVL, Cisco's MI350X and Dell's, GIGABYTE's and HPE's MI355X on AMD's vLLM harness, HPE's Mixtral 8x7B)
+    ("SH(?=99|1[0-3]\\d\\b)", "  of which the rows added by serveblind31 (ids SH99-SH130: MLPerf Inference v6.0 "
+     "Offline; blind figures in the validation README): throughput", None),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
