@@ -384,7 +384,8 @@ class Workload(Strict):
         "--max-num-seqs, SGLang --max-running-requests); default: what the memory holds, up to the framework's limit")
     api_servers: int = Field(
         default=1, ge=0, le=1024, description="inference: front-end processes per model copy that take requests "
-        "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num; 1: the default); "
+        "over HTTP and tokenise them (vLLM --api-server-count, SGLang --tokenizer-worker-num, trtllm-serve "
+        "--num_serve_frontends; 1: the default); "
         "0: no front end, requests enter through the engine's Python API in the same process: offline batch "
         "inference (vLLM's LLM class, trtllm-bench) or, with requests_per_s, an in-process load generator (MLPerf "
         "LoadGen's Server scenario hands its Poisson arrivals to the engine without HTTP)")
