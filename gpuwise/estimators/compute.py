@@ -349,15 +349,25 @@ def fp8_speedup(shape: Shape, gpu: Gpu, peak_tflops: float, *, gemm_speedup: flo
                 {"fp8_gemm_speedup": gemm_speedup, "x_memory_bound_over_matmul": x})
 
 
+def attention_rate_at_length(kernel_rate: float, span: float, causal_length: float, read_at: float) -> float:
+    """A causal attention kernel's rate at an attended length ``span``, from its rate at the length its figure was
+    read at (``read_at``): s / (s + c) of its unbounded-length rate (runtime.yaml training.attention_kernels
+    causal_length_tokens, c), so (s / (s + c)) / (L / (L + c)) of the figure's."""
+    if causal_length <= 0 or span <= 0:
+        return kernel_rate
+    return kernel_rate * (span / (span + causal_length)) / (read_at / (read_at + causal_length))
+
+
 def attention_kernel_factor(shape: Shape, seq: int, method: str, rate: float, attention_rate: float) -> Term:
     """Time of a step's compute over what it takes with attention at the GEMMs' rate: causal attention's share of
-    the FLOPs (a = attention / (6N + attention) per token, the same with recomputation) runs at the attention
-    kernel's rate where that is the slower (FlashAttention-2 on Hopper; attention kept in 16 bits under FP8 or
-    FP4 GEMMs; a head dim between the kernel's compiled widths at the next one's cost): 1 - a + a x rate /
-    min(rate, attention rate)."""
+    the FLOPs (a = attention / (6N + attention) per token, the same with recomputation) runs at ``attention_rate``,
+    the kernel's (step_time.gpu_speed: where that is the slower, FlashAttention-2 on Hopper, attention kept in 16 bits
+    under FP8 or FP4 GEMMs, a head dim between the kernel's compiled widths at the next one's cost; where the kernel
+    at the run's length outruns the GEMMs of a narrow model, a LoRA or a slow stack, its rate at that length):
+    1 - a + a x rate / attention rate."""
     f = training_flops(shape, 1.0, seq, method, False)
     a = f.inputs["attention_flops_per_token"] / f.value if f.value > 0 else 0.0
-    slower = rate / attention_rate if 0 < attention_rate < rate else 1.0
+    slower = rate / attention_rate if attention_rate > 0 else 1.0
     return Term("attention_kernel_factor", 1 - a + a * slower, "", formula("formula.attention_kernel"),
                 {"attention_share": a, "gemm_flop_s": rate, "attention_flop_s": attention_rate})
 

@@ -148,10 +148,15 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         kernels = ak.utilization.get(tj.stack_attention, {}) if ak is not None else {}
         # a compute capability where one architecture's parts run the kernel differently, else the architecture
         util = kernels.get(gpu.compute_capability or "") or kernels.get(gpu.architecture)
-        # attention at its kernel's rate where that is the slower, in 16 bits (runtime.yaml training.attention_kernels)
-        attn = rate  # attention at the GEMMs' rate, unless its kernel is known to be slower
+        # attention at its kernel's rate where one is known, in 16 bits (runtime.yaml training.attention_kernels)
+        attn = rate  # attention at the GEMMs' rate, unless its kernel's is known
         if util is not None:  # the figure's rate is of the benchmark's count (the backward's recomputed scores in it)
-            attn = min(attn, C.peak_for(gpu, "bf16").tflops * 1e12 * util / ak.benchmark_count_ratio)
+            kernel = C.peak_for(gpu, "bf16").tflops * 1e12 * util / ak.benchmark_count_ratio
+            # where the kernel at the run's length outruns the GEMMs (a narrow model's memory-bound share, LoRA, a
+            # slow stack), attention runs at the kernel's rate there, else the figure caps it as before
+            at_len = C.attention_rate_at_length(kernel, C.attended_span(tj.shape, tj.seq), ak.causal_length_tokens,
+                                                ak.utilization_length)
+            attn = at_len if at_len > rate else min(attn, kernel)
         if tj.unfused_mla and float(gpu.compute_capability or 0) >= 10.0:  # no fused MLA kernel on Blackwell in the
             # job's release: attention at its score traffic's rate (runtime.yaml attention_kernels unfused_mla_before)
             attn = min(attn, C.unfused_attention_rate(
@@ -162,7 +167,7 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
                 tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value))
         if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
-        if attn < rate:
+        if attn != rate:
             rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
         sk = f.ssd_kernel_utilization  # a Mamba-2 layer's SSD chunks at their kernels' rate (runtime.yaml)
         if sk is not None and tj.shape.ssd_macs_per_token > 0:  # a compute capability measured apart, else Hopper's

@@ -302,6 +302,13 @@ class AttentionKernels(Strict):
         "attention over the FLOPs gpuwise counts for it (compute.training_flops, the backward twice the forward): "
         "a kernel whose backward recomputes the scores is timed on more; attention's time at a figure is this many "
         "times gpuwise's count over the figure's rate")
+    causal_length_tokens: _within(float, 0, 100_000) = Field(
+        default=0.0, description="c of a causal attention kernel's rate against its sequence length s, s / (s + c) of "
+        "its rate at unbounded length: the masked diagonal tiles and the ragged last wave of the causal triangle cost "
+        "a share that falls as 1 / s (0: no length dependence)")
+    utilization_length: _within(float, 1, 100_000_000) = Field(
+        default=16384.0, description="sequence length the utilization figures were read at: a kernel reaches its "
+        "figure there, (s / (s + c)) / (L / (L + c)) of it at length s")
     source: str = Field(min_length=3)
     check: Check = "S"
 
