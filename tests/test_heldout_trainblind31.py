@@ -102,3 +102,34 @@ def test_modelzoo_rows_are_the_table_by_hand():
         # the table's TFLOP/s a GPU against its step time: about 147 GFLOP a token at every layout (one count)
         per_token = tf * 1e12 * step * 256 / (2048 * 4096)
         assert per_token == pytest.approx(147e9, rel=0.03), rid
+
+
+# the second batch (H785-H787): the same page's GB200 / GB300 tables, TFLOP/s only: id -> (GPU, trays of 4, TP, PP,
+# VPP, EP, MBS, GBS in sequences, TFLOP/s a GPU)
+MODELZOO_GB = {
+    "H785": ("gb200", 64, 1, 8, 1, 8, 1, 8192, 750),
+    "H786": ("gb200", 64, 1, 4, 6, 64, 3, 3072, 919),
+    "H787": ("gb300", 16, 1, 1, 1, 64, 1, 8192, 1055),
+}
+
+
+def test_modelzoo_blackwell_rows_are_the_tables_by_hand():
+    """Tokens a second from the tables' TFLOP/s over the model FLOPs a token the page's own H100 rows give: their
+    TFLOP/s x step time x 256 GPUs over 2,048 x 4,096 tokens, 147.3-148.2 GFLOP, mean 147.86."""
+    per_token = [tf * 1e12 * step * 256 / (2048 * 4096) for (*_, step, tf) in MODELZOO.values()]
+    gf = sum(per_token) / len(per_token)
+    assert gf == pytest.approx(147.86e9, rel=1e-4)
+    rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
+    for rid, (gpu, trays, tp, pp, vpp, ep, mbs, gbs, tf) in MODELZOO_GB.items():
+        r, c = rows[rid], conds[rid]
+        gpus = 4 * trays  # GB200_CLUSTER=1: 4 tasks a node (sbatch_benchmarking.sh)
+        tokens_s = tf * 1e12 / 147.86e9
+        step = gbs * 4096 / (tokens_s * gpus)
+        assert (r["gpu"], int(r["gpus"]), r["catalog_model"]) == (gpu, gpus, "qwen3-235b-a22b"), rid
+        assert int(r["global_batch_tokens"]) == gbs * 4096 == int(c["global_batch_tokens"]), rid
+        assert float(r["gpu_hours"]) == pytest.approx(100 * step * gpus / 3600, rel=1e-6), rid
+        assert f"| {tf} " in r["source"] or f"| {tf}" in r["source"], rid
+        assert (int(c["tp"]), int(c["pp"]), int(c["vpp"]), int(c["ep"]), int(c["micro_batch"])) == (
+            tp, pp, vpp, ep, mbs), rid
+        assert gpus % (tp * pp) == 0 and gbs % (gpus // (tp * pp) * mbs) == 0, rid  # whole micro-batches
+        assert r["precision"] == ("bf16" if rid == "H785" else "fp8"), rid
