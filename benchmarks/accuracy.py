@@ -732,10 +732,12 @@ def main() -> int:
     # b9079) and one RTX 4090 (jaigouk's gpumod log, b8838)); decodeblind27 (DE91-DE98: llama-bench tg20 of Qwen3.8-27B
     # Q4_K_M, a Qwen3.5-9B-architecture Q8_0 and Qwen2.5-0.5B Q4_K_M on H100 SXM / H100 NVL / L40S:
     # deven367/agent-handoffs; Gemma 4 26B-A4B Q4_K_M on RTX 3090 / RTX 5090: smeltcore's recipes); decodeblind28
-    # (DE99-DE130: Qwen3-8B BF16 and online FP8 at concurrency 1 on one H100 SXM under vLLM 0.30.0 at five request
+    # (DE99-DE116: Qwen3-8B BF16 and online FP8 at concurrency 1 on one H100 SXM under vLLM 0.30.0 at five request
     # shapes, tgarg01/silybench-data; llama-bench tg128 of Llama 2 7B Q4_0, Llama 3.3 70B / Mistral NeMo 12B /
     # Qwen3-30B-A3B Q4_K_M on one RTX PRO 6000 Workstation, build 6413, and Llama 2 7B Q4_0 on one and eight MI300X
-    # under the ROCm build 3891, Llama 2 70B Q4_K_M / Q8_0 on one A100 of Nov 2023, AUGMXNT/llm-tracker.info-vault)
+    # under the ROCm build 3891, Llama 2 70B Q4_K_M / Q8_0 on one A100 of Nov 2023, AUGMXNT/llm-tracker.info-vault);
+    # llamaformat59 (DE117-DE130: Llama 3 8B Q4_K_M / F16 and 70B Q4_K_M, llama-bench tg512 on one A100 SXM / A100 PCIe
+    # / H100 PCIe / L40S at builds 2834-2843, XiongjieDai/GPU-Benchmarks-on-LLM-Inference's May 2024 notebooks)
     for branch, lo, hi, what in (
             ("decodeblind23", 31, 56, "ids DE31..; vLLM, transformers, ExLlamaV2, llama.cpp on H100 / L4 / A100"),
             ("decodeblind24", 57, 65, "ids DE57..; vLLM on MI350X / H100, SGLang on H100, llama.cpp on L40S"),
@@ -743,7 +745,8 @@ def main() -> int:
             ("sparkblind57", 68, 88, "ids DE68..; vLLM 0.26.0 on one GB10"),
             ("decodeblind26", 89, 90, "ids DE89-DE90; llama.cpp on one RTX 3090 / 4090"),
             ("decodeblind27", 91, 98, "ids DE91-DE98; llama.cpp on H100 SXM / NVL, L40S, RTX 3090 / 5090"),
-            ("decodeblind28", 99, 130, "ids DE99..; vLLM 0.30.0 on H100, llama.cpp on RTX PRO 6000 / MI300X / A100")):
+            ("decodeblind28", 99, 116, "ids DE99..; vLLM 0.30.0 on H100, llama.cpp on RTX PRO 6000 / MI300X / A100"),
+            ("llamaformat59", 117, 130, "ids DE117..; llama.cpp by weight format on A100 / H100 PCIe / L40S")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DE(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)

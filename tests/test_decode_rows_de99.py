@@ -1,4 +1,4 @@
-"""Rows DE99-DE130 of validation/decode_independent.csv (branch decodeblind28, blind figures in the validation README):
+"""Rows DE99-DE116 of validation/decode_independent.csv (branch decodeblind28, blind figures in the validation README):
 single-stream decode. Each row must be estimated by the accuracy report, and each figure must be what its source
 prints:
 - DE99-DE108: tgarg01/silybench-data at 93e48873, derived/csv/perf_points.csv: Qwen/Qwen3-8B on one H100 SXM 80GB
@@ -68,7 +68,7 @@ MOVED = {"DE113", "DE114"}
 
 
 def _rows() -> dict[str, dict]:
-    return {k: r for k, r in decode_rounds.rows("DE").items() if 99 <= int(k[2:]) <= 130}
+    return {k: r for k, r in decode_rounds.rows("DE").items() if 99 <= int(k[2:]) <= 116}
 
 
 @pytest.fixture(scope="module")
