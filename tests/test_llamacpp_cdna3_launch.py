@@ -47,7 +47,8 @@ def test_the_eight_card_split_pays_little_for_its_hops():
     assert hop_us == pytest.approx(36.5, abs=0.5)
 
 
-@pytest.mark.parametrize(("gpu", "layer_us"), [("mi325x", 133), ("h100-80gb-sxm", 60), ("mi355x", 60)])
+# the H100 at build 3891: the CUDA release 2800's HBM figure for the quantized files (branch llamaformat59)
+@pytest.mark.parametrize(("gpu", "layer_us"), [("mi325x", 133), ("h100-80gb-sxm", 92), ("mi355x", 60)])
 def test_only_cdna3_takes_it(kb, gpu, layer_us):
     eng, _ = _engine_and_step(kb, gpu)
     assert eng.layer_overhead == pytest.approx(layer_us * 1e-6)

@@ -161,10 +161,12 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     ao = fw.architecture_overrides.get(gpu.architecture or "")
     chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
+    hbm = rel.hbm if rel is not None and memory_kind(gpu) == "hbm" and (  # the release's own HBM figures
+        not rel.hbm_formats or (weight_format or format_of(job, fw, gpu)) in rel.hbm_formats) else None
     fw = mla_scheduling(job, fw)
 
     def pick(name: str) -> float:
-        for o in (chip, ao, mo, vo, rel):
+        for o in (chip, ao, hbm, mo, vo, rel):
             own = getattr(o, name, None) if o is not None else None
             if own is not None and holds_from(o, name, getattr(w, "framework_version", None)):
                 return float(own)

@@ -255,6 +255,9 @@ class FrameworkRelease(VendorOverride):
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
     fuses_shared_experts: bool | None = None
+    hbm: VendorOverride | None = Field(default=None, description="the release's constants on HBM parts, in place "
+                                       "of `memory_overrides.hbm`'s for a job on it (llama.cpp's CUDA build of 2024)")
+    hbm_formats: list[str] = Field(default=[], description="the weight formats `hbm` holds for (empty: all)")
     dp_attention_tp_experts: bool | None = Field(
         default=None, description="with attention data parallel, the release gathers every rank's tokens before "
         "each MoE layer and runs the experts tensor-parallel on them, each rank slicing its own back out (no "
