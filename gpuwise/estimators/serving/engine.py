@@ -162,7 +162,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
     hbm = rel.hbm if rel is not None and memory_kind(gpu) == "hbm" and (  # the release's own HBM figures
-        not rel.hbm_formats or (weight_format or format_of(job, fw, gpu)) in rel.hbm_formats) else None
+        not rel.hbm_formats or fmt in rel.hbm_formats) else None
     fw = mla_scheduling(job, fw)
 
     def pick(name: str) -> float:
