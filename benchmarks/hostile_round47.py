@@ -178,7 +178,7 @@ def add(case, ns: dict[str, Any]) -> None:
     case("file47: a requirements file of blank lines and a tab: 'the file is empty'", {"r.yaml": "\t\n  \n"}, ["recommend", "r.yaml"], expect="any",
          check=_refused_no("r.yaml", "empty", absent=("tab indents",)))
     case("file47: a plan saved as Latin-1 (a workload 'réglage'): refused, the line and the character named", {"plan.yaml": yaml_plan.replace("lora-8b", "r\xe9glage").encode("latin-1")}, ["plan", "plan.yaml"], expect="any",
-         check=_refused_no("plan.yaml", "UTF-8", "line 34", "é"))
+         check=_refused_no("plan.yaml", "UTF-8", "line 15", "é"))
     case("file47: a plan in UTF-16 with a BOM: planned", {"plan.yaml": yaml_plan.encode("utf-16")}, ["plan", "plan.yaml", "--format", "json"], expect="any",
          check=lambda r: r.returncode in (0, 1) and _json(r) is not None)
     case("file47: a plan with CRLF and a tab-indented key: refused, the line named", {"plan.yaml": yaml_plan.replace("\n", "\r\n").replace("    cadence: {per_month: 2}", "\tcadence: {per_month: 2}")}, ["plan", "plan.yaml"], expect="any",
@@ -189,8 +189,8 @@ def add(case, ns: dict[str, Any]) -> None:
          check=_refused_no("plan.yaml", "empty"))
 
     # ------------------------------------------------------------ -o given a folder, a folder's name, the input
-    case("out47: -o 'reports/' (a folder's name that does not exist): refused as a folder, nothing written", {"r.yaml": yaml_lora}, ["recommend", "r.yaml", "-o", "reports/"], expect="any",
-         check=_refused_no("reports/", "folder", absent=("suffix",), lacks_file="reports"))
+    case("out47: -o 'reports/' (a folder's name that does not exist): refused as a directory, nothing written", {"r.yaml": yaml_lora}, ["recommend", "r.yaml", "-o", "reports/"], expect="any",
+         check=_refused_no("reports/", "directory", absent=("suffix",), lacks_file="reports"))
     case("out47: -o the requirements file itself with --format md: refused, the input kept", {"r.yaml": yaml_lora}, ["recommend", "r.yaml", "-o", "r.yaml", "--format", "md"], expect="any",
          check=lambda r: _refused("r.yaml", "replace an input")(r) and (r.cwd / "r.yaml").read_text() == yaml_lora)
     case("out47: audit a folder -o one of its proposals: refused, the proposal kept", {"ps/a.yaml": yaml_prop, "ps/b.yaml": yaml_prop}, ["audit", "ps", "-o", "ps/a.yaml", "--format", "md"], expect="any",

@@ -358,16 +358,38 @@ def _char_at(text: str, mark: Any) -> str:
     return line[mark.column] if 0 <= mark.column < len(line) else ""
 
 
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> UserError:
+    """A file that is not UTF-8. Text an editor saved as Latin-1 or Windows-1252 (every byte a character, no control
+    character) names the line and column of its first such byte and the character it is there ('réglage' was 'not
+    UTF-8 text (binary file?): bad byte at offset 603', hostile round 47); anything else says the offset."""
+    import unicodedata
+
+    try:
+        legacy = raw.decode("cp1252")
+    except UnicodeDecodeError:
+        legacy = ""
+    if not legacy or any(unicodedata.category(c) == "Cc" and c not in "\t\r\n" for c in legacy):
+        return UserError(N_("not UTF-8 text (binary file?): bad byte at offset %(offset)s"),
+                         values={"offset": exc.start}, where=str(path))
+    start = raw.rfind(b"\n", 0, exc.start) + 1
+    return UserError(N_("not UTF-8 text: line %(line)s, column %(column)s holds byte 0x%(byte)s, '%(char)s' in Latin-1 "
+                        "or Windows-1252"), where=str(path), hint=N_("save the file as UTF-8"),
+                     values={"line": raw.count(b"\n", 0, exc.start) + 1,
+                             "column": len(raw[start:exc.start].decode("utf-8", "replace")) + 1,
+                             "byte": f"{raw[exc.start]:02X}", "char": legacy[exc.start]})  # one byte a character
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
     except UnicodeDecodeError as exc:
-        raise UserError(N_("not UTF-8 text (binary file?): bad byte at offset %(offset)s"),
-                        values={"offset": exc.start}, where=str(path)) from None
+        raise _not_utf8(raw, exc, path) from None
     if "\x00" in text:
         if len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0) and raw.count(0) * 2 >= len(raw) - 1:
             raise UserError(N_("UTF-16 text without a byte-order mark: save it as UTF-8"), where=str(path))
         raise UserError(N_("contains NUL bytes (binary file?)"), where=str(path))
+    if not text.strip():  # blank lines, a tab among them: no document, as a file of comments is (hostile round 47:
+        return None  # 'a tab indents this line' of a file with nothing in it)
     try:
         _check_shape(text, caps)
         return yaml.load(text, Loader=_DataLoader)

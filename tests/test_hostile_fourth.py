@@ -213,7 +213,7 @@ def test_an_overlay_file_named_in_capitals_is_not_skipped(tmp_path: Path) -> Non
     ignores case it would have been read, so it is named as an unknown knowledge file."""
     kb = _overlay(tmp_path, "POLICY.YAML", "memory_headroom_fraction: 0.2\n")
     one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "unknown knowledge file POLICY.YAML",
-             "overlay files are named gpus.yaml")
+             "did you mean policy.yaml?")  # the name it stands for (hostile round 47), where the ten were listed
 
 
 # ----------------------------------------------------------------------------- output paths

@@ -218,6 +218,10 @@ def card_facts(p: Proposal, gpu: Any, base_dir: Path, where: str, kb: Any
                                 where=f"{card_where}.manufactured", hint=N_("check the date on the card's label"),
                                 values={"manufactured": c.manufactured, "name": gpu.name,
                                         "launch_year": gpu.launch_year})
+        if c.purchased and int(c.purchased[:4]) < gpu.launch_year:  # hostile round 47: 2015-01 for a 3090 was taken
+            raise UserError(N_("purchased %(purchased)s, before the %(name)s launched (%(launch_year)s)"),
+                            where=f"{card_where}.purchased", hint=N_("check the date on the receipt"),
+                            values={"purchased": c.purchased, "name": gpu.name, "launch_year": gpu.launch_year})
         if c.manufactured and c.purchased:
             base["months_to_sale"] = ic.months_between(c.manufactured, c.purchased)
         for name, samples in (("fan", c.fan_speed_percent), ("power", c.power_under_load_w)):

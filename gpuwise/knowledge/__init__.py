@@ -331,6 +331,15 @@ def _load_cached(overlay: Path | None) -> Knowledge:
     return cache.cached("knowledge", files, lambda: _load(overlay))
 
 
+def _meant_file(name: str) -> str | None:
+    """The knowledge file a misnamed overlay file stands for: the same name in another case or with ``.yml``
+    (``GPUS.YAML``, ``gpus.yml``), else the one close in spelling (``model.yaml``); None where none is."""
+    import difflib
+
+    plain = name.lower().removesuffix(".yml").removesuffix(".yaml") + ".yaml"
+    return plain if plain in FILES else next(iter(difflib.get_close_matches(plain, list(FILES), n=1, cutoff=0.8)), None)
+
+
 def overlay_files(overlay: Path) -> dict[str, Path]:
     """The knowledge files of an overlay directory, by name. The directory must be listable, and
     each name gpuwise reads must be a regular file (through links): a directory, a dangling link
@@ -346,9 +355,10 @@ def overlay_files(overlay: Path) -> dict[str, Path]:
             continue
         path = overlay / name
         if name not in FILES:
-            raise UserError(N_("unknown knowledge file %(name)s"), where=str(overlay),
-                            hint=N_("overlay files are named %(files)s"),
-                            hint_values={"files": ', '.join(FILES)}, values={"name": name})
+            meant = _meant_file(name)  # hostile round 47: model.yaml, gpus.yml, GPUS.YAML were given the ten names
+            raise UserError(N_("unknown knowledge file %(name)s"), where=str(overlay), values={"name": name},
+                            hint=N_("did you mean %(names)s?") if meant else N_("overlay files are named %(files)s"),
+                            hint_values={"names": meant} if meant else {"files": ', '.join(FILES)})
         try:
             info = os.stat(path)
         except FileNotFoundError:

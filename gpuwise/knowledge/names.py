@@ -30,11 +30,22 @@ _NORM = re.compile(r"[\s_\-/.()]+")
 _FORM_WORDS = re.compile(r"sxm|pcie|pci|nvl|oam|hgx|dgx|mezz|superchip|nvl72|nvl16")
 _MODULE = ("sxm", "oam", "mezzanine")  # form factors a bare name means (rule 2)
 _MEMORY = re.compile(r"(\d+)")
+_STATED_FORM = {"sxm": "sxm", "sxm2": "sxm", "sxm3": "sxm", "sxm4": "sxm", "sxm5": "sxm", "sxm6": "sxm", "hgx": "sxm",
+                "dgx": "sxm", "oam": "oam", "pcie": "pcie", "pci": "pcie"}
+"""A word of a GPU name that says its form factor (rule 1b): HGX boards and DGX systems hold SXM modules."""
+_STATED_GB = re.compile(r"(\d+)(?:gb|g|gib)", re.IGNORECASE)
+_WORDS = re.compile(r"[\s_\-/.()]+")
 _SEVERAL = re.compile(r"\s*(?:[,;+&]|\band\b)\s*")  # between the names of a list written as text
 _PACKAGED = re.compile(
     r"[-_.](?:awq|gptq|gguf|int[48]|[48]bit|bnb|unsloth|dynamic|fp8|fp4|nvfp4|mxfp4|w[48]a(?:8|16)|quantized|qat|"
-    r"q[2-8](?:_[0-9a-z]+)*|kv|v\d|mlx)$", re.IGNORECASE)
-"""A last word of a quantized or repackaged release's name (rule 5), taken off one at a time."""
+    r"q[2-8](?:_[0-9a-z]+)*|kv|v\d|mlx|\d+-of-\d+)$", re.IGNORECASE)
+"""A last word of a quantized or repackaged release's name (rule 5), taken off one at a time; a split GGUF's part
+number ('-00001-of-00002') with them."""
+_IN_REPO = re.compile(r"/(?:tree|blob|resolve)/[^/]+(?:/(?P<file>.+))?$")
+"""A Hugging Face address past the repository: a revision's page or a file in it ('.../tree/main',
+'.../resolve/main/x-Q4_K_M.gguf'); the repository and the file's name each name the network."""
+_REVISION = re.compile(r"@[\w.\-]+$|:(?:i?q\d\w*|b?f16|fp16|f32)$", re.IGNORECASE)
+"""A revision ('org/repo@main') or ollama's quantization tag ('hf.co/org/repo-GGUF:Q4_K_M') after a repository."""
 _TUNED = re.compile(r"[-_.](?:instruct|it|chat)$", re.IGNORECASE)
 _MAKER = re.compile(r"^(?:meta|nvidia|amd)[-_]", re.IGNORECASE)
 """A maker's word before a model's own name in a re-publisher's repository ('Meta-Llama-3.1-70B-...')."""
@@ -146,6 +157,8 @@ class NameIndex:
             return Resolved(ident)
         if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
             return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})
+        if self.kind == "gpu" and (stated := self._stated(str(name))) is not None:
+            return stated
         # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
         # A name that starts several entries lists them (unless rule 2 picks one); one that starts
         # one names it.
@@ -176,6 +189,34 @@ class NameIndex:
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
 
+    def _stated(self, name: str) -> Resolved | None:
+        """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form factor or its
+        memory size are taken off, where the card read has that form factor and that memory ('MI300X OAM', 'AMD
+        Instinct MI325X OAM', 'L40S PCIe', 'H20 SXM', 'RTX 6000 Ada 48GB', 'DGX H100' -- hostile round 47: each was
+        an unknown GPU). A word the card does not have keeps the name unknown ('H800 PCIe': the catalog's H800 is the
+        SXM module; 'L40S SXM'; 'H100 NVL 188GB', the pair's memory). Rule 2's note is not said (the name gave the
+        form); a listed default's is ('H20 SXM': the 96 GB part)."""
+        forms: set[str] = set()
+        sizes: set[int] = set()
+        rest: list[str] = []
+        for word in (w for w in _WORDS.split(name.strip()) if w):
+            if (form := _STATED_FORM.get(word.lower())) is not None:
+                forms.add(form)
+            elif (gb := _STATED_GB.fullmatch(word)) is not None:
+                sizes.add(int(gb.group(1)))
+            else:
+                rest.append(word)
+        if not (forms or sizes) or not rest:
+            return None
+        key = norm(" ".join(rest))
+        ident = self.exact.get(key) or self.defaults.get(key)
+        card = self.cards.get(ident or "")
+        if ident is None or card is None or forms - {card.form} or sizes - {round(card.gb)}:
+            return None
+        if key in self.defaults and key not in self.exact:
+            return Resolved(ident, "name.default", {"name": name, "label": self.labels[ident], "id": ident})
+        return Resolved(ident)
+
     def _several(self, name: str, where: str | None) -> None:
         """A field of one name given a list of them as text ('h100, mi300x' to estimate's --gpu): said so, where the
         closest single name was offered ('did you mean mi300x?', hostile round 43); nothing where a part is no
@@ -195,9 +236,13 @@ class NameIndex:
         release words come off from the end one at a time ('Qwen3-32B-AWQ' -> qwen3-32b, 'RedHatAI/Llama-3.3-70B-
         Instruct-quantized.w8a8' -> llama-3.1-70b through its alias llama-3.3-70b-instruct); a name is only taken
         when what is left is a catalog name as it stands, never a prefix of one."""
-        full = name.strip()
-        base = full.rsplit("/", 1)[-1]
-        stages = [base] if base == full else [full, base]  # 'meta-llama/...' aliases keep the publisher
+        heads = [name.strip()]
+        if (m := _IN_REPO.search(heads[0])) is not None:  # a page or a file in a repository: the repository, the file
+            heads = [heads[0][:m.start()], *([m.group("file")] if m.group("file") else [])]
+        stages: list[str] = []
+        for full in (_REVISION.sub("", h) or h for h in heads):
+            base = re.split(r"[/\\]", full)[-1]  # a Windows path's file too ('C:\\models\\x.gguf')
+            stages += [base] if base == full else [full, base]  # 'meta-llama/...' aliases keep the publisher
         for b in list(stages):
             while (m := _PACKAGED.search(b)) is not None and m.start() > 0:
                 b = b[:m.start()]

@@ -47,7 +47,7 @@ from .result import (
 )
 from .result import complete as complete_records
 from .schema import PlanFile
-from .servers import check_owned_network, owned_network, owned_server_sizes, stated_network, stated_server_gpus
+from .servers import check_owned, owned_network, owned_server_sizes, stated_network, stated_server_gpus
 from .sizing import (
     DAYS_PER_MONTH,
     HOURS,
@@ -181,7 +181,7 @@ class Planner:
                                 values={"count": o.count, "gpu": part.name, "servers": o.servers,
                                         "per_node": math.ceil(o.count / o.servers), "most": most})
             check_shared_host_ram(part, o.count, o.servers, o.host_ram_gb, f"{self.where}: owned[{i}].host_ram_gb")
-            check_owned_network(kb, pf, i, r.id, f"{self.where}: owned[{i}].network")
+            check_owned(kb, pf, i, r.id, f"{self.where}: owned[{i}]")  # its network and the month it was bought
             owned[r.id] = owned.get(r.id, 0) + o.count
             owned_hosting.setdefault(r.id, o.hosting)
         self.owned = owned

@@ -46,6 +46,13 @@ def owned_network(kb: Knowledge, g: str, pf: PlanFile | None = None) -> str:
     return stated_network(kb, g, pf) or default_network(kb.gpus[g], kb.runtime)
 
 
+def check_owned(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str) -> None:
+    """``owned[i]`` (``where``) of the GPU type ``g``: its network (:func:`check_owned_network`) and the month it was
+    bought (:func:`check_owned_bought`)."""
+    check_owned_network(kb, pf, i, g, f"{where}.network")
+    check_owned_bought(kb, pf, i, g, f"{where}.bought")
+
+
 def check_owned_network(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str) -> None:
     """``owned[i].network``: one of runtime.yaml's networks (a close match offered), and the one other entries of the
     same GPU type state, if any (their servers are one fleet, on one network)."""
@@ -55,6 +62,16 @@ def check_owned_network(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str)
     if name is not None and first != name:
         raise UserError(N_("owned %(gpu)s are on %(first)s in an earlier entry: one network a GPU type"),
                         where=where, values={"gpu": kb.gpus[g].name, "first": first})
+
+
+def check_owned_bought(kb: Knowledge, pf: PlanFile, i: int, g: str, where: str) -> None:
+    """``owned[i].bought``: not in a year before the GPU was sold (gpus.yaml ``launch_year``), as an audit's used card's
+    ``manufactured`` and ``purchased`` are not (hostile round 47: RTX 4090s bought 2019-06 were planned)."""
+    bought, part = pf.owned[i].bought, kb.gpus[g]
+    if bought and int(bought[:4]) < part.launch_year:
+        raise UserError(N_("bought %(bought)s, before the %(name)s launched (%(launch_year)s)"), where=where,
+                        hint=N_("check the year they were bought"),
+                        values={"bought": bought, "name": part.name, "launch_year": part.launch_year})
 
 
 def stated_network(kb: Knowledge, g: str, pf: PlanFile | None) -> str | None:

@@ -95,8 +95,8 @@ def names_a_file(target: str | os.PathLike[str] | None) -> bool:
         return False
     try:
         return stat.S_ISREG(os.stat(target).st_mode)
-    except (OSError, ValueError):
-        return True  # a new file: its name is all there is
+    except (OSError, ValueError):  # a new file: its name is all there is; 'reports/' names a folder, whose refusal
+        return not str(os.fspath(target)).endswith(("/", os.sep))  # (check_target) is not its suffix's (round 47)
 
 
 def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
