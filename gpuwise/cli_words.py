@@ -170,7 +170,8 @@ CLOSE_WORD = N_("did you mean %(name)s?")
 ALIASES = {"markdown": "md", "txt": "text", "htm": "html",
            "rmb": "CNY", "renminbi": "CNY", "yuan": "CNY", "¥": "CNY", "￥": "CNY", "元": "CNY", "人民币": "CNY",
            "$": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
-           "cn": "zh", "chinese": "zh", "中文": "zh", "汉语": "zh", "简体中文": "zh", "english": "en", "英文": "en", "英语": "en"}
+           "cn": "zh", "chinese": "zh", "中文": "zh", "汉语": "zh", "简体中文": "zh",
+           "english": "en", "英文": "en", "英语": "en"}
 """Other names of a choice, too far from it for difflib: a report format's (the -o suffixes and their words: ``--format
 markdown`` was refused with the list of formats alone, hostile round 26), a currency's and a language's as people
 write them (``--currency RMB``, ``yuan``, ``¥``, ``$``; ``--lang cn``, ``中文``, ``english``: refused with the two
@@ -226,8 +227,8 @@ def close_word(argv: Sequence[str], message: str, lang: str,
         if len(word) < 3 and head not in lower and not alias:  # 'cn', '¥', '$' have an alias
             continue
         # an alias names a choice the refusal lists (argparse's 'choose from ...'), not another command's
-        match = [alias.lower()] if alias and repr(alias) in message else [head] if head in lower else difflib.get_close_matches(
-            word.lower(), list(lower), n=1, cutoff=0.75)
+        match = [alias.lower()] if alias and repr(alias) in message else [head] if head in lower else (
+            difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.75))
         if match and lower[match[0]] != word:
             words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
             return words.gettext(CLOSE_WORD) % {"name": lower[match[0]]}

@@ -190,12 +190,12 @@ class NameIndex:
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
 
     def _stated(self, name: str) -> Resolved | None:
-        """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form factor or its
-        memory size are taken off, where the card read has that form factor and that memory ('MI300X OAM', 'AMD
-        Instinct MI325X OAM', 'L40S PCIe', 'H20 SXM', 'RTX 6000 Ada 48GB', 'DGX H100' -- hostile round 47: each was
-        an unknown GPU). A word the card does not have keeps the name unknown ('H800 PCIe': the catalog's H800 is the
-        SXM module; 'L40S SXM'; 'H100 NVL 188GB', the pair's memory). Rule 2's note is not said (the name gave the
-        form); a listed default's is ('H20 SXM': the 96 GB part)."""
+        """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form
+        factor or its memory size are taken off, where the card read has that form factor and that memory ('MI300X
+        OAM', 'AMD Instinct MI325X OAM', 'L40S PCIe', 'H20 SXM', 'RTX 6000 Ada 48GB', 'DGX H100' -- hostile round 47:
+        each was an unknown GPU). A word the card does not have keeps the name unknown ('H800 PCIe': the catalog's
+        H800 is the SXM module; 'L40S SXM'; 'H100 NVL 188GB', the pair's memory). Rule 2's note is not said (the name
+        gave the form); a listed default's is ('H20 SXM': the 96 GB part)."""
         forms: set[str] = set()
         sizes: set[int] = set()
         rest: list[str] = []
