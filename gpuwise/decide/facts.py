@@ -245,6 +245,14 @@ class CandidateFact(FactModel):
     copies_for_rate: int = _f("inference at a request rate, colocated: the fewest of the count's model copies that "
                               "serve it within the p95 targets, the arrivals shared evenly over them, ceil(rate x "
                               "copies / max_requests_per_s) (-1 none: no rate, none served, or disaggregated)")
+    copies_needed: str = _f("inference at a request rate: copies_for_rate worded ('one of the copies', '3 of the "
+                            "copies'; '' none)")
+    copies_needed_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                     "report words in its own language")
+    copies_spare: str = _f("inference at a request rate: the count's other copies, worded ('the other copy', 'the "
+                           "other 3'; '' none)")
+    copies_spare_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
+                                    "report words in its own language")
     load_requests_per_s: float = _f("inference with no request rate asked: the request rate the load in flight "
                                     "amounts to (Little's law: output tokens/s at the load / output tokens a "
                                     "request; -1 a rate is asked, or nothing is served)")
@@ -685,6 +693,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "
                                           "(buy_unavailable_reason is what rules show)",
         "rent_term_why_phrases": "the reason's parts, for the report's language (rent_term_why is what rules show)",
+        "copies_needed_phrases": "its parts, for the report's language (copies_needed is what rules show)",
+        "copies_spare_phrases": "its parts, for the report's language (copies_spare is what rules show)",
         "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
         "attention_backend_reason_phrases": "the reason's parts, for the report's language "
                                             "(attention_backend_reason is what rules show)",

@@ -512,7 +512,7 @@ class Rulebook:
 def _complaint(err: Any) -> dict[str, Any]:
     """A rule file's first validation error as a message of the catalog (``message``, ``values``,
     ``msgid``): pydantic's own words in English, the catalog's for its common complaints."""
-    from ..inputs.error_words import _BOUNDS, _short
+    from ..inputs.error_words import _BOUNDS, _short, too_long_text
 
     msg = err["msg"].replace("Value error, ", "")
     error = err.get("ctx", {}).get("error")
@@ -533,6 +533,8 @@ def _complaint(err: Any) -> dict[str, Any]:
     if err["type"] in ("too_short", "too_long"):  # how many were given, not the list itself
         ctx = err.get("ctx", {})
         return {"message": _BOUNDS[err["type"]], "values": {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}}
+    if (long := too_long_text(err)) is not None:  # its length, as an input file's field says it
+        return {"message": long[0], "values": long[1]}
     if err["type"] in _BOUNDS and "input" in err:
         return {"message": msg, "msgid": _BOUNDS[err["type"]],
                 "values": {**err.get("ctx", {}), "given": _short(err["input"])}}

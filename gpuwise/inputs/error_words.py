@@ -229,6 +229,16 @@ _BOUNDS = {
 }
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 
+def too_long_text(err: Any) -> tuple[str, dict[str, Any]] | None:
+    """A string past its field's length, as every reader of a file says it (hostile round 46): the limit and the
+    length given, not pydantic's 'String should have at most N characters' and 60 of its letters. The template and
+    its values; None for another complaint."""
+    if err["type"] != "string_too_long" or not isinstance(err.get("input"), str):
+        return None
+    return (N_("must have at most %(max_length)s characters (%(given)s given)"),
+            {**err.get("ctx", {}), "given": f"{len(err['input']):,}"})
+
+
 _OR_WORD = {
     "int_parsing": N_("must be a whole number or %(expected)s (got %(given)s)"),
     "int_from_float": N_("must be a whole number or %(expected)s (got %(given)s)"),

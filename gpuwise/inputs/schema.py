@@ -33,6 +33,7 @@ from .error_words import (  # _BOUNDS, _short and literal_close are imported fro
     _short,
     _version_written_otherwise,
     literal_close,
+    too_long_text,
 )
 from .notation import Meant
 from .requirements import (  # noqa: F401
@@ -129,9 +130,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         ctx = err.get("ctx", {})
         values = {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}
         msg = _BOUNDS[err["type"]]
-    elif err["type"] == "string_too_long" and isinstance(err.get("input"), str):  # its length, not 60 of its letters
-        values = {**err.get("ctx", {}), "given": f"{len(err['input']):,}"}
-        msg = N_("must have at most %(max_length)s characters (%(given)s given)")
+    elif (long := too_long_text(err)) is not None:  # its length, not 60 of its letters
+        msg, values = long
     elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"

@@ -106,7 +106,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         err = exc.errors()[0]
         at = err.get("ctx", {}).get("error")  # a whole entry's check that judges one of its fields (SaidAt)
         where = f"{path}: {_entry_name(data, (*err['loc'], *getattr(at, 'at', ())), index)}"
-        from ..inputs.error_words import _BOUNDS, _fields_of, _nested_key, _short
+        from ..inputs.error_words import _BOUNDS, _fields_of, _nested_key, _short, too_long_text
 
         if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
             import difflib
@@ -153,6 +153,9 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             hint = {"hint": N_("did you mean %(names)s?"), "hint_values": {"names": close}} if close else {}
             raise KnowledgeError(N_("%(given)s is not a release number (digits and dots, as 4.52 or 0.5.7)"),
                                  where=where, values={"given": _short(err.get("input"))}, **hint) from None
+        if (long := too_long_text(err)) is not None:  # its length, as an input file's field says it
+            tail = (N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems"),) if n else ()
+            raise KnowledgeError((long[0], *tail), where=where, values={**long[1], "more": n}) from None
         # English: pydantic's words as written; another language: the catalog's for its common complaints
         template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
         said = err.get("ctx", {}).get("error")

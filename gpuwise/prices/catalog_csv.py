@@ -191,10 +191,18 @@ def _written_with_unit(text: str, what: str, currency: str) -> str | None:
     return None
 
 
-def _number(text: str | None, what: str, currency: str = "USD") -> float:
+def _other_currency(text: str, what: str, currency: str) -> str | None:
+    """The currency a price cell is written in where it is not the row's ('¥15/h' in a USD row: CNY); else None."""
+    read = amount_per_unit(text, "hourly_usd") if _UNIT_FIELDS.get(what) == "hourly_usd" else None
+    return read[1] if read is not None and read[1] not in (None, currency) else None
+
+
+def _number(text: str | None, what: str, currency: str | None = None) -> float:
     """A cell's number, in plain decimal digits: Python's ``float()`` also took fullwidth ``１６``,
     ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant); a cell written
-    with its unit is offered its number."""
+    with its unit is offered its number; a price in another currency than its row's (``currency``: the row's
+    currency column, None for a layout without one, whose prices are in USD) names both."""
+    column, currency = currency is not None, currency or "USD"
     try:
         value = number_text((text or "").strip())
     except Said as said:
@@ -202,6 +210,12 @@ def _number(text: str | None, what: str, currency: str = "USD") -> float:
     if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
         value = math.inf
     meant = _written_with_unit(text.strip(), what, currency) if value is None and text else None
+    other = _other_currency(text.strip(), what, currency) if value is None and text and meant is None else None
+    if other is not None:  # '¥15/h' in a row priced in USD: the row's currency and the one given, not 'not a number'
+        raise Said(N_("%(what)s %(text)r is in %(given)s, and this row's prices are in %(currency)s: write the price "
+                      "in %(currency)s, or give the row's currency as %(given)s") if column else
+                   N_("%(what)s %(text)r is in %(given)s, and this layout's prices are in %(currency)s: write the "
+                      "price in %(currency)s"), what=what, text=text.strip()[:30], given=other, currency=currency)
     if meant is not None:
         raise Said(N_("%(what)s %(text)r is not a number: write %(meant)s"), what=what, text=text.strip()[:30],
                    meant=meant)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ...messages import phrase_json, phrase_text
 from . import options as O
 
 if TYPE_CHECKING:
@@ -32,9 +33,18 @@ def rate_fact(r: ServingResult | None) -> dict[str, Any]:
     copies = r.layout.replicas if r is not None else 0
     needed = (math.ceil(asked * copies / best - 1e-9) if asked and best and best > 0 and copies >= 1
               and not r.disaggregated else -1)
+    spare = copies - needed if needed >= 1 else 0
+    need_words = (("", "rate.copies_needed_one" if needed == 1 else "rate.copies_needed", {"n": needed}),) \
+        if needed >= 1 else ()
+    spare_words = (("", "rate.copies_spare_one" if spare == 1 else "rate.copies_spare", {"n": spare}),) \
+        if spare >= 1 else ()
     return {
         "max_requests_per_s": _num(best),
         "copies_for_rate": int(needed),
+        # worded for one copy and for several (SRV-COPIES-BEYOND-RATE: 'need one of the copies, so the GPUs of the
+        # other 3', not 'need 1 of the copies, so the GPUs of the others')
+        "copies_needed": phrase_text(need_words), "copies_needed_phrases": phrase_json(need_words),
+        "copies_spare": phrase_text(spare_words), "copies_spare_phrases": phrase_json(spare_words),
         "load_requests_per_s": _num(load),
         "p95_ttft_s": _num(at.ttft_p95) if at is not None else -1.0,
         "p95_tpot_s": _num(at.tpot_p95) if at is not None else -1.0,

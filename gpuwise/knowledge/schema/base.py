@@ -12,6 +12,7 @@ from gpuwise.inputs.dates import iso_date
 
 # one definition: inputs and knowledge refuse booleans, and numbers in another notation, alike
 from gpuwise.inputs.strict import raise_meant, takes_bool, takes_number_only
+from gpuwise.inputs.units import amount_per_unit
 
 from ...prebuilt import Prebuilt
 
@@ -61,6 +62,8 @@ class Strict(Prebuilt, BaseModel):
                     raise_meant(data[name])
                 except Said as said:
                     raise Said(N_("%(field)s: %(said)s"), field=name, said=said) from None
+                if isinstance(data[name], str):
+                    _raise_other_currency(cls, data, name)
             for name in dates.intersection(data) if dates else ():  # pydantic reads 0 or '1767225600' as a Unix time
                 v = data[name]
                 if isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
@@ -73,6 +76,30 @@ class Strict(Prebuilt, BaseModel):
                 if digits or isinstance(v, int | float) or (isinstance(v, str) and not _ISO.fullmatch(v.strip())):
                     raise Said(N_("%(field)s: %(value)s is not a date: write it YYYY-MM-DD"), field=name, value=repr(v))
         return data
+
+
+def _raise_other_currency(cls: type, data: dict[str, Any], name: str) -> None:
+    """Refuse a price written in another currency than its entry's ('¥250000' for a point whose currency is USD,
+    '$2/h' for cny_per_hour), naming both: pydantic's 'not a valid number' named neither. The entry's currency is the
+    field's own (``usd_per_hour``, ``cny_per_gpu_hour``), else its ``currency`` (given, or the field's default)."""
+    words = name.split("_")
+    own = "USD" if "usd" in words else "CNY" if "cny" in words else None
+    field = cls.model_fields.get("currency")  # type: ignore[attr-defined]
+    currency = own or (str(data.get("currency", field.default)).upper() if field is not None else None)
+    read = amount_per_unit(data[name], "hourly_usd")
+    if currency not in ("USD", "CNY") or read is None or read[1] in (None, currency):
+        return
+    other = "_".join(read[1].lower() if w in ("usd", "cny") else w for w in words) if own else None
+    if other is not None and other not in cls.model_fields:  # type: ignore[attr-defined]
+        other = None  # (no field of that currency: spot prices are in USD only)
+    said = (N_("%(field)s: %(written)s is in %(given_currency)s, and this entry's prices are in %(currency)s: write "
+               "the amount in %(currency)s, or give it as %(other)s") if other else
+            N_("%(field)s: %(written)s is in %(given_currency)s, and this entry's prices are in %(currency)s: write "
+               "the amount in %(currency)s") if own else
+            N_("%(field)s: %(written)s is in %(given_currency)s, and this entry's prices are in %(currency)s: write "
+               "the amount in %(currency)s, or give currency: %(given_currency)s"))
+    raise Said(said, field=name, written=repr(data[name].strip()[:30]), given_currency=read[1], currency=currency,
+               other=other or "")
 
 
 _NUMBER_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
