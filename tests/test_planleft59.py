@@ -190,3 +190,132 @@ def test_an_over_long_string_in_a_knowledge_file_is_said_as_an_input_files():
     with pytest.raises(KnowledgeError) as two:
         validate_file(Path("k.yaml"), Named, {"schema_version": 1, "name": "x" * 5_000, "other": "many"})
     assert str(two.value) == "k.yaml: name: must have at most 10 characters (5,000 given); 1 more problem"
+
+
+# ----------------------------------------------------------------------------- the plan (gpuwise plan)
+PLANS = ROOT / "tests" / "data" / "plans"
+T4_FIXTURE = PLANS / "t4-owned-two-servers.yaml"  # 8 owned T4s in two servers of 4, Llama 2 13B fp16 (plant4_58)
+BUY_4090 = PLANS / "4090-one-a-server-buy.yaml"
+G4DN_XLARGE = 0.526  # USD an hour, on demand, us-east-1 (knowledge/clouds.yaml g4dn.xlarge, AWS's price page)
+T4_TDP_W, SERVER_HOST_W = 70, 410  # knowledge/gpus.yaml t4 power.tdp_w; knowledge/tco.yaml host_power_w_per_gpu
+RTX_4090_CARD = 3159.99  # knowledge/prices.yaml rtx-4090, new, street, 2025-07-22 (UCT: Amazon US lowest new)
+CONSUMER_HOST = 800.0  # knowledge/tco.yaml server_share_usd_per_gpu_consumer, the host a bought card sits in
+HOURS_PER_MONTH = 730
+
+
+def _plan_json(tmp_path: Path, doc: dict, *more: str) -> dict:
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = cli("plan", "plan.yaml", "--format", "json", *more, cwd=tmp_path)
+    assert "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout)
+
+
+def _option(d: dict, gpu: str) -> dict:
+    (o,) = [x for x in d["options"] if x["gpu"] == gpu]
+    return o
+
+
+def test_the_rented_copy_s_sizes_are_given_beside_the_owned_copy_s(tmp_path):
+    """plant4_58's T4 plan: the owned copy is tried at 2 and 4 T4s in a server (copy_sizes), the rented one, on
+    one-T4 g4dn.xlarge instances over their network, at 2 and 4 instances in pipeline stages -- which copy_sizes did
+    not give (its 4 was rent_count, 202.0 tokens/s its rent_capacity, nothing said of the 2 it was chosen against).
+    Now options[].rent_copy_sizes lists them, each with its copies at the peak month and their rent: 128 tokens/s
+    need ceil(128 / capacity) copies; 2 instances a copy: 5 copies on 10 instances, 10 x $0.526 = $5.26 an hour;
+    4 a copy: 1 copy, 4 x $0.526 = $2.104."""
+    d = _plan_json(tmp_path, yaml.safe_load(T4_FIXTURE.read_text(encoding="utf-8")))
+    o = _option(d, "t4")
+    assert [c["count"] for c in o["copy_sizes"]] == [2, 4] and all(c["rent_per_hour"] is None for c in o["copy_sizes"])
+    rented = {c["count"]: c for c in o["rent_copy_sizes"]}  # before: no such key
+    assert set(rented) == {2, 4} and o["rent_count"] == 4
+    for n, c in rented.items():
+        assert c["layout"] == f"{n} pipeline stages"
+        assert c["copies"] == math.ceil(0.5 * 256 / c["capacity"]) and c["gpus"] == c["copies"] * n
+        assert c["rent_per_hour"] == pytest.approx(c["gpus"] * G4DN_XLARGE)
+    assert (rented[2]["copies"], rented[2]["gpus"], rented[4]["copies"]) == (5, 10, 1)
+    assert rented[4]["capacity"] == pytest.approx(o["rent_capacity"], rel=1e-12)
+    assert rented[2]["rent_per_hour"] == pytest.approx(5.26) and rented[4]["rent_per_hour"] == pytest.approx(2.104)
+
+
+def test_the_full_page_labels_the_owned_and_the_rented_copy_sizes(tmp_path):
+    """The full page's options table (markdown: a row a line): the count column lists the owned or bought copy's
+    sizes, labelled so where the rented copy is sized apart; the provider column the rented copy's, with theirs."""
+    r = cli("plan", str(T4_FIXTURE), "--detail", "full", "--format", "md", cwd=tmp_path)
+    page = " ".join(r.stdout.split())
+    assert ("4 on GPUs owned or bought, the size whose copies carry the load for least (at the peak month: 2 a copy, "
+            "50.2 tokens/s: 3 on 6 GPUs; 4 a copy, 498.6 tokens/s: 1 on 4 GPUs)") in page
+    assert ("aws: a rented copy on 4 GPUs, 202.0 tokens/s, the size whose rented copies cost least (at the peak "
+            "month: 2 a copy, 26.4 tokens/s: 5 on 10 GPUs, $5.26 an hour; 4 a copy, 202.0 tokens/s: 1 on 4 GPUs, "
+            "$2.10 an hour)") in page
+    zh = " ".join(cli("plan", str(T4_FIXTURE), "--detail", "full", "--format", "md", "--lang", "zh",
+                      cwd=tmp_path).stdout.split())
+    assert "自有或购买的 GPU 上每份 4 块，承载该负载花费最少的副本规模" in zh and "租用副本花费最少的规模" in zh
+
+
+def test_outgrows_counts_the_growth_at_the_rented_copy_s_size(tmp_path):
+    """The T4 plan at 5 requests/s (1,280 output tokens/s), renting beside the 8 owned T4s and buying none: the 8
+    owned carry 2 copies of 4 (tensor parallel 4, 498.6 tokens/s each, 997.2); the rest, 282.8 tokens/s, is rented
+    as copies of 4 g4dn.xlarge in 4 pipeline stages (202.0 each): 2 copies, 8 instances -- 16 T4s, as the plan
+    places them. PLAN-SERVING-OUTGROWS said 12, ceil(1,280 / 498.6) = 3 copies of the owned size.
+    The plan: the 8 owned T4s' power, 8 x (70 + 410) W x $0.15 a kWh x 730 h x 3 = $1,261.44, and 8 instances
+    rented, 8 x $0.526 x 730 x 3 = $9,215.52: $10,476.96."""
+    doc = yaml.safe_load(T4_FIXTURE.read_text(encoding="utf-8"))
+    doc["horizon_months"] = 3
+    doc["workloads"][0]["targets"] = {"requests_per_s": 5}
+    doc["constraints"]["acquisition"] = "rent"
+    d = _plan_json(tmp_path, doc)
+    o = _option(d, "t4")
+    owned_carry = 2 * o["capacity"]
+    rented = math.ceil((5 * 256 - owned_carry) / o["rent_capacity"])
+    assert rented == 2 and o["rent_count"] == 4
+    for month in d["months"]:
+        assert sorted((p["acquisition"], p["count"], p["copies"]) for p in month["placements"]) == [
+            ("owned", 8, 2), ("rent", 8, 2)]
+    (f,) = [f for f in d["findings"] if f["rule"] == "PLAN-SERVING-OUTGROWS"]
+    assert f["evidence"]["outgrows_gpus"] == 8 + rented * 4 == 16  # before: 12
+    assert "from month 1 the load needs 16 NVIDIA T4 16GB, more than the 8 owned" in f["message"]
+    assert d["total"] == pytest.approx(8 * (T4_TDP_W + SERVER_HOST_W) / 1000 * 0.15 * HOURS_PER_MONTH * 3
+                                       + 8 * G4DN_XLARGE * HOURS_PER_MONTH * 3, abs=0.01)
+    assert d["total"] == pytest.approx(10476.96, abs=0.01)
+
+
+def test_outgrows_counts_the_owned_copies_at_their_own_capacity(tmp_path):
+    """4 owned RTX 4090s one to a server: a copy of Llama 3.1 70B int4 on 2 spans two servers and carries
+    own_capacity (about 59.1 tokens/s) where tensor parallel 2 in one server carries 86.1. 0.5 requests/s x 300 =
+    150 tokens/s: the 2 owned copies carry 118.1, so the plan rents a copy beside them (RunPod, a pod holds both
+    GPUs). PLAN-SERVING-OUTGROWS was not said at all: ceil(150 / 86.1) x 2 = 4 GPUs, not more than the 4 owned.
+    Now: the 4 owned and ceil((150 - 118.1) / 86.1) = 1 rented copy of 2, 6 GPUs."""
+    doc = yaml.safe_load(BUY_4090.read_text(encoding="utf-8"))
+    doc.update(horizon_months=3, owned=[{"gpu": "RTX 4090", "count": 4, "servers": 4, "hosting": "office"}])
+    doc["workloads"][0]["targets"]["requests_per_s"] = 0.5
+    doc["constraints"] = {"acquisition": "rent", "gpus": ["rtx-4090"]}
+    d = _plan_json(tmp_path, doc)
+    o = _option(d, "rtx-4090")
+    assert o["count"] == 2 and 0 < o["own_capacity"] < 0.75 * o["capacity"]
+    assert 2 * o["own_capacity"] < 150 <= 2 * o["capacity"]
+    extra = math.ceil((150 - 2 * o["own_capacity"]) / o["capacity"])
+    for month in d["months"]:
+        assert sorted((p["acquisition"], p["count"]) for p in month["placements"]) == [("owned", 4), ("rent", 2)]
+    (f,) = [f for f in d["findings"] if f["rule"] == "PLAN-SERVING-OUTGROWS"]  # before: none
+    assert f["evidence"]["outgrows_gpus"] == 4 + 2 * extra == 6 and f["evidence"]["outgrows_month"] == 1
+
+
+def test_a_copy_on_bought_gpus_counts_at_its_own_capacity(tmp_path):
+    """tests/data/plans/4090-one-a-server-buy.yaml: the owned copy spans the two owned servers (own_capacity, about
+    59.1 tokens/s); a copy on 4090s bought sits in one machine bought (the cards gather in a machine that holds
+    them), tensor parallel 2 there, about 86.1. The plan counted bought copies at the owned figure: 11 copies for
+    600 tokens/s, 20 4090s bought ($79,199.80). Now the bought copies carry capacity: ceil(600 / 86.1) = 7 copies
+    on 14 GPUs bought, 14 x ($3,159.99 + $800 host share) = $55,439.86, and the owned copy adds nothing the 7 do
+    not carry (59.1 + 6 x 86.1 = 575.5 < 600)."""
+    d = _plan_json(tmp_path, yaml.safe_load(BUY_4090.read_text(encoding="utf-8")))
+    o = _option(d, "rtx-4090")
+    assert o["count"] == 2 and o["own_capacity"] < 0.75 * o["capacity"]
+    copies = math.ceil(600 / o["capacity"])
+    assert copies == 7 and o["own_capacity"] + (copies - 1) * o["capacity"] < 600
+    (p,) = d["purchases"]
+    assert (p["month"], p["count"], p["arrives"]) == (1, 2 * copies, 2)  # before: 20
+    assert p["amount"] == pytest.approx(2 * copies * (RTX_4090_CARD + CONSUMER_HOST), abs=0.01)
+    assert p["amount"] == pytest.approx(55439.86, abs=0.01)
+    assert d["unplaced"][0]["months"] == [1]  # before the delivery: the owned copy alone
+    for month in d["months"][1:]:
+        assert [(x["acquisition"], x["count"], x["copies"]) for x in month["placements"]] == [("buy", 14, 7)]
+        assert sum(x["copies"] * o["capacity"] for x in month["placements"]) >= 600

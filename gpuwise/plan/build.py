@@ -427,8 +427,8 @@ class Planner:
             placements[m].append(Placed(workload=sz.name, gpu=g, count=gpus, acquisition=acq, gpu_hours=hours,
                                         **extra))
 
-        for table, own in ((p.own_copy, True), (p.own_run, True), (p.wide_run, "wide"), (p.rent_copy, False),
-                           (p.rent_run, False)):
+        for table, own in ((p.own_copy, True), (p.buy_copy, True), (p.own_run, True), (p.wide_run, "wide"),
+                           (p.rent_copy, False), (p.rent_run, False)):
             for (name, m, g), j in table.items():
                 v = x[j]
                 if v <= 1e-6:
@@ -464,7 +464,7 @@ class Planner:
             sz = by_name[name]
             o = sz.options[g]
             pk = o.rent_pack
-            alone = sum(round(x[t[(name, m, g)]]) for t in (p.rent_copy, p.own_copy) if (name, m, g) in t)
+            alone = sum(round(x[t[(name, m, g)]]) for t in (p.rent_copy, p.own_copy, p.buy_copy) if (name, m, g) in t)
             copies = max(1, min(k * pk.copies, replicas_needed(sz, o, m) - alone))  # the copies the load needs there
             place(sz, g, m, copies, False, paid=k * pk.gpus_paid)
             amount = pk.usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount) * k
@@ -704,8 +704,8 @@ class Planner:
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields(),
-                          copy_sizes=[CopySize(**{**c, "rent_per_hour": M(c["rent_per_hour"])  # USD -> currency
-                                                  if c["rent_per_hour"] is not None else None}) for c in o.copy_sizes],
+                          copy_sizes=CopySize.listed(o.copy_sizes, M), rent_copy_sizes=CopySize.listed(
+                              o.rent_copy_sizes, M),
                           **({"pack_copies": o.rent_pack.copies, "pack_gpus": o.rent_pack.gpus_paid,
                               "pack_per_hour": M(o.rent_pack.usd_per_hour), "pack_provider": o.rent_pack.provider}
                              if o.rent_pack is not None else {}))

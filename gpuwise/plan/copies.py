@@ -85,6 +85,31 @@ def rented_needed(s: Any, opt: Any, m: int) -> int:
     return math.ceil(d / opt.rented_capacity - 1e-9) if d > 0 else 0
 
 
+def owned_carry(opt: Any, owned: int) -> float:
+    """What the copies ``owned`` GPUs of ``opt``'s type hold carry: ``owned // count`` copies, each at the owned
+    copy's capacity (over the owned servers where it spans them: ``own_capacity``)."""
+    return (owned // opt.count) * (opt.own_capacity or opt.capacity)
+
+
+def gpus_to_carry(s: Any, opt: Any, m: int, owned: int, buy: bool, rent: bool) -> int:
+    """The GPUs of ``opt``'s type that carry month ``m``'s load, the owned ones first (PLAN-SERVING-OUTGROWS's count):
+    the owned GPUs' copies (:func:`owned_carry`), and the copies the rest needs as the plan adds them -- bought, a
+    copy as sized (``count`` GPUs at ``capacity``, in one machine bought), or rented, the rented copy's own size
+    (``rented_count`` at ``rented_capacity``: sizing._rental), whichever takes fewer GPUs of those the plan may add
+    (``buy``, ``rent``); as sized where it may add neither. T4s owned in two servers of 4 (a copy of 4, 498.6
+    tokens/s) and rented as one-GPU instances (a copy of 4 in pipeline stages, 202.0): 1,280 tokens/s need the 8
+    owned and ceil(282.8 / 202.0) = 2 rented copies, 16 T4s, not ceil(1,280 / 498.6) x 4 = 12."""
+    d = s.demand[m - 1]
+    held = (owned // opt.count) * opt.count
+    rest = d - owned_carry(opt, owned)
+    if rest <= 1e-9:
+        return held if d > 0 else 0
+    ways = [math.ceil(rest / opt.capacity - 1e-9) * opt.count] if buy else []
+    if rent and opt.rent_usd_per_hour is not None:
+        ways.append(math.ceil(rest / opt.rented_capacity - 1e-9) * opt.rented_count)
+    return held + (min(ways) if ways else math.ceil(rest / opt.capacity - 1e-9) * opt.count)
+
+
 def sizes(fewest: int, paid: int, server: int, top: int) -> list[int]:
     """The larger sizes a copy is tried at, a bounded few: twice and four times the ``fewest``, the GPUs its rental
     pays for (``paid``: two L4s of a four-GPU instance), a server's GPUs (``server``); up to ``top``."""
@@ -145,9 +170,13 @@ def cheapest(s: Any, fewest: Any, tried_at: list[int], copy: Callable[[int], tup
         if cheaper(here := bill(s, opt), best_bill, rent):
             best, best_bill = opt, here
     if len(tried) > 1:
-        peak = max(range(1, len(s.demand) + 1), key=lambda m: s.demand[m - 1])
-        best.copy_sizes = [said(s, o, peak) for o in tried]
+        best.copy_sizes = [said(s, o, peak_month(s)) for o in tried]
     return best
+
+
+def peak_month(s: Any) -> int:
+    """The month of the service's highest load (the first of them)."""
+    return max(range(1, len(s.demand) + 1), key=lambda m: s.demand[m - 1])
 
 
 def said(s: Any, opt: Any, peak: int) -> dict[str, Any]:
@@ -157,9 +186,12 @@ def said(s: Any, opt: Any, peak: int) -> dict[str, Any]:
             "gpus": copies * opt.count, "rent_per_hour": rent_of(opt, copies)}
 
 
-def rent_as(opt: Any, r: Any) -> None:
-    """``opt``'s rented copies are ``r``'s: its GPUs, capacity and rental."""
+def rent_as(s: Any, opt: Any, r: Any) -> None:
+    """``opt``'s rented copies are ``r``'s: its GPUs, capacity and rental, and the sizes its rented copy was tried at
+    (``rent_copy_sizes``: ``r``'s, or ``r`` alone where only its fewest was), beside the owned or bought copy's
+    ``copy_sizes`` -- planleft59: the JSON and the page gave only those, not the rented copy's own."""
     opt.rent_count, opt.rent_capacity = r.count, r.capacity
+    opt.rent_copy_sizes = list(r.copy_sizes) or [said(s, r, peak_month(s))]
     opt.rent_usd_per_hour, opt.rent_gpus_paid = r.rent_usd_per_hour, r.rent_gpus_paid
     opt.rent_discount = r.rent_discount
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = r.rent_provider, r.rent_instance, r.rent_as_of

@@ -49,7 +49,9 @@ class PlanWorkloadFact(_Fact):
     owned_gpus: str = _f("the owned GPU types, by name")
     rented_share: float = _f("share of its GPU-hours rented (0-1)")
     outgrows_month: int = _f("serving: first month its load needs more than the owned GPUs carry (-1 never)")
-    outgrows_gpus: int = _f("serving: GPUs that month's load needs (-1 never), of the owned type that needs fewest")
+    outgrows_gpus: int = _f("serving: GPUs that month's load needs (-1 never), of the owned type that needs fewest: "
+                            "the owned copies' GPUs and the rest as the plan may add them (bought as sized, or "
+                            "rented at the rented copy's size)")
     outgrows_gpu_name: str = _f("serving: that owned GPU type, by name ('' never)")
     outgrows_owned: int = _f("serving: how many of that type the team owns (0 never)")
     outgrows_then: str = _f("serving: what the plan does from that month: adds capacity, or leaves it short and from "

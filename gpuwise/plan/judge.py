@@ -19,6 +19,7 @@ from ..decide.verdicts import buy_findings, buying
 from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
+from . import copies
 from .sizing import HOURS, owned_run_fact
 from .solution import Bought, Extracted, HostedApi
 from .why import Why, joined, why
@@ -73,10 +74,14 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         first = next((m for m in range(1, H + 1) if sz.active(m)), 1)
         outgrows, gpus_then, gpu_then, owned_then = -1, -1, "", 0
         if sz.serving and can:
+            rent = pl.pf.constraints.acquisition != "buy"
             for m in range(1, H + 1):
-                need, g_need = min((_copies(sz, g, m) * sz.options[g].count, g) for g in can)
-                if need > sum(pl.owned[g] for g in can):
-                    # the fewest GPUs of one owned type that carry that month's load, against the owned count
+                # the first month the owned copies (at their own capacity) do not carry the load; the fewest GPUs of
+                # one owned type that carry it, the owned ones first and the rest as the plan may add them (bought
+                # as sized, or rented at the rented copy's size), against the owned count
+                if sz.demand[m - 1] > sum(copies.owned_carry(sz.options[g], pl.owned[g]) for g in can) + 1e-9:
+                    need, g_need = min((copies.gpus_to_carry(sz, sz.options[g], m, pl.owned[g],
+                                                             bool(inp.fleets[g].unit), rent), g) for g in can)
                     outgrows, gpus_then, gpu_then, owned_then = m, need, kb.gpus[g_need].name, pl.owned[g_need]
                     break
         # what the plan does that month: adds capacity, or leaves it short (a buy-only plan's month before delivery)
@@ -173,12 +178,6 @@ def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
                          "as_of": as_of, "age_days": (today - dt.date.fromisoformat(as_of)).days, "source": source,
                          "used": True}
     return list(out.values())
-
-
-def _copies(sz: Any, g: str, m: int) -> int:
-    from .sizing import replicas_needed
-
-    return replicas_needed(sz, sz.options[g], m)
 
 
 def judge(pl: Any, ex: Extracted, api: list[HostedApi]) -> tuple[list[Finding], list[TraceEntry],

@@ -155,6 +155,12 @@ class CopySize(Frozen):
     gpus: int = Field(description="copies x count")
     rent_per_hour: float | None = Field(None, description="those copies rented, an hour (null: no rental)")
 
+    @classmethod
+    def listed(cls, rows: list[dict[str, Any]], money: Any) -> list[CopySize]:
+        """The sizing's rows (plan.copies.said), their rent in the plan's currency (``money``: USD -> it)."""
+        return [cls(**{**c, "rent_per_hour": money(c["rent_per_hour"]) if c["rent_per_hour"] is not None else None})
+                for c in rows]
+
 
 class Option(Frozen):
     workload: str
@@ -190,6 +196,10 @@ class Option(Frozen):
     copy_sizes: list[CopySize] = Field([], description="a service: the copy sizes tried where more than the fewest "
                                        "GPUs that hold a copy were (plan/copies.py); count is the one whose copies "
                                        "cost least for the load ([]: only the fewest)")
+    rent_copy_sizes: list[CopySize] = Field([], description="a service whose rented copy is sized apart (rent_count, "
+                                            "rent_capacity): that copy's sizes tried, on the instances over their "
+                                            "network, rent_count the one whose copies' rent is least (its one size "
+                                            "where only the fewest was tried; []: not sized apart)")
 
 
 class Commitment(Frozen):

@@ -107,6 +107,8 @@ class Option:
     fewest_refused: str = ""  # the rule that keeps the run on `count` off the owned GPUs; it may run on `own_count`
     copy_sizes: list[dict[str, Any]] = field(default_factory=list)  # serving: the copy sizes tried, where more than
     # the fewest were (copies.py): each size's GPUs, capacity, layout, copies and GPUs at the peak, their USD rent
+    rent_copy_sizes: list[dict[str, Any]] = field(default_factory=list)  # serving: the rented copy's sizes, where it
+    # is sized apart (copies.rent_as), as copy_sizes lists the owned or bought copy's
 
     @property
     def gpu_hours(self) -> float:
@@ -726,7 +728,7 @@ def _serving_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook,
                 offers_for(s.job, g, opt.count):  # its rental was smaller instances than the copy (copies.unrented)
             rented = _rental(s, g, max_gpus, book)
             if rented is not None:
-                copies.rent_as(opt, rented)
+                copies.rent_as(s, opt, rented)
         s.options[g.id] = opt
         if owned and opt.count > owned:
             s.owned_reason.setdefault(g.id, why("owned", "plan.why.owned_copy", n=opt.count, owned=owned))

@@ -274,6 +274,8 @@ class Program:
     wide_run: dict[tuple[str, int, str], int] = field(default_factory=dict)  # a server bought's GPUs, or more owned
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    # a service's copies on GPUs bought, where its owned copies span the owned servers (Option.own_capacity)
+    buy_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     rent_pack: dict[tuple[str, int, str], int] = field(default_factory=dict)  # rentals holding several copies each
     # (service, gpu, term, start, copies one rental holds) -> committed rentals
@@ -347,6 +349,7 @@ def build(inp: Inputs, s: Setting) -> Program:
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
     power_hours: dict[tuple[str, int], dict[int, float]] = {}  # GPU-hours of work on the fleet
+    bought_count: dict[tuple[str, int], dict[int, float]] = {}  # GPUs of copies counted apart on units bought
     p.power_classes = _power_classes(inp, s)
 
     def use(table: dict, key: tuple[str, int], j: int, a: float) -> None:
@@ -406,14 +409,21 @@ def build(inp: Inputs, s: Setting) -> Program:
                     f = inp.fleets[g]
                     rented = copies.rented_needed(sz, opt, m) + 1
                     # kept off the owned GPUs by the rules (a copy over the owned servers: sizing.on_owned_servers)
-                    can_own = ((f.owned if s.owned else 0) > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
-                    if can_own:
+                    owned_here = f.owned if s.owned else 0
+                    can_own = (owned_here > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
+                    # a copy over the owned servers carries what it does on their network (sizing.on_owned_servers);
+                    # a copy on GPUs bought sits in one machine bought (solve.fleet_for: the unit's machine holds
+                    # it, or a machine that holds it is bought), as sized: its own variable, at the copy's capacity
+                    apart = bool(opt.own_capacity) and bool(s.buy and f.unit)
+                    ways = [(p.own_copy, "own", opt.own_capacity or opt.capacity)] if can_own else []
+                    if can_own and apart:
+                        ways.append((p.buy_copy, "bought", opt.capacity))
+                    for table, kind, cap in ways:
                         power = _power(p, g, f, opt.count * hours)
-                        # a copy over the owned servers carries what it does on their network (sizing.on_owned_servers)
-                        cap = opt.own_capacity or opt.capacity
-                        j = m_.var(f"own[{sz.name},{m},{g}]", ub=min(math.ceil(D / cap - 1e-9) + 1, 10_000),
-                                   cost=power, integer=True)
-                        p.own_copy[(sz.name, m, g)] = j
+                        top = min(math.ceil(D / cap - 1e-9) + 1, 10_000)
+                        j = m_.var(f"{kind}[{sz.name},{m},{g}]", ub=min(top, owned_here // opt.count) if apart and
+                                   kind == "own" else top, cost=power, integer=True)
+                        table[(sz.name, m, g)] = j
                         terms[j] = cap
                         add(m, j, power)
                         use(power_hours, (g, m), j, opt.count * hours)
@@ -421,6 +431,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                         use(at_once, (g, m), j, 1.0)
                         size[j] = opt.count
                         use(use_hours, (g, m), j, opt.count * sz.hours_per_day / 24 * inp.availability * HOURS)
+                        if kind == "bought":
+                            use(bought_count, (g, m), j, opt.count)
                     # rented copies: their own size and capacity where the rental is smaller instances (sizing._rental)
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * hours * (1 - opt.rent_discount)
@@ -460,6 +472,11 @@ def build(inp: Inputs, s: Setting) -> Program:
                     coefs[j] = coefs.get(j, 0.0) - u.gpus * cap
                 p.rows[f"{kind}[{g},{m}]"] = m_.row(f"{kind}[{g},{m}]", coefs, ub=owned * cap)
             _fits(m_, g, m, f, owned, arrived, at_once.get((g, m), {}), size)
+            if (g, m) in bought_count:  # those copies on the units arrived, not on the owned GPUs
+                coefs = dict(bought_count[(g, m)])
+                for j, u in arrived.items():
+                    coefs[j] = coefs.get(j, 0.0) - u.gpus
+                m_.row(f"bought[{g},{m}]", coefs, ub=0.0)
     # budgets: cash out (owned hosting included), resale not counted
     if inp.budget_quarter is not None:
         for q in range(math.ceil(H / 3)):

@@ -502,8 +502,11 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             return _("%(provider)s: the run on the %(n)s GPUs paid for, %(hours)s h", provider=o.rent_provider,
                      n=o.rent_count, hours=local.num(o.rent_wall_hours, 1))
         if o.rent_provider and o.rent_capacity:  # a service's rented copy sized apart: the instances' own copy
-            return _("%(provider)s: a rented copy on %(n)s GPUs, %(capacity)s", provider=o.rent_provider,
-                     n=o.rent_count or o.count, capacity=capacity(o.model_copy(update={"capacity": o.rent_capacity})))
+            rented = _("%(provider)s: a rented copy on %(n)s GPUs, %(capacity)s", provider=o.rent_provider,
+                       n=o.rent_count or o.count, capacity=capacity(o.model_copy(update={"capacity": o.rent_capacity})))
+            return rented if len(o.rent_copy_sizes) < 2 else _(
+                "%(rented)s, the size whose rented copies cost least (at the peak month: %(tried)s)", rented=rented,
+                tried=tried(o, o.rent_copy_sizes))
         if o.rent_provider and o.pack_copies:  # copies that share one rental rented whole, where that is cheaper
             return _("%(provider)s; or %(pack)s: %(gpus)s GPUs rented whole, room for %(copies)s copies, %(rate)s an "
                      "hour", provider=o.rent_provider, pack=o.pack_provider, gpus=o.pack_gpus, copies=o.pack_copies,
@@ -520,15 +523,20 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         if o.own_count and o.own_count != o.count:
             return _("%(n)s; on %(gpus)s of the GPUs owned: %(hours)s h", n=o.count, gpus=o.own_count,
                      hours=local.num(o.own_wall_hours, 1))
-        if o.copy_sizes and o.count != o.copy_sizes[0].count:  # a larger copy than the fewest: cheaper for the load
-            tried = "; ".join(_("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs, %(rate)s an hour", n=c.count,
-                                capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus, rate=m(c.rent_per_hour))
-                              if c.rent_per_hour is not None else
-                              _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs", n=c.count,
-                                capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus) for c in o.copy_sizes)
+        if o.copy_sizes and (o.count != o.copy_sizes[0].count or o.rent_capacity):  # cheaper for the load
+            if o.rent_capacity:  # the rented copy sized apart (its sizes in the Provider column): this one is not
+                return _("%(n)s on GPUs owned or bought, the size whose copies carry the load for least (at the peak "
+                         "month: %(tried)s)", n=o.count, tried=tried(o, o.copy_sizes))
             return _("%(n)s, the size whose copies carry the load for least (at the peak month: %(tried)s)", n=o.count,
-                     tried=tried)
+                     tried=tried(o, o.copy_sizes))
         return str(o.count)
+
+    def tried(o: Any, sizes: list[Any]) -> str:  # each size tried: its copies at the peak month, their rent
+        return "; ".join(_("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs, %(rate)s an hour", n=c.count,
+                           capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus, rate=m(c.rent_per_hour))
+                         if c.rent_per_hour is not None else
+                         _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs", n=c.count,
+                           capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus) for c in sizes)
 
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
                      _("Capacity of a copy"), _("Rent per hour, its GPUs"), _("Provider")],
