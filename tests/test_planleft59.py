@@ -249,6 +249,7 @@ def test_the_full_page_labels_the_owned_and_the_rented_copy_sizes(tmp_path):
     zh = " ".join(cli("plan", str(T4_FIXTURE), "--detail", "full", "--format", "md", "--lang", "zh",
                       cwd=tmp_path).stdout.split())
     assert "自有或购买的 GPU 上每份 4 块，承载该负载花费最少的副本规模" in zh and "租用副本花费最少的规模" in zh
+    assert "共 6 块 GPU；每副本 4 块" in zh and "GPU; " not in zh  # the sizes joined as Chinese clauses are
 
 
 def test_outgrows_counts_the_growth_at_the_rented_copy_s_size(tmp_path):

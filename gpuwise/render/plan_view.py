@@ -532,11 +532,12 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         return str(o.count)
 
     def tried(o: Any, sizes: list[Any]) -> str:  # each size tried: its copies at the peak month, their rent
-        return "; ".join(_("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs, %(rate)s an hour", n=c.count,
-                           capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus, rate=m(c.rent_per_hour))
-                         if c.rent_per_hour is not None else
-                         _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs", n=c.count,
-                           capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus) for c in sizes)
+        return local.clause.join(
+            _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs, %(rate)s an hour", n=c.count,
+              capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus, rate=m(c.rent_per_hour))
+            if c.rent_per_hour is not None else
+            _("%(n)s a copy, %(capacity)s: %(copies)s on %(gpus)s GPUs", n=c.count,
+              capacity=capacity(c, o.workload), copies=c.copies, gpus=c.gpus) for c in sizes)
 
     options = table([_("Workload"), _("GPU"), _("GPUs per run or copy"), _("Wall hours of a run"),
                      _("Capacity of a copy"), _("Rent per hour, its GPUs"), _("Provider")],
