@@ -672,7 +672,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", said,
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
-                               usd_cny=rate, unit_price=unit_price)
+                               usd_cny=rate, unit_price=unit_price, nodes=ev.nodes)
     buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
                      tco=kb.tco, prices=kb.prices, networks=kb.runtime.networks, hosting=c.hosting,
                      usd_cny=rate, plan=plan) if plan else None

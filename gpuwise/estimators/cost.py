@@ -137,11 +137,13 @@ class BuyPlan:
 
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
-             market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None
-             ) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
+             market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None,
+             nodes: int | None = None) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
     """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, why: message
     ids and values, reports/messages.yaml buy.*) when that count cannot be bought or no dated price
-    is known."""
+    is known. ``nodes``: the machines the cards are estimated in (a proposal's hardware.nodes); cards
+    sold as workstation cards that many machines hold within a desktop's max_per_node each are that
+    many desktop workstations, not the 8-card PCIe servers more cards than one desktop holds go in."""
     entry = price_entry(prices, gpu.id)
     if entry is None and unit_price is not None:  # a part no price list carries (GB10), at the proposal's price
         return _proposal_plan(gpu, count, tco, unit_price, condition), None
@@ -151,6 +153,7 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
             return None, (("", "buy.no_price_because", {"gpu": gpu.name, "why": [quoted(why)]}),)
         return None, (("", "buy.no_price", {"gpu": gpu.name}),)
     u = entry.units
+    desktops = False
     if u.sold_as == "server":
         largest = max(u.sizes)
         if count in u.sizes:
@@ -165,11 +168,15 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         nodes = units
     else:
         unit_gpus, units = 1, count
-        nodes = math.ceil(count / u.max_per_node)
+        # the machines given where they are desktops (review55: 8 used RTX 3090 in two 4-card workstations were
+        # priced as one 8-card PCIe server, $4,000 a card of host and 410 W a card, beside an estimate of 2 nodes)
+        desktops = (u.sold_as == "workstation" and nodes is not None and 1 < nodes <= count
+                    and math.ceil(count / nodes) <= u.max_per_node)
+        nodes = nodes if desktops else math.ceil(count / u.max_per_node)
     whole = bought_whole(gpu, u)
     if whole:
         nodes = count
-    in_server = u.sold_as == "workstation" and count > u.max_per_node and not whole
+    in_server = u.sold_as == "workstation" and count > u.max_per_node and not whole and not desktops
     if in_server:  # more cards than a desktop holds: they go in 8-card PCIe GPU servers, as PCIe cards do
         nodes = math.ceil(count / SERVER_CARDS)
     v = tco.values
