@@ -95,7 +95,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         pool = (named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or offers_for(
             job, gpu, hw.count)
         ref = reference_offer(pool, kb.runtime.networks, provider=acq.provider, instance=acq.instance,
-                              spot=acq.spot)
+                              spot=acq.spot, quote=acq.hourly_usd)
         if ref is not None:
             o, market_hourly, market_basis = ref
             name = next((pr.name for pr in kb.clouds.providers if pr.id == o.provider), o.provider)

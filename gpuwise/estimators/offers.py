@@ -204,14 +204,18 @@ def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, An
 
 
 def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: str | None = None,
-                    instance: str | None = None, spot: bool = False) -> tuple[Offer, float, str] | None:
+                    instance: str | None = None, spot: bool = False,
+                    quote: float | None = None) -> tuple[Offer, float, str] | None:
     """The listed offer a proposal's own hourly price is compared with, its listed rate per
     GPU-hour and why it was taken: of the instance the proposal names, else of the provider it
     names ("named"), else of the kind the job is rented as, a cluster network or not, as
     ``offers`` are ordered ("cheapest"), the one with the lowest bill for the GPUs the job takes
     (whole instances and nodes paid; a size rented only as a reserved cluster at the cluster's
     rate). A spot proposal is compared with the offer's published spot rate where there is one
-    (else its on-demand rate)."""
+    (else its on-demand rate). A provider named with several listed rates for the GPU (RunPod's
+    Community Cloud at $0.34 and Secure Cloud at $0.74 an RTX 4090) is judged by the dearest of
+    them that the ``quote`` (per GPU-hour) reaches, within 1%: a quote at a listed tier is that
+    tier's price, not a mark-up on the cheapest (review55)."""
     if not offers:
         return None
 
@@ -235,5 +239,12 @@ def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: 
         first = cluster(offers[0])
         pool = [o for o in offers if cluster(o) == first]
     best = min(pool, key=lambda o: (bill(o), o.gpus))
+    if basis == "named" and quote is not None:
+        def rate(o: Offer) -> float:
+            amount, paid = listed(o)
+            return amount / paid
+
+        reached = [o for o in pool if rate(o) <= quote * 1.01]
+        best = max(reached, key=lambda o: (rate(o), -bill(o))) if reached else best
     amount, paid = listed(best)
     return best, amount / paid, basis
