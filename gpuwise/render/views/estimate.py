@@ -91,8 +91,12 @@ class EstimateView(BaseView):
             if g.scaling_efficiency is not None:
                 rows.append([self._("Scaling efficiency"), f.pct(g.scaling_efficiency)])
             if g.cost_usd is not None:
-                rows.append([self._("Cost"), self.tagged(f.money(g.cost_usd), f.acquisition(g.acquisition))
-                             if g.acquisition else f.money(g.cost_usd)])
+                # a purchase whose ledger takes its resale back is said net of it (review55: '$445,900 (buy)')
+                cost = self._("%(money)s net of resale", money=f.money(g.cost_usd)) if (
+                    g.acquisition == "buy" and g.ledger is not None and g.ledger.amount("resale") < 0
+                ) else f.money(g.cost_usd)
+                rows.append([self._("Cost"), self.tagged(cost, f.acquisition(g.acquisition))
+                             if g.acquisition else cost])
             gpu = {**table([self._("Item"), self._("Value")], rows),
                    "terms": [self.term(t) for t in g.terms]}
         vm.update({

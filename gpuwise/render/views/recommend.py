@@ -340,7 +340,10 @@ class RecommendView(StepsView, ChartsView):
                 # 'buy 8' (review51: '... 1 cannot be bought: buy 8 (at this load, all the time)')
                 "%(rent)s renting (at this load, all the time), not bought: %(why)s", rent=f.money2(cost.rent_usd),
                 why=words.phrase(why, f)) if why else self._(
-                "%(rent)s renting, %(buy)s buying (at this load, all the time)",
+                # buying's figure is its total over the project, which takes the resale back: said so, as every
+                # purchase beside a rental is (review55: '$2.62 buying' for 8 x B200 was $445,900 net / 170,294
+                # million tokens; $559,776 paid is $3.29)
+                "%(rent)s renting, %(buy)s buying net of resale (at this load, all the time)",
                 rent=f.money2(cost.rent_usd), buy=f.money2(cost.buy_usd))])
         return {"rows": rows, "framework": fw, "layout": layout}
 
