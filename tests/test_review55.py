@@ -25,6 +25,10 @@ approver who signs.
    three years) gave its cost per million output tokens as '$7.38 renting, $2.62 buying', the buying figure its
    $445,900 net of the $113,876 resale over 170,294 million tokens (the $559,776 it pays is $3.29), and `gpuwise
    estimate` its cost as '$445,900 (buy)': both now say net of resale, as every purchase beside a rental does.
+
+6. The Chinese assumption naming the GPUs a published FP8 checkpoint is served in 16 bits on joined their names with
+   English commas ('在 NVIDIA Tesla P100 SXM2 16GB, NVIDIA Tesla P100 PCIe 16GB, ... 上'): the names are a list
+   the report joins in its language ('，').
 """
 from __future__ import annotations
 
@@ -144,3 +148,16 @@ def test_a_bought_services_cost_per_million_tokens_and_the_estimates_cost_say_ne
     assert f"扣除转售后购买${per_m:.2f}（按该负载全天候运行）" in zh
     est = _flat(gpuwise("estimate", DSV3, "--gpu", "b200", "--gpus", "8").stdout)
     assert f"Cost ${rec['total_cost_usd']:,.0f} net of resale (buy)" in est
+
+
+def test_the_gpus_a_published_checkpoint_is_not_served_on_are_listed_in_the_reports_language(tmp_path):
+    d = _json(tmp_path, "recommend", DSV3)
+    fp16 = next(a for a in d["assumptions"] if a["field"] == "workload.precision" and a["value"] == "fp16")
+    names = fp16["values"]["gpus"]
+    assert len(names) > 2
+    en = _flat(gpuwise("recommend", DSV3, "--detail", "full").stdout)
+    assert f"on {', '.join(names)}: SGLang has no kernels for the fp8 checkpoint there" in en
+    zh = "".join(gpuwise("recommend", DSV3, "--lang", "zh", "--detail", "full").stdout.split())  # wraps anywhere
+    listed = "".join(f"在 {'，'.join(names)} 上：SGLang 没有适用于 fp8 检查点的内核".split())
+    assert listed in zh
+    assert "".join(f"{names[0]}, {names[1]}".split()) not in zh

@@ -67,7 +67,10 @@ def notes_of(job: Any, jobs: list[Any]) -> list[Any]:
             if g not in named:
                 named.add(g)
                 by.setdefault((v["framework"], v["checkpoint"], v["precision"]), []).append(g)
+    # the names as a list the report joins in its language (review55: zh read '在 NVIDIA Tesla P100 SXM2 16GB,
+    # NVIDIA Tesla P100 PCIe 16GB, ... 上', English commas between them)
     return [note("workload.precision", precision, NOT_HERE,
                  {"gpus": gpus, "gpu": ", ".join(gpus), "framework": fw, "checkpoint": checkpoint,
-                  "precision": precision})
+                  "precision": precision,
+                  "gpu_phrases": [(", " if i else "", "number", {"n": g}) for i, g in enumerate(gpus)]})
             for (fw, checkpoint, precision), gpus in by.items()]
