@@ -123,6 +123,9 @@ class AuditResult(Frozen):
     savings_comparable: bool = Field(default=False, description="the alternative meets everything the proposal "
                                      "does: its saving is like for like")
     alternative_gives_up: list[GivenUp] = []
+    alternative_is_proposal: bool = Field(default=False, description="the best alternative found is the proposal's "
+                                          "own setup: its GPU, count, nodes and way of acquiring them (renting, "
+                                          "from its provider), at its cost")
     assumptions: list[Assumption] = []
     trace: list[TraceEntry] = []
     steps: list[StepSummary] = []

@@ -29,6 +29,12 @@ approver who signs.
 6. The Chinese assumption naming the GPUs a published FP8 checkpoint is served in 16 bits on joined their names with
    English commas ('在 NVIDIA Tesla P100 SXM2 16GB, NVIDIA Tesla P100 PCIe 16GB, ... 上'): the names are a list
    the report joins in its language ('，').
+
+7. An audit whose best alternative is the proposal's own setup (8 x B200 bought for three years to serve
+   DeepSeek-V3, tests/data/review55/proposals/c-buy-8xb200-dsv3.yaml) offered it as 'The alternative: 8 x NVIDIA
+   B200 ..., $427,165 net of resale' beside the same proposal, 'The alternative is not cheaper than the proposal',
+   and the batch's summary named it 'Best alternative: 8 x NVIDIA B200' as if it were another: the result says so
+   (alternative_is_proposal) and the reports with it ('The best alternative found is the proposal's own setup').
 """
 from __future__ import annotations
 
@@ -161,3 +167,21 @@ def test_the_gpus_a_published_checkpoint_is_not_served_on_are_listed_in_the_repo
     listed = "".join(f"在 {'，'.join(names)} 上：SGLang 没有适用于 fp8 检查点的内核".split())
     assert listed in zh
     assert "".join(f"{names[0]}, {names[1]}".split()) not in zh
+
+
+B200_BUY = str(HERE / "proposals/c-buy-8xb200-dsv3.yaml")
+
+
+def test_an_audit_whose_best_alternative_is_the_proposal_says_so(tmp_path):
+    d = _json(tmp_path, "audit", B200_BUY)
+    alt, prop = d["alternative"], d["proposed"]
+    assert (alt["gpu"], alt["count"], alt["acquisition"]) == (prop["gpu"], prop["count"], prop["acquisition"])
+    assert alt["total_cost_usd"] == pytest.approx(prop["total_cost_usd"]) and d["alternative_is_proposal"] is True
+    text = _flat(gpuwise("audit", B200_BUY).stdout)
+    assert "The best alternative found is the proposal's own setup: nothing in the catalog does the job for less." \
+        in text and "The alternative is not cheaper than the proposal." not in text
+    batch = _flat(gpuwise("audit", str(HERE / "proposals")).stdout)
+    assert "Best alternative: 8 × NVIDIA B200 (HGX B200) 180GB (the proposal's own setup)" in batch
+    # another GPU that costs more is not the proposal's own (the 4090 rental's alternative, 16 x B200)
+    other = _json(tmp_path, "audit", RENT_4090)
+    assert other["alternative_is_proposal"] is False

@@ -596,6 +596,12 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         if alt is not None and alt.total_cost_usd is not None and pc is not None:
             savings = pc - alt.total_cost_usd
         given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
+        # the search's best is the proposal itself (review55: 8 x B200 bought to serve DeepSeek-V3 read 'The
+        # alternative: 8 x NVIDIA B200 ..., $427,165 net of resale' beside the same proposal, 'not cheaper')
+        own_setup = alt is not None and savings is not None and abs(savings) < 0.005 and (
+            alt.gpu, alt.count, alt.nodes, alt.acquisition, alt.provider if alt.acquisition == "rent" else None) == (
+            prop_cand.gpu, prop_cand.count, prop_cand.nodes, prop_cand.acquisition,
+            prop_cand.provider if prop_cand.acquisition == "rent" else None)
         verdict = "reject" if any(f.severity == "blocker" for f in findings) else (
             "revise" if any(f.severity == "warning" for f in findings) else "approve")
         understood = p.model_copy(update={"constraints": req.constraints}).model_dump(mode="json")
@@ -607,6 +613,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             proposal=understood,
             proposed=prop_cand, savings_usd=savings,
             savings_comparable=savings is not None and not given_up, alternative_gives_up=given_up,
+            alternative_is_proposal=own_setup,
             assumptions=[*job.assumptions, *notes], trace=[e for e in outcome.trace if e.subject in mine
                                                            or not _alternative_key(e.subject)],
             steps=step_summaries(job, con, outcome, mine_key),

@@ -60,6 +60,9 @@ class AuditView(StepsView, ChartsView):
                 savings = self._("The alternative saves %(amount)s.", amount=f.money(r.savings_usd))
         elif r.alternative is None:
             savings = self._("No feasible alternative was found in the catalog.")
+        elif getattr(r, "alternative_is_proposal", False):
+            savings = self._("The best alternative found is the proposal's own setup: nothing in the catalog does "
+                             "the job for less.")
         elif r.proposed is not None and not r.proposed.feasible and r.alternative.total_cost_usd is not None:
             # a proposal that cannot run is never the cheaper option: its price is not weighed
             savings = self._("The proposal cannot run as written, so its price is not weighed against the "

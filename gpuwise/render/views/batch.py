@@ -35,6 +35,8 @@ def entry(i: int, path: str, res: AuditResult | None, err: str, fr: Fmt, f: Fmt,
         role = (_("costs %(amount)s less, not the same work", amount=fr.money(res.savings_usd))
                 if res.alternative_gives_up else _("saves %(amount)s", amount=fr.money(res.savings_usd)))
         better = _("%(name)s (%(role)s)", name=better, role=role)
+    elif alt and getattr(res, "alternative_is_proposal", False):
+        better = _("%(name)s (%(role)s)", name=better, role=_("the proposal's own setup"))
     row = [path, _(VERDICT_LABELS[res.verdict]), str(blockers), str(warnings), res.title, better]
     vm = AuditView(res, "audit", fr, normalise_detail(detail), normalise_format(fmt)).audit()
     return row, {"id": anchor, "file": path, "title": res.title or path, "error": "",
