@@ -35,6 +35,9 @@ approver who signs.
    B200 ..., $427,165 net of resale' beside the same proposal, 'The alternative is not cheaper than the proposal',
    and the batch's summary named it 'Best alternative: 8 x NVIDIA B200' as if it were another: the result says so
    (alternative_is_proposal) and the reports with it ('The best alternative found is the proposal's own setup').
+
+8. A plan's hosted-API table wrote Fireworks' Llama 3.3 70B price '$0.9 / $0.9' per million tokens beside Groq's
+   '$0.59 / $0.79' (three significant figures, no trailing zero): a price keeps at least its two decimals, '$0.90'.
 """
 from __future__ import annotations
 
@@ -185,3 +188,12 @@ def test_an_audit_whose_best_alternative_is_the_proposal_says_so(tmp_path):
     # another GPU that costs more is not the proposal's own (the 4090 rental's alternative, 16 x B200)
     other = _json(tmp_path, "audit", RENT_4090)
     assert other["alternative_is_proposal"] is False
+
+
+def test_a_plans_api_prices_keep_two_decimals(tmp_path):
+    d = _json(tmp_path, "plan", PLAN)
+    fw = next(a for a in d["api"] if a["provider"].startswith("Fireworks"))
+    assert fw["input_per_million"] == pytest.approx(0.9)  # knowledge/apis.yaml (Fireworks serverless pricing)
+    full = _flat(gpuwise("plan", PLAN, "--detail", "full").stdout)
+    assert "Per million in / out: $0.90 / $0.90;" in full and "$0.9 /" not in full
+    assert "Per million in / out: $0.59 / $0.79;" in full

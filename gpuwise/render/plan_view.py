@@ -673,7 +673,11 @@ def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
     if currency != code:
         v = v * usd_cny if code == "CNY" else v / usd_cny
     sym = "$" if code == "USD" else ("¥" if f.lang == "zh" else "CN¥")
-    return f"{sym}{v:.3g}"
+    # three significant figures and never fewer than a price's two decimals (review55: Fireworks' '$0.9 / $0.9'
+    # beside Groq's '$0.59 / $0.79')
+    sig = f"{v:.3g}"
+    decimals = max(2, len(sig.split(".")[1]) if "." in sig and "e" not in sig else 0)
+    return f"{sym}{v:,.{decimals}f}"
 
 
 def _both_whole(a: float, b: float) -> bool:
