@@ -38,6 +38,10 @@ approver who signs.
 
 8. A plan's hosted-API table wrote Fireworks' Llama 3.3 70B price '$0.9 / $0.9' per million tokens beside Groq's
    '$0.59 / $0.79' (three significant figures, no trailing zero): a price keeps at least its two decimals, '$0.90'.
+
+9. `gpuwise gpus` listed a V100 as 'BF16: 125' and a T4 as 'BF16: 65': their FP16 tensor peaks under the BF16
+   header, for parts with no bf16 units (knowledge/gpus.yaml bf16 null; the estimates emulate bf16 in fp32 there).
+   The column now says 'none (fp16 125)' (zh 无（fp16 125）).
 """
 from __future__ import annotations
 
@@ -197,3 +201,13 @@ def test_a_plans_api_prices_keep_two_decimals(tmp_path):
     full = _flat(gpuwise("plan", PLAN, "--detail", "full").stdout)
     assert "Per million in / out: $0.90 / $0.90;" in full and "$0.9 /" not in full
     assert "Per million in / out: $0.59 / $0.79;" in full
+
+
+def test_the_gpu_catalog_shows_no_bf16_peak_for_a_part_without_bf16(kb):
+    v100, a100 = kb.gpus["v100-16gb-sxm2"].peaks, kb.gpus["a100-80gb-sxm"].peaks
+    assert v100.bf16 is None and v100.fp16 == 125  # NVIDIA V100 datasheet: 125 TFLOPS tensor (FP16); no BF16
+    text = _flat(gpuwise("gpus").stdout)
+    assert "v100-16gb-sxm2 arch: volta; cc: 7.0; memory: 16 GB HBM2; BW: 900; BF16: none (fp16 125);" in text
+    assert f"BF16: {a100.bf16:g};" in text  # a part with bf16 units: its figure as before (312)
+    zh = "".join(gpuwise("gpus", "--lang", "zh").stdout.split())
+    assert "BF16：无（fp16125）" in zh

@@ -83,6 +83,14 @@ def _street(kb: Any, g: Any, f: Fmt) -> str:
     return f"{amount} ({got[1][:7]})"
 
 
+def _sixteen(p: Any, f: Fmt) -> str:
+    """The BF16 column: a part without bf16 units (V100, T4, P100) shows its FP16 peak as that, not as BF16
+    (review55: 'BF16: 125' for a V100, whose bf16 the estimates emulate in fp32)."""
+    if p.bf16 or not p.fp16:
+        return _num(p.bf16)
+    return f._("none (fp16 %(v)s)", v=_num(p.fp16))
+
+
 GPU_RIGHT = (4, 5, 6, 7)
 """The catalog's columns of figures (bandwidth, BF16, FP8, TDP), aligned right."""
 GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
@@ -116,7 +124,7 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
     for g in kb.gpus.values():
         p = g.peaks
         cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", f"{g.memory.gb:g} GB {g.memory.type}",
-                 _num(g.memory.bandwidth_gb_s), _num(p.bf16 or p.fp16), _num(p.fp8), _num(g.power.tdp_w),
+                 _num(g.memory.bandwidth_gb_s), _sixteen(p, f), _num(p.fp8), _num(g.power.tdp_w),
                  f"{g.link.kind} {g.link.bandwidth_gb_s:g}", _street(kb, g, f)]
         rows.append(cells)
     lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width())
