@@ -42,6 +42,11 @@ approver who signs.
 9. `gpuwise gpus` listed a V100 as 'BF16: 125' and a T4 as 'BF16: 65': their FP16 tensor peaks under the BF16
    header, for parts with no bf16 units (knowledge/gpus.yaml bf16 null; the estimates emulate bf16 in fp32 there).
    The column now says 'none (fp16 125)' (zh 无（fp16 125）).
+
+10. An audit's verdict line gave a service that misses its p95 targets at the rate asked its throughput at that
+   rate, 'The proposal: 8 x NVIDIA H200 SXM 141GB, rent, from runpod: 1,800 output tokens/s in total' (DeepSeek-V3
+   at 3 requests/s, tests/data/review55/proposals/b-rent-8xh200-dsv3.yaml), above the table's 'Output tokens/s
+   1,504', what it serves within the targets (2.51 requests/s x 600 tokens): the line gives the table's figure.
 """
 from __future__ import annotations
 
@@ -211,3 +216,18 @@ def test_the_gpu_catalog_shows_no_bf16_peak_for_a_part_without_bf16(kb):
     assert f"BF16: {a100.bf16:g};" in text  # a part with bf16 units: its figure as before (312)
     zh = "".join(gpuwise("gpus", "--lang", "zh").stdout.split())
     assert "BF16：无（fp16125）" in zh
+
+
+H200_RENT = str(HERE / "proposals/b-rent-8xh200-dsv3.yaml")
+
+
+def test_an_audits_verdict_line_gives_the_tokens_the_table_beside_it_gives(tmp_path):
+    d = _json(tmp_path, "audit", H200_RENT)
+    rate = d["proposed"]["serving"]["rate"]
+    assert rate["meets_requests_per_s"] is False and rate["max_requests_per_s"] < 3
+    served = rate["at_max"]["output_tokens_per_s"]
+    assert served == pytest.approx(rate["max_requests_per_s"] * 600, rel=0.01)  # 600-token answers
+    full = _flat(gpuwise("audit", H200_RENT, "--detail", "full").stdout)
+    line = f"The proposal: 8 × NVIDIA H200 SXM 141GB, rent, from runpod: {served:,.0f} output tokens/s in total,"
+    assert line in full and f"Output tokens/s {served:,.0f} 1,800" in full
+    assert "from runpod: 1,800 output tokens/s in total" not in full
