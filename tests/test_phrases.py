@@ -386,7 +386,7 @@ def test_a_memory_layout_is_message_ids(kb):
     assert len(named) >= 12 and named <= given, named - given
     lora = next(e for e in estimates if e.layout == "qlora (frozen NF4 base sharded over 8 GPUs, fp32 adapters)")
     assert words.formula_parts(messages.phrase_json(lora.layout_phrases), Fmt("zh")) == \
-        "qlora （冻结的 NF4 基座分片到 8 块 GPU，fp32 适配器）"
+        "qlora（冻结的 NF4 基座分片到 8 块 GPU，fp32 适配器）"
 
 
 def test_the_check_catches_an_english_formula():

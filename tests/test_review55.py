@@ -47,6 +47,10 @@ approver who signs.
    rate, 'The proposal: 8 x NVIDIA H200 SXM 141GB, rent, from runpod: 1,800 output tokens/s in total' (DeepSeek-V3
    at 3 requests/s, tests/data/review55/proposals/b-rent-8xh200-dsv3.yaml), above the table's 'Output tokens/s
    1,504', what it serves within the targets (2.51 requests/s x 600 tokens): the line gives the table's figure.
+
+11. A Chinese estimate's memory layout read '显存布局：lora （冻结的 16 位基座分片到 2 块 GPU，fp32 适配器）': the
+   bracket made full-width kept the ASCII space before it, where the reports' own brackets follow a word with none
+   ('workload.precision = fp16（用于 8 种 GPU）'). A bracket after an operator keeps its space ('× （1 - 长租折扣）').
 """
 from __future__ import annotations
 
@@ -231,3 +235,16 @@ def test_an_audits_verdict_line_gives_the_tokens_the_table_beside_it_gives(tmp_p
     line = f"The proposal: 8 × NVIDIA H200 SXM 141GB, rent, from runpod: {served:,.0f} output tokens/s in total,"
     assert line in full and f"Output tokens/s {served:,.0f} 1,800" in full
     assert "from runpod: 1,800 output tokens/s in total" not in full
+
+
+LORA = str(HERE / "recommend-lora-70b-consumer.yaml")
+
+
+def test_a_bracket_made_full_width_after_a_word_takes_no_space():
+    from gpuwise.render.words import fullwidth
+
+    assert fullwidth("lora (冻结的 16 位基座)") == "lora（冻结的 16 位基座）"
+    assert fullwidth("$/h × 小时数 × (1 - 长租折扣)") == "$/h × 小时数 × （1 - 长租折扣）"
+    assert fullwidth("(tensor parallel 8)") == "(tensor parallel 8)"  # no Chinese: as written
+    zh = gpuwise("estimate", LORA, "--gpu", "4090", "--lang", "zh").stdout
+    assert "显存布局：lora（冻结的 16 位基座分片到" in zh and "lora （" not in zh

@@ -247,7 +247,8 @@ _PUNCT = {",": "，", ";": "；", ":": "："}
 
 def fullwidth(text: str) -> str:
     """Chinese text's punctuation: a bracket pair around Chinese words, and a comma, semicolon or
-    colon beside them, full-width; the brackets of a formula's arithmetic stay as they are."""
+    colon beside them, full-width (no space between a word and such a bracket); the brackets of a
+    formula's arithmetic stay as they are."""
     chars = list(text)
     stack: list[int] = []
     for i, ch in enumerate(chars):
@@ -258,6 +259,11 @@ def fullwidth(text: str) -> str:
             inner = text[j + 1:i]
             if _chinese(inner[:1] + inner[-1:]) or (j > 0 and _chinese(text[j - 1])):
                 chars[j], chars[i] = "（", "）"
+                # a full-width bracket after a word takes no space before it, as the reports' own brackets
+                # (review55: '显存布局：lora （冻结的 16 位基座...）'); after an operator it keeps it
+                # ('× （1 - 长租折扣）')
+                if j >= 2 and chars[j - 1] == " " and text[j - 2].isalnum():
+                    chars[j - 1] = ""
     out = "".join(chars)
     out = re.sub(r"([,;:]) ?(?=[\u4e00-\u9fff])", lambda m: _PUNCT[m.group(1)], out)
     return re.sub(r"(?<=[\u4e00-\u9fff])([,;:]) ?", lambda m: _PUNCT[m.group(1)], out)
