@@ -51,6 +51,10 @@ approver who signs.
 11. A Chinese estimate's memory layout read '显存布局：lora （冻结的 16 位基座分片到 2 块 GPU，fp32 适配器）': the
    bracket made full-width kept the ASCII space before it, where the reports' own brackets follow a word with none
    ('workload.precision = fp16（用于 8 种 GPU）'). A bracket after an operator keeps its space ('× （1 - 长租折扣）').
+
+12. PWR-CONSUMER-CHASSIS warned the 4 x RTX 4090 rented from RunPod ('open-air coolers in one chassis ... Fix: Use
+   blower-style or data-center cards for dense builds'): a rental's chassis is the provider's build, and the rule's
+   three siblings (PWR-RACK-DENSITY, PWR-AIRFLOW, PWR-LIQUID-ONLY) judge purchases only. It does too now.
 """
 from __future__ import annotations
 
@@ -248,3 +252,11 @@ def test_a_bracket_made_full_width_after_a_word_takes_no_space():
     assert fullwidth("(tensor parallel 8)") == "(tensor parallel 8)"  # no Chinese: as written
     zh = gpuwise("estimate", LORA, "--gpu", "4090", "--lang", "zh").stdout
     assert "显存布局：lora（冻结的 16 位基座分片到" in zh and "lora （" not in zh
+
+
+def test_a_rentals_chassis_is_not_the_buyers_build(tmp_path):
+    rented = {f["rule"] for f in _json(tmp_path, "audit", RENT_4090)["findings"]}
+    assert "PWR-CONSUMER-CHASSIS" not in rented
+    bought = {f["rule"]: f for f in _json(tmp_path, "audit", USED_3090)["findings"]}
+    # 4 x RTX 3090 a workstation (350 W each, policy dense_node_min_gpus / _tdp_w): 4 x 350 + 250 W = 1.65 kW
+    assert "1.6 kW per node" in bought["PWR-CONSUMER-CHASSIS"]["message"]
