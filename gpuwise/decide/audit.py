@@ -598,7 +598,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         given_up = gives_up(book, prop_cand, alt)  # the comparison rules' verdict
         # the search's best is the proposal itself (review55: 8 x B200 bought to serve DeepSeek-V3 read 'The
         # alternative: 8 x NVIDIA B200 ..., $427,165 net of resale' beside the same proposal, 'not cheaper')
-        own_setup = alt is not None and savings is not None and abs(savings) < 0.005 and (
+        own_setup = alt is not None and savings is not None and round(savings, 2) == 0 and (  # the same to the cent
             alt.gpu, alt.count, alt.nodes, alt.acquisition, alt.provider if alt.acquisition == "rent" else None) == (
             prop_cand.gpu, prop_cand.count, prop_cand.nodes, prop_cand.acquisition,
             prop_cand.provider if prop_cand.acquisition == "rent" else None)
