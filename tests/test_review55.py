@@ -55,6 +55,10 @@ approver who signs.
 12. PWR-CONSUMER-CHASSIS warned the 4 x RTX 4090 rented from RunPod ('open-air coolers in one chassis ... Fix: Use
    blower-style or data-center cards for dense builds'): a rental's chassis is the provider's build, and the rule's
    three siblings (PWR-RACK-DENSITY, PWR-AIRFLOW, PWR-LIQUID-ONLY) judge purchases only. It does too now.
+
+13. DATA-STALE-PRICE, the one warning that made the B200 purchase REVISE, was about the host server's share
+   (tco.yaml server_share_usd_per_gpu_sxm, 2024-08-01) and told the approver to 'overlay it with --knowledge
+   (clouds.yaml, prices)', neither of which holds it: the fix names where each kind of price lives.
 """
 from __future__ import annotations
 
@@ -260,3 +264,10 @@ def test_a_rentals_chassis_is_not_the_buyers_build(tmp_path):
     bought = {f["rule"]: f for f in _json(tmp_path, "audit", USED_3090)["findings"]}
     # 4 x RTX 3090 a workstation (350 W each, policy dense_node_min_gpus / _tdp_w): 4 x 350 + 250 W = 1.65 kW
     assert "1.6 kW per node" in bought["PWR-CONSUMER-CHASSIS"]["message"]
+
+
+def test_a_stale_host_share_is_told_where_to_overlay_it(tmp_path):
+    d = _json(tmp_path, "audit", B200_BUY)
+    stale = next(f for f in d["findings"] if f["rule"] == "DATA-STALE-PRICE")
+    assert stale["evidence"]["kind"] == "host" and "server_share_usd_per_gpu_sxm" in stale["evidence"]["what"]
+    assert "a host server's share in tco.yaml" in stale["fix"]
