@@ -59,6 +59,9 @@ approver who signs.
 13. DATA-STALE-PRICE, the one warning that made the B200 purchase REVISE, was about the host server's share
    (tco.yaml server_share_usd_per_gpu_sxm, 2024-08-01) and told the approver to 'overlay it with --knowledge
    (clouds.yaml, prices)', neither of which holds it: the fix names where each kind of price lives.
+
+14. `gpuwise prices --gpu rtx-4090` named RunPod's two tiers '(up to 8 GPUs, Community Cloud.)': the note's own full
+   stop inside the item's bracket. It ends before the bracket now.
 """
 from __future__ import annotations
 
@@ -271,3 +274,10 @@ def test_a_stale_host_share_is_told_where_to_overlay_it(tmp_path):
     stale = next(f for f in d["findings"] if f["rule"] == "DATA-STALE-PRICE")
     assert stale["evidence"]["kind"] == "host" and "server_share_usd_per_gpu_sxm" in stale["evidence"]["what"]
     assert "a host server's share in tco.yaml" in stale["fix"]
+
+
+def test_an_offers_note_ends_before_the_items_bracket():
+    text = _flat(gpuwise("prices", "--gpu", "rtx-4090").stdout)
+    # knowledge/clouds.yaml RunPod RTX 4090 notes 'Community Cloud.' and 'Secure Cloud.'
+    assert "runpod: per GPU (up to 8 GPUs, Community Cloud); amount: 0.34 USD" in text
+    assert "Secure Cloud); amount: 0.74 USD" in text and "Cloud.)" not in text

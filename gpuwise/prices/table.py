@@ -141,6 +141,9 @@ def offer_size(p: Any) -> tuple[int | None, int | None]:
 def _short_note(notes: str, most: int = 40) -> str:
     """An offer's note as the item shows it: its first clause, cut at a word (with an ellipsis) past ``most``."""
     first = re.split(r'[.;:(] ', notes)[0] if notes else ""
+    # a note of one sentence ends in its full stop, which the item's bracket closes after (review55: RunPod's
+    # '(up to 8 GPUs, Community Cloud.)')
+    first = first[:-1] if first.endswith(".") and not first.endswith("..") else first
     if len(first) <= most:
         return first
     cut = first[:most].rsplit(" ", 1)[0]
