@@ -44,14 +44,26 @@ def test_a_closed_loop_meets_the_others_prompts_an_open_stream_all(kb):
     """vLLM (mixed steps): TPOT = pure + a x m / k x (step with the chunk - pure), a = b / output x n chunks a step;
     m = (b - 1) / b in a closed loop, 1 in the open one. At b = 2, the sequences of 4,096 + 64 tokens vLLM's pool holds
     beside 72.7 GB of BF16 weights a GPU (gpu_memory_utilization 0.9 of 85.52 GB: 1.82 GB of KV at 163,840 B a
-    token), 4,096-token prompts in one chunk each (room 8,190), k = 1: the open loop's added time is exactly twice
-    the closed loop's."""
+    token), 4,096-token prompts in one chunk each (room 8,190), k = 1: with both decoding, the open loop's added time
+    is exactly twice the closed loop's. The open stream's step decodes a request and the other only for its share of
+    the time past its first token, 128 TPOT / (TTFT + 128 TPOT) (Little's law on each phase: load._open; branch
+    pcieep59); a closed loop's request is sent as another ends, so both of its 2 decode."""
+    from gpuwise.estimators.serving import load
+    from gpuwise.estimators.serving.step import consts, per_token
+
     job, s = _copy(kb, 4096, 2)
     eng, rep = s.engine, s.replica
     assert rep.max_seqs == 2
+    c = consts(job, eng, rep)
     closed = SV.point(job, eng, rep, 2.0)
     opened = SV.point(job, eng, rep, 2.0, open_loop=True)
-    assert closed.decode_step == opened.decode_step
-    pure = SV.point(job, eng, rep, 2.0).decode_step
-    assert (opened.tpot - pure) == pytest.approx((closed.tpot - pure) * 2, rel=1e-9)
-    assert opened.tpot > closed.tpot  # (the TTFTs differ by the step-budget queue, which follows the TPOT)
+    pure = closed.decode_step
+    assert pure == per_token(c, 2.0, 4096 + 64)
+    both = load._timed(job, eng, rep, 2.0, c, True)  # the open stream's point with both decoding
+    assert both.decode_step == pure
+    assert (both.tpot - pure) == pytest.approx((closed.tpot - pure) * 2, rel=1e-9)
+    assert both.tpot > closed.tpot  # (the TTFTs differ by the step-budget queue, which follows the TPOT)
+    share = 128 * opened.tpot / (opened.ttft + 128 * opened.tpot)
+    assert 0.5 < share < 1.0
+    assert opened.decode_step == pytest.approx(per_token(c, 1.0 + share, 4096 + 64), rel=1e-6)
+    assert opened.decode_step < pure

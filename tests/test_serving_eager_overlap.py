@@ -75,16 +75,18 @@ def test_rt21_mixed_step_by_hand(rt21):
     assert eng.chunk == 768  # the config's max_num_tokens
     for b in (128.0, 275.0):
         p = load.point(job, eng, rep, b, open_loop=True)
-        pure = step.per_token(c, b, prompt + output / 2)
+        # a step decodes a request and the others of the b in service past their first token (load._open)
+        d = 1 + (b - 1) * output * p.tpot / (p.ttft + output * p.tpot)
+        pure = step.per_token(c, d, prompt + output / 2)
         a = b / output  # prompts arriving a step: one chunk each (222 tokens fit the budget's room)
         room = 768 - b
         k = min(max(a, 1.0), room / prompt)
-        gpu_joined = step.per_token(c, b, prompt + output / 2, k * prompt, prompt / 2)
+        gpu_joined = step.per_token(c, d, prompt + output / 2, k * prompt, prompt / 2)
         share = min(a / k, 1.0)
-        gpu_decode = pure - (200e-6 + 3e-6 * b)  # the decode step less its own host time (step overhead, sequences)
+        gpu_decode = pure - (200e-6 + 3e-6 * d)  # the decode step less its own host time (step overhead, sequences)
         joined = (1 - share) * max(gpu_joined, c.prefill_floor - gpu_decode) + share * c.prefill_floor
         assert gpu_joined < c.prefill_floor  # the launches, not the GPU, set the mixed step
-        assert p.tpot == pytest.approx(pure + share * (joined - pure), rel=1e-9)
+        assert p.tpot == pytest.approx(pure + share * (joined - pure), rel=1e-6)
     # at the run's ~275 sequences a GPU (Little's law on the log) a prompt arrives every step, so every step is a
     # mixed one after another and the TPOT is the whole launch time, as before the overlap was priced
     assert load.point(job, eng, rep, 275.0, open_loop=True).tpot == pytest.approx(c.prefill_floor, rel=1e-6)
@@ -107,11 +109,12 @@ def test_no_overlap_before_the_overlap_scheduler(rt21):
     assert not load.scheduled_ahead(old, s.engine)
     c = step.consts(old, s.engine, s.replica)
     b, prompt, output = 128.0, 222, 274
-    pure = step.per_token(c, b, prompt + output / 2)
-    gpu_joined = step.per_token(c, b, prompt + output / 2, prompt, prompt / 2)
-    joined = max(gpu_joined, c.prefill_floor)
     p = load.point(old, s.engine, s.replica, b, open_loop=True)
-    assert p.tpot == pytest.approx(pure + b / output * (joined - pure), rel=1e-9)
+    d = 1 + (b - 1) * output * p.tpot / (p.ttft + output * p.tpot)  # decoding in a step (load._open)
+    pure = step.per_token(c, d, prompt + output / 2)
+    gpu_joined = step.per_token(c, d, prompt + output / 2, prompt, prompt / 2)
+    joined = max(gpu_joined, c.prefill_floor)
+    assert p.tpot == pytest.approx(pure + b / output * (joined - pure), rel=1e-6)
 
 
 def test_a_paced_run_steps_the_same_way(rt21):

@@ -25,22 +25,24 @@ def job_of(kb, **w):
 
 def test_a_rate_between_whole_batches_by_hand(kb):
     """Llama 3.1 8B bf16, vLLM, 2,000 / 200 tokens on one H100 SXM (test_serving_rate's edge job). The open-loop points
-    at 44 and 45 in service: TTFT 87.906 / 88.293 ms, TPOT 26.0515 / 26.4999 ms, so a request's time in service is
-    R(44) = 87.906 + 200 x 26.0515 = 5,298.20 ms and R(45) = 5,388.27 ms (rates 44 / 5.29820 = 8.3047 and
-    45 / 5.38827 = 8.3515 requests/s). At b = 44.25: R = 5,298.20 + 0.25 x 90.07 = 5,320.71 ms, 44.25 / 5.32071 =
-    8.3166 requests/s (the nearest whole batch gave 44.25 / 5.29820 = 8.3519, and at 44.6 the point at 45 gave 8.277,
-    below 44.5's 8.399)."""
+    at 44 and 45 in service: TTFT 87.7531 / 88.1387 ms, TPOT 25.9477 / 26.3951 ms, so a request's time in service is
+    R(44) = 87.7531 + 200 x 25.9477 = 5,277.30 ms and R(45) = 5,367.15 ms (rates 44 / 5.27730 = 8.3376 and
+    45 / 5.36715 = 8.3843 requests/s). At b = 44.25: R = 5,277.30 + 0.25 x 89.85 = 5,299.77 ms, 44.25 / 5.29977 =
+    8.3494 requests/s (the nearest whole batch would give 44.25 / 5.27730 = 8.3850; before ratemodel58 at 44.6 the
+    point at 45 gave 8.277, below 44.5's 8.399). Branch pcieep59: each point's decode step carries a request and the
+    98.34% of the others past their first token (test_serving_open_loop_decoding); ratemodel58's figures, every
+    request decoding, were TTFT 87.906 / 88.293 ms, TPOT 26.0515 / 26.4999 ms, 8.3166 requests/s at 44.25."""
     job = job_of(kb, framework="vllm", prompt_tokens=2000, output_tokens=200, p95_ttft_s=0.5, p95_tpot_s=0.03)
     s = SV.choose(job, kb.gpus["h100-80gb-sxm"], 1)
     lo, hi = (SV.point(job, s.engine, s.replica, n, open_loop=True) for n in (44.0, 45.0))
-    assert (lo.ttft * 1e3, hi.ttft * 1e3) == (pytest.approx(87.906, abs=1e-3), pytest.approx(88.293, abs=1e-3))
-    assert (lo.tpot * 1e3, hi.tpot * 1e3) == (pytest.approx(26.0515, abs=1e-4), pytest.approx(26.4999, abs=1e-4))
+    assert (lo.ttft * 1e3, hi.ttft * 1e3) == (pytest.approx(87.7531, abs=1e-3), pytest.approx(88.1387, abs=1e-3))
+    assert (lo.tpot * 1e3, hi.tpot * 1e3) == (pytest.approx(25.9477, abs=1e-4), pytest.approx(26.3951, abs=1e-4))
     p = R.at_batch(job, s.engine, s.replica, 44.25)
     assert p.ttft + 200 * p.tpot == pytest.approx(0.75 * (lo.ttft + 200 * lo.tpot) + 0.25 * (hi.ttft + 200 * hi.tpot))
-    assert R.colocated(job, s.engine, s.replica, 44.25).requests_per_s == pytest.approx(8.3166, abs=1e-4)
+    assert R.colocated(job, s.engine, s.replica, 44.25).requests_per_s == pytest.approx(8.3494, abs=1e-4)
     # at a whole batch the step model's own point
-    assert R.colocated(job, s.engine, s.replica, 44.0).requests_per_s == pytest.approx(8.3047, abs=1e-4)
-    assert R.colocated(job, s.engine, s.replica, 45.0).requests_per_s == pytest.approx(8.3515, abs=1e-4)
+    assert R.colocated(job, s.engine, s.replica, 44.0).requests_per_s == pytest.approx(8.3376, abs=1e-4)
+    assert R.colocated(job, s.engine, s.replica, 45.0).requests_per_s == pytest.approx(8.3843, abs=1e-4)
     # below one in service the point at one (its prompts' share in proportion: rate.prompt_share)
     assert R.at_batch(job, s.engine, s.replica, 0.4) is SV.point(job, s.engine, s.replica, 1.0, open_loop=True)
 

@@ -73,7 +73,7 @@ def _at_gpus(job: Any, eng: Engine, rep: Replica, c: StepConsts, conc: float, op
     key = ("open", conc) if open_loop else conc
     got = c.gpu_points.get(key)
     if got is None:
-        got = c.gpu_points[key] = _timed(job, eng, rep, conc, c, True) if open_loop else _point(job, eng, rep, conc, c)
+        got = c.gpu_points[key] = _open(job, eng, rep, conc, c) if open_loop else _point(job, eng, rep, conc, c)
     return got
 
 
@@ -113,12 +113,38 @@ def _front(job: Any, eng: Engine) -> tuple[Any, int]:
     return got[1], got[2]
 
 
+#: Rounds that settle the open-loop point's decoding share (:func:`_open`): the share moves the TPOT, which moves the
+#: share (Llama 3.1 8B on an H100 at 44 in service: 0.9834083, 0.9833708, then 0.9833707 from the third round).
+OPEN_ROUNDS = 4
+
+
+def _open(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts) -> Point:
+    """The open-loop point of a copy with ``conc`` requests in service on average (the request-rate model). Of them,
+    only those past their first token decode: a request spends ``TTFT`` waiting for or running its prompt and
+    ``output x TPOT`` decoding, so by Little's law on each phase the share ``output x TPOT / (TTFT + output x TPOT)``
+    of them decodes (``rate.colocated`` reads the same point's time in service, ``TTFT + output x TPOT``, for its
+    rate). A step that decodes a request decodes it and that share of the ``conc - 1`` others (at one in service or
+    fewer, the request alone, as before), and carries the prompt chunks beside them (vLLM's scheduler puts the
+    running requests' decodes in a step first and fills the rest of its token budget with waiting prompts:
+    vllm/v1/core/sched/scheduler.py; docs.vllm.ai, 'Optimization and Tuning', chunked prefill), not ``conc`` decodes;
+    the arrivals stay the stream's, ``conc`` per time in service. The share and the TPOT it sets are settled over
+    :data:`OPEN_ROUNDS` rounds from every request decoding. A closed loop's request is sent as another ends, so its
+    ``b`` all decode (:func:`_point`)."""
+    got = _timed(job, eng, rep, conc, c, True)
+    output = c.lengths[1]
+    for _ in range(OPEN_ROUNDS):
+        in_batch = got.ttft + output * got.tpot
+        got = _timed(job, eng, rep, conc, c, True, output * got.tpot / in_batch if in_batch > 0 else 1.0)
+    return got
+
+
 def _point(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None = None) -> Point:
     """One copy at ``conc`` requests of a closed loop at the GPUs' pace (``c``: the pair's :func:`.step.consts`)."""
     return _timed(job, eng, rep, conc, c, False)
 
 
-def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None, open_loop: bool) -> Point:
+def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | None, open_loop: bool,
+           decoding: float = 1.0) -> Point:
     """One copy at ``conc`` requests at the GPUs' pace (``c``: the pair's :func:`.step.consts`).
 
     A request's decode steps carry the prompts of the requests that arrive while it decodes; its own prompt is
@@ -126,7 +152,8 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
     --max-concurrency) a new request arrives only when one of the others ends, so a request's decode meets the
     prompts of the other b - 1 (at concurrency 1 none: its TPOT is the decode step); with independent arrivals
     (``open_loop``: the request-rate model) they come at the stream's rate whatever the request's own presence,
-    b per request time."""
+    b per request time. ``decoding``: the share of the ``b`` in service that decode a step, where prompts run beside
+    decodes (continuous batching; :func:`_open`); the others wait for or run their prompt."""
     if c is None:
         c = consts(job, eng, rep)
     prompt, output, prefilled = c.lengths  # request_lengths and prefill_tokens of the job's workload
@@ -142,9 +169,11 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         most_run = budget_batch(float(eng.chunk), float(prefilled), float(output), per_step, b)
         if most_run < b:
             cap, b = most_run, most_run
-    pure = per_token(c, b, kv_ctx)
+    # the sequences a decode step decodes: a request's own and the share of the others past their first token
+    dec = 1.0 + (b - 1.0) * decoding if fw.continuous_batching and b > 1.0 else b
+    pure = per_token(c, dec, kv_ctx)
     graphs = copy_graph_cap(eng, rep)
-    if graphs and b > graphs:
+    if graphs and dec > graphs:
         # a decode batch beyond the largest the release captured in CUDA graphs runs its forward eagerly: every
         # kernel launched from Python, as a prefill forward is (SGLang's cuda_graph_runner replays a graph only for
         # batches up to --cuda-graph-max-bs), so the step lasts at least that forward's launch time
@@ -216,13 +245,13 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # @ b8b7b782; vLLM V1 fills
         # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step
         k = min(max(a, 1.0), max(1.0, room / chunk))
-        gpu_joined = per_token(c, b, kv_ctx, k * chunk, ctx)
+        gpu_joined = per_token(c, dec, kv_ctx, k * chunk, ctx)
         joined = max(gpu_joined, floor)
         if floor and gpu_joined < floor and scheduled_ahead(job, eng):
-            joined = launched_ahead(c, b, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
+            joined = launched_ahead(c, dec, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
         met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
         tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
-        others = max(b - 1, 0.0)
+        others = max(dec - 1, 0.0)
         carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
                  else _prefill(c, chunk, ctx))
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
