@@ -43,7 +43,8 @@ def test_the_class_is_a_rate_on_flops_that_count_the_recomputed_forward():
     53 days on 512 A100-40GB) gives 6 x 50.6e9 x 569e9 / (512 x 53 x 86,400 s) = 73.7 TFLOP/s counting 6N a token
     and 98.2 counting 8N (the forward run again): the 102 fits the 8N count (about 4% of the wall time off the steps)
     and not the 6N one (28% off), so it is a rate with the recomputed forward counted. gpuwise charges a
-    checkpointed step 8N a token too (compute.training_flops multiplier 6 + 2) and divides it by the class's rate,
+    checkpointed step 8N a token too (compute.training_flops multiplier 6 + 2, less the output head's 2 x vocab x
+    hidden, which the layers' checkpoints do not recompute: branch hfrecompute59) and divides it by the class's rate,
     so the class holds no recompute to charge twice."""
     assert 6 * 50.6e9 * 569e9 / (512 * 53 * 86400) / 1e12 < 102 * 0.75
     assert 8 * 50.6e9 * 569e9 / (512 * 53 * 86400) / 1e12 > 102 * 0.95

@@ -81,9 +81,9 @@ def test_the_audit_says_it_in_english_and_chinese(fmt):
     hits = [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-OFFLOAD"]
     assert hits and hits[0].severity == "warning"
     en = " ".join(report.render(res, fmt, lang="en", detail="full").split())
-    assert "A micro-batch of 1 with 2 accumulation steps" in en and "80.6 GB per GPU, 4.92 s a step" in en
+    assert "A micro-batch of 1 with 2 accumulation steps" in en and "80.6 GB per GPU, 4.89 s a step" in en
     zh = "".join(report.render(res, fmt, lang="zh", detail="full").split())
-    assert "微批次1配合2步梯度累积" in zh and "每步4.92秒" in zh
+    assert "微批次1配合2步梯度累积" in zh and "每步4.89秒" in zh
 
 
 def test_the_estimate_shows_the_smaller_micro_batch_in_english_and_chinese():  # an estimate is text or JSON
@@ -93,9 +93,9 @@ def test_the_estimate_shows_the_smaller_micro_batch_in_english_and_chinese():  #
     res = gpuwise.estimate({"workload": WORKLOAD}, gpu="h100-80gb-sxm", gpus=8)
     en = " ".join(report.render(res, fmt, kind="estimate", lang="en").split())
     assert "Smaller micro-batch" in en
-    assert "1 with 2 accumulation steps fits without offload: 80.6 GB per GPU, 4.92 s a step" in en
+    assert "1 with 2 accumulation steps fits without offload: 80.6 GB per GPU, 4.89 s a step" in en
     zh = "".join(report.render(res, fmt, kind="estimate", lang="zh").split())
-    assert "微批次1配合2步梯度累积无需卸载即可放下" in zh and "微批次2卸载时每步25.45秒" in zh
+    assert "微批次1配合2步梯度累积无需卸载即可放下" in zh and "微批次2卸载时每步25.43秒" in zh
 
 
 def test_a_recommendation_says_it_for_recomputation_left_open(tmp_path):

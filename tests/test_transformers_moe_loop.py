@@ -62,7 +62,7 @@ def test_zero3_rows_pay_the_whole_loop_on_top_of_the_fetches(kb):
     assert v4.moe_host_wait_s == pytest.approx(0.867, abs=0.001)
     assert v5.moe_host_wait_s == 0.0
     fetches = 48 * (60 * 3 * 3 * 0.33e-3 - v5.compute_s / 48 * 34_603_008 / 86_106_112)
-    assert fetches == pytest.approx(6.94, abs=0.01)
+    assert fetches == pytest.approx(6.98, abs=0.01)  # 6.94 with the output head recomputed (hfrecompute59)
     assert v4.compute_s - v5.compute_s == pytest.approx(v4.moe_host_wait_s + fetches, rel=1e-6)
 
 
