@@ -36,7 +36,8 @@ def test_64_rtx_5090_pretraining_70b_pipeline_with_offload_beats_zero3_over_the_
     of 80 layers (10 x 856e6 parameters) and the 1.05e9-parameter embedding, and its bf16 weights with fp32
     gradients alone are 6 B x 9.6e9 = 57.6 GB against 32.5 GB usable. With the optimizer and gradients on the host
     PP8 DP8 fits, and its step is the compute of the stage plus the pipeline's sends, the 1F1B bubble of
-    (8 - 1) / 128 micro-batches over them, and the host's share: about 314 s."""
+    (8 - 1) / 128 micro-batches over them, and the host's share: about 312 s (314 s while the recompute also ran
+    the output head, before branch hfrecompute59)."""
     _, tj, g, topo, usable = _setup(kb, PRE70, "rtx-5090", 64, "ethernet-100")
     plan = P.plan(tj, g, 64, topo, usable)
     lay = plan.layout
@@ -45,7 +46,7 @@ def test_64_rtx_5090_pretraining_70b_pipeline_with_offload_beats_zero3_over_the_
     assert lay.grad_accum == 4_194_304 // (4096 * 8) == 128
     s = plan.step
     assert s.bubble == pytest.approx((8 - 1) / 128 * (s.compute + s.pp), rel=1e-9)
-    assert s.total == pytest.approx(313.5, abs=1.0)
+    assert s.total == pytest.approx(312.4, abs=1.0)
     zero3_floor = (2 * 2 + 2) * 70.6e9 * 7 / 8 / 12.5e9 * 16
     assert zero3_floor == pytest.approx(474.4, abs=0.5)
     assert s.total < zero3_floor
