@@ -6,8 +6,8 @@ token at the 95th percentile". The requirements file has fields for exactly that
 judge them (SRV-RATE-TARGET, SRV-P95-TTFT-TARGET, SRV-P95-TPOT-TARGET), but the questionnaire
 never asked them: its only load was a concurrency and an aggregate tokens/s. A rate replaces the
 concurrency as the load (docs/formats.md: without ``concurrent_requests`` the load is the rate),
-so the concurrency is not asked after a rate; the tokens/s target still is (0: none), so that a
-file's own target is kept on resume.
+so the concurrency is not asked after a rate; the tokens/s target is an advanced setting there
+(askreview59: rate x output tokens already says it), kept from a file on resume.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_rate_with_p95_targets_is_saved_and_the_concurrency_not_asked(tmp_path
         < asked.index("workload.p95_tpot_s") < asked.index("constraints.budget_usd")
     w = s.answers["workload"]
     assert (w["requests_per_s"], w["p95_ttft_s"], w["p95_tpot_s"]) == (20, 2, 0.05)
-    assert "concurrent_requests" not in w and w["target_tokens_per_s"] == 0
+    assert "concurrent_requests" not in w and "target_tokens_per_s" not in w
     req = Requirements.model_validate({k: v for k, v in s.answers.items() if k != "constraints"})
     assert req.workload.requests_per_s == 20
 
@@ -63,6 +63,26 @@ def test_a_files_own_tokens_target_is_kept_with_a_rate(tmp_path: Path) -> None:
     s.load({"workload": {"task": "inference", "model": "llama-3.1-8b", "requests_per_s": 5,
                          "target_tokens_per_s": 900}})
     assert s.answers["workload"]["target_tokens_per_s"] == 900
+    assert s.advanced is True  # an advanced value the file sets keeps the advanced settings on
+
+
+def test_a_rate_goes_on_to_the_p95_targets_not_a_tokens_target(tmp_path: Path) -> None:
+    """askreview59: a team lead who had just said 12 requests/s of 800-token answers was asked next for the
+    'output tokens per second wanted, summed over all requests' -- 12 x 800 = 9,600, which the rate already
+    says -- and typed the p95 first-token target there ('2'), where it was saved as a 2 tokens/s target.
+    With a rate the tokens/s target is an advanced setting (a further bound, 0: none), listed with the
+    defaults; without a rate it stays an essential question beside the concurrency."""
+    asked, s = flow(tmp_path, {"workload.task": "inference", "workload.output_tokens": 800,
+                               "workload.requests_per_s": 12, "advanced": False})
+    assert "workload.target_tokens_per_s" not in asked
+    assert asked[asked.index("workload.requests_per_s") + 1] == "workload.p95_ttft_s"
+    assert "target_tokens_per_s" not in s.answers["workload"]
+    assert "workload.target_tokens_per_s" in [q.key for q in s.advanced_defaults()]
+    asked, s = flow(tmp_path, {"workload.task": "inference", "workload.requests_per_s": 12, "advanced": True,
+                               "workload.target_tokens_per_s": 9000})
+    assert "workload.target_tokens_per_s" in asked and s.answers["workload"]["target_tokens_per_s"] == 9000
+    asked, _ = flow(tmp_path, {"workload.task": "inference", "advanced": False})
+    assert asked.index("workload.concurrent_requests") + 1 == asked.index("workload.target_tokens_per_s")
 
 
 def test_a_files_p95_target_without_a_rate_is_kept(tmp_path: Path) -> None:
