@@ -84,6 +84,10 @@ ADVANCED, READY = "Change the advanced settings", "Ready?"
 # given ('At that rate' after a rate, 'With that many requests at once' after a concurrency: leftovers56)
 P95_TARGETS = [["the longest wait for the first token", "\r"],
                ["the longest gap between output tokens", "\r"]]
+# the serving settings the advanced questions ask since askreview59, as Enter saves them: a resumed service file with
+# its advanced settings on states them (else each is asked before the software environment)
+SERVING_ASKED59 = {"quantization": None, "kv_precision": "auto", "prefix_cache_hit_rate": 0, "speculative": None,
+                   "disaggregated": False}
 NOT_ENDED = "[still waiting: the runner sent Ctrl-C]"
 DEFAULTS = [[TASK, "\r"], [METHOD, "\r"], [MODEL, "\r"], [TOKENS, "\r"], [DEADLINE, "\r"], [BUDGET, "\r"], [ACQ, "\r"],
             [HOSTING, "\r"], [ADVANCED, "\r"], [READY, "\r"]]

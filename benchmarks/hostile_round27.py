@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_round12 import _ok, _refused
-from benchmarks.hostile_round20 import P95_TARGETS, READY
+from benchmarks.hostile_round20 import P95_TARGETS, READY, SERVING_ASKED59
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 from benchmarks.hostile_round25 import _doc, _rules
@@ -156,11 +156,13 @@ def add(case, ns: dict[str, Any]) -> None:
     case("mp27: answers file with mixed_precision false", {"a.yaml": _dump(MP)}, ["recommend", "a.yaml", "--format", "json"], expect="any", check=_finite_json)
     # ask in a terminal, every answer resumed (the files as ask saves them), Enter at 'Ready?': the report is written
     ask_cons = {"gpus": [], "max_gpus": 64, "budget_usd": None, "acquisition": "either", "project_months": 6,
-                "electricity_usd_per_kwh": 0.15, "currency": "USD", "hosting": None}
+                "electricity_usd_per_kwh": 0.15, "currency": "USD", "hosting": None, "market": None}  # market: askreview59
     ask_mp = {"workload": {**FULL, "precision": "bf16", "mixed_precision": False, "optimizer": "adamw", "batch_size": 1, "seq_len": 2048,
-                           "gradient_checkpointing": "auto", "zero_stage": "auto", "stack": None},  # stack: asked since leftovers57
+                           "gradient_checkpointing": "auto", "zero_stage": "auto", "stack": None,  # stack: asked since leftovers57
+                           "offload": "auto"},  # asked since askreview59
               "constraints": {"deadline_days": None, **ask_cons, "value_of_a_day_usd": None}}
-    ask_qn = {"workload": {**QNEXT, "target_tokens_per_s": 0, "framework": "vllm", "max_ttft_ms": None, "max_tpot_ms": None},
+    ask_qn = {"workload": {**QNEXT, "target_tokens_per_s": 0, "framework": "vllm", "max_ttft_ms": None, "max_tpot_ms": None,
+                           **SERVING_ASKED59},
               "constraints": ask_cons}
     for name, answers, word in [("mp27: ask resumes mixed_precision false", ask_mp, "# GPU recommendation"),
                                 ("hyb27: ask resumes a Qwen3-Next service", ask_qn, "# GPU recommendation")]:

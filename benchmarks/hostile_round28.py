@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hostile_round12 import _ok, _refused
-from benchmarks.hostile_round20 import P95_TARGETS, READY
+from benchmarks.hostile_round20 import P95_TARGETS, READY, SERVING_ASKED59
 from benchmarks.hostile_round21 import _finite_json
 from benchmarks.hostile_round23 import _dump, _edit, _either, _text_ok
 from benchmarks.hostile_round25 import _doc, _rules
@@ -241,7 +241,8 @@ def add(case, ns: dict[str, Any]) -> None:
     ask_cons = {"gpus": [], "max_gpus": 64, "budget_usd": None, "acquisition": "either", "project_months": 6,
                 "electricity_usd_per_kwh": 0.15, "currency": "USD", "hosting": None}
     ask_hyb = {"workload": {"task": "inference", "model": "nemotron-3-nano", "precision": "bf16", "prompt_tokens": 2000, "output_tokens": 300, "concurrent_requests": 8,
-                            "target_tokens_per_s": 0, "framework": "sglang", "max_ttft_ms": 2000, "max_tpot_ms": None}, "constraints": ask_cons}
+                            "target_tokens_per_s": 0, "framework": "sglang", "max_ttft_ms": 2000, "max_tpot_ms": None, **SERVING_ASKED59},
+               "constraints": {**ask_cons, "market": None}}
     case("ask28: resumes a Nemotron 3 Nano service on SGLang", {"a.yaml": "# gpuwise-ask: advanced=yes\n" + _dump(ask_hyb)}, ["ASK20", json.dumps([*P95_TARGETS, ["software environment", "\r"], [READY, "\r"]]), "ask", "--answers", "a.yaml", "-o", "o.md"],
          expect="any", real=True, check=lambda r: r.returncode in (0, 1) and "# GPU recommendation" in Path(r.cwd, "o.md").read_text(encoding="utf-8"))
     case("ask28: an answers file with a training knob on a service: refused by recommend", {"a.yaml": _dump({**ask_hyb, "workload": {**ask_hyb["workload"], "zero_stage": 3}})}, ["recommend", "a.yaml"], expect="any",

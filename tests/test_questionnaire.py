@@ -165,7 +165,7 @@ def test_the_training_stack_is_asked_in_advanced_settings_of_training_only(tmp_p
     assert Workload.model_fields["stack"].default is None
     assert {c.value for c in q.choices} - {None} == set(Workload.model_fields["stack"].annotation.__args__[0].__args__)
     asked, s = flow(tmp_path, {"advanced": True, "workload.stack": "unsloth"})
-    assert asked.index("workload.stack") == asked.index("workload.zero_stage") + 1
+    assert asked.index("workload.stack") == asked.index("workload.zero_stage") + 2  # after the offload (askreview59)
     assert s.answers["workload"]["stack"] == "unsloth"
     asked, _ = flow(tmp_path, {"workload.task": "pretrain", "advanced": True})
     assert "workload.stack" in asked
@@ -244,12 +244,18 @@ INFERENCE_KEYS = [
     YES,                                         # advanced settings
     ENTER,                                       # p95 time to first token: none (no rate)
     ENTER,                                       # p95 time per output token: none
+    ENTER,                                       # quantization method: none
     choose("workload.precision", "fp8"),
     choose("workload.framework", "sglang"),
+    ENTER,                                       # KV cache precision: auto
+    ENTER,                                       # prefix cache hit rate: 0
+    ENTER,                                       # speculative decoding: none
+    ENTER,                                       # disaggregated: no
     text("500"),                                 # max TTFT
     ENTER,                                       # max TPOT: none
     ENTER,                                       # max GPUs: default 64
     text("H100-80G, a100 80gb"),                 # short list, resolved to catalog ids
+    ENTER,                                       # market: not stated
     YES,                                         # describe the software environment
     text("ubuntu-22.04"),
     text("535.104.05"),
@@ -259,10 +265,11 @@ INFERENCE_KEYS = [
 INFERENCE_FILE = {
     "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "fp8", "requests_per_s": None,
                  "concurrent_requests": 16, "target_tokens_per_s": 500, "framework": "sglang", "prompt_tokens": 3000,
-                 "output_tokens": 1000,
-                 "max_ttft_ms": 500, "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None},
+                 "output_tokens": 1000, "kv_precision": "auto", "prefix_cache_hit_rate": 0,
+                 "max_ttft_ms": 500, "max_tpot_ms": None, "speculative": None, "quantization": None,
+                 "disaggregated": False, "p95_ttft_s": None, "p95_tpot_s": None},
     "constraints": {"gpus": ["h100-80gb-sxm", "a100-80gb-sxm"], "max_gpus": 64, "budget_usd": 50000,
-                    "acquisition": "rent", "project_months": 3, "currency": "USD"},
+                    "acquisition": "rent", "project_months": 3, "currency": "USD", "market": None},
     "environment": {"os": "ubuntu-22.04", "driver": "535.104.05", "cuda": "12.1", "pytorch": "2.1.0"},
 }
 
@@ -304,20 +311,22 @@ FINETUNE_KEYS = [
     choose("workload.optimizer", "adamw-8bit"),
     choose("workload.gradient_checkpointing", True),
     ENTER,                                       # ZeRO: auto
+    ENTER,                                       # offload: auto
     ENTER,                                       # training stack: not stated (the middle)
     text("0.30"),                                # electricity
     text("8"),                                   # max GPUs
     ENTER,                                       # short list: all
+    ENTER,                                       # market: not stated
     ENTER,                                       # environment: no
 ]
 FINETUNE_FILE = {
     "workload": {"task": "finetune", "method": "qlora", "lora_rank": 64, "lora_targets": "all-linear",
                  "model": "mistral-7b-v0.1", "precision": "bf16", "mixed_precision": True,
                  "optimizer": "adamw-8bit", "batch_size": 4, "seq_len": 4096, "gradient_checkpointing": True,
-                 "zero_stage": "auto", "stack": None, "train_tokens": 2e9},
+                 "zero_stage": "auto", "offload": "auto", "stack": None, "train_tokens": 2e9},
     "constraints": {"gpus": [], "max_gpus": 8, "deadline_days": 7, "budget_usd": None, "acquisition": "buy",
                     "project_months": 6, "value_of_a_day_usd": None, "electricity_usd_per_kwh": 0.3,
-                    "currency": "USD", "hosting": "office"},
+                    "currency": "USD", "hosting": "office", "market": None},
 }
 
 
@@ -458,9 +467,11 @@ def test_bad_version_string_is_a_sentence_not_a_pattern(tmp_path: Path, capsys: 
     path.write_text("# gpuwise-ask: advanced=yes\n"
                     "workload: {task: inference, model: llama-3.1-8b, prompt_tokens: 100, output_tokens: 100,"
                     " requests_per_s: null, concurrent_requests: 1, target_tokens_per_s: 0, precision: bf16,"
-                    " framework: vllm,"
+                    " framework: vllm, quantization: null, kv_precision: auto, prefix_cache_hit_rate: 0,"
+                    " speculative: null, disaggregated: false,"
                     " max_ttft_ms: null, max_tpot_ms: null, p95_ttft_s: null, p95_tpot_s: null}\n"
-                    "constraints: {budget_usd: null, acquisition: rent, project_months: 1, max_gpus: 8, gpus: []}\n"
+                    "constraints: {budget_usd: null, acquisition: rent, project_months: 1, max_gpus: 8, gpus: [],"
+                    " market: null}\n"
                     "environment: {os: null, driver: null, cuda: null}\n", encoding="utf-8")
     rc, _ = drive(tmp_path, [text("abc"), text("2.1"), CTRL_C], answers=path)
     out = capsys.readouterr().out
@@ -486,7 +497,9 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
     prefilled = {"workload": {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16",
                               "prompt_tokens": 1000, "output_tokens": 200, "concurrent_requests": 1,
                               "target_tokens_per_s": 0, "framework": "vllm", "max_ttft_ms": None,
-                              "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None},
+                              "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None, "quantization": None,
+                              "kv_precision": "auto", "prefix_cache_hit_rate": 0, "speculative": None,
+                              "disaggregated": False},
                  "constraints": {"acquisition": "rent", "budget_usd": None, "project_months": 1,
                                  "max_gpus": 8}}
     path = tmp_path / "answers.yaml"
@@ -502,19 +515,21 @@ def test_unknown_gpu_in_short_list_is_asked_again(tmp_path: Path, capsys: pytest
 def test_edit_from_summary_prunes_answers_that_no_longer_apply(tmp_path: Path) -> None:
     # finish the fine-tuning questions, then change the task to inference from the summary
     keys = [*FINETUNE_KEYS, MENU_EDIT, ENTER, choose("workload.task", "inference", start="finetune"),
-            text("1500"), text("500"), ENTER, text("8"), ENTER, ENTER, ENTER, ENTER, ENTER, ENTER, MENU_SAVE_QUIT]
+            text("1500"), text("500"), ENTER, text("8"), *[ENTER] * 11, MENU_SAVE_QUIT]
     rc, path = drive(tmp_path, keys)
     assert rc == 0
     data = saved(path)
     assert data["workload"] == {"task": "inference", "model": "mistral-7b-v0.1", "precision": "bf16",
                                 "requests_per_s": None, "concurrent_requests": 8, "target_tokens_per_s": 0,
                                 "framework": "vllm",
-                                "prompt_tokens": 1500, "output_tokens": 500, "max_ttft_ms": None,
-                                "max_tpot_ms": None, "p95_ttft_s": None, "p95_tpot_s": None}
+                                "prompt_tokens": 1500, "output_tokens": 500, "kv_precision": "auto",
+                                "prefix_cache_hit_rate": 0, "max_ttft_ms": None, "max_tpot_ms": None,
+                                "speculative": None, "quantization": None, "disaggregated": False,
+                                "p95_ttft_s": None, "p95_tpot_s": None}
     # electricity and where it runs still apply (buying); the deadline (training only) is gone
     assert data["constraints"] == {"gpus": [], "max_gpus": 8, "budget_usd": None, "acquisition": "buy",
                                    "project_months": 6, "electricity_usd_per_kwh": 0.3, "currency": "USD",
-                                   "hosting": "office"}
+                                   "hosting": "office", "market": None}
 
 
 def test_saying_no_to_advanced_settings_drops_them(tmp_path: Path) -> None:
