@@ -110,3 +110,25 @@ def test_a_fine_tune_can_ask_for_cpu_offload_or_none(tmp_path: Path) -> None:
         _, s = flow(tmp_path, {"workload.model": "llama-3.1-70b", "workload.method": "lora", "advanced": True,
                                "workload.offload": offload})
         assert Requirements.model_validate(s.answers).workload.offload == offload
+
+
+def test_the_advanced_questions_of_a_service_say_what_they_are(tmp_path: Path) -> None:
+    """The gate named 'precision, batch, optimizer, sharding' to a service, which has none of the last three; and
+    after a p95 first-token target of 2 s the max TTFT question read 'Longest acceptable wait for the first token,
+    in milliseconds?' -- the same question again to the user, though it bounds another figure (the estimate at the
+    load, rule CMP-TTFT-TARGET), not the 95th percentile."""
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.requests_per_s": 4, "workload.p95_ttft_s": 2,
+                           "workload.p95_tpot_s": 0.05, "advanced": True})
+    for lang in ("en", "zh"):
+        s.lang = lang
+        assert "optimizer" not in s.text(QN.by_key("advanced"), "question") and "优化器" not in s.text(
+            QN.by_key("advanced"), "question")
+        for key in ("workload.max_ttft_ms", "workload.max_tpot_ms"):
+            said = s.text(QN.by_key(key), "question")
+            assert "p95" in said, (lang, key)
+    s.lang = "en"
+    assert "CMP-TTFT-TARGET" in s.text(QN.by_key("workload.max_ttft_ms"), "help")
+    _, t = flow(tmp_path, {"workload.task": "inference", "advanced": True})  # no p95 target: the plain question
+    assert t.text(QN.by_key("workload.max_ttft_ms"), "question").startswith("Longest acceptable wait")
+    _, f = flow(tmp_path, {"advanced": True})  # a fine-tune keeps the training words
+    assert "optimizer" in f.text(QN.by_key("advanced"), "question")
