@@ -84,4 +84,4 @@ def test_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # (the console may wrap a line at a space: compared without spaces)
     assert [x.replace(" ", "") for x in said] == [
         "✗'500ms'：p95_ttft_s是秒数，只写数字：请写作0.5",
-        "✗'500m'：k、M、B、千、万、亿只用于数量、token数和金额，不用于此回答：请按问题中的单位只写数字"]
+        "✗'500m'：k、M、B、千、万、亿只用于数量、词元数和金额，不用于此回答：请按问题中的单位只写数字"]

@@ -138,7 +138,7 @@ def test_the_plan_questions_offer_the_published_precision(tmp_path, pick, writte
 @pytest.mark.parametrize("lang, rate, concurrency", [
     ("en", "At that rate, the longest wait for the first token",
      "With that many requests at once, the longest wait for the first token"),
-    ("zh", "在该速率下，95% 的请求等到首个 token", "在该并发请求数下，95% 的请求等到首个 token")])
+    ("zh", "在该速率下，95% 的请求等到首个词元", "在该并发请求数下，95% 的请求等到首个词元")])
 def test_the_p95_questions_name_the_load_given(tmp_path, lang, rate, concurrency):
     ttft, tpot = QN.by_key("workload.p95_ttft_s"), QN.by_key("workload.p95_tpot_s")
     s = _Session(QN, KB, tmp_path / "a.yaml", lang=lang, currency=None)
