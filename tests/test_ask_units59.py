@@ -85,3 +85,21 @@ def test_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [x.replace(" ", "") for x in said] == [
         "✗'500ms'：p95_ttft_s是秒数，只写数字：请写作0.5",
         "✗'500m'：k、M、B、千、万、亿只用于数量、词元数和金额，不用于此回答：请按问题中的单位只写数字"]
+
+
+def test_the_plan_questions_offer_the_unit_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The approver's plan questions (plan_ask.py) read numbers the same way: '2s' at the service's first-token
+    target in milliseconds was "'2s' is not a number (examples: ...)"."""
+    from .test_plan_ask import NO, PLAN
+    from .test_plan_ask import drive as drive_plan
+
+    keys = [PLAN, text("1 year"), text("12"), NO, ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER,
+            text("30/min"), text("0.5"), text("2s"), text("2m"), text("2000"), text("12h"), text("12")]
+    rc = drive_plan(keys, tmp_path / "p.yaml")  # the input ends mid-way: nothing is written
+    said = _said(capsys)
+    assert rc == 130
+    assert said == ["✗ '1 year': horizon_months is a number of months: write 12",
+                    "✗ '30/min': requests_per_s is a number of requests a second: write 0.5",
+                    "✗ '2s': max_ttft_ms is a number of milliseconds: write 2000",
+                    said[3], "✗ '12h': hours_per_day is a number of hours: write 12"]
+    assert said[3].startswith("✗ '2m': k, M, B")

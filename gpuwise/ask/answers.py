@@ -204,6 +204,35 @@ def parse_number(text: str, *, integer: bool = False, currency: str | None = Non
     return value
 
 
+_MULTIPLIED = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*[kmbgt千万亿]", re.IGNORECASE)
+_NOT_MULTIPLIED = ("s", "ms", "days", "months", "hours", "fraction")
+"""The units of the fields a k / M / B suffix does not multiply: '500m' at a time in seconds is 500 million seconds to
+parse_number, where the user meant milliseconds or minutes (and '2m' at max_ttft_ms was saved as 2,000,000 ms)."""
+
+
+def number_for(text: str, field: str | None, *, integer: bool = False, currency: str | None = None,
+               lang: str = "en") -> int | float:
+    """The number typed for the file's ``field`` (an amount when ``currency`` is given). A number written with a
+    unit the field's name fixes ('500ms' at a time in seconds, '2 weeks' at a deadline in days, '50%' at a share,
+    '120/min' at a request rate) is refused offering it in the field's unit, as the file's field is
+    (inputs/units.py), not as 'not a number'; a multiplier suffix is refused at a time, days, months or a share."""
+    from ..inputs.notation import Meant
+    from ..inputs.units import _kind, raise_unit_written
+
+    kind = _kind(field) if field else None
+    if kind is not None and kind[0] in _NOT_MULTIPLIED and _MULTIPLIED.fullmatch(text):
+        raise _Invalid("no_multiplier", text=repr(text))
+    try:
+        return parse_number(text, integer=integer, currency=currency)
+    except _Invalid as exc:
+        if exc.msg == "not_a_number" and currency is None and field:
+            try:
+                raise_unit_written(text, field)
+            except Meant as said:
+                raise _Invalid(raw=said.words(lang)) from None
+        raise
+
+
 def _short_float(value: float) -> str:
     """``2e9`` as ``2e9``, ``0.15`` as ``0.15``, ``6.0`` as ``6``: as a user would type it."""
     if value.is_integer() and abs(value) >= 1e6:

@@ -143,10 +143,12 @@ class PlanAsk:
             return bool(got)
 
     def value(self, key: str, default: Any, *, kind: str = "text", optional: bool = False, money: bool = False,
-              check: Callable[[Any], str | None] | None = None, show: str | None = None) -> Any:
+              check: Callable[[Any], str | None] | None = None, show: str | None = None,
+              field: str | None = None) -> Any:
         """A typed answer: ``kind`` int, float, percent, month or text; Enter takes ``default``
-        (none when ``optional`` and no default); ``check`` says why a value is refused, or None."""
-        from .answers import _currency_mark, _Invalid, parse_number
+        (none when ``optional`` and no default); ``check`` says why a value is refused, or None; ``field``, the
+        plan file's field a number goes to: a number typed with the unit its name fixes is offered in that unit."""
+        from .answers import _currency_mark, _Invalid, number_for, parse_number
 
         while True:
             if default is None:
@@ -165,7 +167,8 @@ class PlanAsk:
                 elif kind in ("int", "float"):
                     if not money and _currency_mark(text)[1] is not None:
                         raise _Invalid("not_money", text=repr(text))
-                    got = parse_number(text, integer=kind == "int", currency=self.currency if money else None)
+                    got = number_for(text, field, integer=kind == "int", currency=self.currency if money else None,
+                                     lang=self.lang)
                 elif kind == "percent":
                     try:
                         got = float(parse_number(text.rstrip("%％").strip()))
@@ -256,8 +259,8 @@ class PlanAsk:
         from ..plan.schema import PlanFile
 
         data: dict[str, Any] = {}
-        horizon = self.value("horizon", 12, kind="int", check=self.field(PlanFile, {"workloads": []},
-                                                                         "horizon_months"))
+        horizon = self.value("horizon", 12, kind="int", field="horizon_months",
+                             check=self.field(PlanFile, {"workloads": []}, "horizon_months"))
         data["horizon_months"] = horizon
         owned: list[dict[str, Any]] = []
         if self.confirm("own_any", False):
@@ -284,7 +287,8 @@ class PlanAsk:
         while True:
             name = self.value("owned_gpu", None, check=self.gpu_check)
             entry: dict[str, Any] = {"gpu": self.kb.gpu(name).id}
-            entry["count"] = self.value("owned_count", 8, kind="int", check=self.field(Owned, entry, "count"))
+            entry["count"] = self.value("owned_count", 8, kind="int", field="count",
+                                        check=self.field(Owned, entry, "count"))
             entry["hosting"] = self.select("owned_hosting", [("office", "host_office"),
                                                              ("colocation", "host_colocation"),
                                                              ("datacenter", "host_datacenter")], "office")
@@ -370,18 +374,18 @@ class PlanAsk:
                                                       ("int4", "prec_int4"), ("fp4", "prec_fp4")], as_published)
                 if precision != as_published:
                     w["precision"] = precision
-                w["prompt_tokens"] = self.value("prompt", 1000, kind="int", check=self.field(Workload, w,
-                                                                                            "prompt_tokens"))
-                w["output_tokens"] = self.value("output", 300, kind="int", check=self.field(Workload, w,
-                                                                                           "output_tokens"))
+                w["prompt_tokens"] = self.value("prompt", 1000, kind="int", field="prompt_tokens",
+                                                check=self.field(Workload, w, "prompt_tokens"))
+                w["output_tokens"] = self.value("output", 300, kind="int", field="output_tokens",
+                                                check=self.field(Workload, w, "output_tokens"))
                 targets: dict[str, Any] = {"requests_per_s": self.value(
-                    "rps", 1.0, kind="float", check=self.field(Targets, {}, "requests_per_s"))}
-                ttft = self.value("ttft", None, kind="float", optional=True,
+                    "rps", 1.0, kind="float", field="requests_per_s", check=self.field(Targets, {}, "requests_per_s"))}
+                ttft = self.value("ttft", None, kind="float", optional=True, field="max_ttft_ms",
                                   check=self.field(Targets, {}, "max_ttft_ms"))
                 if ttft is not None:
                     targets["max_ttft_ms"] = ttft
                 cadence: dict[str, Any] = {"continuous": True}
-                cadence["hours_per_day"] = self.value("hours", 24.0, kind="float",
+                cadence["hours_per_day"] = self.value("hours", 24.0, kind="float", field="hours_per_day",
                                                       check=self.field(Cadence, cadence, "hours_per_day"))
                 grows = self.field(Cadence, dict(cadence), "growth_per_month")
                 growth = self.value("growth", 0.0, kind="percent", check=lambda v, grows=grows: grows(v / 100))
@@ -389,7 +393,7 @@ class PlanAsk:
                 cadence["start_month"] = self.value("start", 1, kind="int", check=self.month_check(horizon))
                 entry["targets"] = targets
             else:
-                tokens = self.value("tokens", 2e8 if task == "finetune" else 2e10, kind="float",
+                tokens = self.value("tokens", 2e8 if task == "finetune" else 2e10, kind="float", field="train_tokens",
                                     check=self.field(Workload, w, "train_tokens"))
                 w["train_tokens"] = tokens
                 how = self.select("cadence", [("monthly", "cadence_monthly"), ("once", "cadence_once")],
@@ -397,12 +401,12 @@ class PlanAsk:
                 if how == "once":
                     cadence = {"at_month": self.value("at_month", 1, kind="int", check=self.month_check(horizon))}
                 else:
-                    cadence = {"per_month": self.value("per_month", 1.0, kind="float",
+                    cadence = {"per_month": self.value("per_month", 1.0, kind="float", field="per_month",
                                                        check=self.field(Cadence, {}, "per_month"))}
                     start = self.value("start", 1, kind="int", check=self.month_check(horizon))
                     if start != 1:
                         cadence["start_month"] = start
-                deadline = self.value("deadline", None, kind="float", optional=True,
+                deadline = self.value("deadline", None, kind="float", optional=True, field="deadline_days",
                                       check=self.field(PlanWorkload, {}, "deadline_days"))
                 if deadline is not None:
                     entry["deadline_days"] = deadline

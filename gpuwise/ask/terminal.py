@@ -10,7 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..inputs.notation import typed_form
-from .answers import _NONE_WORDS, _currency_mark, _get, _has, _Invalid, _ordered, _short_float, parse_number
+from .answers import (
+    _NONE_WORDS,
+    _currency_mark,
+    _get,
+    _has,
+    _Invalid,
+    _ordered,
+    _short_float,
+    number_for,
+)
 from .plan_ask import PLAN_CHOICE, StartPlan
 from .questions import _AGAIN, Question, _index
 from .session import _Session
@@ -368,32 +377,10 @@ class _Asker:
         return self._completer
 
 
-_MULTIPLIED = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*[kmbgt千万亿]", re.IGNORECASE)
-_NOT_MULTIPLIED = ("s", "ms", "days", "months", "hours", "fraction")
-"""The units of the fields a k / M / B suffix does not multiply: '500m' at a time in seconds is 500 million seconds to
-parse_number, where the user meant milliseconds or minutes (and '2m' at max_ttft_ms was saved as 2,000,000 ms)."""
-
-
 def _number(s: _Session, q: Question, text: str) -> int | float:
-    """The number typed at ``q``; a number written with a unit the question's field fixes ('500ms' at a time in
-    seconds, '2 weeks' at a deadline in days, '50%' at a share, '120/min' at a request rate) is refused offering it
-    in the field's unit, as a file's field is (inputs/units.py), not as 'not a number'."""
-    from ..inputs.notation import Meant
-    from ..inputs.units import _kind, raise_unit_written
-
-    name = q.key.partition(".")[2]
-    kind = _kind(name)
-    if kind is not None and kind[0] in _NOT_MULTIPLIED and _MULTIPLIED.fullmatch(text):
-        raise _Invalid("no_multiplier", text=repr(text))
-    try:
-        return parse_number(text, integer=q.type == "int", currency=s.currency if q.money else None)
-    except _Invalid as exc:
-        if exc.msg == "not_a_number" and not q.money:
-            try:
-                raise_unit_written(text, name)
-            except Meant as said:
-                raise _Invalid(raw=said.words(s.lang)) from None
-        raise
+    """The number typed at ``q`` (answers.number_for: a unit the question's field fixes is offered in it)."""
+    return number_for(text, q.key.partition(".")[2], integer=q.type == "int",
+                      currency=s.currency if q.money else None, lang=s.lang)
 
 
 def _answers_table(s: _Session) -> Any:
