@@ -4,11 +4,13 @@ A Chinese session asked 'p95 首 token 时间（秒）' and '输入 token 数', 
 提示词词元: the questionnaire's texts (gpuwise/ask/questions.yaml) were never held to the catalog's table of
 Chinese terms (gpuwise/render/locale/README.md, "Chinese terms": token -> 词元, latency -> 时延, prompt ->
 提示词...). Every zh text of the questions, their help, choices, variants, messages and glossary entries is
-checked here with the catalog's own checker (tests/test_zh_terms.py).
+checked here with the catalog's own checker (tests/test_zh_terms.py), and so is every zh text of the plan
+questions (gpuwise/ask/plan_texts.yaml: '首 token 不超过 {ms} 毫秒' in the plan's summary).
 """
 
 from __future__ import annotations
 
+from gpuwise.ask.plan_ask import load_texts
 from gpuwise.ask.questionnaire import load_questions
 
 from .test_zh_terms import replaced_words
@@ -33,6 +35,13 @@ def test_every_chinese_text_of_the_questionnaire_uses_the_catalogs_terms() -> No
     texts = _zh_texts()
     assert len(texts) > 200  # every question, choice and message is read
     bad = [(where, found, want) for where, text in texts for found, want in replaced_words(text)]
+    assert bad == []
+
+
+def test_the_plan_questions_chinese_too() -> None:
+    texts = load_texts().texts
+    assert len(texts) > 100
+    bad = [(k, found) for k, t in texts.items() for found, _ in replaced_words(t["zh"])]
     assert bad == []
 
 
