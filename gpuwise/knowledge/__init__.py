@@ -440,7 +440,7 @@ def _load(overlay: Path | None) -> Knowledge:
     gpu_names = NameIndex("gpu")
     for g in gpus.values():
         _one_owner(gpu_names, g.id, [g.id, g.name, *g.aliases], g.default_for, files["gpus.yaml"])
-        gpu_names.add(g.id, g.name, g.aliases, g.default_for, g)
+        gpu_names.add(g.id, g.name, g.aliases, g.default_for, g, unlisted=g.not_listed)
     model_names = NameIndex("model")
     for m in models.values():
         _one_owner(model_names, m.id, [m.id, m.name, *m.aliases], [], files["models.yaml"])

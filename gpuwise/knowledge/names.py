@@ -101,9 +101,10 @@ class NameIndex:
     labels: dict[str, str] = field(default_factory=dict)  # id -> display name
     cards: dict[str, _Card] = field(default_factory=dict)  # GPUs only
     models: dict[str, Any] = field(default_factory=dict)  # models only: id -> its entry (alias_checkpoints read)
+    unlisted: dict[str, str] = field(default_factory=dict)  # GPUs only: a card not in the catalog -> its nearest
 
     def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None,
-            model: Any = None) -> None:
+            model: Any = None, unlisted: list[str] = ()) -> None:
         """One catalog entry: its id, display name, aliases and the short names it is the default for;
         ``card`` (a GPU) lets rule 2 see its family, form factor and memory; ``model`` (a model) the aliases
         whose published weights ship in another dtype than the entry's (``alias_checkpoints``)."""
@@ -114,6 +115,8 @@ class NameIndex:
             self.exact.setdefault(norm(n), ident)
         for n in defaults:
             self.defaults[norm(n)] = ident
+        for n in unlisted:  # gpus.yaml ``not_listed``: a card of its own the catalog does not hold, this one nearest
+            self.unlisted[norm(n)] = ident
         if card is not None:
             self.cards[ident] = _Card(ident.split("-")[0], card.form_factor, float(card.memory.gb))
 
@@ -157,8 +160,15 @@ class NameIndex:
             return Resolved(ident)
         if self.kind == "model" and (base := self._unpackaged(str(name))) is not None:
             return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})
-        if self.kind == "gpu" and (stated := self._stated(str(name))) is not None:
+        if self.kind == "gpu" and (stated := self._stated(str(name), where)) is not None:
             return stated
+        if self.kind == "gpu" and (near := self.unlisted.get(key) or self.unlisted.get(_bare(str(name))[2])):
+            # the Tesla V100S, a PCIe card of its own (NVIDIA's V100S datasheet: 1,134 GB/s, 16.4 TFLOPS FP32), was
+            # 'ambiguous: v100-16gb-sxm2, v100-32gb-sxm2', the prefix rule reading its S as the start of SXM2
+            raise UserError(N_("'%(name)s' is not in the catalog: a card of its own, not the %(label)s"),
+                            where=where, values={"name": visible(str(name)), "label": self.labels[near]},
+                            hint=N_("did you mean %(id)s, the nearest part the catalog holds?"),
+                            hint_values={"id": near})
         # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
         # A name that starts several entries lists them (unless rule 2 picks one); one that starts
         # one names it.
@@ -189,27 +199,33 @@ class NameIndex:
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
 
-    def _stated(self, name: str) -> Resolved | None:
+    def _stated(self, name: str, where: str | None = None) -> Resolved | None:
         """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form
         factor or its memory size are taken off, where the card read has that form factor and that memory ('MI300X
         OAM', 'AMD Instinct MI325X OAM', 'L40S PCIe', 'H20 SXM', 'RTX 6000 Ada 48GB', 'DGX H100' -- hostile round 47:
         each was an unknown GPU). A word the card does not have keeps the name unknown ('H800 PCIe': the catalog's
         H800 is the SXM module; 'L40S SXM'; 'H100 NVL 188GB', the pair's memory). Rule 2's note is not said (the name
-        gave the form); a listed default's is ('H20 SXM': the 96 GB part)."""
-        forms: set[str] = set()
-        sizes: set[int] = set()
-        rest: list[str] = []
-        for word in (w for w in _WORDS.split(name.strip()) if w):
-            if (form := _STATED_FORM.get(word.lower())) is not None:
-                forms.add(form)
-            elif (gb := _STATED_GB.fullmatch(word)) is not None:
-                sizes.add(int(gb.group(1)))
-            else:
-                rest.append(word)
-        if not (forms or sizes) or not rest:
+        gave the form); a listed default's is ('H20 SXM': the 96 GB part). A name that is no entry once they are off
+        but a family whose parts of that form and memory are several is ambiguous between those ('DGX A100': the
+        system shipped with 40 GB and with 80 GB A100 SXM4 modules, NVIDIA's DGX A100 datasheet), and one such part
+        is it ('DGX A100 80GB')."""
+        forms, sizes, key = _bare(name)
+        if not (forms or sizes) or not key:
             return None
-        key = norm(" ".join(rest))
         ident = self.exact.get(key) or self.defaults.get(key)
+        if ident is None:
+            kin = sorted(i for i, c in self.cards.items()
+                         if c.family == key and not forms - {c.form} and not sizes - {round(c.gb)})
+            if len(kin) == 1:
+                return Resolved(kin[0])
+            if kin:
+                gbs = sorted({round(self.cards[i].gb) for i in kin})
+                raise UserError(N_("'%(name)s' is ambiguous: it came with each of %(names)s"), where=where,
+                                values={"name": visible(name), "names": ", ".join(kin)},
+                                hint=N_("give the memory size, e.g. '%(example)s'") if len(gbs) == len(kin)
+                                else N_("give the variant, e.g. %(example)s"),
+                                hint_values={"example": f"{name.strip()} {gbs[-1]}GB" if len(gbs) == len(kin)
+                                             else kin[0]})
         card = self.cards.get(ident or "")
         if ident is None or card is None or forms - {card.form} or sizes - {round(card.gb)}:
             return None
@@ -291,6 +307,22 @@ class NameIndex:
             ids = [i for i in ids if not _sizes(i) or any(max(a, b) <= 1.5 * min(a, b)
                                                           for a in _sizes(i) for b in sizes if min(a, b) > 0)]
         return ids[:max(n, len(first))]
+
+
+def _bare(name: str) -> tuple[set[str], set[int], str]:
+    """A GPU name's form-factor words (as the form they say), its memory sizes in GB, and the rest normalised (rule
+    7): 'DGX A100 80GB' -> ({'sxm'}, {80}, 'a100')."""
+    forms: set[str] = set()
+    sizes: set[int] = set()
+    rest: list[str] = []
+    for word in (w for w in _WORDS.split(name.strip()) if w):
+        if (form := _STATED_FORM.get(word.lower())) is not None:
+            forms.add(form)
+        elif (gb := _STATED_GB.fullmatch(word)) is not None:
+            sizes.add(int(gb.group(1)))
+        else:
+            rest.append(word)
+    return forms, sizes, norm(" ".join(rest)) if rest else ""
 
 
 def published(model: Any, name: Any) -> str | None:
