@@ -7,6 +7,7 @@ Used for knowledge files, rule files and the user's input files alike.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import pickle
 import re
@@ -85,7 +86,7 @@ class _DataLoader(_Loader):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
-_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+|[-+]0")  # '0123', and a signed zero: '-0' is 0, written -0
 _NOT_DECIMAL = re.compile(r"[-+]?0[xXbB]|.*_")
 
 
@@ -97,8 +98,27 @@ class Written(int):
     written: str
 
 
+class WrittenFloat(float):
+    """A number written past what a float holds: ``1e400`` is read as inf, ``1e-400`` as 0.0; it keeps its text
+    (``written``) so a refusal quotes what the user wrote, not '(got inf)' (hostile round 47)."""
+
+    written: str
+
+
+def _past_float(value: Any, text: str) -> bool:
+    """``text``, a number, became a float written otherwise: inf from digits ('1e400') or from YAML's '.inf', 0.0
+    from a mantissa not zero ('1e-400')."""
+    if not isinstance(value, float):
+        return False
+    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
+    return ((not math.isfinite(value) and text.strip() != str(value))
+            or (value == 0.0 and any(c in "123456789" for c in mantissa)))
+
+
 yaml.SafeDumper.add_representer(Written, yaml.SafeDumper.represent_int)
 yaml.representer.SafeRepresenter.add_representer(Written, yaml.representer.SafeRepresenter.represent_int)
+yaml.SafeDumper.add_representer(WrittenFloat, yaml.SafeDumper.represent_float)
+yaml.representer.SafeRepresenter.add_representer(WrittenFloat, yaml.representer.SafeRepresenter.represent_float)
 """Written back as the number it is (a price overlay merged by ``prices import``, resumed answers):
 YAML's safe dumpers know ``int`` only, and refused the subclass ('cannot represent an object')."""
 
@@ -117,7 +137,12 @@ def _no_base_60(construct: Any) -> Any:
             number = Written(int(node.value, 10))
             number.written = node.value
             return number
-        return construct(loader, node)
+        value = construct(loader, node)
+        if isinstance(node.value, str) and _past_float(value, node.value):
+            past = WrittenFloat(value)
+            past.written = node.value
+            return past
+        return value
     return construct_number
 
 

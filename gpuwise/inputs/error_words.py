@@ -264,6 +264,12 @@ class _Given(reprlib.Repr):
     def repr_bool(self, x: Any, level: int) -> str:
         return "true" if x else "false"
 
+    def repr_Written(self, x: Any, level: int) -> str:  # yamlio.Written: '-0', '0123' as written, not 0 or 123
+        return x.written
+
+    def repr_WrittenFloat(self, x: Any, level: int) -> str:  # yamlio.WrittenFloat: '1e400', not inf
+        return x.written
+
 
 _REPR = _Given()
 _REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 12, 60, 60
