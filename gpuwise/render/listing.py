@@ -225,10 +225,25 @@ def _visible(text: str) -> str:
     return escaped(text, lambda c: " " <= c <= "~")
 
 
+_RULE_ID = re.compile(r"[A-Z]+-[A-Z0-9-]*[A-Z0-9]")
+
+
+def _rule_named(typed: str, ids: Any) -> str:
+    """The rule id ``typed`` names: as typed (case and the spaces around it aside), else the one id it holds once an
+    underscore is read as a dash -- as a report shows it, '[MEM-FITS]', 'MEM-NO-FIT (blocker)', 'MEM-NO-FIT:', or
+    written 'MEM_FITS' (hostile round 47: each was refused with the id offered). A look-alike dash ('MEM\u2010FITS')
+    is never read as one: it is refused, the id offered."""
+    rid = typed.strip().upper()
+    if rid in ids:
+        return rid
+    named = {m for m in _RULE_ID.findall(rid.replace("_", "-")) if m in ids}
+    return named.pop() if len(named) == 1 else rid
+
+
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
             lang: str = "en") -> str:
     book = _book(rules, knowledge)
-    rid = rule_id.strip().upper()
+    rid = _rule_named(rule_id, book.rules)
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
         raise UserError(N_("unknown rule '%(rule_id)s'"), values={"rule_id": _visible(rule_id)},
