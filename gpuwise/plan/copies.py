@@ -110,6 +110,20 @@ def gpus_to_carry(s: Any, opt: Any, m: int, owned: int, buy: bool, rent: bool) -
     return held + (min(ways) if ways else math.ceil(rest / opt.capacity - 1e-9) * opt.count)
 
 
+def outgrown(s: Any, opts: dict[str, Any], m: int, owned: dict[str, int], buy: dict[str, bool],
+             rent: bool) -> tuple[int, str] | None:
+    """PLAN-SERVING-OUTGROWS's month test: where the owned copies (at their own capacity) do not carry month ``m``'s
+    load, the fewest GPUs of one owned type that carry it (:func:`gpus_to_carry`) and that type, where they are more
+    than the owned count of it; None otherwise. Owned copies that leave GPUs over and a rented copy smaller than the
+    owned one can carry the load on no more GPUs than are owned (10 owned in copies of 4 hold 2 copies on 8, and one
+    rented copy of 2 carries the rest: 10 GPUs): the finding said 'needs 10, more than the 10 owned' (planleft59's
+    note); the owned count is not outgrown there, the copies' size is, and nothing is said."""
+    if s.demand[m - 1] <= sum(owned_carry(opts[g], n) for g, n in owned.items()) + 1e-9:
+        return None
+    need, g = min((gpus_to_carry(s, opts[g], m, n, buy[g], rent), g) for g, n in owned.items())
+    return (need, g) if need > owned[g] else None
+
+
 def sizes(fewest: int, paid: int, server: int, top: int) -> list[int]:
     """The larger sizes a copy is tried at, a bounded few: twice and four times the ``fewest``, the GPUs its rental
     pays for (``paid``: two L4s of a four-GPU instance), a server's GPUs (``server``); up to ``top``."""

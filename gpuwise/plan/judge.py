@@ -76,12 +76,13 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
         if sz.serving and can:
             rent = pl.pf.constraints.acquisition != "buy"
             for m in range(1, H + 1):
-                # the first month the owned copies (at their own capacity) do not carry the load; the fewest GPUs of
-                # one owned type that carry it, the owned ones first and the rest as the plan may add them (bought
-                # as sized, or rented at the rented copy's size), against the owned count
-                if sz.demand[m - 1] > sum(copies.owned_carry(sz.options[g], pl.owned[g]) for g in can) + 1e-9:
-                    need, g_need = min((copies.gpus_to_carry(sz, sz.options[g], m, pl.owned[g],
-                                                             bool(inp.fleets[g].unit), rent), g) for g in can)
+                # the first month the owned copies (at their own capacity) do not carry the load and the fewest GPUs
+                # of one owned type that carry it, the owned ones first and the rest as the plan may add them (bought
+                # as sized, or rented at the rented copy's size), are more than the owned count
+                hit = copies.outgrown(sz, sz.options, m, {g: pl.owned[g] for g in can},
+                                      {g: bool(inp.fleets[g].unit) for g in can}, rent)
+                if hit is not None:
+                    (need, g_need) = hit
                     outgrows, gpus_then, gpu_then, owned_then = m, need, kb.gpus[g_need].name, pl.owned[g_need]
                     break
         # what the plan does that month: adds capacity, or leaves it short (a buy-only plan's month before delivery)
