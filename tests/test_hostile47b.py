@@ -87,6 +87,12 @@ def test_a_number_is_quoted_as_written(tmp_path, line: str, field: str, written:
     assert f"r.yaml: {field}:" in err and written in err and "(got inf)" not in err and "(got 0)" not in err, err
 
 
+def test_a_number_past_a_float_is_quoted_in_chinese_too(tmp_path) -> None:
+    (tmp_path / "r.yaml").write_text(SERVE + "constraints: {budget_usd: 1e400}\n", encoding="utf-8")
+    zh = _one_line(cli("recommend", "r.yaml", "--lang", "zh", cwd=tmp_path))
+    assert "constraints.budget_usd: 必须是有限的数（给出的是 1e400）" in zh, zh
+
+
 def test_a_signed_zero_is_still_zero(tmp_path) -> None:
     # 'max_gpus: +0'/'-0' keep their text for the message only: the number read is 0 (YAML 1.2, any reader)
     from gpuwise.yamlio import safe_load

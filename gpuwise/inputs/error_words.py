@@ -219,6 +219,7 @@ _BOUNDS = {
     "int_from_float": N_("must be a whole number (got %(given)s)"),
     "float_parsing": N_("must be a number (got %(given)s)"),
     "float_type": N_("must be a number (got %(given)s)"),
+    "finite_number": N_("must be a finite number (got %(given)s)"),  # '1e400', past a float (yamlio.WrittenFloat)
     "bool_parsing": N_("must be true or false (got %(given)s)"),
     "bool_type": N_("must be true or false (got %(given)s)"),
     "string_type": N_("must be text (got %(given)s)"),
