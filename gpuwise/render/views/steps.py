@@ -23,20 +23,7 @@ from ..fmt import (
     _ordered,
     table,
 )
-from .base import LEADING, BaseView
-
-
-def served_tokens_per_s(c: Any) -> float | None:
-    """A serving candidate's output tokens/s in total, None where nothing was served: a layout that does not fit
-    in memory has no speed (no per-sequence speed and a total of 0), which a table shows as a dash, not as 0.
-    One that does not serve the request rate asked within its p95 targets shows what it serves at the highest rate
-    it does (the estimator's ``rate.at_max``), as one that serves the rate shows that rate's; its total at a full
-    batch is at latencies the targets rule out (review47: 1,726 tokens/s beside 'serves at most 1.09 requests/s')."""
-    rate = c.serving.rate if getattr(c, "serving", None) is not None else None
-    if rate is not None and rate.meets_requests_per_s is False:
-        return rate.at_max.output_tokens_per_s if rate.at_max is not None else None
-    total = c.decode_tokens_per_s_total
-    return None if c.decode_tokens_per_s is None and not total else total
+from .base import LEADING, BaseView, served_tokens_per_s
 
 
 class StepsView(BaseView):
