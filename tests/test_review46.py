@@ -181,7 +181,7 @@ def test_the_price_listing_says_how_many_gpus_a_per_gpu_rate_is_for(kb) -> None:
     rows = price_rows(kb, gpu="b200", provider="lambda", today=dt.date(2026, 12, 5))
     items = [r.item for r in rows if r.kind == "rent"]
     assert "per GPU (8 GPUs, 8x B200 SXM6 node rate, per GPU…)" in items  # min 8, at most 8 on demand
-    assert "per GPU (up to 8 GPUs, 1x B200 SXM6 instance.)" in items  # one to eight on demand
+    assert "per GPU (up to 8 GPUs, 1x B200 SXM6 instance)" in items  # one to eight on demand (review55: no full stop)
     assert not any("any count" in i for i in items)
     cw = [r.item for r in price_rows(kb, gpu="l40s", provider="coreweave", today=dt.date(2026, 12, 5))
           if r.kind == "rent"]
