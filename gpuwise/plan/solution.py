@@ -1,4 +1,4 @@
-"""A solved plan program read back as typed records (what :mod:`.build` extracts from the solver's
+"""A solved plan program read back as typed records (what :mod:`.extract` reads from the solver's
 values, amounts in USD): the money lines, the purchases and commitments, each month's figures and
 placements, the hours each workload ran. The plan's facts (:mod:`.judge`) and its result are built
 from them by attribute; the result converts amounts to the report's currency."""
