@@ -23,6 +23,7 @@ from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .alternatives import buy_for_peak, tie
 from .extract import _resale as _resale  # tests read build._resale
 from .extract import extract
+from .hardware import on_hardware
 from .judge import judge, owned_hosting
 from .milp import Solution
 from .reading import _capacity_note, _ranges, _served_months, _spent
@@ -55,7 +56,6 @@ from .sizing import (
     HOURS,
     Sized,
     market,
-    on_hardware,
     size,
     workload_defaults,
 )
@@ -546,7 +546,7 @@ class Planner:
         """Why a workload was left out, as message ids with values (plan.unplaced.*): the first three
         distinct reasons no GPU type can take it (plan.why.*), in the order of their English."""
         sz = next(s for s in self.sized if s.name == name)
-        kept_off = {g: sz.owned_reason[g] for g, o in sz.options.items() if o.owned_refused and (  # sizing.on_hardware
+        kept_off = {g: sz.owned_reason[g] for g, o in sz.options.items() if o.owned_refused and (  # on_hardware
             o.rent_usd_per_hour is None or self.pf.constraints.acquisition == "buy")}
         if not sz.options or len(kept_off) == len(sz.options):  # no type, or only owned ones the rules keep it off
             named = (_on_gpu(self.kb.gpus[g].name, w) for g, w in (kept_off or sz.why_not).items())

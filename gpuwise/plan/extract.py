@@ -112,7 +112,7 @@ def extract(inp: Inputs, p: Program, sol: Solution) -> Extracted:
         else:  # a rented run on every GPU its instances pay for (sizing.Option.rented_count)
             gpus = (o.wide_count if own == "wide" else o.count) if own else o.rented_count
             hours = (o.wide_gpu_hours if own == "wide" else gpus * (o.wall_hours if own else o.rented_wall_hours)
-                     ) * value  # "wide": on a server bought's GPUs or more owned (sizing.on_units, on_owned)
+                     ) * value  # "wide": on a server bought's GPUs or more owned (hardware.on_units, on_owned)
             extra = {"runs": round(value, 4)}
         total_hours[sz.name] = total_hours.get(sz.name, 0.0) + hours
         if not own:

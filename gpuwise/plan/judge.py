@@ -141,7 +141,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
 
 def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     """Each run placed on owned GPUs that keeps its state in host RAM, as the plan_owned_run rules read it
-    (sizing.owned_run_fact), and each the rules kept off them before the program (sizing.on_hardware: their
+    (sizing.owned_run_fact), and each the rules kept off them before the program (on_hardware: their
     servers' stated RAM is short), so their findings say why."""
     return [owned_run_fact(pl.pf, pl.kb, name, g, h["count"], h) for name, g, _o, h in _offloaded_runs(pl, ex, "owned")
             ] + list(getattr(pl, "refused", ()))

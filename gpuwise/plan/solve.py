@@ -5,8 +5,8 @@ Variables, per GPU type ``g`` and month ``m``:
 * ``buy[g,m]`` - whole units ordered in month ``m`` (servers where the catalog sells servers, cards
   otherwise), usable from month ``m + delivery``;
 * ``own[w,m,g]`` / ``rent[w,m,g]`` - runs of training workload ``w`` on the fleet or on rented GPUs;
-  ``wide[w,m,g]`` - its runs on every GPU of a server bought, where it may use them (:func:`.sizing.on_units`),
-                     or on more of the owned GPUs (:func:`.sizing.on_owned`);
+  ``wide[w,m,g]`` - its runs on every GPU of a server bought, where it may use them (:func:`.hardware.on_units`),
+                     or on more of the owned GPUs (:func:`.hardware.on_owned`);
 * ``own[s,m,g]`` / ``rent[s,m,g]`` - copies of service ``s``'s model on the fleet or rented on
   demand for the month (whole copies, integers);
 * ``commit[s,g,t,o,k]`` - rentals of ``k`` copies each of service ``s``'s model on a committed term ``t`` (1 month,
@@ -368,12 +368,12 @@ def build(inp: Inputs, s: Setting) -> Program:
                 for g, opt in sz.options.items():
                     f = inp.fleets[g]
                     fleet_here = f.owned if s.owned else 0
-                    # kept off the owned GPUs by the rules (their servers' stated RAM: sizing.on_hardware), and so
+                    # kept off the owned GPUs by the rules (their servers' stated RAM: on_hardware), and so
                     # off the type's fleet, whose GPUs a run on as many as are owned is placed on first
                     can_own = (fleet_here > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
                     # on the fleet: on the fewest that fit, or (a type only bought) on every GPU of its server
-                    # where they are free (sizing.on_units), or on more of the owned GPUs, one owned server's
-                    # (sizing.on_owned): the GPUs at once and the power choose
+                    # where they are free (hardware.on_units), or on more of the owned GPUs, one owned server's
+                    # (hardware.on_owned): the GPUs at once and the power choose
                     ways = [(p.own_run, opt.count, opt.gpu_hours)] if can_own and not opt.fewest_refused else []
                     if can_own and ((opt.buy_count and s.buy and f.unit) or (opt.own_count and fleet_here)):
                         ways.append((p.wide_run, opt.wide_count, opt.wide_gpu_hours))  # or on more of the owned
@@ -408,10 +408,10 @@ def build(inp: Inputs, s: Setting) -> Program:
                 for g, opt in sz.options.items():
                     f = inp.fleets[g]
                     rented = copies.rented_needed(sz, opt, m) + 1
-                    # kept off the owned GPUs by the rules (a copy over the owned servers: sizing.on_owned_servers)
+                    # kept off the owned GPUs by the rules (a copy over the owned servers: hardware.on_owned_servers)
                     owned_here = f.owned if s.owned else 0
                     can_own = (owned_here > 0 or bool(s.buy and f.unit)) and not opt.owned_refused
-                    # a copy over the owned servers carries what it does on their network (sizing.on_owned_servers);
+                    # a copy over the owned servers carries what it does on their network (hardware.on_owned_servers);
                     # a copy on GPUs bought sits in one machine bought (solve.fleet_for: the unit's machine holds
                     # it, or a machine that holds it is bought), as sized: its own variable, at the copy's capacity
                     apart = bool(opt.own_capacity) and bool(s.buy and f.unit)
