@@ -689,7 +689,7 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
 def _check_rented_instances(kb: Knowledge) -> None:
     """An overlay's runtime.yaml ``rented_host_ram`` instance close to one clouds.yaml lists or runtime.yaml ships
     but not it ('g6.xlarg') is a misspelling no audit or plan would read: refused with the close match, as
-    ``acquisition.instance`` is (inputs/job.py check_instance). Any other name is the user's own instance, read
+    ``acquisition.instance`` is (inputs/listed.py check_instance). Any other name is the user's own instance, read
     when a proposal names it; the shipped names (some with no offer) are runtime.yaml's own."""
     path, base = kb.files["runtime.yaml"], knowledge_dir() / "runtime.yaml"
     if path == base:
