@@ -145,7 +145,7 @@ class TcoFileMethods:
 
 _RELEASE = re.compile(r"(\d+(?:\.\d+)*)\.?(?:rc\d+|post(\d+))?")
 """The release forms a workload's ``framework_version`` and a knowledge window's bounds take (their patterns:
-inputs/workload.py, schema/serving.py ``RELEASE_VERSION``): a release number, then at most an rcN or a .postN."""
+inputs/workload.py, schema/releases.py ``RELEASE_VERSION``): a release number, then at most an rcN or a .postN."""
 
 
 def release_key(version: str) -> tuple[tuple[int, ...], int]:

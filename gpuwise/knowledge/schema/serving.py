@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...errors import N_, Said
-from ..records import release_key, version_key
+from ..records import release_key
 from .base import Check, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
@@ -30,6 +30,8 @@ from .gemm_timing import (
 from .layer_kernels import EagerDecode, RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
+from .recurrent_state import HybridStatePool, RecurrentStateDtype
+from .releases import RELEASE_VERSION, ReleaseWindow
 from .runtime import Factor, QuantFormat
 from .shared_expert import SerialSharedExpert
 from .unified_walk import RocmUnifiedAttentionWalk
@@ -64,23 +66,6 @@ class FrameworkPrecision(Strict):
                                            "(per-module Python or dequantization launches)")
     source: str = Field(min_length=3)
     check: Check = "S"
-
-
-RELEASE_VERSION = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
-
-
-class ReleaseWindow(Strict):
-    """Releases from ``first`` up to, not including, ``before``, which must come after it (else no release is in it)."""
-
-    first: str = Field(pattern=RELEASE_VERSION)
-    before: str = Field(pattern=RELEASE_VERSION)
-
-    @model_validator(mode="after")
-    def _holds_one(self) -> "ReleaseWindow":  # 'from 0.12.0 before 0.11.1' was read as no release, silently
-        if version_key(self.before) <= version_key(self.first):
-            raise Said(N_("before %(before)s is not after first %(first)s: no release is in the window"),
-                       before=self.before, first=self.first)
-        return self
 
 
 class BatchLimit(Strict):
@@ -474,74 +459,6 @@ class QkNormAllReduce(Strict):
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the NCCL latency was measured")
     source: str = Field(min_length=3)
     check: Check = "S"
-
-
-class StatePoolRelease(Strict):
-    """How the releases from ``since`` on (up to the next entry) size a hybrid model's recurrent-state pool."""
-
-    since: str = Field(pattern=RELEASE_VERSION)
-    memory_ratio: float = Field(gt=0, description="the state pool's bytes over the KV pool's, of the memory the "
-                                "weights leave (SGLang --mamba-full-memory-ratio at its default)")
-    slots_per_request: int = Field(ge=1, description="state slots a running request takes with the prefix cache "
-                                   "on, for the models listed in `buffered_models` (SGLang: the base ratio plus the "
-                                   "extra buffer's ping-pong slots under the overlap scheduler)")
-    plain_slots_per_request: int = Field(ge=1, description="the same for the other hybrid models")
-    fixed_slots: int | None = Field(default=None, ge=1, description="with the prefix cache off and no "
-                                    "max_running_requests, the pool's fixed slot count (None: the ratio split)")
-
-
-class HybridStatePool(Strict):
-    """A framework that keeps a hybrid model's recurrent state (models.yaml ``recurrent``) in a pool of its own
-    beside the KV pool, and caps the running requests by that pool's slots (statepool.py)."""
-
-    releases: list[StatePoolRelease] = Field(min_length=1, description="oldest first; releases before the first "
-                                             "keep the state in the KV pool")
-    buffered_models: list[str] = Field(default=[], description="catalog models whose architecture the releases "
-                                       "give the extra state buffer by default")
-    unoverlapped_host_us: Factor | None = Field(
-        default=None, description="host time a decode step adds where the release turns the overlap scheduler off "
-        "for such a model (the prefix cache on, no extra state buffer: 'no_buffer'), us")
-    unoverlapped_from: dict[Literal["mamba2", "gated_deltanet"], str] = Field(
-        default={}, description="the first release that turns it off, by mixer kind (not listed: the first entry)")
-    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
-    check: Check = "S"
-
-    @model_validator(mode="after")
-    def _ordered(self) -> "HybridStatePool":
-        keys = [version_key(r.since) for r in self.releases]
-        if keys != sorted(keys) or len(set(keys)) != len(keys):
-            raise Said(N_("releases must be listed oldest first, each version once"))
-        return self
-
-
-StateDtype = Literal["float32", "bfloat16", "float16"]
-
-
-class StateDtypeRelease(Strict):
-    """The recurrent-state element types the releases from ``since`` on (up to the next entry) accept."""
-
-    since: str = Field(pattern=RELEASE_VERSION)
-    values: list[StateDtype] = Field(min_length=1)
-
-
-class RecurrentStateDtype(Strict):
-    """The setting that chooses the element type of a hybrid model's recurrent (SSM / DeltaNet) state
-    (``workload.recurrent_state_dtype``); not set, each model's own (models.yaml ``recurrent``)."""
-
-    setting: str = Field(min_length=2, description="the flag or argument, as the framework spells it")
-    releases: list[StateDtypeRelease] = Field(min_length=1, description="oldest first; releases before the "
-                                              "first have no such setting")
-    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
-    check: Check = "S"
-
-    @model_validator(mode="after")
-    def _ordered(self) -> "RecurrentStateDtype":
-        keys = [version_key(r.since) for r in self.releases]
-        if keys != sorted(keys) or len(set(keys)) != len(keys):
-            raise Said(N_("releases must be listed oldest first, each version once"))
-        return self
 
 
 class Framework(Strict):
