@@ -324,6 +324,7 @@ class PlanAsk:
 
     def model_answer(self) -> dict[str, Any]:
         from ..errors import UserError
+        from ..inputs.job import precision_word
         from ..knowledge.names import kept_name
 
         while True:
@@ -346,7 +347,8 @@ class PlanAsk:
                 continue
             if r.note:
                 self.show(r.said(self.lang), "dim")
-            return {"model": kept_name(self.kb.models[r.id], r.id, text)}  # Kimi K2 Thinking: its INT4 release
+            # Kimi K2 Thinking: its INT4 release; 'Qwen/Qwen3-4B-FP8': the precision its name states
+            return {"model": kept_name(self.kb.models[r.id], r.id, text, precision_word(text) is not None)}
 
     def ask_workload(self, n: int, horizon: int, names: set[str]) -> dict[str, Any]:
         from pydantic import ValidationError

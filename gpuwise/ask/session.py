@@ -264,6 +264,7 @@ class _Session:
 
     def _convert_model(self, q: Question, value: Any) -> _Update:
         from ..errors import UserError
+        from ..inputs.job import precision_word
         from ..knowledge.names import kept_name
 
         alt = q.alt_key or q.key
@@ -285,8 +286,9 @@ class _Session:
             raise _Invalid(raw=exc.line(self.lang)) from None
         notes = [resolved.said(self.lang)] if resolved.note else []
         # the catalog id, or an alias naming a release of its own dtype as typed (Kimi K2 Thinking: its INT4 files)
-        return _Update(q.key, kept_name(self.kb.models[resolved.id], resolved.id, text), drop=(alt,) if alt != q.key
-                       else (), notes=notes)
+        # ('Qwen/Qwen3-4B-FP8' likewise: the precision its name states, fp8names59)
+        kept = kept_name(self.kb.models[resolved.id], resolved.id, text, precision_word(text) is not None)
+        return _Update(q.key, kept, drop=(alt,) if alt != q.key else (), notes=notes)
 
     def _convert_gpus(self, q: Question, value: Any) -> _Update:
         from ..errors import UserError

@@ -14,7 +14,7 @@ from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
-from ..knowledge.names import published, published_card
+from ..knowledge.names import published, published_card, release_of
 from ..knowledge.records import version_key
 from ..results import Assumption
 from .listed import _providers, check_network
@@ -514,10 +514,9 @@ names none."""
 def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
     """An inference workload naming a quantized checkpoint (``...-FP8``): served at its precision where none is
     given (said), refused where another is given; a 16-bit one states nothing a workload must keep."""
-    words = [x for x in "".join(c if c.isalnum() else " " for c in alias.lower()).split() if x in NAMED_PRECISIONS]
-    if not words or w.task != "inference":
+    named = precision_word(alias)
+    if named is None or w.task != "inference":
         return w, None
-    named = NAMED_PRECISIONS[words[-1]]
     if "precision" not in w.model_fields_set:
         return (w.model_copy(update={"precision": named}),
                 note("workload.precision", named, "assume.precision_of_name", {"name": alias, "precision": named}))
@@ -529,11 +528,20 @@ def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assu
     return w, None
 
 
+def precision_word(name: str) -> str | None:
+    """The precision the last quantization word of a model name states (NAMED_PRECISIONS); None where none does."""
+    words = [x for x in "".join(c if c.isalnum() else " " for c in name.lower()).split() if x in NAMED_PRECISIONS]
+    return NAMED_PRECISIONS[words[-1]] if words else None
+
+
 def served_as_published(catalog: Any, name: Any) -> str | None:
     """The precision that serves a model's published weights as they ship where they are narrower than 16 bits
     (an alias's own release, Kimi K2.6: int4, else the entry's checkpoint_precision: gpt-oss mxfp4 -> fp4,
     DeepSeek-V3 fp8 -> fp8); None for 16-bit (or unknown) weights. An inference job with no precision takes it,
-    and ``gpuwise ask`` offers it as the default."""
+    and ``gpuwise ask`` offers it as the default: a name that states its precision ('...-FP8') and no
+    ``alias_checkpoints`` group lists is served at that precision, as ``_name_precision`` reads it."""
+    if catalog is not None and name and release_of(catalog, name) is None and (said := precision_word(str(name))):
+        return said
     return NAMED_PRECISIONS.get(published(catalog, name) or "")
 
 

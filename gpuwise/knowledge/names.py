@@ -334,11 +334,12 @@ def published(model: Any, name: Any) -> str | None:
     return release if release is not None else getattr(model, "checkpoint_precision", None)
 
 
-def kept_name(model: Any, ident: str, name: str) -> str:
+def kept_name(model: Any, ident: str, name: str, states_precision: bool = False) -> str:
     """What a questionnaire saves for a model name it read: the catalog id, unless the name is an alias of a release
     whose weights ship in another dtype than the entry's (``alias_checkpoints``: 'Kimi K2 Thinking', INT4 where Kimi
-    K2 ships FP8), which is kept as typed so that its release's precision goes with it."""
-    return name.strip() if _alias_release(model, norm(name)) is not None else ident
+    K2 ships FP8) or ``states_precision`` (the caller read a precision word in it: 'Qwen/Qwen3-4B-FP8'), which is
+    kept as typed so that its release's precision goes with it."""
+    return name.strip() if states_precision or _alias_release(model, norm(name)) is not None else ident
 
 
 def published_card(model: Any, name: Any) -> str | None:
@@ -350,6 +351,12 @@ def published_card(model: Any, name: Any) -> str | None:
     if group is not None:
         return str(group.card or group.source)
     return getattr(model, "checkpoint_card", None)
+
+
+def release_of(model: Any, name: Any) -> str | None:
+    """The dtype of the release ``name`` stands for where the entry lists it under ``alias_checkpoints``
+    (Qwen/Qwen3-235B-A22B-FP8 -> fp8, Kimi K2.6 -> int4); None for any other name."""
+    return _alias_release(model, norm(str(name)) if name else "") if model is not None else None
 
 
 def _alias_release(model: Any, key: str) -> str | None:
