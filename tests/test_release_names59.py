@@ -67,7 +67,8 @@ def test_nvidias_fp4_name_with_no_precision_word_is_served_at_fp4_naming_its_car
     BF16 embeddings and head (2 x 128,256 x 8,192 x 2 B = 4.2 GB)."""
     total, notes = _weights("nvidia/Llama-3.3-70B-Instruct-FP4")
     assert [a.value for a in notes] == ["fp4"]
-    assert notes[0].values["card"] == kb.models["llama-3.1-70b"].alias_checkpoints[1].card
+    group = next(g for g in kb.models["llama-3.1-70b"].alias_checkpoints if g.precision == "nvfp4")
+    assert notes[0].values["card"] == group.card and "nvidia/Llama-3.3-70B-Instruct-NVFP4" in group.card
     assert 39.7e9 < total < 45e9
 
 
