@@ -104,3 +104,20 @@ def test_ask_offers_the_release_precision(tmp_path: Path):
         assert s.answers["workload"]["precision"] == precision, name
         if name != "qwen3-8b":  # kept as typed, so that recommend reads the release too
             assert s.answers["workload"]["model"] == name
+
+
+def test_the_plan_questions_keep_a_release_as_typed_and_offer_its_precision(tmp_path: Path, capsys) -> None:
+    """The plan questionnaire (plan_ask.py) reads the model the same way: 'Qwen/Qwen3-8B-FP8' (Qwen's own FP8
+    release, listed) is saved as typed, and Enter at the precision keeps the release's (written as nothing: the
+    plan's job is served at the name's fp8)."""
+    import yaml
+
+    from .test_plan_ask import ENTER, FINETUNE, LIMITS, NO, OWNED, PLAN, YES, drive, text
+
+    service = [ENTER, text("Qwen/Qwen3-8B-FP8"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text("10%"), ENTER,
+               text("chat")]
+    answers = tmp_path / "team.yaml"
+    assert drive([PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, NO, *LIMITS, ENTER], answers) == 0, \
+        capsys.readouterr().err
+    chat = yaml.safe_load(answers.read_text(encoding="utf-8"))["workloads"][0]["workload"]
+    assert chat["model"] == "Qwen/Qwen3-8B-FP8" and "precision" not in chat
