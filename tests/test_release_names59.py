@@ -121,3 +121,20 @@ def test_the_plan_questions_keep_a_release_as_typed_and_offer_its_precision(tmp_
         capsys.readouterr().err
     chat = yaml.safe_load(answers.read_text(encoding="utf-8"))["workloads"][0]["workload"]
     assert chat["model"] == "Qwen/Qwen3-8B-FP8" and "precision" not in chat
+
+
+@pytest.mark.parametrize("name, precision", [
+    ("Qwen3.5-397B-A17B-FP8", "fp8"), ("Qwen/Qwen3-235B-A22B-FP8", "fp8"), ("Qwen/Qwen3-4B-FP8", "fp8"),
+    ("nvidia/Llama-3.3-70B-Instruct-FP4", "fp4"), ("Qwen/Qwen3-235B-A22B", "bf16"),
+])
+def test_the_file_ask_saves_is_priced_at_the_release(tmp_path: Path, kb, name, precision):
+    """Before, ask saved the catalog id (qwen3.5-397b-a17b), so `gpuwise recommend` on its file priced bf16
+    (askreview59's finding); the essentials-only flow writes no precision, the name carries it."""
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    from .test_questionnaire import flow
+
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.model": name, "advanced": False})
+    assert "precision" not in s.answers["workload"]
+    assert resolve(Requirements.model_validate(s.answers), kb).req.workload.precision == precision
