@@ -70,8 +70,9 @@ def test_a_method_the_framework_does_not_run_states_no_default(tmp_path):
 #    the lines at 6.7661 CNY per USD are 3,842.39 USD of cards = CN¥25,998.00, the 1,600 USD host = CN¥10,825.76,
 #    power CN¥45.10 and resale -3,214.77 USD = -CN¥21,751.49, so the total is CN¥15,117.37. (Since branch
 #    hfrecompute59 the run's checkpointed step no longer recomputes the output head: power CN¥43.93, total
-#    CN¥15,116.21, cash CN¥36,867.69; the lines shown to the cent add to CN¥15,116.20, a cent under the total, each
-#    line and the total rounded from their unrounded amounts: left for the lead.) Rounded one by one
+#    CN¥15,116.21, cash CN¥36,867.69; the lines shown to the cent added to CN¥15,116.20, a cent under the total, each
+#    line and the total rounded from their unrounded amounts. Since branch cents59 the cents are apportioned: the
+#    resale, -21,751.4875 yuan, is shown as the cash out less the net, -CN¥21,751.48.) Rounded one by one
 #    they showed 25,998 + 10,826 + 45.10 - 21,751 = 15,118.10 above a total of CN¥15,117, and a cash out of
 #    CN¥36,869 under lines adding to 36,869.10. Where the rounded lines do not add up, the table now shows every
 #    amount to the cent, as the formula's "with numbers" does. (review50: the purchase pays CN¥36,868.86 before
@@ -101,13 +102,13 @@ def test_the_cost_table_adds_up_as_shown(tmp_path):
     amounts = dict(rows)
     # the hand calculation above, cent for cent
     assert (amounts["hardware"], amounts["host"], amounts["power"], amounts["resale"]) == (
-        25998.00, 10825.76, 43.93, -21751.49)
+        25998.00, 10825.76, 43.93, -21751.48)
     assert amounts["total"] == 15116.21
-    assert abs(amounts["total"] - (25998.00 + 10825.76 + 43.93 - 21751.49)) <= 0.011  # a cent of rounding, above
+    assert round(25998.00 + 10825.76 + 43.93 - 21751.48, 2) == amounts["total"]  # the lines as shown add up (cents59)
     assert amounts["cash"] == round(25998.00 + 10825.76 + 43.93, 2) == 36867.69
     # the answer's total row the same way: 36,869 paid less 21,751 back was not the 15,117 net beside them
     brief = " ".join(gpuwise("recommend", "q.yaml", "--format", "md", cwd=tmp_path).stdout.split())
-    assert "CN¥15,116.21 net: CN¥36,867.69 paid, CN¥21,751.49 back from resale after 6 months" in brief
+    assert "CN¥15,116.21 net: CN¥36,867.69 paid, CN¥21,751.48 back from resale after 6 months" in brief
 
 
 def test_a_cost_table_that_adds_up_rounded_keeps_whole_units(tmp_path):

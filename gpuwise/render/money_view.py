@@ -5,6 +5,7 @@ uses of them. Every figure is quoted from the records; nothing here adds up mone
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +50,13 @@ def cost_row(f: Fmt, _: Callable[..., str], led: Ledger) -> str:
     resale = led.amount("resale")
     if resale < 0:  # to the cent where the three rounded one by one would not subtract (review49)
         whole = abs(_as_shown(f, led.cash_out) - _as_shown(f, -resale) - _as_shown(f, led.net)) < 0.005
-        money = f.money if whole else f.money_exact
+        if whole:
+            net, cash, back = f.money(led.net), f.money(led.cash_out), f.money(-resale)
+        else:  # what comes back is what is paid less the net, as shown (the ledger table's resale the same way)
+            cash_c, net_c = _cents(f, led.cash_out), _cents(f, led.net)
+            net, cash, back = _cents_text(f, net_c), _cents_text(f, cash_c), _cents_text(f, cash_c - net_c)
         return _("%(net)s net: %(cash)s paid, %(back)s back from resale after %(months)s",
-                 net=money(led.net), cash=money(led.cash_out), back=money(-resale),
-                 months=f.months(led.period.months))
+                 net=net, cash=cash, back=back, months=f.months(led.period.months))
     if led.period.kind == "commitment":
         return _("%(total)s for the committed %(months)s", total=f.money(led.total),
                  months=f.months(led.period.months))
@@ -100,16 +104,60 @@ def _adds_up_rounded(f: Fmt, led: Ledger) -> bool:
 
 
 def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
-    """The ledger line by line, then its total (and, with a purchase, the cash out before resale); every amount
-    to the cent where the lines rounded one by one would not add up to the total shown."""
-    money = f.money if _adds_up_rounded(f, led) else f.money_exact
+    """The ledger line by line, then its total (and, with a purchase, the cash out before resale). Where the lines
+    rounded one by one (whole units from ``MONEY_WHOLE_FROM``) add up to the total and the cash out so rounded,
+    they are shown so; else every amount is shown to the cent, apportioned (:func:`apportioned`) so that the lines
+    as printed add up to the total as printed, the cash out's lines to the cash out: the total and the cash out are
+    their own amounts rounded to the cent, and a line may be a cent off its own rounding (cents59: review49's
+    bought 4090 D, CN¥25,998.00 + 10,825.76 + 43.93 - 21,751.49 = 15,116.20 under a total of CN¥15,116.21)."""
+    if _adds_up_rounded(f, led):
+        shown = [f.money(ln.amount) for ln in led.lines]
+        cash, total = f.money(led.cash_out), f.money(led.total)
+    else:
+        cash_c, total_c = _cents(f, led.cash_out), _cents(f, led.total)
+        paid = [i for i, ln in enumerate(led.lines) if ln.kind != "resale"]
+        back = [i for i, ln in enumerate(led.lines) if ln.kind == "resale"]
+        cents = [0] * len(led.lines)
+        for idx, target in ((paid, cash_c if back else total_c), (back, total_c - cash_c)):
+            for i, c in zip(idx, apportioned([(f.to_local(led.lines[i].amount) or 0.0) * 100 for i in idx],
+                                             target), strict=True):
+                cents[i] = c
+        shown = [_cents_text(f, c) for c in cents]
+        cash, total = _cents_text(f, cash_c), _cents_text(f, total_c)
     rows = [[kind_label(_, ln.kind),
              words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
-             money(ln.amount)] for ln in led.lines]
+             money] for ln, money in zip(led.lines, shown, strict=True)]
     if led.amount("resale") < 0:
-        rows.append([_("cash out"), _("before resale"), money(led.cash_out)])
-    rows.append([_("total"), _("the sum of the lines"), money(led.total)])
+        rows.append([_("cash out"), _("before resale"), cash])
+    rows.append([_("total"), _("the sum of the lines"), total])
     return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
+
+
+def apportioned(units: list[float], target: int) -> list[int]:
+    """``units`` (amounts in the unit shown, a cent) as whole units adding up to ``target``, by the largest-remainder
+    method: each is first rounded down, then the units still wanted go one each to the largest fractions (taken
+    back one each from the smallest where the floors already pass the target). With ``target`` the rounded sum,
+    every figure is its own amount rounded down or up."""
+    floors = [math.floor(u) for u in units]
+    order = sorted(range(len(units)), key=lambda i: (floors[i] - units[i], i))  # largest fraction first
+    wanted = target - sum(floors)
+    if order:
+        step = 1 if wanted > 0 else -1
+        seq = order if wanted > 0 else order[::-1]
+        for k in range(abs(wanted)):
+            floors[seq[k % len(seq)]] += step
+    return floors
+
+
+def _cents(f: Fmt, usd: float) -> int:
+    """An amount in the report's currency, in cents."""
+    return round((f.to_local(usd) or 0.0) * 100)
+
+
+def _cents_text(f: Fmt, cents: int) -> str:
+    """Cents as :meth:`Fmt.money_exact` writes an amount ('-CN¥21,751.49')."""
+    sym = "$" if f.cur.code == "USD" else ("¥" if f.lang == "zh" else "CN¥")
+    return f"{'-' if cents < 0 else ''}{sym}{abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
 def _hours_add_up(f: Fmt, parts: list[float], total: float) -> bool:
