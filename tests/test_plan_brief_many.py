@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gpuwise.plan.result import Unplaced
-from gpuwise.render import plan_view
+from gpuwise.render import money_view, plan_view
 from tests.conftest import TWO_A_COPY, answer_of
 from tests.test_plan_brief_fold import _sections
 
@@ -127,10 +127,13 @@ def test_a_long_horizon_s_cash_flow_by_quarter_and_a_type_s_orders_in_one_senten
     s = _sections(text)
     rows = [line.split() for line in s["Cash flow by month"][2:] if line.split()[0][0].isdigit()]
     assert [row[0] for row in rows] == [f"{q}-{q + 2}" for q in range(1, 25, 3)]
+    # each quarter the sum of its months as the table by month shows them (cents59: rounded so that they add up)
+    shown, _sums, _whole = money_view.cash_flow(r.months, r.total, plan_view._adds_up(r))
     for row, q in zip(rows, range(0, 24, 3), strict=True):
-        xs = r.months[q:q + 3]
-        assert row[6] == f"${sum(x.total for x in xs):,.0f}".replace("$-", "-$")
-        assert row[1] == f"${sum(x.capex for x in xs):,.0f}"
+        xs, vs = r.months[q:q + 3], shown[q:q + 3]
+        assert row[6] == f"${sum(v[5] for v in vs):,.0f}".replace("$-", "-$")
+        assert row[1] == f"${sum(v[0] for v in vs):,.0f}"
+        assert abs(sum(v[5] for v in vs) - sum(x.total for x in xs)) < 3  # each month within a unit of its own
     # months 1-3: 100 % of 8 GPUs' hours (chat-70b's 4 copies of 2 on the owned 4090s, 5,840 h), then 61.0 % twice of
     # 10 (2 RTX PRO 6000 arrived): (1.0 x 8 + 0.610 x 10 x 2) / 28 = 72 %
     first = r.months[:3]

@@ -212,12 +212,18 @@ def test_the_cash_flow_check_reads_the_amounts_as_shown():
     assert _adds_up(SimpleNamespace(months=cents, total=138.24)) is False
 
 
-def test_the_plan_report_says_its_totals_are_rounded_one_by_one(tmp_path):
+def test_the_plan_report_s_rounded_totals_add_up(tmp_path):
+    # three months of $1,625.497 hosting, $4,876.49 in all: shown one by one they read 1,625 x 3 under a total of
+    # 4,876, and the report said each amount was rounded on its own. Since branch cents59 the cash-flow table is
+    # rounded under control (gpuwise/render/money_view.py rounded_table): one month reads $1,626, and the note
+    # is gone.
     d = _json(tmp_path, "plan", "plan.yaml", PLAN)
     assert [round(m["total"]) for m in d["months"]] == [1625, 1625, 1625] and round(d["total"]) == 4876
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(PLAN), encoding="utf-8")
-    text = " ".join(gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout.split())
-    note = "Each amount is rounded on its own, so a total can differ slightly from the sum of the amounts shown."
-    assert note in text
+    out = gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout
+    totals = [line.split()[-2] for line in out.splitlines() if line.strip()[:1] in ("1", "2", "3")
+              and line.split()[0] in ("1", "2", "3") and line.strip().endswith("%")]
+    assert sorted(totals) == ["$1,625", "$1,625", "$1,626"], totals
+    assert "$4,876" in out and "rounded on its own" not in out
     zh = "".join(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
-    assert "每个金额单独取整，因此合计可能与所列金额之和略有出入。" in zh
+    assert "每个金额单独取整" not in zh

@@ -230,3 +230,93 @@ def given_up(f: Fmt, _: Callable[..., str], items: list[Any]) -> str:
         elif g.what == "wall_days":
             said.append(_("%(alt)s instead of %(prop)s", alt=f.days(g.alternative), prop=f.days(g.proposed)))
     return f.clause.join(said)
+
+
+def rounded_table(cells: list[list[float]]) -> tuple[list[list[int]], list[int], list[int], int] | None:
+    """A table of amounts (rows of parts) in whole units whose rows add up to their totals, whose columns add up
+    to theirs and whose totals add up to the whole, as printed: controlled rounding (Cox and Ernst, 1982). The
+    whole is its own amount rounded; each cell is its amount rounded down or up, each row's and each column's
+    total likewise. The units above the cells' floors are found as a minimum-cost flow from the rows to the
+    columns that gives every row and column at least its floor's worth (a large reward), then rounds up the
+    totals with the largest fractions (so a total is its own amount rounded wherever the whole allows), then the
+    cells'. A cell that is whole already is not moved, so a zero stays a zero. None where no such choice is found
+    (one exists for every table of rows and columns; the None is a guard)."""
+    rows, cols = len(cells), len(cells[0]) if cells else 0
+    out = [[math.floor(v) for v in row] for row in cells]
+    frac = [[v - f for v, f in zip(row, fl, strict=True)] for row, fl in zip(cells, out, strict=True)]
+    need = round(math.fsum(v for row in cells for v in row)) - sum(map(sum, out))
+    # nodes: 0 source, 1..rows the rows, then the columns, then the sink; edges [to, capacity, cost, reverse]
+    n, sink, mid = rows + cols + 2, rows + cols + 1, 2.0 * (rows * cols + 1)
+    big = 4.0 * mid * (rows + cols + 1)
+    graph: list[list[list[Any]]] = [[] for _ in range(n)]
+
+    def edge(a: int, b: int, cap: int, cost: float) -> None:
+        graph[a].append([b, cap, cost, len(graph[b])])
+        graph[b].append([a, 0, -cost, len(graph[a]) - 1])
+
+    def bounds(a: int, b: int, share: float) -> None:  # at least the floor of a total's fractions, at most its ceiling
+        low = math.floor(share + 1e-9)
+        edge(a, b, low, -big)
+        if share - low > 1e-9:  # the totals with the largest fractions rounded up first, before any cell's
+            edge(a, b, 1, -(share - low) * mid)
+
+    for i in range(rows):
+        bounds(0, 1 + i, math.fsum(frac[i]))
+        for j in range(cols):
+            if frac[i][j] > 1e-9:
+                edge(1 + i, 1 + rows + j, 1, -frac[i][j])
+    for j in range(cols):
+        bounds(1 + rows + j, sink, math.fsum(frac[i][j] for i in range(rows)))
+    for _unit in range(need):  # one unit a path, the cheapest first (Bellman-Ford: the costs are negative)
+        dist: list[float] = [math.inf] * n
+        back: list[tuple[int, int] | None] = [None] * n
+        dist[0] = 0.0
+        for _pass in range(n):
+            moved = False
+            for a in range(n):
+                if dist[a] == math.inf:
+                    continue
+                for k, (b, cap, cost, _r) in enumerate(graph[a]):
+                    if cap > 0 and dist[a] + cost < dist[b] - 1e-9:
+                        dist[b], back[b], moved = dist[a] + cost, (a, k), True
+            if not moved:
+                break
+        if dist[sink] == math.inf:
+            return None
+        b = sink
+        while b != 0:
+            a, k = back[b]  # type: ignore[misc]
+            e = graph[a][k]
+            e[1] -= 1
+            graph[b][e[3]][1] += 1
+            b = a
+    for i in range(rows):
+        for e in graph[1 + i]:
+            if rows < e[0] <= rows + cols and e[2] < 0 and e[1] == 0:  # a cell's unit taken
+                out[i][e[0] - 1 - rows] += 1
+    row_t = [sum(row) for row in out]
+    col_t = [sum(out[i][j] for i in range(rows)) for j in range(cols)]
+    totals = [math.fsum(row) for row in cells] + [math.fsum(r[j] for r in cells) for j in range(cols)]
+    if any(abs(t - v) >= 1 for t, v in zip(row_t + col_t, totals, strict=True)):
+        return None  # a total given less than its floor: no rounding found that keeps every figure within a unit
+    return out, row_t, col_t, sum(row_t)
+
+
+CASH_FLOW_PARTS = ("capex", "rent", "opex", "fees", "resale")
+"""A plan month's parts as its cash-flow table shows them (gpuwise/plan/result.py: a month's ``total`` is their sum)."""
+
+
+def cash_flow(months: list[Any], total: float, adds_up: bool) -> tuple[list[list[float]], list[float], bool]:
+    """A plan's cash-flow table as figures: each month's parts and its total, then each part's total over the
+    months and the plan's ``total``; whether they are to be shown in whole units. Where the figures each rounded
+    on its own (``adds_up``: whole units from ``MONEY_WHOLE_FROM``, cents below) already add up across and down,
+    they are given as they are; else rounded to whole units by :func:`rounded_table`, every month's row adding up
+    to its total, every column to its total over the months, and those totals to the plan's total rounded on its
+    own (cents59: the team example in yuan read 11,138 + 3,038 beside a month's total of 14,175)."""
+    cells = [[getattr(x, k) for k in CASH_FLOW_PARTS] for x in months]
+    done = None if adds_up or not cells else rounded_table(cells)
+    if done is None:
+        return ([[*row, x.total] for row, x in zip(cells, months, strict=True)],
+                [*(math.fsum(row[j] for row in cells) for j in range(len(CASH_FLOW_PARTS))), total], False)
+    out, row_t, col_t, whole = done
+    return [[*map(float, row), float(t)] for row, t in zip(out, row_t, strict=True)], [*map(float, col_t), whole], True

@@ -19,8 +19,9 @@ LINE = "#1a1a1a"
 
 
 # ------------------------------------------------------------------------------------- charts
-def charts(r: Any, f: Fmt) -> dict[str, Any]:
-    """The three bar charts, each drawn wide and, as ``narrow``, for a phone."""
+def charts(r: Any, f: Fmt, shown: list[list[float]], whole: bool) -> dict[str, Any]:
+    """The three bar charts, each drawn wide and, as ``narrow``, for a phone. ``shown`` and ``whole`` are the
+    cash-flow table's figures (``money_view.cash_flow``), so a bar's tip is the figure the table prints."""
     _ = f._
     money = lambda v: f.local(v, compact=True)  # noqa: E731
 
@@ -30,10 +31,8 @@ def charts(r: Any, f: Fmt) -> dict[str, Any]:
             wide["narrow"] = _bars(*a, **kw, width=NARROW, height=240, left=56, right=10, px=NARROW_PX)
         return wide
 
-    cash = bars([x.month for x in r.months],
-                {"capex": [x.capex for x in r.months], "rent": [x.rent for x in r.months],
-                 "opex": [x.opex for x in r.months]},
-                below=[x.resale for x in r.months], fmt_y=money, tip=f.local)
+    cash = bars([x.month for x in r.months], {k: [v[j] for v in shown] for j, k in enumerate(SEGMENTS)},
+                below=[v[4] for v in shown], fmt_y=money, tip=lambda v: f.local(v, whole=whole))
     labels = {"capex": _("capex"), "rent": _("rent"), "opex": _("hosting + power"), "resale": _("resale"),
               "own": _("on the fleet"), "rented": _("rented"), "capacity": _("fleet's schedulable hours"),
               "used": _("fleet use")}

@@ -14,6 +14,7 @@ from .. import messages
 from ..errors import UserError
 from ..plan.reading import month_runs
 from ..results import MONEY_WHOLE_FROM
+from . import money_view as MV
 from .fmt import (
     DASH,
     HTML_LANG,
@@ -283,15 +284,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     unplaced_names = [_("Not placed: %(workloads)s (the reasons are in the full report).",
                         workloads=local.sep.join(u.workload for u in r.unplaced))] if r.unplaced else []
 
+    figures, sums, whole = MV.cash_flow(r.months, r.total, _adds_up(r))  # cents59: adding up across and down
+    w = (lambda v: local.local(v, whole=True)) if whole else m
     months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
                     _("Fleet use")],
-                   [[str(x.month), m(x.capex), m(x.rent), m(x.opex), m(x.fees), m(x.resale) if x.resale else DASH,
-                     m(x.total), local.pct(x.utilisation) if x.fleet else DASH] for x in r.months]
-                   + [[_("Total"), m(sum(x.capex for x in r.months)), m(sum(x.rent for x in r.months)),
-                       m(sum(x.opex for x in r.months)), m(sum(x.fees for x in r.months)),
-                       m(sum(x.resale for x in r.months)), m(r.total), ""]],
-                   right=range(1, 8))
-    rounded = not _adds_up(r)
+                   [[str(x.month), *map(w, v[:4]), w(v[4]) if x.resale else DASH, w(v[5]),
+                     local.pct(x.utilisation) if x.fleet else DASH] for x, v in zip(r.months, figures, strict=True)]
+                   + [[_("Total"), *map(w, sums), ""]], right=range(1, 8))
+    rounded = not (whole or _adds_up(r))
     # the brief text at its shortest: back-to-back months with the same figures in one row ("4-12")
     runs: list[list[str]] = []
     for row in [rw["cells"] for rw in months["rows"][:-1]]:
@@ -306,10 +306,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         xs = r.months[q:q + 3]
         hours = [sum(x.fleet.values()) for x in xs]  # the fleet's GPUs each month: its hours in proportion
         used = sum(x.utilisation * h for x, h in zip(xs, hours, strict=True))
-        quarters.append([f"{xs[0].month}-{xs[-1].month}" if len(xs) > 1 else str(xs[0].month),
-                         *(m(sum(getattr(x, k) for x in xs)) for k in ("capex", "rent", "opex", "fees")),
-                         m(sum(x.resale for x in xs)) if any(x.resale for x in xs) else DASH,
-                         m(sum(x.total for x in xs)), local.pct(used / sum(hours)) if sum(hours) else DASH])
+        vs = [sum(v[j] for v in figures[q:q + 3]) for j in range(6)]
+        quarters.append([f"{xs[0].month}-{xs[-1].month}" if len(xs) > 1 else str(xs[0].month), *map(w, vs[:4]),
+                         w(vs[4]) if any(x.resale for x in xs) else DASH, w(vs[5]),
+                         local.pct(used / sum(hours)) if sum(hours) else DASH])
     months_quarters = table(months["headers"], [*quarters, months["rows"][-1]["cells"]],
                             right=range(1, 8)) if quarters else None
 
@@ -596,7 +596,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
                     **solved, types=", ".join(r.solver.gpu_types)) if r.solver.gpu_types else
         _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.", **solved),
-        "charts": charts(r, local) if fmt == "html" else {},
+        "charts": charts(r, local, figures, whole) if fmt == "html" else {},
     }
     return vm
 
