@@ -15,7 +15,7 @@ import re
 
 import yaml
 
-from gpuwise.render.money_view import apportioned
+from gpuwise.render.money_view import apportioned, rounded_table
 from tests.clirun import gpuwise
 
 ZH_KINDS = {"合计": "total", "现金支出": "cash", "转售": "resale"}  # the catalog's words for the three kinds
@@ -131,3 +131,87 @@ def test_an_estimate_formula_adds_up_at_the_unit_of_its_total(tmp_path):
     terms = re.findall(r"([+-]?) ?" + MONEY, numbers)
     summed = sum(_cents("-" if "-" in sign + neg else "", digits) for sign, neg, digits in terms)
     assert round(summed / 100) * 100 == _cents(*total.groups()) == 1511600
+
+
+def _cash_flow(md: str) -> tuple[list[list[int]], list[int]]:
+    """The plan's cash-flow table (md) as whole units: each month's capex, rent, hosting + power, fees, resale and
+    total (a dash is 0), then the Total row."""
+    rows = []
+    for line in md.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 8 and (cells[0].isdigit() or cells[0] in ("Total", "合计")) and re.fullmatch(MONEY, cells[1]):
+            rows.append([0 if c == "—" else _cents(*re.fullmatch(MONEY, c).groups()) // 100 for c in cells[1:7]])
+    return rows[:-1], rows[-1]
+
+
+def test_a_plan_cash_flow_adds_up_across_and_down():
+    # examples/plan-team-4090.yaml in yuan: month 4 read 11,138 + 3,038 under a month's total of 14,175, and the
+    # twelve hosting + power months of 3,038 (3,037.641 yuan each) under a year's 36,452 (36,451.69); now each
+    # month's parts add to its total, each column's months to its total, the totals to the plan's CN¥237,430
+    # (237,429.89, its own amount rounded, as the brief's 'Cost over 12 months' says it): 36,452 - 12 x 3,037 = 8
+    # months at 3,038, four at 3,037.
+    # In dollars the same table's months 3 ($1,178 + $449 under $1,627) and 12 read a dollar off; the plan's
+    # $35,091 does not move.
+    for args, whole in ((("--currency", "CNY"), 237430), ((), 35091)):
+        md = gpuwise("plan", "examples/plan-team-4090.yaml", "--format", "md", "--detail", "full", *args).stdout
+        months, total = _cash_flow(md)
+        assert len(months) == 12
+        assert all(sum(m[:5]) == m[5] for m in months), months
+        assert [sum(m[j] for m in months) for j in range(6)] == total, (months, total)
+        assert sum(total[:5]) == total[5] == whole
+        assert "rounded on its own" not in md
+    months, _total = _cash_flow(gpuwise("plan", "examples/plan-team-4090.yaml", "--format", "md", "--detail",
+                                        "full", "--currency", "CNY").stdout)
+    assert sorted(m[2] for m in months) == [3037] * 4 + [3038] * 8
+
+
+def test_controlled_rounding_keeps_totals_within_a_unit():
+    # two months of 1.5 + 1.5 (3.0 each): each row adds to 3, each column to 3, a 6 in all
+    out, rows, cols, whole = rounded_table([[1.5, 1.5], [1.5, 1.5]])
+    assert rows == [3, 3] and cols == [3, 3] and whole == 6 and sorted(map(sorted, out)) == [[1, 2], [1, 2]]
+    # zeros stay zeros; a column of 0.4 + 0.4 + 0.4 = 1.2 is 1 and one of its cells is rounded up
+    out, rows, cols, whole = rounded_table([[0.4, 0.0], [0.4, 0.0], [0.4, 0.0]])
+    assert [r[1] for r in out] == [0, 0, 0] and cols == [1, 0] and whole == 1 and sum(rows) == 1
+
+
+# 2. A zh report quoted knowledge/serving.yaml's English name of a speculative method (askreview59): 'multi-token
+#    prediction (the model's own MTP module)' in the assumptions of a DeepSeek-V3 service with MTP. The knowledge
+#    names a report says (gpuwise/render/i18n_extract.py KNOWLEDGE_NAMES) are catalog messages now.
+DS = {"workload": {"task": "inference", "model": "deepseek-v3", "framework": "vllm", "prompt_tokens": 2000,
+                   "output_tokens": 400, "requests_per_s": 3, "kv_precision": "fp8", "quantization": "awq",
+                   "speculative": {"method": "mtp"}},
+      "constraints": {"acquisition": "rent"}}
+
+
+def _knowledge_names() -> list[str]:
+    from gpuwise.render.i18n_extract import extract_yaml
+
+    names = []
+    for path in ("knowledge/serving.yaml", "knowledge/runtime.yaml"):
+        with open(path, "rb") as fh:
+            names += [m for _line, _f, m, _c in extract_yaml(fh, None, None, None)]
+    return names
+
+
+def test_every_knowledge_name_a_report_says_has_zh_words():
+    from babel.messages.pofile import read_po
+
+    with open("gpuwise/render/locale/zh_CN/LC_MESSAGES/gpuwise.po", "rb") as fh:
+        catalog = read_po(fh)
+    names = _knowledge_names()
+    assert "multi-token prediction (the model's own MTP module)" in names and "EAGLE-3 draft head" in names
+    assert "PyTorch FSDP with the Hugging Face Trainer" in names  # runtime.yaml training_stacks
+    missing = [n for n in names if not (catalog.get(n) and catalog.get(n).string)]
+    assert not missing
+
+
+def test_a_zh_service_report_says_no_knowledge_name_in_english(tmp_path):
+    (tmp_path / "q.yaml").write_text(yaml.safe_dump(DS), encoding="utf-8")
+    zh = " ".join(gpuwise("recommend", "q.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "采用多词元预测（模型自带的 MTP 模块）的默认值" in zh
+    # AWQ's 4-bit weights: runtime.yaml quantization int4's description, worded in the formula's inputs
+    assert "format = GPTQ/AWQ，组大小 128" in zh
+    said = [n for n in _knowledge_names() if " " in n and n in zh]  # one-word names (vLLM, Unsloth) stay as written
+    assert not said, said
+    en = " ".join(gpuwise("recommend", "q.yaml", "--detail", "full", cwd=tmp_path).stdout.split())
+    assert "multi-token prediction (the model's own MTP module)'s default" in en

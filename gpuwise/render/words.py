@@ -133,8 +133,11 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
                                "china_import_note": "quoted", "kernel": "quoted",
-                               "buy_unavailable_reason": "phrases", "rent_term_why": "phrases"}
-"""Sentence values worded here, by key: which function words them."""
+                               "buy_unavailable_reason": "phrases", "rent_term_why": "phrases",
+                               "method": "knowledge", "stack": "knowledge", "training_stack_name": "knowledge",
+                               "framework": "knowledge", "framework_name": "knowledge", "fw": "knowledge"}
+"""Sentence values worded here, by key: which function words them ('knowledge': a knowledge entry's display name,
+a catalog message where gpuwise/render/i18n_extract.py KNOWLEDGE_NAMES lists its section, else as written)."""
 
 VALUE_TERMS: dict[str, dict[str, str]] = {
     # a sentence value that is one word of a closed vocabulary (the input schema's or the rule chain's)
@@ -173,6 +176,8 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
     how = VALUE_WORDS.get(key)
     if not isinstance(v, str) or how is None or how == "phrases":
         return v
+    if how == "knowledge":  # a speculative method's, a stack's or a framework's name: the catalog's words for it
+        return f._(v) if v else v
     if how == "quoted":  # the knowledge base's own wording (an export rule), quoted in another language
         plain = " ".join(v.split())
         return plain if f.sep == ", " or " " not in plain else f"“{plain}”"  # an id (ethernet-25) stays bare
@@ -314,8 +319,10 @@ def notes(texts: list[str], parts: list[Any], f: Speaker) -> list[str]:
 
 def input_value(key: str, text: str, f: Speaker) -> str:
     """A formula input that is text and not worded by gpuwise (those come as ``input_phrases``): an id
-    or a name as written (a provider, a precision, a date); a source or a format description quoted
-    as the knowledge base writes it in a report in another language."""
+    or a name as written (a provider, a precision, a date); a source quoted as the knowledge base writes it in a
+    report in another language, and a format description too where the catalog has no words for it."""
+    if key == "format" and f._(text) != text:  # a quantized format's description the catalog words (cents59)
+        return f._(text)
     if key == "source" or key.endswith("_source") or key == "format":
         return text if f.sep == ", " else f"“{text}”"
     return text
