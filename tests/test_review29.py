@@ -175,9 +175,13 @@ def test_where_bought_hardware_runs_is_listed_among_the_assumptions(tmp_path: Pa
     assumptions did not name it (only a note, MARKET-HOSTING-ASSUMED, in the full report did)."""
     import json
 
+    # the brief names it; where the brief page is full (review55's longer DATA-STALE-PRICE fix made it so) its
+    # assumptions fold to 'field = value' and the reason is the full report's
     out = " ".join(_audit(tmp_path, H200).split())
+    assert "constraints.hosting = colocation" in out
+    full = " ".join(_audit(tmp_path, H200, "--detail", "full").split())
     assert ("constraints.hosting = colocation — one workstation, or desktop systems within what an office "
-            "supplies, in an office (no rent, PUE 1.0); anything else in colocation") in out
+            "supplies, in an office (no rent, PUE 1.0); anything else in colocation") in full
     said = [a for a in json.loads(_audit(tmp_path, H200, "--format", "json"))["assumptions"]
             if a["field"] == "constraints.hosting"]
     assert [a["value"] for a in said] == ["colocation"]
