@@ -170,7 +170,8 @@ def heading(title: str) -> str:
 
 
 def requirement_files() -> list[Path]:
-    return sorted(p for p in EXAMPLES.glob("*.yaml") if not p.name.startswith("proposal-"))
+    """The bundled requirements files: every example but the proposals (audit) and the plans (plan)."""
+    return sorted(p for p in EXAMPLES.glob("*.yaml") if not p.name.startswith(("proposal-", "plan-")))
 
 
 # ------------------------------------------------------------------ 1. recommendation time
