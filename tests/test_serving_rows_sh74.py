@@ -8,13 +8,12 @@ inside the band the validation README records (blind, then after the layout fix)
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
 import pytest
 
-from .validation_rows import rows_in
+from .validation_rows import rows_in, serving_ratios
 
 ROOT = Path(__file__).resolve().parents[1]
 URL = ("https://github.com/NVIDIA/TensorRT-LLM/blob/03e27c7d5ff0c6e89f8328838c0a8e64f1b34f9d/docs/source/"
@@ -77,19 +76,7 @@ def test_dep_stages_pinned_copy_is_built(kb):
 
 
 def test_harness_estimates_inside_band(kb, tmp_path):
-    sys.path.insert(0, str(ROOT))
-    import benchmarks.accuracy_serving as acc
-
-    src = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
-    with src.open(newline="") as fh:
-        reader = csv.DictReader(fh)
-        fields, rows = reader.fieldnames, [r for r in reader if r["id"] in CELLS]
-    path = tmp_path / "rows.csv"
-    with path.open("w", newline="") as fh:
-        out = csv.DictWriter(fh, fieldnames=fields)
-        out.writeheader()
-        out.writerows(rows)
-    got = {label.split()[0]: est / meas for label, est, meas in acc.serving_cases(kb, path)}
+    got = serving_ratios(kb, tmp_path, CELLS)
     assert set(got) == set(CELLS)
     for rid, ratio in got.items():
         assert BAND[0] <= ratio <= BAND[1], (rid, ratio)

@@ -10,11 +10,10 @@ hold the harness to the band of the reading recorded in the README (blind, then 
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
-from .validation_rows import assert_logs_read_once, rows_in
+from .validation_rows import assert_logs_read_once, rows_in, serving_ratios
 
 ROOT = Path(__file__).resolve().parents[1]
 V60 = "https://github.com/gbeezybez/inference_results_v6.0/blob/ab33b2144a9f822f69d24f78569f993d195ee7e5/closed/"
@@ -165,19 +164,7 @@ def test_mixtral_rows_hold_every_expert_on_each_gpu(kb):
 
 
 def test_harness_estimates_inside_band(kb, tmp_path):
-    sys.path.insert(0, str(ROOT))
-    import benchmarks.accuracy_serving as acc
-
-    src = ROOT / "tests" / "data" / "validation" / "serving_independent.csv"
-    with src.open(newline="") as fh:
-        reader = csv.DictReader(fh)
-        fields, rows = reader.fieldnames, [r for r in reader if r["id"] in LOGS]
-    path = tmp_path / "rows.csv"
-    with path.open("w", newline="") as fh:
-        out = csv.DictWriter(fh, fieldnames=fields)
-        out.writeheader()
-        out.writerows(rows)
-    got = {label.split()[0]: est / meas for label, est, meas in acc.serving_cases(kb, path)}
+    got = serving_ratios(kb, tmp_path, LOGS)
     assert sorted(got) == sorted(LOGS)  # none refused
     for rid, ratio in got.items():
         assert BAND[0] <= ratio <= BAND[1], (rid, ratio)

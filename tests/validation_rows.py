@@ -44,3 +44,20 @@ def assert_rate_rows_within(rows: dict[str, dict], logs: dict, band: tuple[float
     for row_id, (label, est, published) in cases.items():
         assert published == float(rows[row_id]["output_tokens_per_s"]), label
         assert band[0] <= est / published <= band[1], label
+
+
+def serving_ratios(kb, tmp_path: Path, ids) -> dict[str, float]:
+    """The harness (benchmarks/accuracy_serving.serving_cases) over the serving_independent.csv rows ``ids`` only,
+    written to a CSV of their own under ``tmp_path``: each row's estimate over its published figure, by id."""
+    sys.path.insert(0, str(DATA.parents[2]))
+    import benchmarks.accuracy_serving as acc
+
+    with (DATA / "serving_independent.csv").open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields, rows = reader.fieldnames, [r for r in reader if r["id"] in ids]
+    path = tmp_path / "rows.csv"
+    with path.open("w", newline="") as fh:
+        out = csv.DictWriter(fh, fieldnames=fields)
+        out.writeheader()
+        out.writerows(rows)
+    return {label.split()[0]: est / meas for label, est, meas in acc.serving_cases(kb, path)}
