@@ -520,7 +520,8 @@ def moe_host_share(job: Job, stack: str) -> float:
 def moe_loop_seconds(job: Job) -> tuple[float, float]:
     """(forward, backward) host seconds per expert an MoE layer's micro-batch takes where the job runs the
     transformers model before v5, whose MoE block loops over its experts in Python (runtime.yaml
-    training.moe_dispatch transformers_loop: operators per expert x an eager operator's host time); () for
+    training.moe_dispatch transformers_loop: operators per expert x an eager operator's host time, the forward's at
+    the time read on the loop itself where the knowledge gives one, us_per_op_forward); () for
     another stack, a later release or a dense model. workload.transformers_version none given: the newest, said as
     an assumption for an MoE model on one of those stacks."""
     md = job.kb.runtime.training.moe_dispatch
@@ -537,7 +538,8 @@ def moe_loop_seconds(job: Job) -> tuple[float, float]:
         return ()
     if _version(given) >= _version(loop.before):
         return ()
-    return loop.ops_forward * loop.us_per_op * 1e-6, loop.ops_backward * loop.us_per_op * 1e-6
+    forward_us = loop.us_per_op if loop.us_per_op_forward is None else loop.us_per_op_forward
+    return loop.ops_forward * forward_us * 1e-6, loop.ops_backward * loop.us_per_op * 1e-6
 
 
 def zero3_fetch_seconds(job: Job) -> float:

@@ -191,6 +191,9 @@ class MoeTransformersLoop(Strict):
     ops_backward: _within(int, 1, 1_000) = Field(description="operators autograd runs per expert a backward")
     us_per_op: _within(float, 0, 1_000) = Field(description="host microseconds an eager operator takes to "
                                                 "dispatch and launch")
+    us_per_op_forward: _within(float, 0, 1_000) | None = Field(
+        default=None, description="host microseconds an operator of the loop's forward takes, read on the loop "
+        "itself (its per-expert syncs included); none: us_per_op")
     source: str = Field(min_length=3)
     check: Check = "S"
 
