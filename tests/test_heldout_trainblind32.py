@@ -81,8 +81,9 @@ def test_rows_are_the_figure_by_hand():
         step = _flops_per_token(layers, h, ffn) * GBS * SEQ / (mfu / 100 * PEAK * gpus)
         assert float(r["gpu_hours"]) == pytest.approx(100 * step * gpus / 3600, rel=1e-6), rid
         assert f"{step:.3f} s" in r["hours_kind"], rid
-        assert (c["stack"], int(c["tp"]), int(c["pp"]), int(c["micro_batch"]), int(c["zero"])) == (
-            "", tp, pp, mbs, zero), rid
+        # vpp 1: nanotron's pipeline engines are all-forward-all-backward and 1F1B, neither interleaved
+        assert (c["stack"], int(c["tp"]), int(c["pp"]), c["vpp"], int(c["micro_batch"]), int(c["zero"])) == (
+            "", tp, pp, "1", mbs, zero), rid
         assert (c["checkpointing"], c["grad_reduce_in_fp32"], c["hours_basis"], c["network"]) == (
             "false", "true", "steady", ""), rid
         assert "trainblind32" in r["notes"] and r["use"] == "1", rid
