@@ -377,8 +377,14 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # whose Offline log no row had cited, read from the same copy: ASUSTeK's, Dell's and HPE's 2 / 8 / 10 x RTX PRO 6000
     # Server Edition, partners' 8 x B300 / B200 (Llama 2 70B, Llama 3.1 8B / 405B, DeepSeek-R1), Dell's and Cisco's
     # H200 NVL, Cisco's MI350X and Dell's, GIGABYTE's and HPE's MI355X on AMD's vLLM harness, HPE's Mixtral 8x7B)
-    ("SH(?=99|1[0-3]\\d\\b)", "  of which the rows added by serveblind31 (ids SH99-SH130: MLPerf Inference v6.0 "
-     "Offline; blind figures in the validation README): throughput", None),
+    ("SH(?=99\\b|1[0-2]\\d\\b|130\\b)", "  of which the rows added by serveblind31 (ids SH99-SH130: MLPerf Inference "
+     "v6.0 Offline; blind figures in the validation README): throughput", None),
+    # the serveblind32 round (ids SH131..: sglang pull request #30812's GLM-5.1-FP8 on 8 x MI300X at concurrency
+    # 16-4096; the v6.0 Offline logs serveblind31 left free: Nebius's B300 DeepSeek-R1, Quanta's B300 405B, Oracle's
+    # MI355X)
+    ("SH(?=13[1-9]\\b|1[4-6]\\d\\b|170\\b)", "  of which the rows added by serveblind32 (ids SH131-SH170; blind "
+     "figures in the validation README): throughput",
+     "  of which the rows added by serveblind32 (ids SH131-SH170): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
