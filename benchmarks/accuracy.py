@@ -379,9 +379,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # H200 NVL, Cisco's MI350X and Dell's, GIGABYTE's and HPE's MI355X on AMD's vLLM harness, HPE's Mixtral 8x7B)
     ("SH(?=99\\b|1[0-2]\\d\\b|130\\b)", "  of which the rows added by serveblind31 (ids SH99-SH130: MLPerf Inference "
      "v6.0 Offline; blind figures in the validation README): throughput", None),
-    # the serveblind32 round (ids SH131..: sglang pull request #30812's GLM-5.1-FP8 on 8 x MI300X at concurrency
-    # 16-4096; the v6.0 Offline logs serveblind31 left free: Nebius's B300 DeepSeek-R1, Quanta's B300 405B, Oracle's
-    # MI355X)
+    # the serveblind32 round (ids SH131..: sglang #30812's GLM-5.1-FP8 on 8 x MI300X at concurrency 16-4096; three v6.0
+    # Offline logs serveblind31 left free: Nebius's B300 DeepSeek-R1, Quanta's B300 405B, Oracle's MI355X)
     ("SH(?=13[1-9]\\b|1[4-6]\\d\\b|170\\b)", "  of which the rows added by serveblind32 (ids SH131-SH170; blind "
      "figures in the validation README): throughput",
      "  of which the rows added by serveblind32 (ids SH131-SH170): latency"),
@@ -430,8 +429,11 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # the decodeblind26 round (ids RT81..: MLPerf Inference v6.0 Server logs no row had cited, read from the same copy:
     # ASUSTeK's, Dell's and HPE's 8 / 10 x RTX PRO 6000 Server Edition, Cisco's 4 x H200 NVL and 8 x B300, GIGABYTE's
     # B300, GIGABYTE's and Oracle's 8 x MI355X on AMD's vLLM harness)
-    ("RT(?=8[1-9]|9|100)", "  of which the rows added by decodeblind26 (ids RT81-RT100; blind figures in the "
+    ("RT(?=8[1-9]\\b|9[0-5]\\b)", "  of which the rows added by decodeblind26 (ids RT81-RT95; blind figures in the "
      "validation README): throughput"),
+    # serveblind32 (ids RT96..: MLPerf v5.1 Server logs of submitter systems no row had cited, NVIDIA's harness)
+    ("RT(?=9[6-9]\\b|1[01]\\d\\b|120\\b)", "  of which the rows added by serveblind32 (ids RT96-RT120; blind "
+     "figures in the validation README): throughput"),
 )
 
 
@@ -776,12 +778,12 @@ def main() -> int:
         report(throughput_label, "t/s", [c for c in rate_all if ours(c[0])], False)
     report("Serving latency at a stated request rate (validation/serving_rate.csv; mean and p95)", "ms", lat_rate,
            True)
-    report("  of which the rows added by serveblind29 (ids RT41-RT60): latency", "ms",
-           [c for c in lat_rate if re.match(r"RT(?=4[1-9]|5|60)\d", c[0])], False)
-    report("  of which the rows added by sparkrate57 (ids RT61-RT80): latency", "ms",
-           [c for c in lat_rate if re.match(r"RT(?=6[1-9]|7|80)\d", c[0])], False)
-    report("  of which the rows added by decodeblind26 (ids RT81-RT100): latency", "ms",
-           [c for c in lat_rate if re.match(r"RT(?=8[1-9]|9|100)\d", c[0])], False)
+    for who, ids in (("serveblind29 (ids RT41-RT60)", r"RT(?=4[1-9]|5|60)"),
+                     ("sparkrate57 (ids RT61-RT80)", r"RT(?=6[1-9]|7|80)"),
+                     ("decodeblind26 (ids RT81-RT95)", r"RT(?=8[1-9]\b|9[0-5]\b)"),
+                     ("serveblind32 (ids RT96-RT120)", r"RT(?=9[6-9]\b|1[01]\d\b|120\b)")):
+        mine = [c for c in lat_rate if re.match(ids + r"\d", c[0])]
+        report(f"  of which the rows added by {who}: latency", "ms", mine, False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)
     ml_rate = [c for c in rate_all if re.match(r"ML\d", c[0])]
     report("  of which the MLPerf Inference Server rows (ids ML..; blind figures in the validation README)", "t/s",
