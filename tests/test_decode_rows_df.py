@@ -1,0 +1,115 @@
+"""Rows DF01-DF13 of validation/decode_independent.csv (branch decodeblind29, issue 22 item 7; blind figures in the
+validation README, 'Rows DF01-DF13'): single-stream decode from the kubesimplify blog's own measurements
+(kubesimplify/website, Aug 2026), each row the figure its post prints, on the hardware and release it names.
+
+- DF01-DF03: Qwen3-235B-A22B-Instruct-2507-FP8 on 4 RTX PRO 6000 Server Edition cards without NVLink, vLLM 0.27.1,
+  `vllm bench serve` random 1,024 / 256 at concurrency 1: median time per token 17.14 ms (TP 4), 18.83 ms (TP 4 with
+  expert parallelism), 21.19 ms (PP 4);
+- DF04-DF05: Qwen3-32B BF16 on 2 of the same cards, vLLM 0.27.1, the same benchmark with 16 prompts: median TPOT
+  26.38 ms (TP 2) and 46.96 ms (PP 2);
+- DF06-DF08: Qwen3.8-27B (the catalog's qwen3.5-27b) on one DGX Spark, vLLM 0.27.2rc1, llama-benchy pp2048 / tg128 at
+  concurrency 1: FP8 8.2 t/s at depth 0 and 7.9 at 32,768 tokens of depth, NVFP4 11.5;
+- DF09-DF13: one DGX Spark, one 256-token chat request at a time: Qwen2.5-3B-Instruct Q4_K_M under llama.cpp build 9917
+  (llama-server's own decode rate 102.26 t/s), Qwen3.6-27B Q4_K_M on the same server (12.69 t/s), and the BF16
+  checkpoint's warm wall rates under vLLM 0.25.1 (31.80), SGLang 0.5.15.post1 (31.66) and TensorRT-LLM 1.2.1 (30.94)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import decode_rounds
+
+_KS = "https://github.com/kubesimplify/website/blob/"
+_BIG = _KS + "a6ed090cd5e809e0289237618f67aa0efa9b259f/content/blog/running-a-big-llm-across-multiple-gpus-with-vllm.md"
+_TWO = _KS + "8b1d2a5c3e94d3fad7aebfef7cecfa10b6bcc21b/content/blog/running-a-single-llm-across-two-gpus-with-vllm.md"
+_Q38 = _KS + "75e403657199c4aa151273e0cb816deccc75f23e/content/blog/qwen3-8-27b-on-dgx-spark.md"
+_D5 = _KS + ("333803deed5611ce5468edf19e454d9844f4d50a/content/blog/"
+             "day-5-local-llm-inference-engines-wrappers-and-what-to-pick.md")
+_PRO = "rtx-pro-6000-blackwell-server"
+
+# id: (source, model, precision, weight format, GPU, count, framework, release, tp, ep, prompt, output, figure)
+ROWS = {
+    "DF01": (_BIG, "qwen3-235b-a22b", "fp8", "", _PRO, 4, "vllm", "0.27.1", "4", "", 1024, 256, 58.34),
+    "DF02": (_BIG, "qwen3-235b-a22b", "fp8", "", _PRO, 4, "vllm", "0.27.1", "4", "4", 1024, 256, 53.11),
+    "DF03": (_BIG, "qwen3-235b-a22b", "fp8", "", _PRO, 4, "vllm", "0.27.1", "1", "", 1024, 256, 47.19),
+    "DF04": (_TWO, "qwen3-32b", "bf16", "", _PRO, 2, "vllm", "0.27.1", "2", "", 1024, 256, 37.91),
+    "DF05": (_TWO, "qwen3-32b", "bf16", "", _PRO, 2, "vllm", "0.27.1", "1", "", 1024, 256, 21.29),
+    "DF06": (_Q38, "qwen3.5-27b", "fp8", "", "gb10", 1, "vllm", "0.27.2rc1", "", "", 2048, 128, 8.2),
+    "DF07": (_Q38, "qwen3.5-27b", "fp8", "", "gb10", 1, "vllm", "0.27.2rc1", "", "", 34816, 128, 7.9),
+    "DF08": (_Q38, "qwen3.5-27b", "fp4", "nvfp4", "gb10", 1, "vllm", "0.27.2rc1", "", "", 2048, 128, 11.5),
+    "DF09": (_D5, "qwen2.5-3b", "int4", "gguf-q4_k_m", "gb10", 1, "llama.cpp", "9917", "", "", 85, 256, 102.26),
+    "DF10": (_D5, "qwen3.5-27b", "int4", "gguf-q4_k_m", "gb10", 1, "llama.cpp", "9917", "", "", 85, 256, 12.69),
+    "DF11": (_D5, "qwen2.5-3b", "bf16", "", "gb10", 1, "vllm", "0.25.1", "", "", 85, 256, 31.80),
+    "DF12": (_D5, "qwen2.5-3b", "bf16", "", "gb10", 1, "sglang", "0.5.15.post1", "", "", 85, 256, 31.66),
+    "DF13": (_D5, "qwen2.5-3b", "bf16", "", "gb10", 1, "tensorrt-llm", "1.2.1", "", "", 85, 256, 30.94),
+}
+IDS = sorted(ROWS)
+# blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF13'); no change was kept after it
+BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF06": -4.1, "DF07": -4.1, "DF08": 11.3,
+         "DF09": 3.3, "DF10": 5.0, "DF11": 7.3, "DF12": 8.1, "DF13": 4.9}
+
+
+def _rows() -> dict[str, dict]:
+    return decode_rounds.rows("DF")
+
+
+@pytest.fixture(scope="module")
+def estimated(kb, accuracy):
+    return decode_rounds.estimates(kb, accuracy, "DF")
+
+
+def test_the_round_has_its_rows():
+    assert sorted(_rows()) == IDS
+
+
+@pytest.mark.parametrize("row_id", IDS)
+def test_every_row_of_the_round_is_estimated(estimated, row_id):
+    decode_rounds.assert_estimated(estimated, _rows()[row_id], row_id)
+
+
+@pytest.mark.parametrize("row_id", IDS)
+def test_each_row_is_its_posts_figure_on_its_hardware(row_id):
+    source, model, precision, fmt, gpu, count, fw, release, tp, ep, prompt, output, figure = ROWS[row_id]
+    row = _rows()[row_id]
+    assert row["source"] == source
+    assert (row["model"], row["precision"], row["weight_format"], row["gpu"], int(row["count"])) == (
+        model, precision, fmt, gpu, count)
+    assert (row["framework"], row["framework_version"], row["tp"], row["ep"]) == (fw, release, tp, ep)
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (prompt, output)
+    assert float(row["decode_tok_s"]) == figure
+    assert row["speculative"] == ""  # the posts' MTP / DFlash / DSpark runs are not entered
+
+
+@pytest.mark.parametrize(("row_id", "tpot_ms"), [
+    ("DF01", 17.14), ("DF02", 18.83), ("DF03", 21.19),  # Deep dive 7, 'Median time per token, 1 request'
+    ("DF04", 26.38), ("DF05", 46.96),                   # 'Now the throughput', concurrency 1, median TPOT
+])
+def test_the_vllm_bench_rows_are_one_over_the_median_time_per_token(row_id, tpot_ms):
+    assert float(_rows()[row_id]["decode_tok_s"]) == pytest.approx(1000 / tpot_ms, abs=0.005)
+
+
+def test_the_spark_wall_rows_are_256_tokens_over_the_median_warm_request():
+    """The day-5 post's three warm requests of 256 tokens each: vLLM 8.042 / 8.050 / 8.079 s, SGLang 8.264 / 8.086 /
+    8.062 s, TensorRT-LLM 8.250 / 8.279 / 8.273 s; its 'warm median' is 256 over the median request time. The 27B row
+    is llama-server's eval line, 256 tokens in 20,170.43 ms."""
+    for row_id, seconds in (("DF11", (8.042, 8.050, 8.079)), ("DF12", (8.264, 8.086, 8.062)),
+                            ("DF13", (8.250, 8.279, 8.273))):
+        assert float(_rows()[row_id]["decode_tok_s"]) == pytest.approx(256 / sorted(seconds)[1], abs=0.01)
+        assert "benchmark_latency-like" in _rows()[row_id]["metric"]  # prefill and HTTP are in the wall time
+    assert float(_rows()["DF10"]["decode_tok_s"]) == pytest.approx(256 / 20.17043, abs=0.005)
+
+
+def test_the_pipeline_rows_are_one_gpu_at_a_time():
+    """At one request a pipeline runs its stages one after another: the 32B's PP 2 token (46.96 ms) is 1.78x its TP 2
+    token (26.38 ms), near the 2x of the weights alone, and the 235B's PP 4 token 1.24x its TP 4 token, far from 4x:
+    the TP 4 token pays 188 all-reduces a token across the server's sockets (every GPU pair 'SYS')."""
+    rate = {k: float(r["decode_tok_s"]) for k, r in _rows().items()}
+    assert rate["DF04"] / rate["DF05"] == pytest.approx(1.78, abs=0.005)
+    assert rate["DF01"] / rate["DF03"] == pytest.approx(1.24, abs=0.005)
+
+
+def test_the_blind_estimates_stay_near_their_blind_band(estimated):
+    for row_id in IDS:
+        est, got = estimated[row_id]
+        assert abs((est / got - 1) * 100 - BLIND[row_id]) <= 10, row_id
+        assert 0.5 < est / got < 2.0, row_id  # none beyond 2x
