@@ -718,7 +718,8 @@ def main() -> int:
     # Qwen3-Next on A100 in llama.cpp #19365, GLM-5.1-FP8 on 8 x MI300X in SGLang #30812, vLLM / TensorRT-LLM 8-9B
     # models and Qwen2.5-32B on H100 and RTX PRO 6000 Max-Q in waynehacking8/trtllm-triton-serving); branch
     # decodeblind29's ids DF.. (kubesimplify/website: vLLM 0.27.1 TP / EP / PP on 2 and 4 RTX PRO 6000 Server Edition
-    # cards without NVLink; one GB10 under vLLM, SGLang, TensorRT-LLM and llama.cpp)
+    # cards without NVLink; one GB10 under vLLM, SGLang, TensorRT-LLM and llama.cpp; infervisor/plow's vLLM baselines of
+    # Gemma 4 31B on 2-8 MI350X at 1K-64K contexts and Gemma 4 26B-A4B on one H100)
     for ids, when, where in (("DQ", "session 26", "SGLang cookbook"), ("DV", "session 26", "llama.cpp and Ollama"),
                              ("DR", "session 26", "vLLM on MI300X, TensorRT-LLM on H100: ROCm's tables"),
                              ("DZ", "branch decodeblind7", "llama.cpp and SGLang on 8 x MI300X: AMD's, LMSYS's blogs"),
@@ -728,7 +729,7 @@ def main() -> int:
                              ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
                              ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40"),
                              ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100"),
-                             ("DF", "branch decodeblind29", "2 / 4 x PRO 6000 Server vLLM TP / PP, GB10 by engine")):
+                             ("DF", "branch decodeblind29", "PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
