@@ -693,6 +693,8 @@ class ShapeConsts:
     # the share of the layers with an indexer of their own)
     sparse: tuple[float, float, float, float, float] | None = None
     norm_kernels: int = 2  # norm kernels a layer runs on the hidden state (a pre-norm layer's 2: step._extra_kernels)
+    # wider global layers (Gemma 4, ``global_attn``): (their KV heads, their head width over the windowed layers')
+    global_kv: tuple[int, float] | None = None
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -710,7 +712,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
         latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1),
-        sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)))
+        sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)),
+        global_kv=(int(ga[1]), ga[0] / shape.head_dim) if (ga := getattr(shape, "global_attn", None)) else None)
 
 
 def sparse_consts(shape: Any) -> tuple[float, float, float, float, float] | None:

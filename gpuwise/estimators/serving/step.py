@@ -119,7 +119,7 @@ class StepConsts:
                  "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
                  "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
                  "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense",
-                 "w_experts", "waits", "walk_seqs", "window")
+                 "w_experts", "waits", "walk_global", "walk_seqs", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -197,6 +197,12 @@ class StepConsts:
         # attention: sequences x KV heads a GPU holds above kv_walk_grid; walk_seqs 0: no such limit)
         self.kv_walk_one = eng.kv_walk_one * kv_heads
         self.walk_seqs = eng.kv_walk_grid / kv_heads if eng.kv_walk_grid else 0.0
+        # ... where the ROCm unified kernel walks wider global layers (Gemma 4), each of their heads' programs walks
+        # a tile of its own width per iteration: their layers' walk, over the windowed layers' (0: one rate for all)
+        self.walk_global = 0.0
+        if eng.kv_walk_grid and sc.global_kv and not sc.mla:
+            g_kv, wider = sc.global_kv
+            self.walk_global = wider * (max(1, g_kv // tp) if dpa == 1 else g_kv) / kv_heads
         self.tp_comm = tp > 1 and dpa == 1
         # a q/k RMSNorm over all heads (MiniMax-M2) needs every rank's sum of squares: one more all-reduce a layer
         self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
@@ -326,7 +332,10 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
     if c.kv_walk and seqs_gpu > 0:  # the cache (not a recurrent state) at the split-KV kernel's walkers' rate
         state = c.state_rw * seqs_gpu
         walk = c.kv_walk_one if c.walk_seqs and seqs_gpu > c.walk_seqs else c.kv_walk
-        read = state / c.bw_kv + (kv_gpu - state) / min(c.bw_kv, walk * seqs_gpu)
+        glob = c.kv_token_gpu * (1.0 - sc.window_frac) * kv_ctx * seqs_gpu if c.walk_global else 0.0
+        read = state / c.bw_kv + (kv_gpu - state - glob) / min(c.bw_kv, walk * seqs_gpu)
+        if glob:  # the global layers' cache, at their heads' own walk
+            read += glob / min(c.bw_kv, walk * c.walk_global * seqs_gpu)
     attention = max(read, attn_fl / c.peak_attn + index_s)
     comm = 0.0
     if c.tp_comm:

@@ -368,10 +368,14 @@ def rocm_unified_walk(job: Any, fw: Any, vendor: str, kv_bytes: float) -> tuple[
     and for a job that states no release (the current release's default is another backend)."""
     walk = getattr(fw, "rocm_unified_attention_walk", None)
     w, shape = job.w, job.shape
-    if walk is None or vendor not in walk.vendors or getattr(w, "rocm_aiter", None) or shape.mla:
+    if walk is None or vendor not in walk.vendors or shape.mla:
         return 0.0, 0.0, 0
     version = getattr(w, "framework_version", None)
-    if version is None or not in_releases(walk, version):
+    ga = getattr(shape, "global_attn", None)
+    forced = walk.mixed_head_dims and ga is not None and ga[0] != shape.head_dim  # Gemma 4: every release from first
+    if version is None or not (release_at_least(version, walk.first) if forced else in_releases(walk, version)):
+        return 0.0, 0.0, 0
+    if getattr(w, "rocm_aiter", None) and not forced:
         return 0.0, 0.0, 0
     head_bytes = 2 * shape.head_dim * kv_bytes  # one token's K and V of one head
     per_s = 1e6 / walk.iteration_us  # tiles a program walks a second

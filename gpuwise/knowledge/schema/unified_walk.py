@@ -31,6 +31,9 @@ class RocmUnifiedAttentionWalk(Strict):
     decode_tile_tokens: int = Field(ge=1, description="tokens a split-KV program walks per iteration")
     prefill_tile_tokens: int = Field(ge=1, description="tokens a one-program-per-head program walks per iteration")
     iteration_us: float = Field(gt=0, description="microseconds a program takes per tile it walks")
+    mixed_head_dims: bool = Field(False, description="a model whose global layers' heads are wider than its windowed "
+                                  "layers' (Gemma 4) runs the kernel in every release from first, AITER or not: the "
+                                  "framework forces this backend for it")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
     source: str = Field(min_length=3)
     check: Check = "U"
