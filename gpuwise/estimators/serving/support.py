@@ -365,7 +365,9 @@ def rocm_unified_walk(job: Any, fw: Any, vendor: str, kv_bytes: float) -> tuple[
     model without multi-head latent attention (its own Triton MLA kernel), on a vendor read (serving.yaml
     ``rocm_unified_attention_walk``). A program walks one tile of tokens per ``iteration_us``: its rate is the tile's K
     and V bytes of one head over that time, the split-KV kernel's ``segments`` of them together. (0, 0, 0) elsewhere,
-    and for a job that states no release (the current release's default is another backend)."""
+    and for a job that states no release (the current release's default is another backend). A model whose global
+    layers' heads are wider than its windowed layers' (Gemma 4) runs the kernel in every release from the first read,
+    AITER or not, where the walk says the framework forces it (``mixed_head_dims``)."""
     walk = getattr(fw, "rocm_unified_attention_walk", None)
     w, shape = job.w, job.shape
     if walk is None or vendor not in walk.vendors or shape.mla:
