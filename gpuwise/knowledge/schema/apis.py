@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class ApiPrice(Strict):
@@ -17,9 +17,9 @@ class ApiPrice(Strict):
     offered_as: str = Field(min_length=1, description="the provider's own name for the model")
     input_per_million: float = Field(ge=0, le=10_000, description="price per million input tokens")
     output_per_million: float = Field(ge=0, le=10_000, description="price per million output tokens")
-    note: str = ""
+    note: Prose = ""
     as_of: dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 

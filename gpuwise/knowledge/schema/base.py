@@ -3,7 +3,7 @@
 import datetime as _dt
 import re
 import types
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -22,6 +22,16 @@ Check = Literal["V", "S", "U"]
 """V: read in the vendor/provider document; S: secondary source; U: unverified."""
 
 
+TEXT_MAX = 500
+"""Characters a knowledge string may hold (a name, an id, a setting): the bundled files' longest is 199 (a price
+entry's export rule)."""
+PROSE_MAX = 20_000
+"""Characters a source, note, rationale, reason or description may hold: the bundled files' longest is 9,383 (a
+runtime.yaml source that names the lines of five code files)."""
+Prose = Annotated[str, Field(max_length=PROSE_MAX)]
+"""A knowledge file's free text: a source, a note, a rationale (``source``, ``*_source``, ``notes``...)."""
+
+
 _BOOL_SAID = N_("%(field)s: a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not "
                 "valid here: write a number, or quote the text")
 
@@ -37,7 +47,11 @@ class Strict(Prebuilt, BaseModel):
     # process. A method returning its own class quotes the name.
     # allow_inf_nan=False: no knowledge figure (or overlay) may be NaN or infinite; NaN would pass
     # every range check and end as invalid JSON in a report
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
+    # str_max_length: every string of a knowledge file (a name, an id, a setting, an alias, a list's item) at most
+    # TEXT_MAX characters; a source, a note or a rationale (Prose) at most PROSE_MAX: a 300,000-character name or
+    # source in an overlay printed whole in every report that cites it
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True,
+                              str_max_length=TEXT_MAX)
 
     @model_validator(mode="before")
     @classmethod
@@ -140,5 +154,5 @@ class Within:
 
 
 class Sourced(Strict):
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 Share = Annotated[float, Field(gt=0.0, le=1.0)]
 
@@ -29,7 +29,7 @@ class Fp4Checkpoint(Strict):
     weight_only: list[Literal["routed_experts"]] = Field(
         default=[], description="parts stored W4A16 (FP4 weights, 16-bit activations: ModelOpt's W4A16_NVFP4), "
         "whose GEMMs run at the 16-bit rate")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "V"
 
 
@@ -44,5 +44,5 @@ class Int4Checkpoint(Strict):
         min_length=1, description="non_experts: everything but the routed experts (attention, shared experts, dense "
         "layers, router, embeddings, head)")
     bits_per_weight: float = Field(gt=4.0, lt=5.0, description="bits per quantized weight, its scales included")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "V"

@@ -7,7 +7,7 @@ from pydantic import AfterValidator, Field, model_validator
 
 from ...errors import N_, Said
 from ..records import GpuHourPriceMethods, InstanceMethods
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 Currency = Literal["USD", "CNY"]
 
@@ -56,12 +56,12 @@ class _Priced(Strict):
     network: str | None = Field(
         default=None, description="runtime.yaml network id with the bandwidth the provider states between "
                                   "nodes; None: not stated (an Ethernet-class default is assumed)")
-    network_stated: str = Field(default="", description="the provider's own words for its network")
+    network_stated: Prose = Field(default="", description="the provider's own words for its network")
     host_ram_gb_per_gpu: float | None = Field(
         default=None, gt=0, le=100_000, description="host RAM that comes with each rented GPU, GB, as the provider "
         "states it (an offloaded job's state must fit in it); None: not stated (runtime.yaml rented_host_ram's "
         "typical figure for the GPU's segment is assumed)")
-    host_ram_source: str = Field(default="", description="where the provider states host_ram_gb_per_gpu")
+    host_ram_source: Prose = Field(default="", description="where the provider states host_ram_gb_per_gpu")
     max_on_demand_gpus: int | None = Field(
         default=None, ge=1, description="the most GPUs rented on demand (one instance or node); None: any count")
     multi_node: Literal["on-demand", "reserved"] = Field(
@@ -75,7 +75,7 @@ class _Priced(Strict):
         default={}, description="the reserved multi-node product's published rate per GPU-hour in the offer's "
                                 "currency, by the cluster size (GPUs) it applies from; the smallest key is the "
                                 "smallest cluster sold. Empty: not published (the on-demand rate is assumed)")
-    sold_as_source: str = Field(default="", description="where the sizes, terms and reserved rates are stated "
+    sold_as_source: Prose = Field(default="", description="where the sizes, terms and reserved rates are stated "
                                                          "(the provider's page or a catalog generated from it)")
     terms_as_of: _dt.date | None = Field(
         default=None, description="when the sizes, terms and reserved rates were read (they age apart from the "
@@ -121,9 +121,9 @@ class Instance(InstanceMethods, _Priced):
     spot_usd_per_hour: Hourly | None = Field(default=None, gt=0)
     region: str = ""
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
-    notes: str = ""
+    notes: Prose = ""
 
     @model_validator(mode="after")
     def _price(self) -> "Instance":
@@ -149,9 +149,9 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
         description="the most GPUs one rental of this offer gives (a pod is one machine); None: any count, over the "
                     "offer's network")
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
-    notes: str = ""
+    notes: Prose = ""
 
     @model_validator(mode="after")
     def _price(self) -> "GpuHourPrice":
@@ -188,19 +188,19 @@ class Provider(Strict):
         default={}, description="kind (premium-ssd, standard-ssd, object) -> price"
     )
     spot_notice_s: int | None = None
-    billing: str = ""
+    billing: Prose = ""
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
 class DiscountSchedule(Strict):
     id: str
-    description: str
+    description: Prose
     per_full_30_days: float = Field(ge=0, le=1)
     max_discount: float = Field(ge=0, le=1)
-    source: str
-    caveat: str = ""
+    source: Prose
+    caveat: Prose = ""
 
 
 class SpotModel(Strict):
@@ -209,7 +209,7 @@ class SpotModel(Strict):
     fallback_discount: float = Field(ge=0, le=1)
     availability: float = Field(gt=0, le=1, description="fraction of time capacity is there")
     restart_overhead: float = Field(ge=0, le=1, description="extra work per unit of work after preemptions")
-    source: str
+    source: Prose
     check: Check = "U"
 
 
@@ -223,4 +223,4 @@ class CloudFile(Strict):
     spot: SpotModel
     default_network: str = Field(
         default="ethernet-25", description="network assumed between rented nodes when the provider states none")
-    default_network_source: str = ""
+    default_network_source: Prose = ""

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ...errors import N_, Said
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class TritonDecodeWalk(Strict):
@@ -28,7 +28,7 @@ class TritonDecodeWalk(Strict):
         "backend when it is launched without one: a job on such a model that states an earlier release and no "
         "backend gets it (None: only a job that states the backend)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the kernel was timed")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "U"
 
 
@@ -54,7 +54,7 @@ class AttentionBackendVendors(Strict):
         "on, where fewer than compute_capability_majors (FlashAttention 3: Hopper only)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
                        description="when the framework's backends were read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -79,7 +79,7 @@ class TorchRouter(Strict):
         min_length=1, description="the GPU vendors whose builds take it")
     points: list[RouterPoint] = Field(min_length=1, description="the benchmark's rows")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "U"
 
     @field_validator("points")

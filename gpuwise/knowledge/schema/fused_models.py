@@ -5,7 +5,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import version_key
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 RELEASE = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
 
@@ -28,7 +28,7 @@ class FusedKernelModels(Strict):
     releases: list[FusedModelsRelease] = Field(min_length=1, description="oldest first; releases before the "
                                                "first take the release entry's figure for every model")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")

@@ -3,7 +3,7 @@ step's few token rows and at large row counts, each with the GPUs and frameworks
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class SmallBatchGemm(Strict):
@@ -19,7 +19,7 @@ class SmallBatchGemm(Strict):
     included_from: dict[str, str] = Field(
         default={}, description="framework id -> the first release (\"0\": every release) whose per-kernel figure "
         "was read end to end on a block-FP8 step on these GPUs, so it holds this walk already")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     check: Check = "S"
 
@@ -31,7 +31,7 @@ class _Fp4Timing(Strict):
     compute_capabilities: list[str] = Field(min_length=1, description="NVIDIA compute capabilities the kernels were "
                                             "timed on")
     frameworks: list[str] = Field(min_length=1, description="framework ids whose dense FP4 GEMMs run these kernels")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     check: Check = "S"
 
@@ -71,7 +71,7 @@ class Fp8DepthGemm(Strict):
     fixed_k_blocks: float = Field(ge=0, le=64, description="a tile's fixed cost, in 128-deep reduction blocks")
     read_on_model: str = Field(min_length=1, description="catalog model id the framework's efficiency was read on")
     read_on_tp: int = Field(default=1, ge=1, le=64, description="its tensor parallel size there")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
     check: Check = "S"
 
@@ -81,7 +81,7 @@ class Fp4ActivationQuant(Strict):
     (not inside the preceding norm or activation): one more small kernel per quantized dense linear a forward."""
 
     frameworks: list[str] = Field(min_length=1, description="framework ids that launch the quantization apart")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the source code was read")
     check: Check = "S"
 
@@ -95,7 +95,7 @@ class Mxfp4AsmGemm(Strict):
     gpus: list[str] = Field(min_length=1, description="catalog GPU ids the kernels were timed on")
     frameworks: list[str] = Field(min_length=1, description="framework ids whose dense MXFP4 linears call them")
     peak_share: float = Field(gt=0, le=1, description="FLOP/s at batch-sized row counts over the dense FP4 peak")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were read")
     check: Check = "S"
 
@@ -111,6 +111,6 @@ class Fp4EfficiencyScale(Strict):
     frameworks: list[str] = Field(min_length=1, description="framework ids whose efficiency the reference part set")
     square_share: float = Field(gt=0, le=1, description="the NVFP4 GEMM's FLOP/s at a large size over the FP4 peak")
     reference_share: float = Field(gt=0, le=1, description="the reference part's FP8 GEMM share of its FP8 peak")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were read")
     check: Check = "S"

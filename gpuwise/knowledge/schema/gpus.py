@@ -7,7 +7,7 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 from gpuwise.errors import N_, Said
 from gpuwise.inputs.strict import MAX_CARD_POWER_W, MAX_GPUS
 
-from .base import Sourced, Strict, Within
+from .base import Prose, Sourced, Strict, Within
 
 # Bounds far beyond and beneath every part made, so a new generation fits and a slip does not
 # (gpus.yaml holds 16..288 GB, 300..8,000 GB/s of memory bandwidth, 5.1..195 non-tensor FP32
@@ -181,7 +181,7 @@ class Gpu(Strict):
     min_driver: str | None = Field(
         default=None, description="explicit minimum Linux driver when stricter than the CUDA floor"
     )
-    notes: str = ""
+    notes: Prose = ""
 
     @field_validator("aliases", "default_for")
     @classmethod

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 # kernels a layer: none to 1,000, hundreds of times beyond the counts read (15 for SGLang's DSA indexer, 6 for a gated
 # DeltaNet mixer); a negative count took time off the step, a billion priced a token at 122,000 s (hostile round 35)
@@ -26,7 +26,7 @@ class RecurrentMixerKernels(Strict):
         description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
         "as an attention mixer's)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -42,7 +42,7 @@ class SparseIndexerKernels(Strict):
         description="a decode step's indexer kernels a layer, by sparse-attention kind (a kind not listed: none "
         "counted)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -72,5 +72,5 @@ class EagerDecode(Strict):
     expert_ops: LayerKernels = Field(description="ops the Python expert loop launches for each expert hit (its "
                                      "index and torch.where, gathers, the expert's MLP, the scale and index_add_)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "U"

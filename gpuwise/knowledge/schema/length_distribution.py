@@ -2,7 +2,7 @@
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class LengthDistribution(Strict):
@@ -15,6 +15,6 @@ class LengthDistribution(Strict):
     output_tokens: list[float] = Field(min_length=2, description="output tokens at each level")
     prompt_tokens: list[float] = Field(min_length=1, description="mean prompt tokens of each band between levels")
     requests: int = Field(ge=1, description="how many sampled requests the quantiles were read from")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the dataset was read")
     check: Check = "S"

@@ -5,7 +5,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ...errors import N_, Said, SaidAt
-from .base import Strict
+from .base import Prose, Strict
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
 NARROW_CHECKPOINTS = ("fp8", "mxfp4", "nvfp4", "int4")  # published weights an inference job is served at by default
@@ -19,7 +19,7 @@ class AliasCheckpoint(Strict):
     precision: CheckpointPrecision = Field(description="dtype those releases' published weights ship in (the "
                                            "bulk of them: a checkpoint that quantizes only the routed experts "
                                            "is that format)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     card: str | None = Field(default=None, min_length=3, description="the model card that states that dtype (a "
                              "Hugging Face repository), named where an inference job with no precision is served "
                              "at it; None: the source is named")
@@ -100,7 +100,7 @@ class SparseAttention(Strict):
         "GLM-5.2's IndexShare: the index_topk_freq / index_skip_topk_offset schedule): only they cache its key, "
         "score the context and launch its kernels; the other layers ('shared') attend sparsely the top-k the last "
         "such layer picked. None: every layer has its own indexer (DeepSeek-V3.2, GLM-5)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
 
 class GlobalAttention(Strict):
@@ -149,7 +149,7 @@ class VisionTower(Strict):
     hidden_size: int = Field(ge=1, le=1_000_000, description="the encoder's width (vision_config hidden_size)")
     params_b: float | None = Field(default=None, ge=1e-6, le=100, description="the encoder's and its projector's "
                                    "parameters, billions, where not in the model's params_b")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
 
 class Model(Strict):
@@ -226,8 +226,8 @@ class Model(Strict):
         "2 / 3 / 4: 4, with the norms of the attention and MLP outputs (post_attention_layernorm, "
         "post_feedforward_layernorm) before the residual add")
     license: str = ""
-    source: str = Field(min_length=3)
-    notes: str = ""
+    source: Prose = Field(min_length=3)
+    notes: Prose = ""
 
     @field_validator("aliases")
     @classmethod
@@ -309,7 +309,7 @@ class ShapeGuesses(Strict):
     size (see ``gpuwise/inputs/shape.py``); the ids must be dense decoders of this catalog."""
 
     models: list[str] = Field(min_length=1)
-    rationale: str = Field(min_length=10)
+    rationale: Prose = Field(min_length=10)
 
 
 class ModelFile(Strict):

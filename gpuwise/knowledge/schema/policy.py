@@ -15,14 +15,14 @@ from pydantic import Field, field_validator
 
 from ...errors import N_, Said
 from ...inputs.notation import number_text
-from .base import Strict
+from .base import Prose, Strict
 
 
 class PolicyValue(Strict):
     value: float | str = Field(description="a number, or a YYYY-MM / YYYY-MM-DD date for date policies")
     unit: str = Field(min_length=1)
-    rationale: str = Field(min_length=10, description="why this value: the reasoning a reviewer can check")
-    source: str = Field(default="", description="the published figure behind it, where there is one")
+    rationale: Prose = Field(min_length=10, description="why this value: the reasoning a reviewer can check")
+    source: Prose = Field(default="", description="the published figure behind it, where there is one")
     min: float | None = Field(default=None, description="smallest value that makes sense (overlays are checked)")
     max: float | None = Field(default=None, description="largest value that makes sense (overlays are checked)")
 

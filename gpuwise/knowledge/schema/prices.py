@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ...errors import N_, Said
 from ..records import MarketMethods
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 Currency = Literal["USD", "CNY"]
 
@@ -52,9 +52,9 @@ class PricePoint(Strict):
     market: Literal["global", "china"] = Field(
         default="global", description="where the price was observed (china: CNY channel prices)")
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
-    notes: str = ""
+    notes: Prose = ""
 
 
 class Units(Strict):
@@ -67,8 +67,8 @@ class Units(Strict):
         min_length=1, description="GPUs per unit that can be bought (server: baseboard sizes such as [4, 8]; "
                                   "card/workstation: [1] since cards are bought one by one)")
     max_per_node: int = Field(ge=1, le=72, description="GPUs one server or workstation holds")
-    reason: str = Field(min_length=10, description="why: the platform or product as sold")
-    source: str = Field(min_length=3)
+    reason: Prose = Field(min_length=10, description="why: the platform or product as sold")
+    source: Prose = Field(min_length=3)
 
     @model_validator(mode="after")
     def _sizes(self) -> "Units":
@@ -87,7 +87,7 @@ class Excluded(Strict):
     """A catalog GPU deliberately left without a purchase price, and why."""
 
     id: str
-    reason: str = Field(min_length=10)
+    reason: Prose = Field(min_length=10)
 
 
 class Market(MarketMethods, Strict):
@@ -111,9 +111,9 @@ class Market(MarketMethods, Strict):
         default="allowed", description="China's own guidance on importing the part")
     china_import_note: str = ""
     china_import_as_of: _dt.date | None = None
-    china_import_source: str = ""
+    china_import_source: Prose = ""
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")
@@ -130,7 +130,7 @@ class Fabric(Strict):
     """Priced parts of a bought cluster's network, per endpoint port (a NIC port on a node or GPU)."""
 
     id: str = Field(description="network id in runtime.yaml networks")
-    description: str
+    description: Prose
     nic_usd: float = Field(ge=0, description="one NIC port (adapter price / ports)")
     switch_usd_per_port: float = Field(ge=0, description="switch price / ports")
     link_usd: float = Field(ge=0, description="one link: two transceivers and a fibre, or a DAC cable")
@@ -138,7 +138,7 @@ class Fabric(Strict):
     nic_included_in_server: bool = Field(
         default=False, description="HGX server prices that already include the scale-out NICs")
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 from .runtime import Factor
 
 
@@ -21,5 +21,5 @@ class ProfileSampler(Strict):
         min_length=1, description="the vendors whose builds of the engine run that worker")
     bytes_per_logit: Factor = Field(description="bytes the sampler's peak holds per logit (request x vocabulary "
                                     "entry), every copy and index of the sort, softmax and draw together")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"

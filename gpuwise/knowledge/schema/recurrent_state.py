@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import version_key
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 from .releases import RELEASE_VERSION
 from .runtime import Factor
 
@@ -42,7 +42,7 @@ class HybridStatePool(Strict):
     unoverlapped_from: dict[Literal["mamba2", "gated_deltanet"], str] = Field(
         default={}, description="the first release that turns it off, by mixer kind (not listed: the first entry)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")
@@ -71,7 +71,7 @@ class RecurrentStateDtype(Strict):
     releases: list[StateDtypeRelease] = Field(min_length=1, description="oldest first; releases before the "
                                               "first have no such setting")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")

@@ -6,12 +6,12 @@ from pydantic import AfterValidator, Field, model_validator
 
 from ...errors import N_, Said
 from ..records import NetworkMethods, TrainingFactorsMethods
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class Factor(Strict):
     value: float
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -88,7 +88,7 @@ class QuantFormat(Strict):
         "`bits_per_weight` and every other tensor (attention, router, embeddings, head) at this many bits per "
         "weight (llama.cpp's MXFP4 MoE files: Q8_0); unset: the whole model at `bits_per_weight`")
     example: str = ""
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
 
 class NetworkReference(Strict):
@@ -107,9 +107,9 @@ class Network(NetworkMethods, Strict):
                       "one such port per `shared_by`")
     rail_optimised: bool = Field(default=False, description="each GPU's port on its own rail of switches")
     reference: NetworkReference | None = None
-    description: str = Field(default="", description="a network no port describes (an overlay between rented "
+    description: Prose = Field(default="", description="a network no port describes (an overlay between rented "
                              "pods), in the knowledge base's words; shown as written")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
     @model_validator(mode="after")
     def _described(self) -> "Network":
@@ -135,14 +135,14 @@ class BatchDefault(Strict):
     below_params_b: _within(float, 0, 1_000_000) = Field(
         gt=0, description="applies to models with fewer total parameters (billions)")
     tokens: _within(float, 1, 1e12) = Field(gt=0)
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
 
 class Mesh(Strict):
     """A point-to-point intra-node fabric: every GPU has one link to each peer."""
 
     intra_share: float = Field(gt=0, le=1, description="share of the GPU's link bandwidth that reaches its peers")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
 
 
 class Fp4GemmRatio(Strict):
@@ -151,7 +151,7 @@ class Fp4GemmRatio(Strict):
     runs at memory speed, not at the FP4 rate)."""
 
     ratio: dict[str, _within(float, 0.5, 10)] = Field(description="GPU architecture -> FP4 over FP8 GEMM throughput")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -161,7 +161,7 @@ class MfuReadOn(Strict):
     (gpus.yaml clocks) runs its matmuls faster or slower than the part the figure was read on, in that ratio."""
 
     parts: dict[str, str] = Field(description="GPU architecture -> the gpus.yaml id its runtime.mfu was read on")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -174,7 +174,7 @@ class MoeDispatchRelease(Strict):
     ms_per_local_expert: dict[str, _within(float, 0, 1_000)] = Field(
         description="GPU architecture -> host milliseconds per local expert a MoE layer's micro-batch takes to "
         "launch, from this release on")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -194,7 +194,7 @@ class MoeTransformersLoop(Strict):
     us_per_op_forward: _within(float, 0, 1_000) | None = Field(
         default=None, description="host microseconds an operator of the loop's forward takes, read on the loop "
         "itself (its per-expert syncs included); none: us_per_op")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -214,7 +214,7 @@ class MoeLoraHostOps(Strict):
         default_factory=list, description="training stacks (runtime.yaml training_stacks) whose all-linear LoRA "
         "puts a lora_A and a lora_B of its own on each expert (grouped linears over the local experts); the others "
         "share one adapter over a layer's experts or put none there")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -229,7 +229,7 @@ class MoeLayerHostOps(Strict):
     backward: _within(int, 0, 10_000) = Field(description="host calls autograd and the gradient hooks make for a "
                                               "layer's backward")
     us_per_op: _within(float, 0, 1_000) = Field(description="host microseconds one call takes")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -257,7 +257,7 @@ class MoeDispatch(Strict):
     layer_host_ops: MoeLayerHostOps | None = Field(
         default=None, description="the host calls a layer makes whatever its expert count, charged beside the "
         "per-expert part on the same stacks (step_time.moe_seconds); none: the per-expert part alone")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -270,7 +270,7 @@ class Zero3ModuleFetch(Strict):
                                                   "the gather's bytes")
     stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) that shard "
                               "a ZeRO-3 model module by module with these hooks")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -312,7 +312,7 @@ class AttentionKernels(Strict):
     utilization_length: _within(float, 1, 100_000_000) = Field(
         default=16384.0, description="sequence length the utilization figures were read at: a kernel reaches its "
         "figure there, (s / (s + c)) / (L / (L + c)) of it at length s")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -376,15 +376,15 @@ class RentedHostRam(Strict):
     per_gpu_gb: dict[Literal["consumer", "workstation", "datacenter", "cloud-only"],
                      _within(float, 1, 100_000)] = Field(
         description="GB of host RAM per rented GPU")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
     instance_gib: dict[str, _within(float, 1, 1_000_000)] = Field(default_factory=dict,
                                            description="GiB of RAM of a named instance (clouds.yaml id), whole")
-    instance_source: str = ""
+    instance_source: Prose = ""
     instance_vcpus: dict[str, _within(int, 1, 100_000)] = Field(
         default_factory=dict, description="vCPUs of a named instance (clouds.yaml id), whole")
     threads_per_core: _within(int, 1, 8) = Field(default=2, description="hardware threads (vCPUs) a physical core")
-    vcpus_source: str = ""
+    vcpus_source: Prose = ""
 
 
 class StackSpeed(Strict):
@@ -514,7 +514,7 @@ class StackSpeed(Strict):
         "fp16 or bf16 mixed precision, fp8 (any of its recipes: Transformer Engine's delayed, current, blockwise or "
         "MXFP8 scaling, torchao's float8, XLA's native FP8 dots), fp4 (NVFP4 through Transformer Engine 2.x or a "
         "torchao prototype); a job naming the stack in another is refused (None: any, the calibrated middle's)")
-    precisions_source: str = Field(
+    precisions_source: Prose = Field(
         default="", description="where the stack's precisions are read: its own documentation or source at a dated "
         "release (required with precisions)")
     mixed_precision_policy: str | None = Field(
@@ -522,7 +522,7 @@ class StackSpeed(Strict):
         "16 bits, as its user writes it (Levanter's jmp policy mp: p=f32,c=bfloat16; MaxText's weight_dtype and "
         "dtype): the default mixed-precision assumption names it; None: PyTorch autocast's (fp32 weights, 16-bit "
         "matmuls), as the PyTorch stacks run it")
-    mixed_precision_source: str = Field(
+    mixed_precision_source: Prose = Field(
         default="", description="where the stack's mixed_precision_policy is read: its own source or documentation "
         "at a named commit (required with mixed_precision_policy)")
     adamw: str | None = Field(
@@ -533,13 +533,13 @@ class StackSpeed(Strict):
         "parameters'), and the update is compiled into the jitted step over the donated train state, so the step "
         "adds no parameter-sized temporary (memory as adamw-fused); None: torch.optim.AdamW's default multi-tensor "
         "step")
-    adamw_source: str = Field(
+    adamw_source: Prose = Field(
         default="", description="where the stack's adamw is read: its own source at a named commit (required with "
         "adamw)")
-    parallelism_source: str = Field(
+    parallelism_source: Prose = Field(
         default="", description="where the stack's parallelism is read: its own documentation or source at a "
         "dated release (required with parallelism)")
-    expert_tensor_parallel_source: str = Field(
+    expert_tensor_parallel_source: Prose = Field(
         default="", description="where the stack's expert_tensor_parallel is read (required with it)")
     recompute: list[RecomputeDefault] | None = Field(
         default=None, min_length=1, description="the activation recomputation the stack runs by default on a dense "
@@ -549,12 +549,12 @@ class StackSpeed(Strict):
     recompute_moe: bool = Field(
         default=False, description="the recompute defaults hold for an MoE model too (the stack's MoE configs "
         "recompute as its dense ones); false: an MoE model keeps gpuwise's own choice")
-    recompute_source: str = Field(
+    recompute_source: Prose = Field(
         default="", description="where the stack's recompute defaults are read: its own shipped configs or "
         "documentation at a dated release (required with recompute)")
-    tp_comm_overlap_lora_unhidden_source: str = Field(
+    tp_comm_overlap_lora_unhidden_source: Prose = Field(
         default="", description="where tp_comm_overlap_lora_unhidden is read (required with it)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")
@@ -639,7 +639,7 @@ class Zero3OffloadCopies(Strict):
         "multi-GPU server copying at once")
     pageable_slowdown_one_gpu: _within(float, 1, 100) = Field(
         description="the same with one GPU on the server")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import release_key
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
 from .fused_models import FusedKernelModels
@@ -64,7 +64,7 @@ class FrameworkPrecision(Strict):
                                   "dense peak of `compute` x the framework's compute efficiency")
     extra_layer_overhead_us: float = Field(default=0.0, ge=0, description="extra fixed cost per layer per step "
                                            "(per-module Python or dequantization launches)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -81,7 +81,7 @@ class BatchLimit(Strict):
     large_gpu_except_lifted: ReleaseWindow | None = Field(
         default=None, description="the releases that did not leave them out (a job stating one gets the memory "
         "rule alone; None: every release leaves them out)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -93,7 +93,7 @@ class KvPool(Strict):
         description="free: a share of what is left after the weights, the warm-up's activations and the CUDA "
         "context (TensorRT-LLM's free_gpu_memory_fraction); total: a share of the device's whole memory that the "
         "weights, activations and KV pool share (vLLM's gpu_memory_utilization)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -107,7 +107,7 @@ class MemoryFraction(Strict):
         "context, for the KV cache (TensorRT-LLM); total: a share of the device's whole memory for the weights, "
         "working set and KV cache together (vLLM, MLC); static: a share of the device's whole memory for the weights "
         "and the KV pool (and a hybrid model's state pool), the working set outside it (SGLang)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -117,7 +117,7 @@ class PrefillChunkDefaults(Strict):
     rule); ``small_gpu`` the budget on the others."""
 
     small_gpu: int = Field(ge=1, description="the HTTP server's budget on a GPU the large-GPU rule leaves out")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -192,7 +192,7 @@ class VendorOverride(Strict):
         "whose default compile (Inductor) generates one kernel for the norms, residual adds and scalings between two "
         "GEMMs, so a layer's norms beyond a pre-norm layer's (models.yaml layer_norm_kernels) launch no kernel of "
         "their own")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -292,7 +292,7 @@ class FrontEnd(Strict):
     tokenize_tokens_per_s: float = Field(gt=0, le=1e10, description="prompt tokens a process tokenises per second")
     stream_token_us: float = Field(default=0, ge=0, le=1e5, description="host us each streamed output token adds")
     setting: str = Field(min_length=1, description="the server option that runs more front-end processes")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the figures were measured")
     check: Check = "S"
 
@@ -304,7 +304,7 @@ class PcieAllReduce(Strict):
     custom_max_ranks: int = Field(ge=1, description="most PCIe-only GPUs its custom all-reduce runs on")
     nccl_step_us: float = Field(gt=0, description="latency of one of the 2 (n - 1) steps of NCCL's ring all-reduce "
                                 "of a small tensor over PCIe")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -316,7 +316,7 @@ class MlaWholePrefill(ReleaseWindow):
 
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that turns it off")
     before: str = Field(pattern=RELEASE_VERSION, description="the first release that no longer does")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -327,7 +327,7 @@ class PpDecodeBatch(Strict):
     keeps the micro-batches; one stating none runs as this one does (the current releases do)."""
 
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that decodes so")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -343,7 +343,7 @@ class DeepGemmMoePadding(ReleaseWindow):
                                  "layer's tensor-parallel size (TP x DP, 1 with expert parallelism) is below this")
     below_tp_before: str | None = Field(default=None, pattern=RELEASE_VERSION, description="... up to this release")
     architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the path runs on")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -356,7 +356,7 @@ class SyncHostFloor(ReleaseWindow):
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that schedules so")
     before: str = Field(pattern=RELEASE_VERSION, description="the first release that overlaps it with the forward")
     step_us: float = Field(gt=0, description="the host's time for one step, microseconds")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -369,7 +369,7 @@ class ScheduledAhead(Strict):
     do)."""
 
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that schedules so by default")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -386,7 +386,7 @@ class Wna16MoeKernel(ReleaseWindow):
     grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
                                          "launched for a few tokens, microseconds")
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -405,7 +405,7 @@ class TritonBlockFp8Moe(Strict):
     grouped_gemm_floor_us: float = Field(gt=0, description="fixed time of one grouped expert GEMM of the kernel "
                                          "launched for a few tokens, microseconds")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the kernel was timed")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -419,7 +419,7 @@ class RocmBlockFp8Walk(Strict):
     architectures: list[str] = Field(min_length=1, description="GPU architectures (gpus.yaml) it was read on")
     k_block_us: float = Field(gt=0, le=10, description="microseconds per 128-deep reduction block at 1-64 rows")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the timings were measured")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -436,7 +436,7 @@ class RocmTritonMoeTile(Strict):
                               "block-scaled and whose expert shapes have no tuned file there")
     tile_rows: int = Field(ge=1, le=256, description="BLOCK_SIZE_M of the default block-FP8 config")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="the release's date")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -457,7 +457,7 @@ class QkNormAllReduce(Strict):
         default={}, description="NCCL's latency for such a small exchange inside the decode step's CUDA graph, by "
         "vendor (a vendor not listed keeps the copy's own all-reduce latency)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the NCCL latency was measured")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -597,8 +597,8 @@ class Framework(Strict):
         default=[], description="releases whose kernels changed the constants, oldest first: the constants above "
         "hold before the first; a workload's framework_version picks the last release at or before it, and "
         "none given picks the newest (today's)")
-    source: str = Field(min_length=3)
-    notes: str = ""
+    source: Prose = Field(min_length=3)
+    notes: Prose = ""
 
     @model_validator(mode="after")
     def _disjoint(self) -> "Framework":
@@ -636,7 +636,7 @@ class SpeculativeMethod(Strict):
     draft_vocab: int = Field(default=0, ge=0, description="rows of the drafter's own output head (0: it shares the "
                              "target's head and embedding)")
     frameworks: list[str] = Field(description="framework ids that run this method")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -660,7 +660,7 @@ class QuantizationMethod(Strict):
                                         "None: the framework's path for the precision")
     frameworks: dict[str, MethodKernel] = Field(description="framework ids that load it; an empty entry: the "
                                                 "framework's own kernel speeds for the precision")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
 
@@ -670,7 +670,7 @@ class Fp8Checkpoint(Strict):
     scaling: Literal["block", "channel", "tensor"] = Field(
         description="block: one scale per 128 x 128 weight block (and per 1 x 128 activation group); channel: one "
         "per output row; tensor: one per tensor")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
                               description="when the checkpoint's quantization config was read")
     check: Check = "V"

@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import release_key
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 RELEASE = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
 
@@ -25,7 +25,7 @@ class SerialSharedExpert(Strict):
                                "every release from `first`)")
     models: list[str] = Field(default_factory=list, description="catalog models it holds for (empty: every model "
                               "in the window)")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "S"
 
     @model_validator(mode="after")

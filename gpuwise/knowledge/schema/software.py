@@ -9,7 +9,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from gpuwise.errors import N_, Said
 
-from .base import Check, Sourced, Strict
+from .base import Check, Prose, Sourced, Strict
 
 Stack = Literal["cuda", "rocm", "gaudi", "cann"]
 _VERSION = r"^[0-9]+\.[0-9]+(\.[0-9]+)?$"
@@ -31,7 +31,7 @@ CudaMajor = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}$")]
 class CudaDriver(Strict):
     cuda: str = Field(pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$")
     min_driver_linux: Driver
-    source: str
+    source: Prose
 
 
 class ArchSupport(Strict):
@@ -39,7 +39,7 @@ class ArchSupport(Strict):
     first_cuda: str
     last_cuda: str | None = Field(default=None, description="last toolkit that can target it")
     gpus: str = ""
-    source: str
+    source: Prose
 
 
 class TorchBuild(Strict):
@@ -47,21 +47,21 @@ class TorchBuild(Strict):
     cuda: str = Field(description="wheel CUDA version, e.g. 12.8")
     sm: list[str] = Field(description="compute capabilities with SASS in the wheel")
     ptx: bool = False
-    source: str
+    source: Prose
 
 
 class OsDriver(Strict):
     os: str
     default_driver_branch: str = Field(description="driver branch in the distro's own repository at release")
     newest_driver_branch: str | None = None
-    source: str
+    source: Prose
     check: Check = "S"
 
 
 class FeatureFloor(Strict):
     feature: str
     min_compute_capability: str
-    source: str
+    source: Prose
 
 
 class DriverCeiling(Sourced):
@@ -167,4 +167,4 @@ class SoftwareFile(Strict):
     framework_support: list[FrameworkSupport] = []
     gaudi_releases: list[GaudiRelease] = []
     torch_npu_releases: list[TorchNpuRelease] = []
-    source_notes: str = ""
+    source_notes: Prose = ""

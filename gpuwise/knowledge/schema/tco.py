@@ -8,13 +8,13 @@ from pydantic import Field, field_validator
 
 from ...errors import N_, Said
 from ..records import TcoFileMethods
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class SourcedValue(Strict):
     value: float = Field(ge=0, description="a price, a rate, a share or a power: never negative")
     unit: str
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: _dt.date | None = None
     check: Check = "S"
 
@@ -22,7 +22,7 @@ class SourcedValue(Strict):
 class Hosting(Strict):
     """Where bought hardware runs: what the room adds to the power bill and what it charges."""
 
-    description: str
+    description: Prose
     pue: float = Field(ge=1, le=3, description="facility power / IT power")
     rent_usd_per_kw_month: float = Field(ge=0, description="rent per kW of IT load, energy billed apart")
     wholesale_usd_per_kw_month: float | None = Field(
@@ -32,7 +32,7 @@ class Hosting(Strict):
     circuit_kw: float | None = Field(
         default=None, gt=0, description="continuous load one ordinary circuit carries (office)")
     max_kw: float | None = Field(default=None, gt=0, description="IT load the room can take at all")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: _dt.date | None = None
     check: Check = "U"
 
@@ -46,7 +46,7 @@ class ResaleCurve(Strict):
     fraction_per_year: float = Field(gt=0, le=1, description="fraction of the previous year's value kept each year")
     floor: float = Field(ge=0, le=1, description="the lowest fraction of the price assumed")
     as_of: _dt.date
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "U"
 
 

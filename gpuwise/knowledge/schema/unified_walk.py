@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import release_key
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 RELEASE = r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$"
 
@@ -35,7 +35,7 @@ class RocmUnifiedAttentionWalk(Strict):
                                   "layers' (Gemma 4) runs the kernel in every release from first, AITER or not: the "
                                   "framework forces this backend for it")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     check: Check = "U"
 
     @model_validator(mode="after")

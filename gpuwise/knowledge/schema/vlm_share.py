@@ -3,7 +3,7 @@ checkpoint by the size of its vision encoder."""
 
 from pydantic import Field
 
-from .base import Check, Strict
+from .base import Check, Prose, Strict
 
 
 class VlmMemoryShare(Strict):
@@ -23,7 +23,7 @@ class VlmMemoryShare(Strict):
     ceiling: float = Field(ge=1, le=2)
     layers_key: str = Field(min_length=1, description="the vision_config key the engine reads the depth under")
     default_layers: int = Field(ge=1, description="the depth taken where the config has no such key")
-    source: str = Field(min_length=3)
+    source: Prose = Field(min_length=3)
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the launch code was read")
     check: Check = "S"
 
