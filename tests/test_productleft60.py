@@ -4,14 +4,22 @@
    overlay loaded and printed whole in every report that cited it. Now a source, note, rationale, reason or
    description holds at most 20,000 characters (the bundled files' longest, a runtime.yaml source, 9,383) and any
    other string at most 500 (the longest, a prices.yaml export rule, 199), refused with the file, entry and field.
+3. LIC-GEFORCE-DATACENTER fired on 8 used RTX 3090s in two 4-card workstations stated to run in an office (any of
+   several machines, 8 cards or a facility figure counted as a data centre). NVIDIA's GeForce licence
+   (nvidia.com/drivers/geforce-license, 2.1.3 'No Datacenter Deployment') excludes data-center deployment and does
+   not define one; the rule now reads where the machines run: colocation or a data center stated; with no hosting
+   stated, rack servers (several, or one of policy datacenter_min_gpus = 8 GPUs), not desktop workstations.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from .clirun import ROOT
 from .clirun import gpuwise as cli
 
 
@@ -65,3 +73,39 @@ def test_every_bundled_knowledge_string_is_within_its_limit():
     for f in (Path(__file__).parents[1] / "knowledge").glob("*.yaml"):
         walk(yaml.safe_load(f.read_text(encoding="utf-8")))
     assert max(longest) <= PROSE_MAX and TEXT_MAX >= 199
+
+
+# ----------------------------------------------------------------------------- 3. GeForce cards and the data centre
+USED_3090 = ROOT / "tests" / "data" / "review55" / "proposals" / "d-buy-used-8x3090.yaml"  # 2 x 4 in an office
+GEFORCE_16 = ROOT / "tests" / "rules" / "LIC-GEFORCE-DATACENTER" / "input.yaml"  # 16 RTX 4090 in 2 servers
+
+
+def _licence(tmp_path: Path, src: Path, **change) -> dict | None:
+    doc = yaml.safe_load(src.read_text(encoding="utf-8"))
+    for key, value in change.items():
+        part, field = key.split("__")
+        if value is None:
+            doc[part].pop(field, None)
+        else:
+            doc[part][field] = value
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    r = cli("audit", str(tmp_path / "p.yaml"), "--format", "json", cwd=tmp_path)
+    found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "LIC-GEFORCE-DATACENTER"]
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(("src", "change", "fires"), [
+    (USED_3090, {}, False),  # two workstations stated to run in an office: fired before
+    (USED_3090, {"constraints__hosting": None}, False),  # no hosting stated, bought as 2 desktop workstations
+    (USED_3090, {"constraints__hosting": "colocation"}, True),  # the same machines in a colocation hall
+    (USED_3090, {"constraints__hosting": "datacenter"}, True),
+    (GEFORCE_16, {}, True),  # 16 cards in 2 rack servers, no hosting stated
+    (GEFORCE_16, {"constraints__hosting": "office"}, False),  # the same 2 servers stated in an office: fired before
+    (GEFORCE_16, {"hardware__count": 8, "hardware__nodes": 1, "facility__power_kw_available": None}, True),
+    (GEFORCE_16, {"hardware__count": 8, "hardware__nodes": 1, "constraints__hosting": "office"}, False),
+])
+def test_geforce_data_centre_reads_where_the_machines_run(tmp_path, src, change, fires):
+    f = _licence(tmp_path, src, **change)
+    assert (f is not None) == fires, f
+    if f is not None:
+        assert "data-center deployment" in f["message"]

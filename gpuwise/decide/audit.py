@@ -133,7 +133,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "air_cooled_limit_kw": float(kb.policy_value("air_cooled_rack_kw_max")),
         "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
         "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
-        "hosting": p.constraints.hosting or "unknown",
+        "hosting": p.constraints.hosting or "unknown", "site": _site(p, ev),
         "license_bundle": getattr(gpu, "licence_bundle", None) is not None,
         "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
         "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
@@ -148,6 +148,18 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def _site(p: Proposal, ev: Any) -> str:
+    """Where bought machines run: the hosting the proposal states, else what its cards are bought in, the buy plan's
+    desktop workstations (cost.buy_plan: a desktop's cards on each of the machines given) or servers; 'none' for a
+    rental, whose hosting is the provider's."""
+    if p.acquisition.mode != "buy":
+        return "none"
+    if p.constraints.hosting:
+        return p.constraints.hosting
+    plan = ev.buy.plan if ev.buy is not None else None
+    return "workstations" if plan is not None and plan.sold_as == "workstation" else "servers"
 
 
 def _storage_priced_as(kb: Any, provider: str | None, kind: str) -> str:

@@ -562,6 +562,9 @@ class ProposalFact(FactModel):
     segment: str = _f("market segment")
     tdp_w: float = _f("board power per GPU, W")
     hosting: str = _f("where bought hardware runs: office, colocation, datacenter or unknown")
+    site: str = _f("bought: where the machines run, the hosting stated (office, colocation, datacenter), else what "
+                   "the cards are bought in: workstations (desktop systems, prices.yaml units.sold_as), servers; "
+                   "'none' rented")
     license_bundle: bool = _f("the card ships with a software licence bundle")
     nvaie_usd_per_gpu_year: float = _f("NVIDIA AI Enterprise list price per GPU-year, USD")
     unit_price_usd: float = _f("proposed price per GPU, USD (-1 none)")
