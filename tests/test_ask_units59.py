@@ -94,7 +94,7 @@ def test_the_plan_questions_offer_the_unit_too(tmp_path: Path, capsys: pytest.Ca
     from .test_plan_ask import drive as drive_plan
 
     keys = [PLAN, text("1 year"), text("12"), NO, ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER,
-            text("30/min"), text("0.5"), text("2s"), text("2m"), text("2000"), text("12h"), text("12")]
+            text("30/min"), text("0.5"), ENTER, ENTER, text("2s"), text("2m"), text("2000"), text("12h"), text("12")]
     rc = drive_plan(keys, tmp_path / "p.yaml")  # the input ends mid-way: nothing is written
     said = _said(capsys)
     assert rc == 130

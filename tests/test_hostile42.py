@@ -141,7 +141,7 @@ def test_the_difference_of_two_whole_figures_is_said_whole():
 def test_a_plan_growth_in_other_digits_is_offered_its_ascii(tmp_path, capsys, growth, refused):
     from tests.test_plan_ask import ENTER, FINETUNE, LIMITS, NO, OWNED, PLAN, YES, drive, text
 
-    service = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text(growth),
+    service = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, ENTER, ENTER, text(growth),
                *([text("10%")] if refused else []), ENTER, text("chat")]
     keys = [PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, NO, *LIMITS, "\x1b[B" + ENTER]  # write and quit
     assert drive(keys, tmp_path / "p.yaml") == 0

@@ -44,8 +44,8 @@ def drive(keys: list[str], answers: Path | None, *, report: Path | None = None, 
 # a lab that owns 8 x RTX 4090 (office), serves an 8B model at 0.5 requests/s growing 10% a month,
 # and fine-tunes it twice a month with LoRA within 3 days; six months; either rent or buy
 OWNED = [YES, text("RTX 4090"), text("8"), ENTER, text("2024-03"), text("14,400"), NO]
-SERVICE = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text("10%"), ENTER,
-           text("chat")]
+SERVICE = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, ENTER, ENTER, text("10%"),
+           ENTER, text("chat")]  # no p95 targets, no max TTFT
 FINETUNE = [ENTER, ENTER, ENTER, ENTER, ENTER, text("2"), ENTER, text("3"), ENTER]
 LIMITS = [ENTER, ENTER, ENTER, ENTER, ENTER]
 LAB = [PLAN, text("6"), *OWNED, *SERVICE, YES, *FINETUNE, NO, *LIMITS]
@@ -121,7 +121,7 @@ def test_interrupted_plan_writes_nothing(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_cny_plan_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     answers = tmp_path / "cn.yaml"
-    keys = [PLAN, text("12"), NO, ENTER, text("qwen2.5-7b"), ENTER, ENTER, ENTER, text("1"), ENTER, ENTER,
+    keys = [PLAN, text("12"), NO, ENTER, text("qwen2.5-7b"), ENTER, ENTER, ENTER, text("1"), ENTER, ENTER, ENTER, ENTER,
             text("0"), ENTER, ENTER, NO, text("30万"), ENTER, ENTER, ENTER, ENTER, DOWN + ENTER]
     rc = drive(keys, answers, lang="zh", currency="CNY")
     out = capsys.readouterr().out

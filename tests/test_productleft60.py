@@ -4,6 +4,10 @@
    overlay loaded and printed whole in every report that cited it. Now a source, note, rationale, reason or
    description holds at most 20,000 characters (the bundled files' longest, a runtime.yaml source, 9,383) and any
    other string at most 500 (the longest, a prices.yaml export rule, 199), refused with the file, entry and field.
+2. The plan questions (`gpuwise ask`, a plan) asked a service's request rate and a max TTFT in milliseconds but no
+   p95 target, which the plan reads from the workload (docs/formats.md `p95_ttft_s`, `p95_tpot_s`): now asked after
+   the rate, in seconds, a number with another unit refused offering it in seconds ('500ms' -> write 0.5), saved in
+   the workload and shown in the summary; the max TTFT question after a p95 target says it bounds the estimate.
 3. LIC-GEFORCE-DATACENTER fired on 8 used RTX 3090s in two 4-card workstations stated to run in an office (any of
    several machines, 8 cards or a facility figure counted as a data centre). NVIDIA's GeForce licence
    (nvidia.com/drivers/geforce-license, 2.1.3 'No Datacenter Deployment') excludes data-center deployment and does
@@ -109,3 +113,48 @@ def test_geforce_data_centre_reads_where_the_machines_run(tmp_path, src, change,
     assert (f is not None) == fires, f
     if f is not None:
         assert "data-center deployment" in f["message"]
+
+
+# ----------------------------------------------------------------------------- 2. the plan questions' p95 targets
+def test_the_plan_questions_ask_a_services_p95_targets(tmp_path, capsys):
+    """Before: the question after the rate was the max TTFT in milliseconds, where '500ms' was offered as 500 and
+    no p95 target reached the file."""
+    from .test_plan_ask import ENTER, FINETUNE, LIMITS, NO, OWNED, PLAN, YES, drive, text
+
+    service = [ENTER, text("llama-3.1-8b"), ENTER, ENTER, ENTER, text("0.5"),
+               text("500ms"), text("0.5"),  # p95 TTFT: refused in ms, then 0.5 s
+               text("50ms"), text("0.05"),  # p95 TPOT: refused in ms, then 0.05 s
+               text("?"), ENTER, ENTER, text("10%"), ENTER, text("chat")]  # max TTFT: its help, then none
+    keys = [PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, NO, *LIMITS, "\x1b[B" + ENTER]  # write and quit
+    assert drive(keys, tmp_path / "p.yaml") == 0
+    out = capsys.readouterr().out
+    assert "'500ms': p95_ttft_s is a number of seconds: write 0.5" in out, out[-3000:]
+    assert "'50ms': p95_tpot_s is a number of seconds: write 0.05" in out
+    flat = " ".join(out.split())
+    assert "the p95 target already bounds the wait 95% of requests see; this bounds the estimate" in flat
+    data = yaml.safe_load((tmp_path / "p.yaml").read_text(encoding="utf-8"))
+    chat = data["workloads"][0]
+    assert (chat["workload"]["p95_ttft_s"], chat["workload"]["p95_tpot_s"]) == (0.5, 0.05)
+    assert chat["targets"] == {"requests_per_s": 0.5}
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["p95 first token within 0.5 s", "p95 time per output token within 0.05 s"]),
+    ("zh", ["p95 首词元时间不超过 0.5 秒", "p95 每输出词元时间不超过 0.05 秒"]),
+])
+def test_the_plan_summary_shows_the_p95_targets(lang, said):
+    from rich.console import Console
+
+    from gpuwise.ask.plan_ask import PlanAsk
+    from gpuwise.knowledge import load
+
+    plan = {"horizon_months": 6, "workloads": [
+        {"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b", "p95_ttft_s": 0.5,
+                                      "p95_tpot_s": 0.05},
+         "cadence": {"continuous": True}, "targets": {"requests_per_s": 2.0}}]}
+    console = Console(record=True, width=300)
+    ask = PlanAsk(load(), Path("plan.yaml"), Path("plan-report.md"), knowledge=None, lang=lang, currency="USD",
+                  prompter=None, console=console)
+    console.print(ask.summary(plan))
+    text = console.export_text()
+    assert all(s in text for s in said), text

@@ -382,8 +382,16 @@ class PlanAsk:
                                                 check=self.field(Workload, w, "output_tokens"))
                 targets: dict[str, Any] = {"requests_per_s": self.value(
                     "rps", 1.0, kind="float", field="requests_per_s", check=self.field(Targets, {}, "requests_per_s"))}
-                ttft = self.value("ttft", None, kind="float", optional=True, field="max_ttft_ms",
-                                  check=self.field(Targets, {}, "max_ttft_ms"))
+                # the p95 targets at that rate, the workload's own (as a requirements file's: the plan reads them
+                # there), in seconds; '500ms' is offered as 0.5 (answers.number_for)
+                for key in ("p95_ttft_s", "p95_tpot_s"):
+                    p95 = self.value(key, None, kind="float", optional=True, field=key,
+                                     check=self.field(Workload, w, key))
+                    if p95 is not None:
+                        w[key] = p95
+                # after a p95 target the max TTFT bounds the estimate at the load, not a percentile: said so
+                ttft = self.value("ttft_besides" if "p95_ttft_s" in w else "ttft", None, kind="float",
+                                  optional=True, field="max_ttft_ms", check=self.field(Targets, {}, "max_ttft_ms"))
                 if ttft is not None:
                     targets["max_ttft_ms"] = ttft
                 cadence: dict[str, Any] = {"continuous": True}
@@ -507,6 +515,10 @@ class PlanAsk:
         more = []
         if x.get("deadline_days") is not None:
             more.append(self.w("deadline_days", d=f"{x['deadline_days']:g}"))
+        if w.get("p95_ttft_s") is not None:
+            more.append(self.w("p95_ttft_within", s=f"{w['p95_ttft_s']:g}"))
+        if w.get("p95_tpot_s") is not None:
+            more.append(self.w("p95_tpot_within", s=f"{w['p95_tpot_s']:g}"))
         if (x.get("targets") or {}).get("max_ttft_ms") is not None:
             more.append(self.w("ttft_within", ms=f"{x['targets']['max_ttft_ms']:g}"))
         return "; ".join([head, how, *more])
