@@ -8,6 +8,12 @@
    p95 target, which the plan reads from the workload (docs/formats.md `p95_ttft_s`, `p95_tpot_s`): now asked after
    the rate, in seconds, a number with another unit refused offering it in seconds ('500ms' -> write 0.5), saved in
    the workload and shown in the summary; the max TTFT question after a p95 target says it bounds the estimate.
+4. Quantized releases: models.yaml alias_checkpoints lacked AMD's -FP8-KV releases, Qwen3 2507 / Coder / VL FP8,
+   GLM-4.5/4.6 FP8, Mistral Large 3 NVFP4 and Qwen3.5 GPTQ-Int4, and no release said its quantization method. Each
+   group now has its card and ``method`` (the workload's ``quantization`` names); a job naming a release with no
+   quantization of its own is served with the release's method (an FP8 release keeps none: the estimators price a
+   published FP8 checkpoint by its scaling, serving.yaml fp8_checkpoints, and ``quantization: fp8`` as per-tensor
+   quantization done by the framework), and `gpuwise ask` offers it as the quantization question's default.
 3. LIC-GEFORCE-DATACENTER fired on 8 used RTX 3090s in two 4-card workstations stated to run in an office (any of
    several machines, 8 cards or a facility figure counted as a data centre). NVIDIA's GeForce licence
    (nvidia.com/drivers/geforce-license, 2.1.3 'No Datacenter Deployment') excludes data-center deployment and does
@@ -158,3 +164,80 @@ def test_the_plan_summary_shows_the_p95_targets(lang, said):
     console.print(ask.summary(plan))
     text = console.export_text()
     assert all(s in text for s in said), text
+
+
+# ----------------------------------------------------------------------------- 4. quantized releases and methods
+@pytest.mark.parametrize(("name", "ident", "dtype", "precision", "method"), [
+    ("amd/Llama-3.1-8B-Instruct-FP8-KV", "llama-3.1-8b", "fp8", "fp8", None),  # AMD Quark per-tensor FP8
+    ("amd/Llama-3.3-70B-Instruct-FP8-KV", "llama-3.1-70b", "fp8", "fp8", None),
+    ("amd/Llama-3.1-405B-Instruct-FP8-KV", "llama-3.1-405b", "fp8", "fp8", None),
+    ("amd/Mixtral-8x7B-Instruct-v0.1-FP8-KV", "mixtral-8x7b", "fp8", "fp8", None),
+    ("amd/Mixtral-8x22B-Instruct-v0.1-FP8-KV", "mixtral-8x22b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-235B-A22B-Instruct-2507-FP8", "qwen3-235b-a22b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-30B-A3B-Thinking-2507-FP8", "qwen3-30b-a3b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "qwen3-coder-480b-a35b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "qwen3-30b-a3b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-VL-235B-A22B-Instruct-FP8", "qwen3-235b-a22b", "fp8", "fp8", None),
+    ("Qwen/Qwen3-VL-30B-A3B-Instruct-FP8", "qwen3-30b-a3b", "fp8", "fp8", None),
+    ("zai-org/GLM-4.5-FP8", "glm-4.5", "fp8", "fp8", None),
+    ("zai-org/GLM-4.6-FP8", "glm-4.5", "fp8", "fp8", None),
+    ("zai-org/GLM-4.5-Air-FP8", "glm-4.5-air", "fp8", "fp8", None),
+    ("mistralai/Mistral-Large-3-675B-Instruct-2512-NVFP4", "mistral-large-3", "nvfp4", "fp4", "nvfp4"),
+    ("Qwen/Qwen3.5-27B-GPTQ-Int4", "qwen3.5-27b", "int4", "int4", "gptq"),
+    ("Qwen/Qwen3.5-35B-A3B-GPTQ-Int4", "qwen3.5-35b-a3b", "int4", "int4", "gptq"),
+    ("Qwen/Qwen3.5-397B-A17B-GPTQ-Int4", "qwen3.5-397b-a17b", "int4", "int4", "gptq"),
+    ("nvidia/Llama-3.3-70B-Instruct-FP4", "llama-3.1-70b", "nvfp4", "fp4", "nvfp4"),  # a listed release: its method
+    ("amd/Qwen3.5-397B-A17B-MoE-MXFP4", "qwen3.5-397b-a17b", "mxfp4", "fp4", "mxfp4"),
+])
+def test_a_named_release_sets_its_precision_and_method(kb, name, ident, dtype, precision, method):
+    """Before: the AMD, Qwen 2507 / Coder / VL, GLM, Mistral and GPTQ names were aliases with no group (release_of
+    None), and no group had a method: the job's quantization stayed unset."""
+    from gpuwise.inputs.job import resolve, served_as_published
+    from gpuwise.inputs.schema import Requirements
+    from gpuwise.knowledge.names import release_of
+
+    assert kb.model(name).id == ident
+    model = kb.models[ident]
+    assert release_of(model, name) == dtype and served_as_published(model, name) == precision
+    job = resolve(Requirements.model_validate({"workload": {"task": "inference", "model": name}}), kb)
+    assert (job.req.workload.precision, job.req.workload.quantization) == (precision, method)
+    said = [a for a in job.assumptions if a.message_id == "assume.release_method"]
+    assert [a.value for a in said] == ([method] if method else [])
+    if method:
+        group = next(g for g in model.alias_checkpoints if name.lower() in g.aliases)
+        assert said[0].values["card"] == group.card and group.method == method
+
+
+def test_a_method_given_is_kept_and_a_16_bit_copy_takes_none(kb):
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    w = {"task": "inference", "model": "Qwen/Qwen3.5-27B-GPTQ-Int4"}
+    awq = resolve(Requirements.model_validate({"workload": {**w, "quantization": "awq"}}), kb).req.workload
+    assert (awq.precision, awq.quantization) == ("int4", "awq")
+    nv = resolve(Requirements.model_validate({"workload": {"task": "inference", "precision": "bf16",
+                                                           "model": "nvidia/Llama-3.3-70B-Instruct-FP4"}}), kb)
+    assert nv.req.workload.quantization is None  # a 16-bit copy of the release: no NVFP4 method
+
+
+def test_a_release_method_that_does_not_store_its_precision_is_refused(tmp_path):
+    body = ("models:\n  - id: qwen3.5-27b\n    alias_checkpoints:\n      - aliases: [qwen/qwen3.5-27b-gptq-int4]\n"
+            "        precision: fp8\n        method: gptq\n        source: a model card\n")
+    r = cli("gpus", "--knowledge", _overlay(tmp_path, "models.yaml", body), cwd=tmp_path)
+    out = r.stdout + r.stderr
+    assert r.returncode == 2 and "method gptq stores int4 weights, not precision fp8" in out, out[:600]
+
+
+def test_ask_offers_the_release_method_and_the_file_it_saves_is_served_with_it(tmp_path, kb):
+    from gpuwise.inputs.job import resolve
+    from gpuwise.inputs.schema import Requirements
+
+    from .test_questionnaire import flow
+
+    name = "Qwen/Qwen3.5-27B-GPTQ-Int4"
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.model": name, "advanced": True})
+    assert (s.answers["workload"]["quantization"], s.answers["workload"]["precision"]) == ("gptq", "int4")
+    assert s.answers["workload"]["model"] == name
+    _, s = flow(tmp_path, {"workload.task": "inference", "workload.model": name, "advanced": False})
+    w = resolve(Requirements.model_validate(s.answers), kb).req.workload
+    assert (w.precision, w.quantization) == ("int4", "gptq")

@@ -114,8 +114,8 @@ def test_the_plan_questions_keep_a_release_as_typed_and_offer_its_precision(tmp_
 
     from .test_plan_ask import ENTER, FINETUNE, LIMITS, NO, OWNED, PLAN, YES, drive, text
 
-    service = [ENTER, text("Qwen/Qwen3-8B-FP8"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, text("10%"), ENTER,
-               text("chat")]
+    service = [ENTER, text("Qwen/Qwen3-8B-FP8"), ENTER, ENTER, ENTER, text("0.5"), ENTER, ENTER, ENTER, ENTER,
+               text("10%"), ENTER, text("chat")]  # no p95 targets (productleft60), no max TTFT
     answers = tmp_path / "team.yaml"
     assert drive([PLAN, text("6"), *OWNED, *service, YES, *FINETUNE, NO, *LIMITS, ENTER], answers) == 0, \
         capsys.readouterr().err

@@ -278,7 +278,7 @@ class Questionnaire:
 
 _CONVERTERS = ("model", "gpu_list")
 _SOURCES = ("models",)
-_COMPUTED = ("chinchilla_tokens", "published_precision")
+_COMPUTED = ("chinchilla_tokens", "published_precision", "published_method")
 
 
 def load_questions(path: str | Path | None = None) -> Questionnaire:

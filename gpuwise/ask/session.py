@@ -199,6 +199,16 @@ class _Session:
             except UserError:
                 return _UNSET
             return served_as_published(entry, model) or _UNSET
+        if name == "published_method":  # a model named by a quantized release (Qwen/Qwen3.5-27B-GPTQ-Int4: gptq)
+            from ..errors import UserError
+            from ..inputs.job import named_method
+
+            model = self.lookup("workload.model")
+            try:
+                entry = self.kb.models[self.kb.model(str(model)).id] if model else None
+            except UserError:
+                return _UNSET
+            return named_method(entry, model) or _UNSET
         raise AssertionError(name)
 
     def current(self, q: Question) -> Any:

@@ -14,7 +14,7 @@ from ..checked import made
 from ..errors import N_, UserError, either
 from ..frozen import record
 from ..knowledge import Knowledge
-from ..knowledge.names import published, published_card, release_of
+from ..knowledge.names import published, published_card, release_method, release_of
 from ..knowledge.records import version_key
 from ..results import Assumption
 from .listed import _providers, check_network
@@ -24,7 +24,7 @@ from .listed import check_instance_network as check_instance_network
 from .listed import listed_provider as listed_provider
 from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_catalog, from_workload
-from .workload import SERVING_ONLY, TRAINING_ONLY
+from .workload import QUANTIZATION_PRECISIONS, SERVING_ONLY, TRAINING_ONLY
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
@@ -564,6 +564,36 @@ def _published_precision(w: Workload, catalog: Any) -> tuple[Workload, Assumptio
                   "card": published_card(catalog, w.model)}))
 
 
+def named_method(catalog: Any, name: Any) -> str | None:
+    """The quantization method a model name's release is served with (models.yaml alias_checkpoints ``method``:
+    Qwen/Qwen3.5-27B-GPTQ-Int4 -> gptq, an NVFP4 release -> nvfp4, AMD's MXFP4 -> mxfp4); None for another name.
+    An FP8 release gives none: in the estimators a named ``quantization: fp8`` is the framework quantizing 16-bit
+    weights per tensor, while a published FP8 checkpoint is priced by its own scaling (serving.yaml fp8_checkpoints:
+    Qwen's 128 x 128 blocks, AMD's and NVIDIA's per-tensor Llama files), the path a job naming no method takes.
+    ``gpuwise ask`` offers it as the quantization question's default."""
+    method = release_method(catalog, name) if catalog is not None and name else None
+    return method if method != "fp8" else None
+
+
+def served_method(catalog: Any, w: Any) -> str | None:
+    """The quantization method an inference job naming a quantized release is served with where it names none
+    (:func:`named_method`), where the job's precision is one the method stores."""
+    if w.task != "inference" or getattr(w, "quantization", None) is not None:
+        return None
+    method = named_method(catalog, w.model)
+    return method if method is not None and w.precision in QUANTIZATION_PRECISIONS.get(method, ()) else None
+
+
+def _release_method(w: Workload, catalog: Any) -> tuple[Workload, Assumption | None]:
+    """The job with its named release's quantization method (:func:`served_method`) and the note that says so."""
+    method = served_method(catalog, w)
+    if method is None:
+        return w, None
+    return (w.model_copy(update={"quantization": method}),
+            note("workload.quantization", method, "assume.release_method",
+                 {"name": str(w.model), "method": method, "card": published_card(catalog, w.model)}))
+
+
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
     w = req.workload
     assumptions: list[Assumption] = []
@@ -589,6 +619,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             if named is not None:
                 req = req.model_copy(update={"workload": w})
                 assumptions.append(named)
+            w, by_method = _release_method(w, catalog)
+            if by_method is not None:
+                req = req.model_copy(update={"workload": w})
+                assumptions.append(by_method)
     shape = from_workload(w, catalog)
     stacks = getattr(getattr(kb, "runtime", None), "training_stacks", None) or {}
     named = stacks.get(w.stack) if getattr(w, "stack", None) else None

@@ -359,6 +359,14 @@ def release_of(model: Any, name: Any) -> str | None:
     return _alias_release(model, norm(str(name)) if name else "") if model is not None else None
 
 
+def release_method(model: Any, name: Any) -> str | None:
+    """The quantization method of the release ``name`` stands for where the entry lists it under
+    ``alias_checkpoints`` with one (Qwen/Qwen3.5-27B-GPTQ-Int4 -> gptq, mistralai/...-NVFP4 -> nvfp4); None for
+    any other name."""
+    group = _alias_group(model, norm(str(name)) if name else "") if model is not None else None
+    return str(group.method) if group is not None and group.method is not None else None
+
+
 def _alias_release(model: Any, key: str) -> str | None:
     """The dtype of the release an alias (``key``, normalised) names where the entry lists it under
     ``alias_checkpoints`` (Kimi K2.6 -> int4); None for any other name."""

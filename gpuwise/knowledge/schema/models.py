@@ -8,6 +8,11 @@ from ...errors import N_, Said, SaidAt
 from .base import Prose, Strict
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
+ReleaseMethod = Literal["awq", "gptq", "fp8", "nvfp4", "mxfp4", "gguf"]
+"""How a quantized release was made, as a serving workload's ``quantization`` names it (inputs/workload.py)."""
+METHOD_STORES: dict[str, tuple[str, ...]] = {"awq": ("int4",), "gptq": ("int4",), "gguf": ("int4",), "fp8": ("fp8",),
+                                             "nvfp4": ("nvfp4",), "mxfp4": ("mxfp4",)}
+"""The release precisions each method stores (serving.yaml quantization_methods formats, as a checkpoint dtype)."""
 NARROW_CHECKPOINTS = ("fp8", "mxfp4", "nvfp4", "int4")  # published weights an inference job is served at by default
 
 
@@ -23,11 +28,24 @@ class AliasCheckpoint(Strict):
     card: str | None = Field(default=None, min_length=3, description="the model card that states that dtype (a "
                              "Hugging Face repository), named where an inference job with no precision is served "
                              "at it; None: the source is named")
+    method: ReleaseMethod | None = Field(default=None, description="the quantization method the release was made "
+                                         "with, as a serving workload's `quantization` names it (gptq for a "
+                                         "GPTQ-Int4 release, nvfp4, mxfp4, fp8 ...): a job naming the release with "
+                                         "no quantization of its own is served with it; None: not stated")
 
     @field_validator("aliases")
     @classmethod
     def _lower(cls, v: list[str]) -> list[str]:
         return [a.lower() for a in v]
+
+    @model_validator(mode="after")
+    def _method_stores_precision(self) -> "AliasCheckpoint":
+        """A method stores its own formats: a GPTQ release is int4, an NVFP4 one nvfp4 (method gptq with precision
+        fp8 is a slip in one of the two)."""
+        if self.method is not None and self.precision not in METHOD_STORES[self.method]:
+            raise Said(N_("method %(method)s stores %(stores)s weights, not precision %(precision)s"),
+                       method=self.method, stores=" or ".join(METHOD_STORES[self.method]), precision=self.precision)
+        return self
 
 
 class MoE(Strict):
