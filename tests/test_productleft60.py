@@ -59,6 +59,19 @@ def test_an_over_long_knowledge_string_is_refused_naming_its_field(tmp_path, nam
     assert said in out and len(out) < 1_000, out[:500]
 
 
+def test_a_price_import_row_too_long_for_the_overlay_is_left_out_saying_which(tmp_path):
+    """The overlay the import writes is read by the same schema: a 1,000-character instance cell was an internal
+    error (pydantic's ValidationError from the overlay's own check) once the limits held; the row is now listed,
+    as a formula cell is. The offer's id is provider:instance, so the instance holds 500 - len('m:') = 498."""
+    (tmp_path / "p.csv").write_text("gpu,gpus,price,instance\nH100 80GB SXM,8,20," + "i" * 1000 + "\n"
+                                    "H100 80GB SXM,8,21,ok-8x\n", encoding="utf-8")
+    r = cli("prices", "import", "p.csv", "--provider", "m", "-o", "ov", cwd=tmp_path)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "internal error" not in out, out[:600]
+    assert "line 2: H100 80GB SXM: instance: must have at most 498 characters (1,000 given)" in out
+    assert "m:ok-8x" in (tmp_path / "ov" / "clouds.yaml").read_text(encoding="utf-8")
+
+
 def test_every_bundled_knowledge_string_is_within_its_limit():
     """The limits leave room: every string of the bundled files is within them (the load validates each)."""
     import yaml

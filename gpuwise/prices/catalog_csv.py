@@ -38,6 +38,7 @@ from ..inputs.dates import iso_date
 from ..inputs.notation import Meant, number_text
 from ..inputs.schema import MAX_GPUS
 from ..inputs.units import amount_per_unit, raise_unit_written
+from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..yamlio import decode_text
 
@@ -489,6 +490,18 @@ def _no_formula(*cells: str) -> None:
             raise Said(N_("%(cell)s begins like a spreadsheet formula, not a name"), cell=repr(cell[:40]))
 
 
+def _within_overlay(prov: str, instance: str, region: str, source: str) -> None:
+    """A cell longer than the overlay's field holds (knowledge/schema/base.py TEXT_MAX, PROSE_MAX: the offer's id,
+    provider:instance, its region, its source) leaves the row out, saying which, as the overlay's reader would
+    refuse it: it was written and then failed every command that read it (an internal error on import)."""
+    for name, cell, most in (("instance", instance, TEXT_MAX - len(prov) - 1), ("region", region, TEXT_MAX),
+                             ("source", source, PROSE_MAX // 2)):
+        if len(cell) > most:
+            raise Said(N_("%(field)s: %(said)s"), field=name, said=Said(
+                N_("must have at most %(max_length)s characters (%(given)s given)"), max_length=max(most, 0),
+                given=f"{len(cell):,}"))
+
+
 def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, sources: tuple[str, str],
               report: ImportReport, best: dict, spot: dict, locations: dict) -> None:
     """One row read into ``best`` / ``spot`` or ``report.skipped``; ``sources``: how the import is cited for a row
@@ -543,6 +556,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             if row.get("source"):
                 row_source = f"{row['source']} (via {row_source})"
         _no_formula(name, instance, region, row.get("source", ""))
+        _within_overlay(prov, instance, region, row.get("source", ""))
         if not name and (not count_text or _number(count_text, GPU_COUNT) == 0):
             report.no_gpu += 1
             return
