@@ -154,8 +154,8 @@ def _house(tmp_path: Path, rule_id: str = "HOUSE-X", message: str = "{gpu_name} 
 
 
 @pytest.mark.parametrize(("change", "said", "zh"), [
-    ({"message": "{gpu_name} " + "x" * 2_500}, "rule HOUSE-X.then.message: must have at most 2000 characters "
-     "(2,511 given)", "至多 2000 个字符"),
+    ({"message": "{gpu_name} " + "x" * 2_500}, "rule HOUSE-X.then.message: must have at most 2,000 characters "
+     "(2,511 given)", "至多 2,000 个字符"),
     ({"rule_id": "HOUSE-" + "X" * 94}, "rule #0.id: must have at most 64 characters (100 given)",
      "至多 64 个字符（给出了 100 个）"),
 ])
@@ -170,8 +170,8 @@ def test_an_over_long_string_in_a_rule_book(tmp_path, change, said, zh):
 
 
 def test_an_over_long_string_in_a_knowledge_file_is_said_as_an_input_files():
-    """No built-in knowledge schema bounds a string's length yet; the loader's refusal of one (a schema with a
-    bound: a name of at most 10 characters) says the limit and the length given, as an input file's field does,
+    """The loader's refusal of an over-long string (here a schema with a tighter bound than the built-in ones' 500
+    and 20,000: a name of at most 10 characters) says the limit and the length given, as an input file's field does,
     with the other problems counted."""
     from pydantic import Field
 

@@ -45,9 +45,9 @@ def _overlay(tmp_path: Path, name: str, body: str) -> str:
     ("gpus.yaml", "gpus:\n  - id: rtx-4090\n    name: '%s'\n" % ("x" * 300_000),
      "gpus.yaml: gpus[0] (id rtx-4090).name: must have at most 500 characters (300,000 given)"),
     ("gpus.yaml", "gpus:\n  - id: rtx-4090\n    notes: '%s'\n" % ("x" * 300_000),
-     "gpus.yaml: gpus[0] (id rtx-4090).notes: must have at most 20000 characters (300,000 given)"),
+     "gpus.yaml: gpus[0] (id rtx-4090).notes: must have at most 20,000 characters (300,000 given)"),
     ("models.yaml", "models:\n  - id: llama-3.1-8b\n    source: '%s'\n" % ("x" * 300_000),
-     "models.yaml: models[0] (id llama-3.1-8b).source: must have at most 20000 characters (300,000 given)"),
+     "models.yaml: models[0] (id llama-3.1-8b).source: must have at most 20,000 characters (300,000 given)"),
     ("gpus.yaml", "gpus:\n  - id: rtx-4090\n    aliases: ['%s']\n" % ("x" * 600),
      "gpus.yaml: gpus[0] (id rtx-4090).aliases[0]: must have at most 500 characters (600 given)"),
 ])

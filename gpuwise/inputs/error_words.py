@@ -237,7 +237,9 @@ def too_long_text(err: Any) -> tuple[str, dict[str, Any]] | None:
     if err["type"] != "string_too_long" or not isinstance(err.get("input"), str):
         return None
     return (N_("must have at most %(max_length)s characters (%(given)s given)"),
-            {**err.get("ctx", {}), "given": f"{len(err['input']):,}"})
+            {**err.get("ctx", {}), "given": f"{len(err['input']):,}",
+             **({"max_length": f"{err['ctx']['max_length']:,}"} if isinstance(err.get("ctx", {}).get("max_length"), int)
+                else {})})
 
 
 _OR_WORD = {
