@@ -155,7 +155,8 @@ def test_the_right_kinds_still_work(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change, words", [
     # (planleft59: the limit and the length given, as an input file's field says them)
-    ({"message": "{gpu_name} " + "x" * 2_000_000}, "then.message: must have at most 2,000 characters (2,000,011 given)"),
+    ({"message": "{gpu_name} " + "x" * 2_000_000},
+     "then.message: must have at most 2,000 characters (2,000,011 given)"),
     ({"rule_id": "HOUSE-" + "X" * 100_000}, "rule #0.id: must have at most 64 characters (100,006 given)"),
     ({"top": "schema_version: true"}, "schema_version: must be the number 1, not true"),
 ])
