@@ -57,7 +57,7 @@ def test_a_narrow_model_at_a_million_tokens_runs_attention_at_the_kernel(kb):
     peak = gpu.peaks.bf16 * 1e12
     # the GEMMs' rate: the peak x the width's MFU x fsdp-hf's efficiency over the stack Hopper's MFU was read on
     gemm = peak * mfu.value * tj.stack_efficiency / dict(tj.stack_reference)["hopper"]
-    assert tj.stack_efficiency == 0.70
+    assert tj.stack_efficiency == 1.0  # transformers' SDPA / flash code at the middle (runtime.yaml fsdp-hf's sources)
     ak = kb.runtime.training.attention_kernels
     kernel = peak * 0.35 / ak.benchmark_count_ratio * (1_048_576 / (1_048_576 + 880)) / (16384 / (16384 + 880))
     f = training_flops(tj.shape, 1.0, 1_048_576, "full", False)
@@ -68,7 +68,10 @@ def test_a_narrow_model_at_a_million_tokens_runs_attention_at_the_kernel(kb):
     assert gemm < kernel  # the narrow model's GEMMs are slower than the kernel
     assert rate == pytest.approx(gemm / (1 - a + a * gemm / kernel), rel=1e-6)
     assert rate == pytest.approx(kernel, rel=0.05)  # the step runs at about the kernel's rate
-    assert rate / gemm > 1.5  # where the GEMM rate capped attention before, the step ran at about the GEMMs'
+    # where the GEMM rate capped attention before, the step ran at about the GEMMs': the GEMMs at 0.241 (the width's
+    # MFU) / 1.10 (Hopper's figure is Megatron-Core's) = 0.219 of the peak, the kernel at 0.35 / 1.1667 x its 1M
+    # length factor = 0.316, so the step runs 1.44x the GEMMs' rate (2.06x while fsdp-hf was 0.70)
+    assert rate / gemm > 1.4
 
 
 def test_a_wide_model_at_8k_keeps_the_figure_as_its_cap(kb):

@@ -285,8 +285,8 @@ def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
     A100, whose runtime.mfu comes from a mix of stacks, that is 1.10x the figure; runtime.mfu hopper is
     NVIDIA's own Megatron-Bridge figure (megatron's calibrated_on), so there Megatron runs at it (peak x
     MFU of the shape) and the middle at 1 / 1.10 of it, Megatron-DeepSpeed at 0.95 / 1.10 and DeepSpeed (its ZeRO
-    engine on a Hugging Face model: the model code's class, fsdp-hf's 0.70) at 0.70 / 1.10. One GPU: compute is the
-    step."""
+    engine on a Hugging Face model: the model code's class, fsdp-hf's, the middle since branch hfmiddle60) at 1 / 1.10,
+    as the middle. One GPU: compute is the step."""
     from gpuwise import estimate
     from gpuwise.estimators.candidate import training_job
     from gpuwise.estimators.step_time import gpu_speed
@@ -327,9 +327,10 @@ def test_megatron_runs_at_the_mfu_that_was_measured_on_it(kb, gpu):
     assert compute() / compute("megatron") == pytest.approx(1.10 * fa2(1 / 1.10) / fused, rel=1e-6)
     assert compute("megatron-deepspeed") / compute("megatron") == pytest.approx(
         1.10 / 0.95 * fa2(0.95 / 1.10) / fused, rel=1e-6)
-    assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 0.70 * fa2(0.70 / 1.10) / fused,
+    assert compute("deepspeed") / compute("megatron") == pytest.approx(1.10 / 1.0 * fa2(1.0 / 1.10) / fused,
                                                                        rel=1e-6)
     assert compute("deepspeed") == pytest.approx(compute("fsdp-hf"), rel=1e-9)
+    assert compute("deepspeed") == pytest.approx(compute(), rel=1e-9)
 
 
 def test_the_mfu_formula_names_both_memory_bound_factors(kb):
