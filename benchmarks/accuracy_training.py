@@ -91,7 +91,9 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["batch_size"] = int(cond["micro_batch"])
     if cond["zero"]:
         w["zero_stage"] = int(cond["zero"])
-    if cond["checkpointing"]:
+    if cond["checkpointing"].startswith("every_"):  # every N-th layer recomputed (torchtitan selective_ac_option N)
+        w["checkpoint_every_n_layers"] = int(cond["checkpointing"].removeprefix("every_"))
+    elif cond["checkpointing"]:
         w["gradient_checkpointing"] = ("selective_op" if cond["checkpointing"] == "selective_op"
                                        else cond["checkpointing"] == "true")
     if cond["seq_len"]:
@@ -118,6 +120,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["grad_reduce_in_fp32"] = cond["grad_reduce_in_fp32"] == "true"
     if cond.get("stack_version"):  # the stack's release the run used (NeMo 24.12, 25.04.01: dgxc-benchmarking)
         w["stack_version"] = cond["stack_version"]
+    if cond.get("attention_kernel"):  # the attention backend the run called where not its stack's (fa2, cudnn)
+        w["attention_kernel"] = cond["attention_kernel"]
     if cond.get("offload"):  # where the run kept its state: none, or cpu / nvme with the states the source moved
         w["offload"] = offload_device(cond["offload"], cond.get("zero", ""))
     return w

@@ -256,7 +256,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     if sv is not None:
         lost, span = pins_not_kept(job, sv.layout), pinned_gpus
     elif ev.requested_plan is not None:
-        lost, span = TJ.pins_not_kept(TJ.job_pins(job), ev.requested_plan.layout), TJ.job_pinned_span
+        lost, span = (TJ.pins_not_kept(TJ.job_pins(job), ev.requested_plan.layout, job.shape.layers),
+                      TJ.job_pinned_span)
     else:
         lost = ()
     if lost:

@@ -49,7 +49,7 @@ def _measure(req: P.Plan, pins: P.Pins, stack_recomputes: bool = False) -> str |
     if lay.offload != "none" and pins.offload is None:
         return "offload"
     if ((lay.checkpointing or lay.recompute > 0) and pins.checkpointing is None and not pins.sac_op
-            and not stack_recomputes):
+            and not pins.every_n and not stack_recomputes):
         return "recompute"
     return None
 

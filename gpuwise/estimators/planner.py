@@ -176,6 +176,17 @@ SAC_OP = -1.0
 Rung = tuple[int, float, str, int]  # (ZeRO stage, share recomputed, offload, data-parallel ranks a ZeRO group spans)
 
 
+def every_nth_share(layers: int, pp: int, n: int) -> float:
+    """The share of a stage's layers recomputed where every ``n``-th block is checkpointed: torchtitan's per-layer
+    selective checkpointing counts the blocks it is handed and wraps block k when k % n == 0 (pytorch/torchtitan
+    _apply_ac_to_transformer_block, selective_ac_option a digit: torchtitan/parallelisms/parallelize_llama.py in 2024,
+    its JobConfig default '2'; 1 is every block, as mode 'full'), so a stage of L layers recomputes floor(L / n) of
+    them, the others keeping what their forward saves."""
+    per_stage = math.ceil(layers / pp)
+    k = per_stage // n
+    return 1.0 if k >= per_stage else k / per_stage
+
+
 def shard_groups(n: int, tp: int, pp: int, cp: int, ep: int, per_node: int, etp: int = 0) -> list[int]:
     """Hybrid-sharding groups (data-parallel ranks, :attr:`Layout.dp_shard`) the planner tries for a job that asks
     for hybrid sharding without a size (workload.parallelism.dp_shard 'auto'), without pipeline stages, smallest
@@ -220,6 +231,8 @@ def _rungs(tj: TrainingJob, dp: int, pp: int, pins: Pins, shards: list[int] | tu
         zeros = [z for z in zeros if z in tj.stack_zero_stages] or [max(tj.stack_zero_stages)]
     if pins.sac_op:
         ckpts = [SAC_OP]
+    elif pins.every_n:  # torchtitan's selective_ac_option N: each stage wraps its N-th, 2N-th, ... block
+        ckpts = [every_nth_share(tj.shape.layers, pp, pins.every_n)]
     elif pins.checkpointing is not None:
         ckpts = [float(pins.checkpointing)]
     elif tj.stack_recompute:  # the named stack's own default (training_job.stack_recompute)
@@ -262,7 +275,7 @@ def _layout(tj: TrainingJob, n: int, tp: int, pp: int, cp: int, ep: int, v: int,
     share = 0.0
     if 0.0 < ck < 1.0:  # whole layers of the stage: at least one
         per_stage = math.ceil(tj.shape.layers / pp)
-        share = math.ceil(ck * per_stage) / per_stage
+        share = math.ceil(round(ck * per_stage, 6)) / per_stage
     etp = expert_split(tp, dp, ep, tj.etp)[0] if tj.shape.moe else 0  # the job's, where the layout holds it
     return Layout(tp, pp, dp, ep, cp, micro, ga, int(ga * per_step), zero, ck >= 1.0 or share >= 1.0, off,
                   v, share if share < 1.0 else 0.0, shard, ck == SAC_OP, etp)

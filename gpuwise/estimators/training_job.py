@@ -36,8 +36,10 @@ def _requested_pins(job: Job) -> P.Pins:
         zero=w.zero_stage if "zero_stage" in given and isinstance(w.zero_stage, int) and "zero_stage" not in off
         else None,
         checkpointing=(w.gradient_checkpointing if "gradient_checkpointing" in given
-                       and isinstance(w.gradient_checkpointing, bool) else None),
+                       and isinstance(w.gradient_checkpointing, bool) and w.checkpoint_every_n_layers is None
+                       else None),  # true beside every N-th layer: those layers (every_n)
         sac_op=True if w.gradient_checkpointing == "selective_op" else None,
+        every_n=w.checkpoint_every_n_layers,
         offload=w.offload if "offload" in given and "offload" not in off else None,
         vpp=par.vpp if par else None,
         dp_shard=_dp_shard(job),
@@ -99,7 +101,7 @@ _PIN_FIELDS = (("tp", "parallelism.tp", "tp"), ("pp", "parallelism.pp", "pp"), (
 """(pin, the workload field it comes from, the layout's field) for :func:`pins_not_kept`."""
 
 
-def pins_not_kept(pins: P.Pins, lay: Any) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+def pins_not_kept(pins: P.Pins, lay: Any, layers: int = 0) -> tuple[tuple[str, str, dict[str, Any]], ...]:
     """What of the user's layout settings ``lay`` (the planner's layout for them) does not keep, as message ids
     with values (note.train_pin_not_kept: the field, the setting and what the layout uses): the planner drops a
     pin no layout of the GPU count can keep (a copy of tp x pp x cp wider than the count), and the rules say so."""
@@ -113,6 +115,12 @@ def pins_not_kept(pins: P.Pins, lay: Any) -> tuple[tuple[str, str, dict[str, Any
             used = lay.replicas
         if used != pin:
             out.append(("; " if out else "", "note.train_pin_not_kept", {"field": field_, "pin": pin, "used": used}))
+    if pins.every_n and layers:  # every N-th layer: the layout's share of each stage's layers recomputed
+        share = P.every_nth_share(layers, lay.pp, pins.every_n)
+        if abs(lay.recompute_share - share) > 1e-9:
+            out.append(("; " if out else "", "note.train_pin_not_kept",
+                        {"field": "checkpoint_every_n_layers", "pin": pins.every_n,
+                         "used": f"{lay.recompute_share:.0%}"}))
     return tuple(out)
 
 
@@ -235,7 +243,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        ce_cut=getattr(w, "cut_cross_entropy", False),
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=memory_bound_scale(job),
-                       stack_attention=spec.attention_kernel,
+                       stack_attention=attention_class(job, spec.attention_kernel),
                        unfused_mla=unfused_mla(job),
                        stack_unfused_attention_below=(float(spec.unfused_attention_below)
                                                       if spec.unfused_attention_below else None),
@@ -469,6 +477,16 @@ def moe_micro_batches(job: Job, spec: StackSpeed) -> tuple[int, ...]:
     return tries
 
 
+def attention_class(job: Job, stack_class: str) -> str:
+    """The attention kernel class a training job runs: the backend it states (workload.attention_kernel, mapped by
+    runtime.yaml attention_kernels backends), else its stack's (training_stacks attention_kernel)."""
+    stated = getattr(job.w, "attention_kernel", None)
+    ak = job.kb.runtime.training.attention_kernels
+    if stated is None or ak is None:
+        return stack_class
+    return ak.backends.get(stated, stack_class)
+
+
 def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:
     """The recomputation shares the planner tries for a dense model on a stack the job names, where
     gradient_checkpointing is left out: the stack's own default for the model's size (runtime.yaml training_stacks
@@ -480,6 +498,7 @@ def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:
 
     w = job.w
     if (getattr(w, "stack", None) is None or spec.recompute is None or "gradient_checkpointing" in w.model_fields_set
+            or w.checkpoint_every_n_layers is not None
             or (job.shape.moe and not spec.recompute_moe)):
         return ()
     size = job.shape.params / 1e9

@@ -123,6 +123,7 @@ class Pins:
     vpp: int | None = None  # virtual pipeline stages per rank (interleaved schedule); 1: plain 1F1B
     dp_shard: int | None = None  # data-parallel ranks a ZeRO / FSDP group spans (hybrid sharding; AUTO_SHARD: chosen)
     sac_op: bool | None = None  # per-op selective checkpointing stated (workload.gradient_checkpointing 'selective_op')
+    every_n: int | None = None  # every N-th layer of a stage recomputed (workload.checkpoint_every_n_layers)
     # the experts' tensor-parallel size stated (workload.parallelism.etp): the job carries it (TrainingJob.etp), each
     # layout keeps it where it divides; here only so that a layout which does not is said (training_job.pins_not_kept)
     etp: int | None = None
@@ -130,7 +131,7 @@ class Pins:
     @property
     def any(self) -> bool:
         return any(v is not None for v in (self.tp, self.pp, self.ep, self.cp, self.zero, self.checkpointing,
-                                           self.offload, self.vpp, self.dp_shard, self.sac_op))
+                                           self.offload, self.vpp, self.dp_shard, self.sac_op, self.every_n))
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}

@@ -168,9 +168,9 @@ on one would say the run is cheaper than it is (accepted and ignored until round
 
 
 TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "batch_size", "seq_len",
-                 "gradient_checkpointing", "zero_stage", "offload", "host_cpu_cores", "train_tokens",
-                 "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap", "fp8_params",
-                 "chunked_cross_entropy", "cut_cross_entropy", "stack_version", "transformers_version",
+                 "gradient_checkpointing", "checkpoint_every_n_layers", "attention_kernel", "zero_stage", "offload",
+                 "host_cpu_cores", "train_tokens", "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap",
+                 "fp8_params", "chunked_cross_entropy", "cut_cross_entropy", "stack_version", "transformers_version",
                  "torch_compile", "liger_kernel", "grad_reduce_in_fp32")
 """Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
 estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
@@ -258,6 +258,12 @@ class Workload(Strict):
     # selective_op: torchtitan's per-op selective activation checkpointing (activation_checkpoint mode 'selective',
     # selective_ac_option 'op'): every layer recomputes its even matmuls, keeping the other outputs
     gradient_checkpointing: bool | Literal["auto", "selective_op"] = False
+    # torchtitan's per-layer selective checkpointing (activation_checkpoint mode 'selective', selective_ac_option
+    # N): every N-th block of a stage is wrapped in checkpoint_wrapper and recomputed, the others keep what they save
+    checkpoint_every_n_layers: int | None = Field(default=None, ge=1, le=1000)
+    # the attention kernel a training run calls, where it is not its stack's (runtime.yaml attention_kernels backends):
+    # FlashAttention-2, or cuDNN's fused flash attention (PyTorch SDPA's cuDNN backend, Transformer Engine's)
+    attention_kernel: Literal["fa2", "cudnn"] | None = None
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme", "auto"] = "none"  # auto: left out (_offload_auto)
@@ -542,6 +548,18 @@ class Workload(Strict):
         if isinstance(v, float | int) and (not math.isfinite(v) or v < 1 or v > 1e12):
             raise Said(N_("must be 'auto' or a number of tokens between 1 and 1e12"))
         return v
+
+    @model_validator(mode="after")
+    def _every_nth_layer(self) -> "Workload":
+        """Every N-th layer recomputed is a share of whole layers: it says what gradient_checkpointing true says for
+        those layers, so false (none) or selective_op (every layer, per op) beside it contradicts it."""
+        if self.checkpoint_every_n_layers is not None and "gradient_checkpointing" in self.model_fields_set \
+                and self.gradient_checkpointing not in (True, "auto"):
+            raise SaidAt(("checkpoint_every_n_layers",),
+                         N_("every %(n)s-th layer recomputed, and gradient_checkpointing %(ckpt)s: leave one of the "
+                            "two out, or set gradient_checkpointing true"),
+                         n=self.checkpoint_every_n_layers, ckpt=self.gradient_checkpointing)
+        return self
 
     @model_validator(mode="after")
     def _tp_overlap_stack(self) -> "Workload":

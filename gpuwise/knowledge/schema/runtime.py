@@ -300,6 +300,9 @@ class AttentionKernels(Strict):
         default_factory=dict, description="training stack -> its first release whose Transformer Engine trains "
         "multi-head latent attention (query/key and value head dims unequal) in a fused kernel on compute capability "
         "10.0 and above; a job stating an earlier workload.stack_version runs it unfused there")
+    backends: dict[str, Literal["fa2", "fused"]] = Field(
+        default_factory=dict, description="attention backend a training job may state (workload.attention_kernel) "
+        "-> the kernel class it runs in: its utilization figures, in place of the stack's class")
     benchmark_count_ratio: _within(float, 1, 2) = Field(
         default=1.0, description="FLOPs the utilization figures' benchmarks count for one forward and backward of "
         "attention over the FLOPs gpuwise counts for it (compute.training_flops, the backward twice the forward): "
