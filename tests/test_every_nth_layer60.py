@@ -93,3 +93,17 @@ def test_attention_kernel_is_a_training_setting():
     with pytest.raises(UserError, match="attention_kernel"):
         estimate({"workload": {"task": "inference", "model": "llama-3-8b", "attention_kernel": "cudnn"},
                   "constraints": {}}, gpu="h100-80gb-sxm", gpus=1)
+
+
+def test_unstated_kernel_is_said_on_a_named_stack():
+    """Left out on a named stack, the kernel the stack's class stands for is listed as an assumption (fsdp-hf: fa2);
+    stated, or with no stack named (the middle's own assumption covers it), nothing is added."""
+    def said(**w):
+        e = estimate({"workload": {**LONG, **w}, "constraints": {}}, gpu="h100-80gb-sxm", gpus=8)
+        return [(a.value, a.message_id) for a in e.assumptions if a.field == "workload.attention_kernel"]
+    assert said() == [("fa2", "assume.default.workload.attention_kernel")]
+    assert said(attention_kernel="cudnn") == []
+    assert said(stack="nemo") == [("cudnn", "assume.default.workload.attention_kernel")]
+    unnamed = {k: v for k, v in LONG.items() if k != "stack"}
+    e = estimate({"workload": unnamed, "constraints": {}}, gpu="h100-80gb-sxm", gpus=8)
+    assert not [a for a in e.assumptions if a.field == "workload.attention_kernel"]

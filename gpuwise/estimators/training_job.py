@@ -243,7 +243,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        ce_cut=getattr(w, "cut_cross_entropy", False),
                        stack_efficiency=stack_efficiency(job),
                        stack_memory_bound=memory_bound_scale(job),
-                       stack_attention=attention_class(job, spec.attention_kernel),
+                       stack_attention=attention_class(job, spec),
                        unfused_mla=unfused_mla(job),
                        stack_unfused_attention_below=(float(spec.unfused_attention_below)
                                                       if spec.unfused_attention_below else None),
@@ -477,14 +477,23 @@ def moe_micro_batches(job: Job, spec: StackSpeed) -> tuple[int, ...]:
     return tries
 
 
-def attention_class(job: Job, stack_class: str) -> str:
+def attention_class(job: Job, spec: StackSpeed) -> str:
     """The attention kernel class a training job runs: the backend it states (workload.attention_kernel, mapped by
-    runtime.yaml attention_kernels backends), else its stack's (training_stacks attention_kernel)."""
+    runtime.yaml attention_kernels backends), else its stack's (training_stacks attention_kernel), said as an
+    assumption naming the backend of that class (fa2, or cudnn for the fused class) where the job names its stack
+    (unnamed, the stack's own assumption covers it: one line more folded the plan brief's month table)."""
     stated = getattr(job.w, "attention_kernel", None)
     ak = job.kb.runtime.training.attention_kernels
-    if stated is None or ak is None:
-        return stack_class
-    return ak.backends.get(stated, stack_class)
+    if ak is None:
+        return spec.attention_kernel
+    if stated is not None:
+        return ak.backends.get(stated, spec.attention_kernel)
+    backend = next((b for b, cls in ak.backends.items() if cls == spec.attention_kernel), None)
+    if (backend is not None and getattr(job.w, "stack", None) is not None
+            and not any(a.field == "workload.attention_kernel" for a in job.assumptions)):
+        job.assumptions.append(note("workload.attention_kernel", backend, "assume.default.workload.attention_kernel",
+                                    {"stack": spec.name, "kernel": backend}))
+    return spec.attention_kernel
 
 
 def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:

@@ -651,6 +651,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         "precision", "context_len", "concurrent_requests", "attention", "framework", "kv_precision"}
     if w.method != "full":
         relevant |= {"lora_rank", "lora_targets"}
+    if w.task != "inference" and w.checkpoint_every_n_layers is not None:
+        relevant.discard("gradient_checkpointing")  # the layers recomputed are stated: every N-th
     if w.task == "inference" and w.requests_per_s:
         relevant.discard("concurrent_requests")  # the load is the request rate
     for name in sorted(relevant - set_w):
