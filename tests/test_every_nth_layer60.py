@@ -107,3 +107,8 @@ def test_unstated_kernel_is_said_on_a_named_stack():
     unnamed = {k: v for k, v in LONG.items() if k != "stack"}
     e = estimate({"workload": unnamed, "constraints": {}}, gpu="h100-80gb-sxm", gpus=8)
     assert not [a for a in e.assumptions if a.field == "workload.attention_kernel"]
+
+
+def test_a_kernel_beside_eager_attention_is_refused():
+    with pytest.raises(UserError, match="attention_kernel"):
+        _long(attention_kernel="cudnn", attention="eager")

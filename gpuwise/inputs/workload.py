@@ -562,6 +562,15 @@ class Workload(Strict):
         return self
 
     @model_validator(mode="after")
+    def _kernel_not_eager(self) -> "Workload":
+        """An attention kernel named beside eager attention (the seq x seq scores held) says two things."""
+        if self.attention_kernel is not None and self.attention == "eager":
+            raise SaidAt(("attention_kernel",), N_("attention_kernel %(kernel)s is a fused kernel, and attention eager "
+                                                   "holds the seq x seq scores: leave one of the two out"),
+                         kernel=self.attention_kernel)
+        return self
+
+    @model_validator(mode="after")
     def _tp_overlap_stack(self) -> "Workload":
         """Userbuffers overlap is Transformer Engine's, so only the stacks built on it can turn it on."""
         if self.tp_comm_overlap and self.stack not in ("megatron", "nemo"):
