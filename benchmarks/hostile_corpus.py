@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,914 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 3,964 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -121,7 +121,10 @@ weight_only_gemm, p95 TPOT at a trickle) and 22 of round 46 (benchmarks/hostile_
 words, networks given as their speed, names past their length, price CSV cells written with their units) and 67
 of round 47 (benchmarks/hostile_round47.py: GPUs named by their marketing variant, models by where their weights are,
 dates before a GPU's launch, --currency and --lang as people say them, misnamed overlay files, Latin-1, blank and
-multi-document files, -o a folder's name, V100S and DGX A100, numbers past a float, rule ids as a report shows them), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+multi-document files, -o a folder's name, V100S and DGX A100, numbers past a float, rule ids as a report shows them) and 50 of round 48
+(benchmarks/hostile_round48.py: shares given as whole percentages, numbers with units past their bounds, currencies as
+people say them in files and price CSVs, monthly prices in a price CSV, a plan's two loads, price filters that match
+nothing), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -133,7 +136,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round47: eleven's to forty-seventh's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round48: eleven's to forty-eighth's)
 
 Exit status 1 when a case fails.
 """
@@ -258,6 +261,7 @@ from benchmarks import (  # noqa: E402
     hostile_round45,
     hostile_round46,
     hostile_round47,
+    hostile_round48,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -272,7 +276,8 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (38, hostile_round38), (39, hostile_round39),
                     (40, hostile_round40), (41, hostile_round41), (42, hostile_round42),
                     (43, hostile_round43), (44, hostile_round44),
-                    (45, hostile_round45), (46, hostile_round46), (47, hostile_round47)):
+                    (45, hostile_round45), (46, hostile_round46), (47, hostile_round47),
+                    (48, hostile_round48)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -394,7 +399,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
