@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .errors import N_, _catalog
+from .inputs.notation import CURRENCY_NAMES
 
 ARGPARSE_WORDS = (
     N_("usage: "),
@@ -167,9 +168,7 @@ def english_where_chinese_cannot_show(args: argparse.Namespace, stdout: Any) -> 
 CLOSE_WORD = N_("did you mean %(name)s?")
 """The close match of a misspelt command, option or choice (the catalog's words for names)."""
 
-ALIASES = {"markdown": "md", "txt": "text", "htm": "html",
-           "rmb": "CNY", "renminbi": "CNY", "yuan": "CNY", "¥": "CNY", "￥": "CNY", "元": "CNY", "人民币": "CNY",
-           "$": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
+ALIASES = {"markdown": "md", "txt": "text", "htm": "html", **CURRENCY_NAMES,
            "cn": "zh", "chinese": "zh", "中文": "zh", "汉语": "zh", "简体中文": "zh",
            "english": "en", "英文": "en", "英语": "en"}
 """Other names of a choice, too far from it for difflib: a report format's (the -o suffixes and their words: ``--format

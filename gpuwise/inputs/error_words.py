@@ -11,6 +11,7 @@ from typing import Any, get_origin
 from pydantic import BaseModel
 
 from ..errors import N_
+from .notation import CURRENCY_NAMES
 
 #: Names users give an inference engine that the schema spells otherwise, for the 'did you mean' of a refused
 #: ``framework`` (Ollama and LM Studio serve GGUF models with llama.cpp's kernels).
@@ -158,7 +159,7 @@ def literal_close(given: Any, expected: Any) -> str | None:
     if not isinstance(given, str):
         return None
     choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
-    for names in (_ENGINE_NAMES, _STACK_NAMES):
+    for names in (_ENGINE_NAMES, _STACK_NAMES, CURRENCY_NAMES):  # a currency as people say it: 'RMB', '¥' (round 48)
         alias = names.get(given.strip().lower())
         if alias in choices:
             return alias

@@ -179,8 +179,12 @@ def version_text(v: object, field_name: str) -> object:
 _MONEY = re.compile(
     r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]{1,4})?)\s*"
     r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
-_CURRENCY = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
-             "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "yuan": "CNY", "元": "CNY"}
+CURRENCY_NAMES = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
+                  "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "renminbi": "CNY", "yuan": "CNY", "元": "CNY",
+                  "人民币": "CNY"}
+"""A currency's other names, lower case, as people write it beside an amount or in a currency field: read in an
+amount (``RMB 1.5m``), offered where a currency field or option is given one (``currency: RMB``, hostile round 47's
+``--currency RMB`` and round 48's files and price CSVs)."""
 _MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
 
 
@@ -194,7 +198,7 @@ def parse_money(text: str) -> tuple[float, str | None]:
     if m is None:
         raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
     pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
-    cur_pre, cur_post = _CURRENCY.get(pre), _CURRENCY.get(post)
+    cur_pre, cur_post = CURRENCY_NAMES.get(pre), CURRENCY_NAMES.get(post)
     if cur_pre and cur_post and cur_pre != cur_post:
         raise Said(N_("%(text)s names two currencies"), text=f"{text!r}")
     amount = float(m.group("num").replace(",", ""))

@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
 from ..inputs.dates import iso_date
-from ..inputs.notation import Meant, number_text
+from ..inputs.notation import CURRENCY_NAMES, Meant, number_text
 from ..inputs.schema import MAX_GPUS
 from ..inputs.units import amount_per_unit, raise_unit_written
 from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
@@ -529,9 +529,14 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             ram_cell, ram_scale, ram_col = row.get("MemoryGiB", ""), 2**30 / 1e9, "MemoryGiB"
         else:
             name = row.get("gpu", "")
-            currency = (row.get("currency") or "USD").upper()
-            if currency not in ("USD", "CNY"):
-                raise Said(N_("currency %(currency)r is not USD or CNY"), currency=currency)
+            written = (row.get("currency") or "USD").strip()
+            currency = written.upper()
+            if currency not in ("USD", "CNY"):  # 'RMB', 'yuan', '¥' offered as CNY, as written (hostile round 48)
+                named = CURRENCY_NAMES.get(written.lower())
+                if named is not None:
+                    raise Said(N_("currency %(currency)r is not USD or CNY: write %(named)s"), currency=written,
+                               named=named)
+                raise Said(N_("currency %(currency)r is not USD or CNY"), currency=written)
             count_text, price = row.get("gpus", ""), _number(row.get("price"), "price", currency)
             spot_price = _number(row["spot_price"], "spot_price", currency) if row.get("spot_price") else None
             region = row.get("region", "")
