@@ -2,7 +2,12 @@
 
 * a file's currency written as people say it (``constraints.currency: RMB``, ``¥``, ``dollars``, ``人民币``; a price
   CSV's ``currency`` cell ``RMB`` or ``yuan``) was refused with the two choices alone: the one meant is offered
-  (inputs/notation.py ``CURRENCY_NAMES``, the table ``--currency RMB`` has offered CNY by since round 47).
+  (inputs/notation.py ``CURRENCY_NAMES``, the table ``--currency RMB`` has offered CNY by since round 47);
+* a share given as a whole percentage (``prefix_cache_hit_rate: 80``, ``memory_fraction: 90``,
+  ``speculative.acceptance_rate: 70``, a plan's ``growth_per_month: 20``) was pydantic's bound alone ('less than or
+  equal to 0.99'): the fraction is offered where it is within the bound (inputs/units.py ``percent_meant``), and a
+  ``growth_per_month: 10`` that takes a service past its load's bound offers 0.1 after saying so;
+  ``acceptance_rate: '70%'`` was 'unable to parse string as a number': 0.7 offered, as every share field offers it.
 """
 
 from __future__ import annotations
@@ -54,3 +59,60 @@ def test_price_csv_currency_as_people_say_it(tmp_path, given, tail):
     r = cli(*IMPORT, cwd=tmp_path)
     assert r.returncode == 2 and not (tmp_path / "ov").exists(), r.stderr
     assert f"line 2: H100: currency '{given}' is not USD or CNY{tail}\n" in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- a share given as a whole percentage
+SHARE = "is a fraction, 0.1 for ten percent: write {meant} if {given} is a percentage"
+
+
+@pytest.mark.parametrize(("field", "given", "meant", "bound"), [
+    ("prefix_cache_hit_rate", 80, "0.8", "less than or equal to 0.99"),
+    ("memory_fraction", 90, "0.9", "less than or equal to 1"),
+    ("speculative.acceptance_rate", 70, "0.7", "less than 1"),
+])
+def test_share_given_as_a_whole_percentage(tmp_path, field, given, meant, bound):
+    workload = {**SERVE8, "framework": "vllm"}
+    head, _, leaf = field.rpartition(".")
+    if head:
+        workload[head] = {"method": "eagle3", leaf: given}
+    else:
+        workload[leaf] = given
+    err = _said(tmp_path, "r.yaml", {"workload": workload}, "estimate", "r.yaml", "--gpu", "h100")
+    assert err.rstrip().endswith(f"r.yaml: workload.{field}: Input should be {bound} (got {given}) "
+                                 f"({leaf} {SHARE.format(meant=meant, given=given)})"), err
+
+
+@pytest.mark.parametrize("given", [1.0, 100, 150])
+def test_share_past_its_bound_as_a_percentage_too_offers_nothing(tmp_path, given):
+    """1.0 is the whole, not one percent; 100 and 150 percent are past 0.99 as fractions too."""
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "prefix_cache_hit_rate": given}},
+                "estimate", "r.yaml", "--gpu", "h100")
+    assert err.rstrip().endswith(f"Input should be less than or equal to 0.99 (got {given})"), err
+
+
+def test_acceptance_rate_as_a_percentage_sign(tmp_path):
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "speculative": {"method": "eagle3",
+                                                                           "acceptance_rate": "70%"}}},
+                "estimate", "r.yaml", "--gpu", "h100")
+    assert err.rstrip().endswith("workload.speculative.acceptance_rate: '70%': acceptance_rate is a fraction, 0.1 "
+                                 "for ten percent: write 0.7"), err
+
+
+def _chat_plan(horizon: int, **cadence) -> dict:
+    return {"horizon_months": horizon, "workloads": [
+        {"name": "chat", "workload": SERVE8, "cadence": {"continuous": True, "hours_per_day": 24, **cadence},
+         "targets": {"requests_per_s": 2}}]}
+
+
+def test_plan_growth_past_its_field_bound_as_a_percentage(tmp_path):
+    err = _said(tmp_path, "plan.yaml", _chat_plan(6, growth_per_month=20), "plan", "plan.yaml")
+    assert err.rstrip().endswith("workloads[0].cadence.growth_per_month: Input should be less than or equal to 10 "
+                                 "(got 20) (growth_per_month " + SHARE.format(meant="0.2", given=20) + ")"), err
+
+
+def test_plan_growth_past_the_load_bound_as_a_percentage(tmp_path):
+    """2 requests/s x 11^11 = 5.71e11 in month 12, past requests_per_s's 1e7: said, then 0.1 offered."""
+    err = _said(tmp_path, "plan.yaml", _chat_plan(12, growth_per_month=10), "plan", "plan.yaml")
+    assert err.rstrip().endswith(
+        "plan.yaml: workloads: workload 'chat': growth_per_month 10 takes targets.requests_per_s from 2 to 5.71e+11 "
+        "by month 12, more than its bound of 1e+07; growth_per_month " + SHARE.format(meant="0.1", given=10)), err

@@ -46,6 +46,7 @@ from .requirements import (  # noqa: F401
     to_currency_fields,
 )
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, PosInt, Strict, _finite  # noqa: F401
+from .units import PERCENT_MEANT, percent_meant
 from .workload import (  # noqa: F401
     QUANTIZATION_PRECISIONS,
     SERVING_ONLY,
@@ -143,6 +144,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             msgid, values["expected"] = _OR_WORD[err["type"]], either(quoted, commas=True)  # 'or' in its language
             close = literal_close(err["input"], expected)
             hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
+        if hint is None and loc and (pct := percent_meant(str(loc[-1]), err["input"], err.get("ctx", {}))):
+            hint, hint_values = PERCENT_MEANT, pct  # 80 for a share: 0.8 offered (hostile round 48)
     elif err["type"] in ("model_type", "dict_type", "list_type") and "input" in err:
         # a section or a list given as something else ('cloud: null'): what the field takes, not pydantic's class name
         # ('Input should be a valid dictionary or instance of Cloud')

@@ -112,7 +112,8 @@ def _kind(name: str) -> tuple[str, dict[str, float], float] | None:
 
 
 _NAMED: dict[str, tuple[str, dict[str, float], float]] = {
-    "growth_per_month": ("fraction", _FRACTION, 1.0), "hours_per_day": ("hours", _HOURS, 1.0),
+    "growth_per_month": ("fraction", _FRACTION, 1.0), "acceptance_rate": ("fraction", _FRACTION, 1.0),
+    "hours_per_day": ("hours", _HOURS, 1.0),
     "months": ("months", _MONTHS, 1.0), "per_month": ("per_month", _PER_MONTH, 1.0),
     "count": ("gpus", _GPUS, 1.0), "max_gpus": ("gpus", _GPUS, 1.0), "batch_size": ("sequences", _SEQUENCES, 1.0),
     "concurrent_requests": ("requests", _REQUESTS, 1.0), "concurrency": ("requests", _REQUESTS, 1.0),
@@ -145,6 +146,25 @@ def _tokens(v: str, name: str) -> None:
         raise Meant(_KILO_TOKENS, given=repr(v), field=name, meant=_whole(num * 1024), decimal=_whole(num * 1000))
     if mult in _TOKENS:
         raise Meant(_SAID["tokens"], given=repr(v), field=name, meant=_whole(num * _TOKENS[mult]))
+
+
+PERCENT_MEANT = N_("%(share)s is a fraction, 0.1 for ten percent: write %(meant)s if %(given)s is a percentage")
+
+
+def percent_meant(name: str, value: Any, bound: dict[str, Any]) -> dict[str, str] | None:
+    """The values of :data:`PERCENT_MEANT` where a share field (``prefix_cache_hit_rate``, ``memory_fraction``,
+    ``speculative.acceptance_rate``, ``growth_per_month``) is given a whole percentage past its bound (80 for 0.8:
+    pydantic said only 'less than or equal to 0.99', hostile round 48) and the fraction it would be is within
+    ``bound`` (pydantic's ``le`` / ``lt``, empty for none); else None."""
+    kind = _kind(name)
+    if kind is None or kind[0] != "fraction" or isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not 1 < value <= 100:
+        return None
+    meant = value / 100
+    if ("le" in bound and meant > bound["le"]) or ("lt" in bound and meant >= bound["lt"]):
+        return None
+    return {"share": name, "meant": _number(meant), "given": _number(float(value))}
 
 
 def _whole(v: float) -> str:

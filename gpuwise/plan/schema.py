@@ -18,6 +18,7 @@ from ..errors import N_, Said, SaidAt
 from ..inputs.dates import month_text
 from ..inputs.requirements import gpus_as_text
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
+from ..inputs.units import PERCENT_MEANT, percent_meant
 
 Hosting = Literal["office", "colocation", "datacenter"]
 
@@ -326,10 +327,12 @@ def _growth_within_bounds(w: PlanWorkload, last: int) -> None:
                         else ("workload.concurrent_requests", wl.concurrent_requests, wf["concurrent_requests"]))
     bound = next(m.le for m in top.metadata if getattr(m, "le", None) is not None)
     peak = float(base) * (1 + c.growth_per_month) ** (last - c.start_month)
-    if peak > bound:
-        raise Said(N_("workload '%(name)s': growth_per_month %(growth)s takes %(field)s from %(base)s to %(peak)s by "
-                      "month %(month)s, more than its bound of %(bound)s"), name=w.name, growth=c.growth_per_month,
-                   field=field, base=f"{base:g}", peak=f"{peak:.3g}", month=last, bound=f"{bound:g}")
+    if peak > bound:  # 10 for ten percent: 0.1 offered after (hostile round 48)
+        said = N_("workload '%(name)s': growth_per_month %(growth)s takes %(field)s from %(base)s to %(peak)s by "
+                  "month %(month)s, more than its bound of %(bound)s")
+        pct = percent_meant("growth_per_month", c.growth_per_month, {})
+        raise Said((said, PERCENT_MEANT) if pct else said, name=w.name, growth=f"{c.growth_per_month:g}",
+                   field=field, base=f"{base:g}", peak=f"{peak:.3g}", month=last, bound=f"{bound:g}", **(pct or {}))
 
 
 def _name_key(name: str) -> str:
