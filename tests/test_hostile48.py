@@ -7,7 +7,10 @@
   ``speculative.acceptance_rate: 70``, a plan's ``growth_per_month: 20``) was pydantic's bound alone ('less than or
   equal to 0.99'): the fraction is offered where it is within the bound (inputs/units.py ``percent_meant``), and a
   ``growth_per_month: 10`` that takes a service past its load's bound offers 0.1 after saying so;
-  ``acceptance_rate: '70%'`` was 'unable to parse string as a number': 0.7 offered, as every share field offers it.
+  ``acceptance_rate: '70%'`` was 'unable to parse string as a number': 0.7 offered, as every share field offers it;
+* a number written with its unit that comes out past the field's bound (``horizon_months: 50 years``,
+  ``hours_per_day: 30h``, ``prefix_cache_hit_rate: 100%``) was offered alone ('write 600'), to be refused again:
+  the bound is said after it (inputs/units.py ``_offer``, the field's bounds read in inputs/strict.py).
 """
 
 from __future__ import annotations
@@ -116,3 +119,39 @@ def test_plan_growth_past_the_load_bound_as_a_percentage(tmp_path):
     assert err.rstrip().endswith(
         "plan.yaml: workloads: workload 'chat': growth_per_month 10 takes targets.requests_per_s from 2 to 5.71e+11 "
         "by month 12, more than its bound of 1e+07; growth_per_month " + SHARE.format(meant="0.1", given=10)), err
+
+
+# ---------------------------------------------------------------- a number with its unit, past the field's bound
+@pytest.mark.parametrize(("where", "given", "tail"), [
+    (("horizon_months",), "50 years", "horizon_months: '50 years': horizon_months is a number of months: write 600; "
+                                      "600 is past its bound: horizon_months is at most 60"),
+    (("workloads", 0, "cadence", "hours_per_day"), "30h",
+     "workloads[0].cadence.hours_per_day: '30h': hours_per_day is a number of hours: write 30; 30 is past its "
+     "bound: hours_per_day is at most 24"),
+])
+def test_plan_number_with_its_unit_past_the_bound(tmp_path, where, given, tail):
+    doc = _chat_plan(6)
+    cur = doc
+    for k in where[:-1]:
+        cur = cur[k]
+    cur[where[-1]] = given
+    err = _said(tmp_path, "plan.yaml", doc, "plan", "plan.yaml")
+    assert err.rstrip().endswith(f"plan.yaml: {tail}"), err
+
+
+def test_plan_number_with_its_unit_within_the_bound_offers_it_alone(tmp_path):
+    err = _said(tmp_path, "plan.yaml", {**_chat_plan(6), "horizon_months": "5 years"}, "plan", "plan.yaml")
+    assert err.rstrip().endswith("horizon_months: '5 years': horizon_months is a number of months: write 60"), err
+
+
+def test_share_percentage_past_the_bound(tmp_path):
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "prefix_cache_hit_rate": "100%"}},
+                "estimate", "r.yaml", "--gpu", "h100")
+    assert err.rstrip().endswith("'100%': prefix_cache_hit_rate is a fraction, 0.1 for ten percent: write 1; 1 is "
+                                 "past its bound: prefix_cache_hit_rate is at most 0.99"), err
+
+
+def test_past_the_bound_in_chinese(tmp_path):
+    err = _said(tmp_path, "plan.yaml", {**_chat_plan(6), "horizon_months": "10 years"}, "plan", "plan.yaml",
+                "--lang", "zh")
+    assert err.rstrip().endswith("请写作 120；120 超出其范围：horizon_months 至多为 60"), err

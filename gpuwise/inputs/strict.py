@@ -80,7 +80,8 @@ class Strict(Prebuilt, BaseModel):
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
-            raise_unit_written(v, info.field_name)  # '8B', 8e9 for params_b; '500ms' for p95_ttft_s (round 43)
+            raise_unit_written(v, info.field_name, _bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
+            # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
         elif isinstance(v, list) and takes_number_only(cls.model_fields[info.field_name].annotation):
             for x in v:  # a list of readings: fan_speed_percent ['90%'], power_under_load_w ['350W'] (round 45)
                 if isinstance(x, str):
@@ -88,6 +89,12 @@ class Strict(Prebuilt, BaseModel):
         if v is None:
             _no_null_number(cls.model_fields[info.field_name], info.field_name)
         return v
+
+
+def _bounds(field: Any) -> dict[str, float]:
+    """A number field's bounds as pydantic holds them (``Field(ge=1, le=60)``): ``{"ge": 1, "le": 60}``."""
+    return {k: float(b) for m in field.metadata for k in ("ge", "gt", "le", "lt")
+            if isinstance(b := getattr(m, k, None), int | float)}
 
 
 def _no_null_number(field: Any, name: str) -> None:

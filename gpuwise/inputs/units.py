@@ -197,9 +197,28 @@ def _number(v: float) -> str:
     return f"{v:.6g}"
 
 
-def raise_unit_written(v: Any, name: str) -> None:
+#: A number offered past the field's bound ('50 years' for horizon_months, at most 60): the bound said after it
+#: (hostile round 48: 'write 600' alone was refused again at once).
+_PAST = {"le": N_("%(meant)s is past its bound: %(field)s is at most %(bound)s"),
+         "lt": N_("%(meant)s is past its bound: %(field)s is less than %(bound)s"),
+         "ge": N_("%(meant)s is past its bound: %(field)s is at least %(bound)s"),
+         "gt": N_("%(meant)s is past its bound: %(field)s is more than %(bound)s")}
+
+
+def _offer(template: str, value: float, bounds: dict[str, float], **values: Any) -> Meant:
+    """The refusal offering ``value`` (written as ``values['meant']``), with the bound it passes where it does."""
+    past = next((k for k, b in bounds.items() if not {"le": value <= b, "lt": value < b, "ge": value >= b,
+                                                      "gt": value > b}[k]), None)
+    if past is None:
+        return Meant(template, **values)
+    return Meant((template, _PAST[past]), **values, bound=f"{bounds[past]:g}")
+
+
+def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None) -> None:
     """Refuse ``v`` for the field ``name`` where it is a number written with a unit the field's name fixes
-    (offering it in the field's unit), or a parameter count given to a size in billions; else return."""
+    (offering it in the field's unit), or a parameter count given to a size in billions; else return. ``bounds``:
+    the field's (``le``, ``lt``, ``ge``, ``gt``), said after a number offered past one."""
+    bounds = bounds or {}
     if name in _PER_UNIT and isinstance(v, str):
         _per_unit_amount(v, name)
     kind = _kind(name)
@@ -212,8 +231,9 @@ def raise_unit_written(v: Any, name: str) -> None:
     except OverflowError:  # 10**400 written out: the field's own bound says it
         count = None
     if what == "size" and count is not None and 1e6 <= count <= 1e15:
-        raise Meant(N_("%(given)s is a count of parameters, and %(field)s is in billions: write %(meant)s"),
-                    given=repr(v) if isinstance(v, str) else f"{count:,.0f}", field=name, meant=_number(count / 1e9))
+        raise _offer(N_("%(given)s is a count of parameters, and %(field)s is in billions: write %(meant)s"),
+                     count / 1e9, bounds, given=repr(v) if isinstance(v, str) else f"{count:,.0f}", field=name,
+                     meant=_number(count / 1e9))
     if not isinstance(v, str):
         return
     if what == "tokens":
@@ -227,7 +247,8 @@ def raise_unit_written(v: Any, name: str) -> None:
     if scale is None:
         return
     value = float(m.group("num")) * scale / own
-    raise Meant(_SAID[what], given=repr(v), field=name, meant=_whole(value) if what == "token_rate" else _number(value))
+    raise _offer(_SAID[what], value, bounds, given=repr(v), field=name,
+                 meant=_whole(value) if what == "token_rate" else _number(value))
 
 
 #: A link's line rate written with its unit, in Gb/s: bits ('400 Gbps', '400Gb/s', '400G', '400GbE', '100 Mbps',
