@@ -10,7 +10,10 @@
   ``acceptance_rate: '70%'`` was 'unable to parse string as a number': 0.7 offered, as every share field offers it;
 * a number written with its unit that comes out past the field's bound (``horizon_months: 50 years``,
   ``hours_per_day: 30h``, ``prefix_cache_hit_rate: 100%``) was offered alone ('write 600'), to be refused again:
-  the bound is said after it (inputs/units.py ``_offer``, the field's bounds read in inputs/strict.py).
+  the bound is said after it (inputs/units.py ``_offer``, the field's bounds read in inputs/strict.py);
+* a price CSV with a monthly price -- a cell '$1800/month' or a column ``price_per_month`` / ``monthly_usd`` and no
+  ``price`` -- was 'not a number' or 'the header lacks price', nothing offered: the price an hour is offered over
+  gpuwise's month of 730 hours (ledger.HOURS_PER_MONTH, 8,760 / 12).
 """
 
 from __future__ import annotations
@@ -155,3 +158,46 @@ def test_past_the_bound_in_chinese(tmp_path):
     err = _said(tmp_path, "plan.yaml", {**_chat_plan(6), "horizon_months": "10 years"}, "plan", "plan.yaml",
                 "--lang", "zh")
     assert err.rstrip().endswith("请写作 120；120 超出其范围：horizon_months 至多为 60"), err
+
+
+# ---------------------------------------------------------------- a price CSV with a monthly price
+def _import(tmp_path, body: str, *more: str):
+    (tmp_path / "c.csv").write_text(body, encoding="utf-8")
+    return cli(*IMPORT, *more, cwd=tmp_path)
+
+
+@pytest.mark.parametrize(("cell", "meant", "amount"), [("$1800/month", "2.466", "1800"),
+                                                       ("1800 per month", "2.466", "1800"),
+                                                       ("$14,600/mo", "20", "14600")])
+def test_price_cell_a_month(tmp_path, cell, meant, amount):
+    """1800 / 730 = 2.4658 an hour; 14,600 / 730 = 20."""
+    r = _import(tmp_path, f'gpu,gpus,price\nH100,8,"{cell}"\n')
+    assert r.returncode == 2 and not (tmp_path / "ov").exists(), r.stderr
+    assert (f"line 2: H100: price '{cell}' is a price a month, and price is the price an hour: write {meant} "
+            f"({amount} / 730 hours) if it is billed by the month\n") in r.stderr, r.stderr
+
+
+def test_price_cell_a_month_in_another_currency(tmp_path):
+    r = _import(tmp_path, "gpu,gpus,price\nH100,8,¥13000/mo\n")
+    assert "price '¥13000/mo' is in CNY, and this row's prices are in USD" in r.stderr, r.stderr
+
+
+def test_price_cell_an_hour_still_offered_as_before(tmp_path):
+    r = _import(tmp_path, "gpu,gpus,price\nH100,8,$2.50/hr\n")
+    assert "price '$2.50/hr' is not a number: write 2.5\n" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("column", ["price_per_month", "monthly_usd", "USD/mo"])
+def test_price_column_a_month(tmp_path, column):
+    r = _import(tmp_path, f"gpu,gpus,{column}\nH100,8,1800\n")
+    err = _one_line(r)
+    assert not (tmp_path / "ov").exists()
+    assert err.rstrip().endswith(
+        f"c.csv: not a price catalog: the header lacks price (read as the gpuwise layout) ('{column}' reads as a "
+        "price a month, and the layout's price is an hour's: divide each by 730 hours (gpuwise's month) into a "
+        "column 'price')"), err
+
+
+def test_price_column_a_month_in_chinese(tmp_path):
+    err = _one_line(_import(tmp_path, "gpu,gpus,price_per_month\nH100,8,1800\n", "--lang", "zh"))
+    assert "'price_per_month' 看来是月价" in err and "730" in err, err

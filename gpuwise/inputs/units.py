@@ -71,7 +71,9 @@ _TOKEN_RATE = {"tok/s": 1.0, "tokens/s": 1.0, "t/s": 1.0, "tps": 1.0, "k tok/s":
 #: What an amount is a price of, by the field: its per-unit suffixes ('$2.50/h', '$0.15/kWh', '$500/day').
 _PER_UNIT = {"hourly_usd": r"(?:/|per\s+|an?\s+)(?:gpu[\s/-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?",
              "electricity_usd_per_kwh": r"(?:/|per\s+|an?\s+)kwh",
-             "value_of_a_day_usd": r"(?:/|per\s+|an?\s+)(?:d|day)"}
+             "value_of_a_day_usd": r"(?:/|per\s+|an?\s+)(?:d|day)",
+             # no field's: a price CSV's cell priced by the month ('$1800/month'), offered an hour (round 48)
+             "a_month": r"(?:/|per\s+|an?\s+)(?:mo|mon|mth|month)s?"}
 
 _SAID = {
     "size": N_("%(given)s: %(field)s is the size in billions of parameters, a number: write %(meant)s"),

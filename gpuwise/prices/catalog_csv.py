@@ -40,6 +40,7 @@ from ..inputs.schema import MAX_GPUS
 from ..inputs.units import amount_per_unit, raise_unit_written
 from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
+from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
 
 MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (below it, a typo or a unit slip)
@@ -192,9 +193,22 @@ def _written_with_unit(text: str, what: str, currency: str) -> str | None:
     return None
 
 
+def _a_month(text: str, what: str, currency: str) -> dict[str, str] | None:
+    """A price cell written as a price a month ('$1800/month', '1800 per month'): the price an hour it is over
+    gpuwise's month (ledger.HOURS_PER_MONTH, 8,760 / 12 hours, what a monthly bill covers), for the refusal to offer
+    (hostile round 48: 'not a number', nothing offered); None for any other cell, or one in another currency."""
+    if _UNIT_FIELDS.get(what) != "hourly_usd" or not re.search(r"\d\s*(?:/|per\s|an?\s)\s*m", text, re.I):
+        return None
+    read = amount_per_unit(text, "a_month")
+    if read is None or read[1] not in (None, currency) or read[0] <= 0:
+        return None
+    return {"amount": f"{read[0]:.15g}", "hours": f"{HOURS_PER_MONTH:g}", "meant": f"{read[0] / HOURS_PER_MONTH:.4g}"}
+
+
 def _other_currency(text: str, what: str, currency: str) -> str | None:
     """The currency a price cell is written in where it is not the row's ('¥15/h' in a USD row: CNY); else None."""
-    read = amount_per_unit(text, "hourly_usd") if _UNIT_FIELDS.get(what) == "hourly_usd" else None
+    read = (amount_per_unit(text, "hourly_usd") or amount_per_unit(text, "a_month")  # '¥13000/mo' too
+            if _UNIT_FIELDS.get(what) == "hourly_usd" else None)
     return read[1] if read is not None and read[1] not in (None, currency) else None
 
 
@@ -220,6 +234,11 @@ def _number(text: str | None, what: str, currency: str | None = None) -> float:
     if meant is not None:
         raise Said(N_("%(what)s %(text)r is not a number: write %(meant)s"), what=what, text=text.strip()[:30],
                    meant=meant)
+    monthly = _a_month(text.strip(), what, currency) if value is None and text else None
+    if monthly is not None:
+        raise Said(N_("%(what)s %(text)r is a price a month, and %(what)s is the price an hour: write %(meant)s "
+                      "(%(amount)s / %(hours)s hours) if it is billed by the month"), what=what,
+                   text=text.strip()[:30], **monthly)
     if value is None:
         raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
     if not math.isfinite(value):
@@ -296,6 +315,12 @@ def _close_column(missing: str, header: list[str]) -> list[str]:
     return same[:1] or difflib.get_close_matches(missing, header, n=1)
 
 
+_PRICES = ("price", "Price")
+"""The layouts' hourly price columns (FORMATS)."""
+_MONTHLY = re.compile(r"(?i)(?:^|[\s_/-])(?:month|monthly|mo|mth|per_month)(?:$|[\s_/-])")
+"""A column named for a price a month ('price_per_month', 'monthly_usd', 'USD/mo')."""
+
+
 def _detect(header: list[str], path: Path) -> str:
     have = set(header)
     for name, needed in FORMATS.items():
@@ -309,7 +334,13 @@ def _detect(header: list[str], path: Path) -> str:
     close = [_close_column(m, spare) for m in missing]
     pairs = [(repr(c[0]), repr(m)) for m, c in zip(missing, close, strict=True) if c]
     hint, hint_values = N_("give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price"), None
-    if len(pairs) == 1:
+    monthly = next((h for h in spare if _MONTHLY.search(h)), None) if any(m in _PRICES for m in missing) else None
+    if monthly is not None:  # 'price_per_month': the hourly price it is not (hostile round 48)
+        hint, hint_values = N_("%(column)s reads as a price a month, and the layout's price is an hour's: divide "
+                               "each by %(hours)s hours (gpuwise's month) into a column %(price)s"), {
+            "column": repr(monthly), "hours": f"{HOURS_PER_MONTH:g}",
+            "price": repr(next(m for m in missing if m in _PRICES))}
+    elif len(pairs) == 1:
         hint, hint_values = N_("did you mean %(name)s for %(missing)s?"), {"name": pairs[0][0], "missing": pairs[0][1]}
     elif pairs:  # several columns to rename: as many clauses
         hint, hint_values = N_("%(clauses)s"), {"clauses": Clauses(
