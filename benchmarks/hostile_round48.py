@@ -155,7 +155,7 @@ def add(case, ns: dict[str, Any]) -> None:
           _refused_no("plan.yaml", "workloads[0].targets", "requests_per_s", "concurrency"), argv=("plan", "plan.yaml"))
     pcase("load48: the same, --lang zh", _plan([_chat(targets={"requests_per_s": 2, "concurrency": 16})]),
           _refused_no("plan.yaml", "workloads[0].targets", "requests_per_s", "concurrency"), argv=("plan", "plan.yaml", "--lang", "zh"))
-    pcase("load48: targets.concurrency alone: planned", _plan([_chat(targets={"concurrency": 16})]), lambda r: r.returncode in (0, 1) and _one(r) and _json(r) is not None)
+    pcase("load48: targets.concurrency alone: planned", _plan([{**_chat(), "targets": {"concurrency": 16}}]), lambda r: r.returncode in (0, 1) and _one(r) and _json(r) is not None)
     rcase("load48: requests_per_s 0: refused by its bound", {"workload": {**SERVE8, "requests_per_s": 0}}, _refused("r.yaml", "workload.requests_per_s", "0"))
     rcase("load48: disaggregated on at most one GPU: served colocated, SRV-DISAGGREGATED-ONE-COPY said", {"workload": {**SERVE8, "disaggregated": True, "requests_per_s": 2}, "constraints": {"max_gpus": 1}},
           lambda r: r.returncode in (0, 1) and "SRV-DISAGGREGATED-ONE-COPY" in r.stdout, argv=("recommend", "r.yaml", "--format", "json"))

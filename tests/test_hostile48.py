@@ -13,7 +13,9 @@
   the bound is said after it (inputs/units.py ``_offer``, the field's bounds read in inputs/strict.py);
 * a price CSV with a monthly price -- a cell '$1800/month' or a column ``price_per_month`` / ``monthly_usd`` and no
   ``price`` -- was 'not a number' or 'the header lacks price', nothing offered: the price an hour is offered over
-  gpuwise's month of 730 hours (ledger.HOURS_PER_MONTH, 8,760 / 12).
+  gpuwise's month of 730 hours (ledger.HOURS_PER_MONTH, 8,760 / 12);
+* a plan's service with ``targets.requests_per_s`` and ``targets.concurrency`` both was planned on the rate, the
+  concurrency dropped without a word: refused, one load asked for.
 """
 
 from __future__ import annotations
@@ -201,3 +203,22 @@ def test_price_column_a_month(tmp_path, column):
 def test_price_column_a_month_in_chinese(tmp_path):
     err = _one_line(_import(tmp_path, "gpu,gpus,price_per_month\nH100,8,1800\n", "--lang", "zh"))
     assert "'price_per_month' 看来是月价" in err and "730" in err, err
+
+
+# ---------------------------------------------------------------- a plan's service given two loads
+def test_plan_targets_with_a_rate_and_a_concurrency(tmp_path):
+    doc = _chat_plan(6)
+    doc["workloads"][0]["targets"]["concurrency"] = 16
+    err = _said(tmp_path, "plan.yaml", doc, "plan", "plan.yaml")
+    assert err.rstrip().endswith(
+        "plan.yaml: workloads[0].targets: give requests_per_s or concurrency, not both: each is the service's load "
+        "in its first month (requests arriving a second, or requests in flight), and the plan would read the rate "
+        "alone"), err
+
+
+def test_plan_targets_with_a_concurrency_alone_is_planned(tmp_path):
+    doc = _chat_plan(6)
+    doc["workloads"][0]["targets"] = {"concurrency": 16}
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and not r.stderr.strip(), r.stderr

@@ -147,6 +147,10 @@ class Targets(Strict):
     def _one_ttft(self) -> Targets:
         if None not in (self.max_ttft_ms, self.p95_ttft_ms) and self.max_ttft_ms != self.p95_ttft_ms:
             raise Said(N_("give max_ttft_ms alone: p95_ttft_ms is its older name, and the two differ"))
+        if self.requests_per_s is not None and self.concurrency is not None:  # the rate was read, the other dropped
+            raise Said(N_("give requests_per_s or concurrency, not both: each is the service's load in its first "
+                          "month (requests arriving a second, or requests in flight), and the plan would read the "
+                          "rate alone"))
         return self
 
     @property
