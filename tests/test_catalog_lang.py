@@ -151,7 +151,12 @@ def test_prices_rows_worded_in_chinese():
 
 
 def test_no_prices_in_chinese():
-    assert _run("prices", "--gpu", "p40", "--provider", "lambda", "--lang", "zh") == "没有符合条件的价格。\n"
+    """No P40 at lambda, nor anywhere: the filters as typed, and what each left out would match (hostile round 48,
+    tests/test_hostile48.py)."""
+    out = _run("prices", "--gpu", "p40", "--provider", "lambda", "--lang", "zh").splitlines()
+    assert out[0] == "没有符合 --gpu p40 --provider lambda 的价格。"
+    assert out[1].startswith("  去掉 --gpu：有 ") and out[1].endswith(" 的价格")
+    assert out[2] == "  去掉 --provider：同样没有"
 
 
 # ------------------------------------------------------------------------------ JSON and English

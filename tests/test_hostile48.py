@@ -15,7 +15,10 @@
   ``price`` -- was 'not a number' or 'the header lacks price', nothing offered: the price an hour is offered over
   gpuwise's month of 730 hours (ledger.HOURS_PER_MONTH, 8,760 / 12);
 * a plan's service with ``targets.requests_per_s`` and ``targets.concurrency`` both was planned on the rate, the
-  concurrency dropped without a word: refused, one load asked for.
+  concurrency dropped without a word: refused, one load asked for;
+* ``gpuwise prices`` with filters that match nothing together (``--gpu B200 --provider autodl``) said 'No prices
+  match.' alone: it says the filters as typed and, for each, what the others match without it (prices/table.py
+  ``other_matches``): the providers that list a B200, the GPUs autodl prices, the currencies of the H100's prices.
 """
 
 from __future__ import annotations
@@ -222,3 +225,37 @@ def test_plan_targets_with_a_concurrency_alone_is_planned(tmp_path):
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
     r = cli("plan", "plan.yaml", "--format", "json", cwd=tmp_path)
     assert r.returncode in (0, 1) and not r.stderr.strip(), r.stderr
+
+
+# ---------------------------------------------------------------- price filters that match nothing together
+def _prices_json(*filters: str) -> list[dict]:
+    import json
+
+    r = cli("prices", *filters, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["prices"]
+
+
+def test_prices_filters_that_match_nothing_say_what_each_other_matches():
+    """The expected lists are read from the JSON of each filter alone, not from the view."""
+    assert _prices_json("--gpu", "B200", "--provider", "autodl") == []
+    lists_b200 = sorted({p["provider"] for p in _prices_json("--gpu", "B200") if p["provider"]})
+    autodl_gpus = sorted({p["gpu"] for p in _prices_json("--provider", "autodl") if p["gpu"]})
+    r = cli("prices", "--gpu", "B200", "--provider", "autodl")
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    assert r.stdout == ("No prices match --gpu B200 --provider autodl.\n"
+                        f"  without --gpu: for {', '.join(autodl_gpus[:8])}"
+                        f"{f' and {len(autodl_gpus) - 8} more' if len(autodl_gpus) > 8 else ''}\n"
+                        f"  without --provider: listed by {', '.join(lists_b200)}\n"), r.stdout
+    assert "runpod" in lists_b200 and "rtx-4090" in autodl_gpus  # knowledge/clouds.yaml's offers
+
+
+def test_prices_currency_that_matches_nothing_names_the_currencies():
+    currencies = sorted({p["currency"] for p in _prices_json("--gpu", "H100")})
+    r = cli("prices", "--gpu", "H100", "--currency", "CNY")
+    assert r.returncode == 0 and r.stdout.startswith("No prices match --gpu H100 --currency CNY.\n"), r.stdout
+    assert r.stdout.splitlines()[-1] == f"  without --currency: in {', '.join(currencies)}", r.stdout
+
+
+def test_prices_filters_that_match_nothing_in_json_is_an_empty_list():
+    assert _prices_json("--gpu", "B200", "--provider", "autodl") == []

@@ -194,6 +194,22 @@ def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, 
     return sorted(rows, key=lambda r: (r.as_of is None, r.as_of or "", r.kind, r.gpu or "", r.item))
 
 
+def other_matches(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,
+                  today: dt.date | None = None) -> dict[str, list[str]]:
+    """Where no price passes every filter given (``--gpu B200 --provider autodl``): by each filter given, the values
+    of its field among the prices the other filters pass -- the providers that list a B200, the GPUs autodl lists,
+    the currencies of the H100's prices -- so that the listing says what to ask instead of 'No prices match.'
+    alone (hostile round 48). Empty where no filter is given."""
+    given = {"gpu": gpu, "provider": provider, "currency": currency}
+    out: dict[str, list[str]] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        rows = price_rows(kb, **{k: v for k, v in given.items() if k != name}, today=today)
+        out[name] = sorted({v for r in rows if (v := getattr(r, name))})
+    return out
+
+
 def _gpu_ids(kb: Any, name: str) -> set[str]:
     """A GPU name as the catalog reads it; a family name (``A100``) stands for all its variants."""
     from .catalog_csv import _family
@@ -208,9 +224,11 @@ def _gpu_ids(kb: Any, name: str) -> set[str]:
 
 
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
-                stale: dict[int, list[str]] | None = None) -> str:
+                stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
+                others: dict[str, list[str]] | None = None) -> str:
     """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
-    the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`)."""
+    the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`); ``filters`` (the options given, as
+    typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang, stale)
+    return view(rows, max_age, lang, stale, filters, others)

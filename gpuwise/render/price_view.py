@@ -88,13 +88,39 @@ def _unit(r: Any, f: Fmt) -> str:
     return f.cite(r.unit)  # the knowledge base's own words
 
 
+#: What the prices the other filters pass hold, by the filter left out (prices/table.py other_matches).
+_WITHOUT = {"gpu": N_("without --gpu: for %(values)s"), "provider": N_("without --provider: listed by %(values)s"),
+            "currency": N_("without --currency: in %(values)s")}
+_SHOWN = 8
+"""The most values said for a filter left out; the rest counted."""
+
+
+def _no_match(f: Fmt, filters: dict[str, str], others: dict[str, list[str]]) -> str:
+    """'No prices match --gpu B200 --provider autodl.' and, by filter, what the others match (hostile round 48)."""
+    typed = " ".join(f"--{k} {v}" for k, v in filters.items())
+    lines = [f._("No prices match %(filters)s.", filters=typed)]
+    for name, values in others.items():
+        if not values:
+            lines.append("  " + f._("without --%(option)s: none either", option=name))
+            continue
+        shown = ", ".join(values[:_SHOWN])
+        if len(values) > _SHOWN:
+            shown = f._("%(names)s and %(more)s more", names=shown, more=len(values) - _SHOWN)
+        lines.append("  " + f._(_WITHOUT[name], values=shown))
+    return "\n".join(lines) + "\n"
+
+
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
-                stale: dict[int, list[str]] | None = None) -> str:
+                stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
+                others: dict[str, list[str]] | None = None) -> str:
     """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
-    (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself."""
+    (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself; with no row,
+    ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead."""
     stale = stale or {}
     f = Fmt(lang)
     if not rows:
+        if filters and others:
+            return _no_match(f, filters, others)
         return f._("No prices match.") + "\n"
     head = tuple(f._(h) for h in HEAD)
     colon = "：" if f.lang == "zh" else ": "
