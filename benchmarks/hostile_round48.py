@@ -11,7 +11,8 @@ concurrency both, ``gpuwise prices`` filters that match nothing, and the neighbo
 folder, a fullwidth model name, ``params_b`` at 0.0001 and 100000). Added to benchmarks/hostile_corpus.py's table
 by :func:`add`.
 
-Run on main at 44b2dc78 (before this branch's fixes): 50 cases, 22 clean; on this branch 50 of 50. Fixed (each with
+Run on main at 44b2dc78 (before this branch's fixes): 50 cases, 22 clean; on this branch 50 of 50. A second batch of 11
+(prose48: numbers written as prose) on c4a4acd8: 1 clean. Fixed (each with
 its test in tests/test_hostile48.py):
 
 * a share given as a whole percentage past its bound (``prefix_cache_hit_rate: 80``, ``memory_fraction: 90``,
@@ -198,6 +199,30 @@ def add(case, ns: dict[str, Any]) -> None:
          check=_listed("CNY", "USD"))
     case("filter48: prices --gpu B200 --provider autodl --format json: an empty list", {}, ["prices", "--gpu", "B200", "--provider", "autodl", "--format", "json"], expect="any",
          check=lambda r: r.returncode == 0 and not r.stderr.strip() and _json(r) is not None)
+
+    # ------------------------------------------------------------ numbers as people write them in prose (second batch)
+    rcase("prose48: prompt_tokens '~1000': refused, 1000 offered", {"workload": {**SERVE8, "prompt_tokens": "~1000"}},
+          _refused_no("r.yaml", "workload.prompt_tokens", "write 1000", absent=("unable to parse",)))
+    rcase("prose48: prompt_tokens 'about 1k', --lang zh: refused, both readings of k offered", {"workload": {**SERVE8, "prompt_tokens": "about 1k"}},
+          _refused_no("r.yaml", "workload.prompt_tokens", "1024", "1000", absent=("unable to parse",)), argv=("estimate", "r.yaml", "--gpu", "h100", "--lang", "zh"))
+    rcase("prose48: concurrent_requests '16-32' (a range): refused, one number asked, both ends offered", {"workload": {**SERVE8, "concurrent_requests": "16-32"}},
+          _refused_no("r.yaml", "workload.concurrent_requests", "range", "32", "16", absent=("unable to parse",)))
+    rcase("prose48: deadline_days '10 to 14' (a range): refused, both ends offered", {"workload": LORA8, "constraints": {"deadline_days": "10 to 14"}},
+          _refused_no("r.yaml", "constraints.deadline_days", "range", "14", "10", absent=("unable to parse",)), argv=("recommend", "r.yaml"))
+    rcase("prose48: max_gpus '2x8' (two servers of eight): refused, 16 offered", {"workload": SERVE8, "constraints": {"max_gpus": "2x8"}},
+          _refused_no("r.yaml", "constraints.max_gpus", "write 16", absent=("unable to parse",)), argv=("recommend", "r.yaml"))
+    acase("prose48: a proposal's hardware.count '2 x 8': refused, 16 offered", {**_y_load(prop), "hardware": {**_y_load(prop)["hardware"], "count": "2 x 8"}},
+          _refused_no("p.yaml", "hardware.count", "write 16", absent=("unable to parse",)), argv=("audit", "p.yaml"))
+    rcase("prose48: electricity_usd_per_kwh '15 cents': refused, 0.15 offered", {"workload": LORA8, "constraints": {"electricity_usd_per_kwh": "15 cents"}},
+          _refused_no("r.yaml", "constraints.electricity_usd_per_kwh", "write 0.15", absent=("unable to parse",)), argv=("recommend", "r.yaml"))
+    pcase("prose48: a plan's electricity '12¢/kWh': refused, 0.12 offered", {**_plan([_chat()]), "constraints": {"electricity_usd_per_kwh": "12¢/kWh"}},
+          _refused_no("plan.yaml", "constraints.electricity_usd_per_kwh", "write 0.12", absent=("unable to parse",)), argv=("plan", "plan.yaml"))
+    case("prose48: deadline_days 2099-12-31 (a date, unquoted): refused as a date, the days to it offered", {"r.yaml": "workload: " + json.dumps(LORA8) + "\nconstraints: {deadline_days: 2099-12-31}\n"},
+         ["recommend", "r.yaml"], expect="any", check=_refused_no("r.yaml", "constraints.deadline_days", "2099-12-31", "date", "days", absent=("valid number",)))
+    pcase("prose48: a plan's deadline_days '2020-01-31' (a date past): refused as a date, nothing offered", _plan([{"name": "ft", "workload": LORA8, "cadence": {"per_month": 1}, "deadline_days": "2020-01-31"}]),
+          _refused_no("plan.yaml", "workloads[0].deadline_days", "date", absent=("unable to parse", "write ")), argv=("plan", "plan.yaml"))
+    rcase("prose48: concurrent_requests '-5' (a negative, not a range): refused by its bound", {"workload": {**SERVE8, "concurrent_requests": "-5"}},
+          _refused("r.yaml", "workload.concurrent_requests", "-5"))
 
     # ------------------------------------------------------------ neighbours clean before this round (kept as cases)
     rcase("clean48: prompt_tokens '1.5k': both readings of k offered", {"workload": {**SERVE8, "prompt_tokens": "1.5k"}}, _refused("r.yaml", "1536", "1500"))
