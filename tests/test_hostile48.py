@@ -18,7 +18,10 @@
   concurrency dropped without a word: refused, one load asked for;
 * ``gpuwise prices`` with filters that match nothing together (``--gpu B200 --provider autodl``) said 'No prices
   match.' alone: it says the filters as typed and, for each, what the others match without it (prices/table.py
-  ``other_matches``): the providers that list a B200, the GPUs autodl prices, the currencies of the H100's prices.
+  ``other_matches``): the providers that list a B200, the GPUs autodl prices, the currencies of the H100's prices;
+* a number written as prose (``'~1000'``, ``'about 1k'``, a range ``'16-32'`` or ``'10 to 14'``, ``'2x8'`` GPUs,
+  ``'15 cents'`` or ``'12¢/kWh'`` a kWh, a date where a number of days goes) was pydantic's 'unable to parse string
+  as a number': the number meant is offered (inputs/prose.py).
 """
 
 from __future__ import annotations
@@ -259,3 +262,65 @@ def test_prices_currency_that_matches_nothing_names_the_currencies():
 
 def test_prices_filters_that_match_nothing_in_json_is_an_empty_list():
     assert _prices_json("--gpu", "B200", "--provider", "autodl") == []
+
+
+# ---------------------------------------------------------------- numbers written as prose
+@pytest.mark.parametrize(("field", "given", "tail"), [
+    ("workload.prompt_tokens", "~1000", "'~1000': prompt_tokens takes the number alone: write 1000"),
+    ("workload.prompt_tokens", "about 1k", "'about 1k': prompt_tokens is a number of tokens: write 1024 if k is "
+                                           "1,024, or 1000 if it is 1,000"),
+    ("workload.concurrent_requests", "16-32", "'16-32' is a range, and concurrent_requests takes one number: write "
+                                              "16 or 32, or one between"),
+    ("workload.concurrent_requests", "16–32", "'16–32' is a range, and concurrent_requests takes one number: write "
+                                              "16 or 32, or one between"),
+    ("constraints.deadline_days", "10 to 14", "'10 to 14' is a range, and deadline_days takes one number: write 10 "
+                                              "or 14, or one between"),
+    ("constraints.max_gpus", "2x8", "'2x8': max_gpus is the number of GPUs in all: write 16 (2 x 8)"),
+    ("constraints.max_gpus", "4 × 8 GPUs", "'4 × 8 GPUs': max_gpus is the number of GPUs in all: write 32 (4 x 8)"),
+    ("constraints.electricity_usd_per_kwh", "15 cents", "'15 cents': electricity_usd_per_kwh is a number in the "
+                                                        "file's currency (constraints.currency): write 0.15"),
+    ("constraints.electricity_usd_per_kwh", "12¢/kWh", "'12¢/kWh': electricity_usd_per_kwh is a number in the "
+                                                       "file's currency (constraints.currency): write 0.12"),
+])
+def test_number_written_as_prose(tmp_path, field, given, tail):
+    section, _, leaf = field.partition(".")
+    doc = {"workload": {**SERVE8}, "constraints": {}}
+    doc[section][leaf] = given
+    err = _said(tmp_path, "r.yaml", doc, "recommend", "r.yaml")
+    assert err.rstrip().endswith(f"r.yaml: {field}: {tail}"), err
+
+
+def test_a_range_the_wrong_way_round_or_a_negative_is_no_range(tmp_path):
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "concurrent_requests": "-5"}}, "recommend", "r.yaml")
+    assert "range" not in err and "greater than or equal to 1" in err, err
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "concurrent_requests": "32-16"}}, "recommend", "r.yaml")
+    assert "range" not in err, err
+
+
+def test_a_date_for_a_number_of_days(tmp_path):
+    import datetime as dt
+
+    ahead = dt.date.today() + dt.timedelta(days=30)
+    (tmp_path / "r.yaml").write_text("workload: {task: finetune, method: lora, model: llama-3.1-8b, "
+                                     f"train_tokens: 1.0e+8}}\nconstraints: {{deadline_days: {ahead.isoformat()}}}\n",
+                                     encoding="utf-8")
+    err = _one_line(cli("recommend", "r.yaml", cwd=tmp_path))
+    assert err.rstrip().endswith(
+        f"r.yaml: constraints.deadline_days: {ahead.isoformat()} is a date, and deadline_days is a number of days: "
+        f"write 30 if the work starts today ({dt.date.today().isoformat()})"), err
+
+
+def test_a_past_date_for_a_number_of_days_offers_none(tmp_path):
+    doc = {"horizon_months": 6, "workloads": [{"name": "ft", "workload": {
+        "task": "finetune", "method": "lora", "model": "llama-3.1-8b", "train_tokens": 1e8},
+        "cadence": {"per_month": 1}, "deadline_days": "2020-01-31"}]}
+    err = _said(tmp_path, "plan.yaml", doc, "plan", "plan.yaml")
+    assert "workloads[0].deadline_days: '2020-01-31' is a date, and deadline_days is a number of days from the " \
+           "work's start (that date is not after today, " in err and "write" not in err, err
+
+
+def test_prose_in_chinese(tmp_path):
+    err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "concurrent_requests": "16-32"}},
+                "recommend", "r.yaml", "--lang", "zh")
+    assert err.rstrip().endswith("'16-32' 是一个范围，而 concurrent_requests 只取一个数："
+                                 "请写作 16 或 32，或两者之间的一个数"), err

@@ -2,6 +2,7 @@
 a number) and the bounds the input files share."""
 
 import contextlib
+import datetime as dt
 import math
 import types
 import typing
@@ -18,6 +19,7 @@ from ..errors import N_, Said
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from ..prebuilt import Prebuilt
 from .notation import meant
+from .prose import raise_prose_number
 from .units import raise_unit_written
 from .yes_no import raise_yes_no_word
 
@@ -82,6 +84,9 @@ class Strict(Prebuilt, BaseModel):
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_unit_written(v, info.field_name, _bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
             # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
+        if isinstance(v, str | dt.date) and takes_number_only(cls.model_fields[info.field_name].annotation):
+            # '~1000', '16-32', '2x8', '15 cents', a date for deadline_days (round 48)
+            raise_prose_number(v, info.field_name, _bounds(cls.model_fields[info.field_name]))
         elif isinstance(v, list) and takes_number_only(cls.model_fields[info.field_name].annotation):
             for x in v:  # a list of readings: fan_speed_percent ['90%'], power_under_load_w ['350W'] (round 45)
                 if isinstance(x, str):

@@ -1,0 +1,82 @@
+"""A number field given a number as people write it in a message or a ticket rather than in a file (hostile round 48):
+``prompt_tokens: ~1000`` or ``about 1k``, ``concurrent_requests: 16-32`` (a range), ``max_gpus: 2x8`` (two servers of
+eight), ``electricity_usd_per_kwh: 15 cents`` or ``12¢/kWh``, and ``deadline_days: 2026-12-31`` (a date where a
+number of days goes). Pydantic said 'unable to parse string as a number' or 'a valid number (got 2026-12-31)'; the
+refusal now offers the number meant where one is, as inputs/units.py offers a number written with its unit. Nothing is
+read silently: the value is still refused."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ..errors import N_
+from .notation import PLAIN, Meant
+from .units import _AMOUNT, _kind, _number, _offer, raise_unit_written
+
+_APPROX = re.compile(r"\s*(?:~|≈|about|approx\.?|approximately|around|roughly|circa|ca\.)\s*(?P<rest>.+?)\s*", re.I)
+_RANGE = re.compile(rf"\s*(?P<low>{PLAIN.pattern})\s*(?:-|–|—|to|\.\.)\s*(?P<high>{PLAIN.pattern})\s*", re.I)
+_PRODUCT = re.compile(r"\s*(?P<a>\d+)\s*[x×*]\s*(?P<b>\d+)\s*(?:gpus?)?\s*", re.I)
+_CENTS = re.compile(rf"\s*(?P<num>{PLAIN.pattern})\s*(?:¢|c|ct|cts|cents?)\s*(?:(?:/|per\s+|an?\s+)kwh)?\s*", re.I)
+_ISO_DATE = re.compile(r"\s*\d{4}-\d{2}-\d{2}\s*", re.ASCII)
+
+_ALONE = N_("%(given)s: %(field)s takes the number alone: write %(meant)s")
+_RANGE_SAID = N_("%(given)s is a range, and %(field)s takes one number: write %(low)s or %(high)s, or one between")
+_PRODUCT_SAID = N_("%(given)s: %(field)s is the number of GPUs in all: write %(meant)s (%(a)s x %(b)s)")
+_DATE_AHEAD = N_("%(given)s is a date, and %(field)s is a number of days: write %(meant)s if the work starts today "
+                 "(%(today)s)")
+_DATE_PAST = N_("%(given)s is a date, and %(field)s is a number of days from the work's start (that date is not after "
+                "today, %(today)s)")
+
+
+def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.date | None = None) -> None:
+    """Refuse ``v`` for the number field ``name`` where it is a number written as prose (see the module), offering
+    the number meant, and the field's ``bounds`` where it is past one; else return."""
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
+        _date_for_days(v, v.isoformat(), name, bounds, today)
+        return
+    if not isinstance(v, str) or len(v) > 60:
+        return
+    if _ISO_DATE.fullmatch(v):
+        try:
+            day = dt.date.fromisoformat(v.strip())
+        except ValueError:
+            return
+        _date_for_days(day, repr(v), name, bounds, today)
+        return
+    approx = _APPROX.fullmatch(v)
+    if approx is not None:
+        rest = approx.group("rest")
+        if PLAIN.fullmatch(rest):
+            raise _offer(_ALONE, float(rest), bounds, given=repr(v), field=name, meant=_number(float(rest)))
+        try:  # 'about 1k': offered as '1k' is, the words quoted whole
+            raise_unit_written(rest, name, bounds)
+        except Meant as said:
+            raise Meant(said.template, **{**said.values, "given": repr(v)}) from None
+        return
+    span = _RANGE.fullmatch(v)
+    if span is not None and float(span.group("low")) < float(span.group("high")):
+        raise Meant(_RANGE_SAID, given=repr(v), field=name, low=_number(float(span.group("low"))),
+                    high=_number(float(span.group("high"))))
+    kind = _kind(name)
+    product = _PRODUCT.fullmatch(v) if kind is not None and kind[0] == "gpus" else None
+    if product is not None:
+        a, b = int(product.group("a")), int(product.group("b"))
+        raise _offer(_PRODUCT_SAID, float(a * b), bounds, given=repr(v), field=name, meant=str(a * b), a=a, b=b)
+    cents = _CENTS.fullmatch(v) if name == "electricity_usd_per_kwh" else None
+    if cents is not None:
+        amount = float(cents.group("num")) / 100
+        raise _offer(_AMOUNT, amount, bounds, given=repr(v.strip()), field=name, meant=_number(amount))
+
+
+def _date_for_days(day: dt.date, given: str, name: str, bounds: dict[str, float], today: dt.date | None) -> None:
+    """A date given where a number of days goes: the days from today to it offered (hostile round 48)."""
+    kind = _kind(name)
+    if kind is None or kind[0] != "days":
+        return
+    today = today or dt.date.today()
+    days = (day - today).days
+    if days < 1:
+        raise Meant(_DATE_PAST, given=given, field=name, today=today.isoformat())
+    raise _offer(_DATE_AHEAD, float(days), bounds, given=given, field=name, meant=str(days), today=today.isoformat())
