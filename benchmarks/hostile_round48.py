@@ -12,7 +12,7 @@ folder, a fullwidth model name, ``params_b`` at 0.0001 and 100000). Added to ben
 by :func:`add`.
 
 Run on main at 44b2dc78 (before this branch's fixes): 50 cases, 22 clean; on this branch 50 of 50. A second batch of 11
-(prose48: numbers written as prose) on c4a4acd8: 1 clean. Fixed (each with
+(prose48: numbers written as prose) on c4a4acd8: 1 clean; 61 of 61 on this branch. Fixed (each with
 its test in tests/test_hostile48.py):
 
 * a share given as a whole percentage past its bound (``prefix_cache_hit_rate: 80``, ``memory_fraction: 90``,
@@ -31,6 +31,9 @@ its test in tests/test_hostile48.py):
   concurrency dropped silently: refused, one load asked for;
 * ``gpuwise prices --gpu B200 --provider autodl`` and ``--gpu H100 --currency CNY`` said 'No prices match.' alone:
   the filters as typed, and what each left out would match (prices/table.py other_matches).
+* a number written as prose ('~1000', 'about 1k', a range '16-32' or '10 to 14', '2x8' GPUs, '15 cents' or
+  '12¢/kWh', a date for deadline_days) was 'unable to parse string as a number': the number meant is offered
+  (inputs/prose.py); a range asks for one number with both ends offered, a past date offers none.
 
 Clean on 44b2dc78 already: prefix_cache_hit_rate 1.0 and 150 (nothing offered), horizon '5 years', horizon 600, the
 EUR currency, an hourly '$2.50/hr' cell, duplicated rows (the cheaper kept), targets.concurrency alone,
