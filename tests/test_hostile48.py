@@ -135,10 +135,10 @@ def test_plan_growth_past_the_load_bound_as_a_percentage(tmp_path):
 # ---------------------------------------------------------------- a number with its unit, past the field's bound
 @pytest.mark.parametrize(("where", "given", "tail"), [
     (("horizon_months",), "50 years", "horizon_months: '50 years': horizon_months is a number of months: write 600; "
-                                      "600 is past its bound: horizon_months is at most 60"),
+                                      "600 is past its bound: horizon_months must be at most 60"),
     (("workloads", 0, "cadence", "hours_per_day"), "30h",
      "workloads[0].cadence.hours_per_day: '30h': hours_per_day is a number of hours: write 30; 30 is past its "
-     "bound: hours_per_day is at most 24"),
+     "bound: hours_per_day must be at most 24"),
 ])
 def test_plan_number_with_its_unit_past_the_bound(tmp_path, where, given, tail):
     doc = _chat_plan(6)
@@ -159,7 +159,7 @@ def test_share_percentage_past_the_bound(tmp_path):
     err = _said(tmp_path, "r.yaml", {"workload": {**SERVE8, "prefix_cache_hit_rate": "100%"}},
                 "estimate", "r.yaml", "--gpu", "h100")
     assert err.rstrip().endswith("'100%': prefix_cache_hit_rate is a fraction, 0.1 for ten percent: write 1; 1 is "
-                                 "past its bound: prefix_cache_hit_rate is at most 0.99"), err
+                                 "past its bound: prefix_cache_hit_rate must be at most 0.99"), err
 
 
 def test_past_the_bound_in_chinese(tmp_path):

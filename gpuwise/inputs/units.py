@@ -201,10 +201,10 @@ def _number(v: float) -> str:
 
 #: A number offered past the field's bound ('50 years' for horizon_months, at most 60): the bound said after it
 #: (hostile round 48: 'write 600' alone was refused again at once).
-_PAST = {"le": N_("%(meant)s is past its bound: %(field)s is at most %(bound)s"),
-         "lt": N_("%(meant)s is past its bound: %(field)s is less than %(bound)s"),
-         "ge": N_("%(meant)s is past its bound: %(field)s is at least %(bound)s"),
-         "gt": N_("%(meant)s is past its bound: %(field)s is more than %(bound)s")}
+_PAST = {"le": N_("%(meant)s is past its bound: %(field)s must be at most %(bound)s"),
+         "lt": N_("%(meant)s is past its bound: %(field)s must be less than %(bound)s"),
+         "ge": N_("%(meant)s is past its bound: %(field)s must be at least %(bound)s"),
+         "gt": N_("%(meant)s is past its bound: %(field)s must be more than %(bound)s")}
 
 
 def _offer(template: str, value: float, bounds: dict[str, float], **values: Any) -> Meant:
