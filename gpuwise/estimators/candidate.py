@@ -601,7 +601,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         # one server estimated: an instance smaller than it (2 V100s as two p3.2xlarge) is two machines, not that
         # server; an offer whose one rental holds the node is priced where there is one
         offers = [o for o in offers if not o.instance or instance_gpus(kb, o.instance) >= topo.per_node] or offers
-    offer, sold = O.as_sold(offers, ev.count, busy, kb.runtime.networks) if offers else (None, None)
+    # a term the proposal commits to is billed in full, so the offer's term is chosen for those hours, not the
+    # job's (review56: 16 H100 committed 36 months for a 209.6-day run were priced at the 1-month reservation)
+    sold_hours = max(busy, commitment_months * HOURS_PER_MONTH) if commitment_months and not spot else busy
+    offer, sold = O.as_sold(offers, ev.count, sold_hours, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         # the proposal's own price; the server it rents is the named provider's listed offer at that price
         # (within 5%: RunPod's Secure and Community Cloud differ in price and in the RAM they state)

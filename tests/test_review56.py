@@ -1,0 +1,45 @@
+"""review56: four 2026 buyers' inputs (tests/data/review56) read as the buyer and as the approver who signs.
+
+1. An audit of 2 x AWS p5.48xlarge (16 x H100) committed for 36 months for a pretraining run of 209.6 days
+   (tests/data/review56/proposals/c-commit-aws-p5-3yr-egress.yaml) billed the whole committed term, 26,280 hours,
+   at the rate of the term the job's own hours would take, the 1-month reservation (EC2 Capacity Block, $41.528 an
+   instance-hour): 'Rent = $2,182,712 ... $83.056/h x 26,280 h', '1-month reservation: $5.19 per GPU-hour',
+   $2,472,206 in all. A term the proposal commits to and pays in full is priced at the rate of that term: the
+   3-year Savings Plan, $23.77728 an instance-hour (knowledge/clouds.yaml), $47.55456/h x 26,280 h = $1,249,734,
+   $1,539,228 with its egress and storage; a 12-month commitment the 1-year $34.6752.
+"""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from tests.clirun import ROOT
+from tests.clirun import json_of as _json
+
+HERE = ROOT / "tests/data/review56"
+AWS_3YR = HERE / "proposals/c-commit-aws-p5-3yr-egress.yaml"
+
+
+def _rent(d: dict) -> dict:
+    return next(ln for ln in d["proposed"]["ledger"]["lines"] if ln["kind"] == "rent")
+
+
+@pytest.mark.parametrize(("months", "term", "instance_hour"), [
+    (36, "3-year", 23.77728),  # knowledge/clouds.yaml aws p5.48xlarge reserved_per_hour 3-year
+    (12, "1-year", 34.6752),   # the 1-year Savings Plan, no upfront
+])
+def test_a_committed_rental_is_priced_at_the_rate_of_the_term_it_commits_to(tmp_path, months, term, instance_hour):
+    p = yaml.safe_load(AWS_3YR.read_text())
+    p["acquisition"]["months"] = months
+    f = tmp_path / "p.yaml"
+    f.write_text(yaml.safe_dump(p))
+    d = _json(tmp_path, "audit", str(f))
+    rent = _rent(d)
+    # two instances of 8 GPUs, billed every hour of the term (730 h a month) less the start-up line's 0.25 h
+    assert rent["inputs"]["usd_per_hour"] == pytest.approx(2 * instance_hour)
+    assert d["proposed"]["ledger"]["period"] == {"kind": "commitment", "hours": months * 730.0, "months": months}
+    setup = next(ln for ln in d["proposed"]["ledger"]["lines"] if ln["kind"] == "setup")
+    assert rent["amount"] + setup["amount"] == pytest.approx(2 * instance_hour * months * 730)
+    price = next(u for u in d["prices_used"] if u.get("kind") == "rent" and not u.get("alternative"))
+    assert price["term"] == term and price["amount"] == pytest.approx(instance_hour / 8)
+
