@@ -10,10 +10,12 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
-from tests.clirun import ROOT
+from tests.clirun import ROOT, text_of
 from tests.clirun import json_of as _json
 
 HERE = ROOT / "tests/data/review56"
@@ -43,3 +45,18 @@ def test_a_committed_rental_is_priced_at_the_rate_of_the_term_it_commits_to(tmp_
     price = next(u for u in d["prices_used"] if u.get("kind") == "rent" and not u.get("alternative"))
     assert price["term"] == term and price["amount"] == pytest.approx(instance_hour / 8)
 
+
+def test_a_services_question_at_a_rate_does_not_echo_a_load_it_was_not_given(tmp_path):
+    """docs/formats.md: without concurrent_requests the load is the rate (Little's law)."""
+    q = str(HERE / "recommend-qwen35-spec-service.yaml")
+    w = _json(tmp_path, "recommend", q)["question"]["workload"]
+    assert w["requests_per_s"] == 4 and "concurrent_requests" not in w and "target_tokens_per_s" not in w
+    text = " ".join(text_of(tmp_path, "recommend", q, "--detail", "full").split())
+    assert "workload.concurrent_requests: 1" not in text and "workload.target_tokens_per_s: 0" not in text
+    # the load shown: 4 requests/s x (96 ms + 700 tokens x 16.7 ms) = 47 in flight, not the default 1
+    assert "requests in flight: 47" in text
+    # stated, they are the question and stay
+    f = tmp_path / "given.yaml"
+    f.write_text(Path(q).read_text().replace("  requests_per_s: 4\n",
+                                             "  requests_per_s: 4\n  concurrent_requests: 32\n"))
+    assert _json(tmp_path, "recommend", str(f))["question"]["workload"]["concurrent_requests"] == 32

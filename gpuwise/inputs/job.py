@@ -117,6 +117,13 @@ class Job:
                          "train_tokens", "mixed_precision", "method", *TRAINING_ONLY)
         for k in only_training if self.w.task == "inference" else only_inference:
             w.pop(k, None)
+        if self.w.task == "inference" and self.w.requests_per_s is not None:
+            # the load is the rate (Little's law) where these are not given: their defaults, 1 request served at
+            # once and no throughput wanted, are not the question (review56: Qwen3.5 at 4 requests/s, 47 in
+            # flight, read 'workload.concurrent_requests: 1' and 'workload.target_tokens_per_s: 0')
+            for k in ("concurrent_requests", "target_tokens_per_s"):
+                if k not in self.w.model_fields_set:
+                    w.pop(k, None)
         if self.w.task == "pretrain":  # a fine-tuning method: pretraining trains every weight whatever it says
             w.pop("method", None)
         if self.w.method == "full" or self.w.task == "inference":
