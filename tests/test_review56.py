@@ -60,3 +60,16 @@ def test_a_services_question_at_a_rate_does_not_echo_a_load_it_was_not_given(tmp
     f.write_text(Path(q).read_text().replace("  requests_per_s: 4\n",
                                              "  requests_per_s: 4\n  concurrent_requests: 32\n"))
     assert _json(tmp_path, "recommend", str(f))["question"]["workload"]["concurrent_requests"] == 32
+
+
+def test_a_table_cell_wrapped_at_its_multiplication_sign_still_writes_it():
+    """A Chinese batch summary (gpuwise audit --lang zh tests/data/review56/proposals) wrapped the third title
+    between '(16' and 'x H100)': the page's one-sign pass (words.times) wants a word before ' x ', and found
+    the line's indent. The cells take the sign before they wrap."""
+    from gpuwise.render.textfit import fit_tables
+
+    title = "Commit to 2 x AWS p5.48xlarge (16 x H100) for three years to pretrain and serve"
+    vm = {"headers": ["File", "Title"], "rows": [{"cells": ["c.yaml", title]}], "lines": []}
+    for width in range(30, 90):
+        text = " ".join(fit_tables(vm, width)["lines"])
+        assert " x " not in text and "16 × H100" in " ".join(text.split()), width
