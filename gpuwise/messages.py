@@ -96,6 +96,9 @@ class Filler(string.Formatter):
                 return self.months(float(value)) if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
+            if number and format_spec == "d":  # likewise grouped (review56: '36 layers x (1048576 state x 4 B + 36864
+                # convolution x 2 B)', 'own head 32000 x h' in a Qwen3.5 estimate beside '134,850' tokens)
+                return format(value, ",d")
             if number and format_spec == "g":  # likewise grouped (review53: 'nvswitch 1800 GB/s per GPU' of a B200)
                 return format(value, ",g")
             if number and format_spec[:1] == "." and format_spec[-1:] == "f" and format_spec[1:-1].isdigit():

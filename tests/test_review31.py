@@ -91,10 +91,10 @@ def test_the_recurrent_state_formula_reproduces_the_kv_line(tmp_path: Path) -> N
     (tmp_path / "q.yaml").write_text(NEXT, encoding="utf-8")
     out = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", cwd=tmp_path).stdout)
     assert ("with numbers: 2 × 12 × 2 × 256 × 2 × 544,000 / 2 GPUs; + the recurrent state of 36 layers without"
-            " attention, whatever the length: 36 layers × (524288 state × 2 B + 24576 convolution × 2 B) a sequence"
+            " attention, whatever the length: 36 layers × (524,288 state × 2 B + 24,576 convolution × 2 B) a sequence"
             " × 64 sequences / 2 GPUs") in out
     zh = _flat(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--lang", "zh", cwd=tmp_path).stdout)
-    assert "36 层 × 每层每个序列 (524288 个状态元素 × 2 B + 24576 个卷积元素 × 2 B) × 64 个序列 / 2 块 GPU" in zh
+    assert "36 层 × 每层每个序列 (524,288 个状态元素 × 2 B + 24,576 个卷积元素 × 2 B) × 64 个序列 / 2 块 GPU" in zh
     js = json.loads(gpuwise("estimate", "q.yaml", "--gpu", "H200", "--gpus", "2", "--format", "json",
                             cwd=tmp_path).stdout)
     by_hand = 2 * 12 * 2 * 256 * 2 * 544_000 / 2 + 36 * (524_288 * 2 + 24_576 * 2) * 64 / 2

@@ -73,3 +73,19 @@ def test_a_table_cell_wrapped_at_its_multiplication_sign_still_writes_it():
     for width in range(30, 90):
         text = " ".join(fit_tables(vm, width)["lines"])
         assert " x " not in text and "16 × H100" in " ".join(text.split()), width
+
+
+def test_a_formulas_whole_constants_have_their_thousands_grouped(tmp_path):
+    """Qwen3.5 122B-A10B with EAGLE-3 on 4 x H200 NVL (gpuwise estimate): the KV line's formula read '36 layers x
+    (1048576 state x 4 B + 36864 convolution x 2 B)' and the weights' 'own head 32000 x h' beside '134,850' tokens in
+    the same formula: a '{x:d}' constant is grouped as a '.0f' or 'g' one is (review51, review53). The recurrent state
+    (knowledge/models.yaml qwen3.5-122b-a10b recurrent): state_elements 1,048,576, conv_elements 36,864; the
+    EAGLE-3 head's vocabulary (knowledge/serving.yaml speculative_methods eagle3 draft_vocab) 32,000."""
+    from gpuwise.messages import fill
+
+    assert fill("own head {vocab:d} x h", {"vocab": 32000}) == "own head 32,000 x h"
+    assert fill("{n:d} GPUs", {"n": 8}) == "8 GPUs" and fill("{n:d} GPUs", {"n": 2.5}) == "2.5 GPUs"
+    q = str(HERE / "recommend-qwen35-spec-service.yaml")
+    for lang, state in (("en", "(1,048,576 state × 4 B + 36,864 convolution × 2 B)"), ("zh", "(1,048,576 个状态元素")):
+        text = " ".join(text_of(tmp_path, "estimate", q, "--gpu", "H200 NVL", "--gpus", "4", "--lang", lang).split())
+        assert state in text and "32,000 × h" in text and "1048576" not in text
