@@ -89,3 +89,14 @@ def test_a_formulas_whole_constants_have_their_thousands_grouped(tmp_path):
     for lang, state in (("en", "(1,048,576 state × 4 B + 36,864 convolution × 2 B)"), ("zh", "(1,048,576 个状态元素")):
         text = " ".join(text_of(tmp_path, "estimate", q, "--gpu", "H200 NVL", "--gpus", "4", "--lang", lang).split())
         assert state in text and "32,000 × h" in text and "1048576" not in text
+
+
+def test_a_chinese_plans_solver_line_lists_its_gpu_types_in_chinese(tmp_path):
+    """gpuwise plan --lang zh tests/data/review56/plan-owned-4090-past-warranty.yaml: the solver's line read
+    'GPU 类型 a100-80gb-pcie, b200, gaudi3-128gb-oam, ...' with English commas, where the report's other lists
+    take '，' (review55 did the same for the GPUs a checkpoint is not served on)."""
+    plan = str(HERE / "plan-owned-4090-past-warranty.yaml")
+    zh = "".join(text_of(tmp_path, "plan", plan, "--lang", "zh", "--detail", "full").split())
+    assert "GPU类型a100-80gb-pcie，b200，" in zh and "a100-80gb-pcie,b200" not in zh
+    en = " ".join(text_of(tmp_path, "plan", plan, "--detail", "full").split())
+    assert "GPU types a100-80gb-pcie, b200, " in en

@@ -594,7 +594,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             if took and len(took) == len(r.assumptions) else ""]),
         # no GPU type left to the program (only unpriced ones, a GB10): the short line, not 'GPU types .'
         "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
-                    **solved, types=", ".join(r.solver.gpu_types)) if r.solver.gpu_types else
+                    **solved, types=local.sep.join(r.solver.gpu_types)) if r.solver.gpu_types else
         _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.", **solved),
         "charts": charts(r, local, figures, whole) if fmt == "html" else {},
     }
