@@ -142,6 +142,8 @@ class MemoryOut(Frozen):
     peak_phase: str = ""
     phases: dict[str, int] = {}
     host_ram_bytes_per_node: int = 0
+    nvme_bytes_per_node: int = Field(default=0, description="NVMe offload: the state offloaded per server, which its "
+                                     "drives hold (host_ram_bytes_per_node is then 0: the host RAM holds only buffers)")
     offload_target: str = "none"
     terms: list[FormulaTerm] = []
     notes: list[str] = []

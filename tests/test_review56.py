@@ -100,3 +100,30 @@ def test_a_chinese_plans_solver_line_lists_its_gpu_types_in_chinese(tmp_path):
     assert "GPU类型a100-80gb-pcie，b200，" in zh and "a100-80gb-pcie,b200" not in zh
     en = " ".join(text_of(tmp_path, "plan", plan, "--detail", "full").split())
     assert "GPU types a100-80gb-pcie, b200, " in en
+
+
+def test_an_nvme_offload_is_not_said_to_need_host_ram_for_its_state(tmp_path):
+    """The plan's quarterly fine-tune (tests/data/review56/plan-owned-4090-past-warranty.yaml: a full fine-tune of
+    Llama 3.1 8B with ZeRO-3 and NVMe offload on one RTX 4090), estimated alone, read 'Host RAM needed per node for
+    offload: 160.6 GB' above MEM-NVME-OFFLOAD's 'host RAM holds only the staging buffers', on a workstation the plan
+    states 128 GB of RAM for. NVMe offload's need is the drives' room: the offloaded state, 8.03e9 parameters
+    (knowledge/models.yaml llama-3.1-8b) x (2 B bf16 weights + 2 B gradients + 4 B fp32 master + 8 B Adam moments)
+    = 128.5 GB a server."""
+    import yaml
+
+    plan = yaml.safe_load((HERE / "plan-owned-4090-past-warranty.yaml").read_text())
+    job = next(w for w in plan["workloads"] if w["name"] == "fullft-8b")
+    f = tmp_path / "ft.yaml"
+    f.write_text(yaml.safe_dump({"workload": job["workload"], "constraints": {"deadline_days": 5}}))
+    d = _json(tmp_path, "estimate", str(f), "--gpu", "RTX 4090", "--gpus", "1")
+    m = d["memory"]
+    assert m["offload_target"] == "nvme" and m["host_ram_bytes_per_node"] == 0
+    assert m["nvme_bytes_per_node"] == pytest.approx(16 * 8.03e9, rel=0.001)
+    text = " ".join(text_of(tmp_path, "estimate", str(f), "--gpu", "RTX 4090", "--gpus", "1").split())
+    assert "Host RAM needed per node for offload" not in text
+    assert f"NVMe needed per node for the offloaded state: {m['nvme_bytes_per_node'] / 1e9:.1f} GB" in text
+    # CPU offload keeps its host RAM figure
+    job["workload"]["offload"] = "cpu"
+    f.write_text(yaml.safe_dump({"workload": job["workload"], "constraints": {"deadline_days": 5}}))
+    m = _json(tmp_path, "estimate", str(f), "--gpu", "RTX 4090", "--gpus", "1")["memory"]
+    assert m["host_ram_bytes_per_node"] > 0 and m["nvme_bytes_per_node"] == 0

@@ -69,6 +69,11 @@ def idle_gpus(job: Job, ev: Evaluation | None) -> int:
 def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
     nodes = ev.nodes if ev else 1
     host = ev.host_ram_needed_bytes_per_node if ev else 0.0
+    # NVMe offload (ZeRO-Infinity) keeps the state on the drives, the host RAM only staging buffers (MEM-NVME-OFFLOAD):
+    # its need is the drives' room per server, not host RAM (review56: 'Host RAM needed per node for offload:
+    # 160.6 GB' for an 8B full fine-tune on one RTX 4090 offloading to NVMe)
+    nvme = mem.offload_target == "nvme"
+    per_node = ev.topology.per_node if ev is not None and ev.topology is not None else 1
     off = _off_stack_notes(job)
     return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
@@ -80,7 +85,8 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
         layout_phrases=phrase_json(mem.layout_phrases),
         peak_phase=mem.peak_phase,
         phases={k: round(v) for k, v in mem.phases.items()},
-        host_ram_bytes_per_node=round(host) if nodes else 0,
+        host_ram_bytes_per_node=round(host) if nodes and not nvme else 0,
+        nvme_bytes_per_node=round(mem.host_bytes * per_node) if nvme else 0,
         offload_target=mem.offload_target,
         terms=[term_out(t) for t in mem.terms()],
         notes=list(mem.notes) + [phrase_text((p,)) for p in off],

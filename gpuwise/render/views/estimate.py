@@ -108,6 +108,9 @@ class EstimateView(BaseView):
                        "peak_phase": words.phase(m.peak_phase, f) if m.peak_phase else "",
                        "notes": ([self._("Host RAM needed per node for offload: %(b)s.",
                                          b=f.bytes(m.host_ram_bytes_per_node))] if m.host_ram_bytes_per_node else [])
+                       + ([self._("NVMe needed per node for the offloaded state: %(b)s; host RAM holds only its "
+                                  "staging buffers.", b=f.bytes(m.nvme_bytes_per_node))]
+                          if getattr(m, "nvme_bytes_per_node", 0) else [])
                        + words.notes(m.notes, m.notes_phrases, f),
                        "terms": [self.term(t) for t in m.terms]},
             # a service's figure is a generated token's, not a total (review53: 'Total FLOPs: 139e9 FLOP' above

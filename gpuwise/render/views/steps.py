@@ -112,6 +112,9 @@ class StepsView(BaseView):
                 if m.host_ram_bytes_per_node:
                     step["notes"].append(self._("Host RAM needed per node for offload: %(b)s.",
                                                 b=f.bytes(m.host_ram_bytes_per_node)))
+                if getattr(m, "nvme_bytes_per_node", 0):  # an older result's JSON has none
+                    step["notes"].append(self._("NVMe needed per node for the offloaded state: %(b)s; host RAM holds "
+                                                "only its staging buffers.", b=f.bytes(m.nvme_bytes_per_node)))
                 step["notes"] += words.notes(m.notes, m.notes_phrases, self.f)
             rows, classes = [], []
             for c in shown:
