@@ -46,6 +46,15 @@ def test_a_committed_rental_is_priced_at_the_rate_of_the_term_it_commits_to(tmp_
     assert price["term"] == term and price["amount"] == pytest.approx(instance_hour / 8)
 
 
+def test_a_reserved_rate_is_dated_when_the_terms_were_read_in_the_ledger_too(tmp_path):
+    """The same audit's rent line carried 'as_of = 2026-11-09' (the on-demand p5.48xlarge rate's date) beside the
+    prices used's '3-year commitment: $2.97 per GPU-hour (2026-09-27, 71 days old)': the rate billed is the one
+    read with the terms (knowledge/clouds.yaml terms_as_of 2026-09-27)."""
+    d = _json(tmp_path, "audit", str(AWS_3YR))
+    price = next(u for u in d["prices_used"] if u.get("kind") == "rent" and not u.get("alternative"))
+    assert price["as_of"] == "2026-09-27" and _rent(d)["inputs"]["as_of"] == "2026-09-27"
+
+
 def test_a_services_question_at_a_rate_does_not_echo_a_load_it_was_not_given(tmp_path):
     """docs/formats.md: without concurrent_requests the load is the rate (Little's law)."""
     q = str(HERE / "recommend-qwen35-spec-service.yaml")

@@ -199,7 +199,10 @@ def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, An
     priced = [(o, term_for(o, gpus, hours)) for o in offers if cluster(o) == first]
     o, t = min(priced, key=lambda p: (p[1].usd_per_hour * max(hours, p[1].min_hours), p[0].gpus))
     if t.usd_per_hour != o.usd_per_hour or t.gpus_paid:
-        o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None, gpus=t.gpus_paid or o.gpus)
+        # a published term's rate is dated when the terms were read, as the prices used list it (review56: a 3-year
+        # rate read 2026-09-27 went into the ledger's rent line dated the on-demand rate's 2026-11-09)
+        dated = o.terms_as_of if t.term in TERM_HOURS and o.terms_as_of else o.as_of
+        o = replace(o, usd_per_hour=t.usd_per_hour, native_per_hour=None, gpus=t.gpus_paid or o.gpus, as_of=dated)
     return o, t
 
 
