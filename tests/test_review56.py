@@ -6,7 +6,24 @@
    instance-hour): 'Rent = $2,182,712 ... $83.056/h x 26,280 h', '1-month reservation: $5.19 per GPU-hour',
    $2,472,206 in all. A term the proposal commits to and pays in full is priced at the rate of that term: the
    3-year Savings Plan, $23.77728 an instance-hour (knowledge/clouds.yaml), $47.55456/h x 26,280 h = $1,249,734,
-   $1,539,228 with its egress and storage; a 12-month commitment the 1-year $34.6752.
+   $1,539,228 with its egress and storage; a 12-month commitment the 1-year $34.6752. Its rent line was dated the
+   on-demand rate's 2026-11-09 beside the prices used's 2026-09-27 for the reserved rate: now the terms' date.
+
+2. A service asked at a request rate (recommend-qwen35-spec-service.yaml, 4 requests/s, 47 in flight) echoed
+   'workload.concurrent_requests: 1' and 'workload.target_tokens_per_s: 0' in its question as understood, unmarked,
+   though the load is the rate: those two defaults are left out of the echo where the rate is given.
+
+3. A Chinese batch summary wrapped a title between '(16' and 'x H100)' and kept the 'x' (the one-sign pass wants a
+   word before it); a table's cells take '×' before they wrap.
+
+4. A formula's whole constants were ungrouped ('1048576 state', 'own head 32000 x h') beside grouped figures:
+   '{x:d}' is grouped as '.0f' and 'g' are.
+
+5. A Chinese plan's solver line listed its GPU types with English commas.
+
+6. An NVMe offload (the plan's quarterly 8B full fine-tune on one RTX 4090) read 'Host RAM needed per node for
+   offload: 160.6 GB', against MEM-NVME-OFFLOAD's 'host RAM holds only the staging buffers': it gives the NVMe its
+   state needs (memory.nvme_bytes_per_node) instead.
 """
 from __future__ import annotations
 
