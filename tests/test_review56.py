@@ -153,3 +153,15 @@ def test_an_nvme_offload_is_not_said_to_need_host_ram_for_its_state(tmp_path):
     f.write_text(yaml.safe_dump({"workload": job["workload"], "constraints": {"deadline_days": 5}}))
     m = _json(tmp_path, "estimate", str(f), "--gpu", "RTX 4090", "--gpus", "1")["memory"]
     assert m["host_ram_bytes_per_node"] > 0 and m["nvme_bytes_per_node"] == 0
+
+
+def test_a_drafters_bytes_are_said_of_all_its_parameters(tmp_path):
+    """The EAGLE-3 drafter's weights read '+ own head 32,000 × h, x 1 B / 4 GPUs': a bare 'x 1 B' after a comma, which
+    reads as multiplying nothing, or the head alone. The bytes apply to every drafter parameter (draft.py: params =
+    layer + projection + head, times bytes_per_param): 'all at 1 B a parameter' (FP8 weights;
+    zh 全部按每个参数 1 B 计)."""
+    q = str(HERE / "recommend-qwen35-spec-service.yaml")
+    text = " ".join(text_of(tmp_path, "estimate", q, "--gpu", "H200 NVL", "--gpus", "4").split())
+    assert "own head 32,000 × h, all at 1 B a parameter / 4 GPUs" in text and ", x 1 B" not in text
+    zh = "".join(text_of(tmp_path, "estimate", q, "--gpu", "H200 NVL", "--gpus", "4", "--lang", "zh").split())
+    assert "全部按每个参数1B计/4块GPU" in zh
