@@ -24,6 +24,8 @@
 6. An NVMe offload (the plan's quarterly 8B full fine-tune on one RTX 4090) read 'Host RAM needed per node for
    offload: 160.6 GB', against MEM-NVME-OFFLOAD's 'host RAM holds only the staging buffers': it gives the NVMe its
    state needs (memory.nvme_bytes_per_node) instead.
+
+7. The EAGLE-3 drafter's weights read '+ own head 32,000 x h, x 1 B / 4 GPUs': 'all at 1 B a parameter'.
 """
 from __future__ import annotations
 
