@@ -296,9 +296,12 @@ def test_a_hyperscaler_rental_with_no_cloud_section_says_the_fees_are_not_counte
     case = Path(__file__).resolve().parent / "rules" / "FEE-CLOUD-UNSTATED" / "input.yaml"
     (tmp_path / "p.yaml").write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
     d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
-    assert round(d["proposed"]["total_cost_usd"]) == round(16 * 6.88 * 2190) == 241075
+    # three months paid for: 2,190 hours of two instances at the term they fit, EC2 Capacity Blocks (1-182 days, the
+    # 1-month term's $41.528 an instance-hour, knowledge/clouds.yaml; review56: a committed rental is priced at the
+    # term of its committed hours, no longer on demand's $6.88 a GPU-hour)
+    assert round(d["proposed"]["total_cost_usd"]) == round(2 * 41.528 * 2190) == 181893
     [f] = [f for f in d["findings"] if f["rule"] == "FEE-CLOUD-UNSTATED"]
-    assert f["severity"] == "info" and "$241,075 counted is the GPU rental alone" in f["message"]
+    assert f["severity"] == "info" and "$181,893 counted is the GPU rental alone" in f["message"]
     doc = yaml.safe_load(case.read_text(encoding="utf-8"))
     doc["cloud"] = {"storage": {"kind": "object", "tb": 1}}  # any stated fee: the rule is quiet
     (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
@@ -306,4 +309,4 @@ def test_a_hyperscaler_rental_with_no_cloud_section_says_the_fees_are_not_counte
     assert "FEE-CLOUD-UNSTATED" not in {f["rule"] for f in d["findings"]}
     (tmp_path / "p.yaml").write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
     zh = " ".join(gpuwise("audit", "p.yaml", "--lang", "zh", "--detail", "full", cwd=tmp_path).stdout.split())
-    assert "FEE-CLOUD-UNSTATED" in zh and "计入的 $241,075 仅为 GPU 租金" in zh and "counted is" not in zh
+    assert "FEE-CLOUD-UNSTATED" in zh and "计入的 $181,893 仅为 GPU 租金" in zh and "counted is" not in zh
