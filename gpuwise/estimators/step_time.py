@@ -473,7 +473,7 @@ def loop_wait_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     local = shape.experts / lay.ep
     loop = local * (fwd * (1.0 + lay.recompute_share) + bwd)
     experts_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s) * expert_share(shape)
-    fetch = (local * shape.mlp_matrices * tj.zero3_fetch_s * (2.0 + lay.recompute_share)
+    fetch = (local * shape.mlp_matrices * (tj.zero3_fetch_s * (2.0 + lay.recompute_share) + zero3_hook(tj, lay))
              if lay.zero >= 3 else 0.0)
     wait = max(0.0, fetch + loop - experts_gpu) - max(0.0, fetch - experts_gpu)
     return lay.grad_accum * math.ceil(shape.moe_layers / lay.pp) * wait
@@ -486,7 +486,10 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     pass reaches it: the forward, the backward and, for a recomputed layer, the forward again. Each fetch costs the
     host runtime.yaml training.zero3_module_fetch beyond the gather's bytes, and the coordinator keeps at most two
     fetches in flight before it waits on the GPU, so the host cannot bank time on a large module for the small ones
-    after it: a module takes the longer of its GPU work and the host's. A layer is counted as two groups: its
+    after it: a module takes the longer of its GPU work and the host's. In the backward the same host runs the
+    gradient hook of each of the module's parameters (one a module: a Linear's weight, a norm's), which copies the
+    gradient into the reduce bucket, slices it for every rank of the group and copies its reduced partition back
+    (:func:`zero3_hook`; runtime.yaml zero3_module_fetch grad_hook). A layer is counted as two groups: its
     attention projections, two norms and (dense) its MLP's matrices, or (MoE) the router and the shared expert's
     matrices, against the layer's GPU time less its experts' share; and an MoE layer's routed experts, each
     expert's matrices a module (no leaf module set), against the experts' share of the GEMMs (k of the E experts'
@@ -496,7 +499,9 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     The gathers themselves stay in the data-parallel term: with every expert routed tokens the module order repeats
     each micro-batch, so the coordinator's trace holds and prefetches them (runtime.yaml zero3_module_fetch)."""
     lay, shape = st.layout, tj.shape
-    h = tj.zero3_fetch_s * (2.0 + lay.recompute_share)  # forward, backward, the recomputed forward
+    hook = zero3_hook(tj, lay)
+    # forward, backward, the recomputed forward; and the backward's gradient hook on the module's parameter
+    h = tj.zero3_fetch_s * (2.0 + lay.recompute_share) + hook
     layer_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s)
     mats = shape.mlp_matrices
     moe_layers = shape.moe_layers if shape.moe else 0
@@ -505,10 +510,21 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     if moe_layers:
         share = expert_share(shape)
         others = max(0.0, (4 + 2 + 1 + (mats if shape.shared_experts else 0)) * h - layer_gpu * (1 - share))
-        modules = 1 if tj.zero3_experts_one_module else shape.experts / lay.ep * mats
-        experts = max(0.0, modules * h - layer_gpu * share)
+        # v5: one module, its two stacked weights (gate_up_proj, down_proj) hooked; v4: a module per expert matrix
+        expert_host = h + hook if tj.zero3_experts_one_module else shape.experts / lay.ep * mats * h
+        experts = max(0.0, expert_host - layer_gpu * share)
         routed = (others + experts) * moe_layers
     return lay.grad_accum * (dense + routed) / lay.pp
+
+
+def zero3_hook(tj: TrainingJob, lay: Layout) -> float:
+    """Host seconds DeepSpeed ZeRO-3's gradient hook takes for one parameter in a micro-batch's backward: its
+    copy into the reduce bucket, a slice for each rank of the ZeRO group it is reduce-scattered over and the copy of
+    its partition (runtime.yaml training.zero3_module_fetch grad_hook; 0 on a stack without it)."""
+    if not tj.zero3_hook_s:
+        return 0.0
+    fixed, per_rank = tj.zero3_hook_s
+    return fixed + per_rank * lay.shard_group
 
 
 def _layer_micro_seconds(lay: Layout, layers: int, gpu_s: float) -> float:

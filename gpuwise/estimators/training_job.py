@@ -278,6 +278,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
+                       zero3_hook_s=zero3_hook_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
                        zero3_overlap_comm=not (w.overlap_comm is False and zero3_fetch_seconds(job)),
                        zero3_copies=zero3_offload_copies(job),
@@ -575,6 +576,18 @@ def zero3_fetch_seconds(job: Job) -> float:
     training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
     zf = job.kb.runtime.training.zero3_module_fetch
     return zf.ms_per_fetch * 1e-3 if zf is not None and engine_stack(job) in zf.stacks else 0.0
+
+
+def zero3_hook_seconds(job: Job) -> tuple[float, ...]:
+    """Host seconds DeepSpeed ZeRO-3's gradient hook takes for a parameter in a micro-batch's backward, as (the part
+    that does not depend on the group, the part for each rank the gradient is reduce-scattered over) (runtime.yaml
+    training.zero3_module_fetch grad_hook); () for a job on a stack without these hooks, or none in the knowledge."""
+    zf = job.kb.runtime.training.zero3_module_fetch
+    hook = zf.grad_hook if zf is not None else None
+    if hook is None or engine_stack(job) not in zf.stacks:
+        return ()
+    return ((hook.calls * hook.us_per_call + hook.launches * hook.us_per_launch) * 1e-6,
+            hook.calls_per_rank * hook.us_per_call * 1e-6)
 
 
 def zero3_experts_one_module(job: Job) -> bool:

@@ -256,6 +256,10 @@ class TrainingJob:
     # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
     # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
     zero3_fetch_s: float = 0.0
+    # DeepSpeed ZeRO-3: host seconds each parameter's gradient hook takes in a micro-batch's backward, as (fixed, per
+    # rank of the reduce-scatter) (runtime.yaml zero3_module_fetch grad_hook; training_job.zero3_hook_seconds); ()
+    # for a stack without them
+    zero3_hook_s: tuple[float, ...] = ()
     # ZeRO-3 on the transformers model from v5: an MoE layer's routed experts are one module holding stacked 3-D
     # weights, one fetch a pass, not a module per expert matrix (training_job.zero3_experts_one_module)
     zero3_experts_one_module: bool = False

@@ -261,6 +261,22 @@ class MoeDispatch(Strict):
     check: Check = "S"
 
 
+class Zero3GradHook(Strict):
+    """Host time DeepSpeed ZeRO-3's gradient hook takes for each parameter in every micro-batch's backward: the
+    gradient's copy into the reduce bucket, its slices for the coalesced reduce-scatter (one a data-parallel rank)
+    and the copy of its reduced partition (step_time.zero3_host_seconds, beside the module's fetches)."""
+
+    calls: _within(int, 0, 1000) = Field(description="host calls a parameter's hook makes that launch nothing "
+                                         "(views, stream calls, attribute sets), besides those a rank")
+    calls_per_rank: _within(int, 0, 100) = Field(description="host calls a parameter makes for each rank of the "
+                                                 "group its gradient is reduce-scattered over")
+    launches: _within(int, 0, 100) = Field(description="kernels a parameter's hook launches")
+    us_per_call: _within(float, 0, 1000) = Field(description="host microseconds of a call that launches nothing")
+    us_per_launch: _within(float, 0, 1000) = Field(description="host microseconds of a call that launches a kernel")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class Zero3ModuleFetch(Strict):
     """Host time DeepSpeed ZeRO-3 spends on each module that holds parameters, every pass over it (forward, backward,
     a recomputed forward): the pre- and post-hooks, the coordinator's trace and fetch bookkeeping and the gather's
@@ -270,6 +286,9 @@ class Zero3ModuleFetch(Strict):
                                                   "the gather's bytes")
     stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) that shard "
                               "a ZeRO-3 model module by module with these hooks")
+    grad_hook: Zero3GradHook | None = Field(
+        default=None, description="the host work of each parameter's gradient hook in the backward, on the same "
+        "stacks; none: not charged")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 
