@@ -473,7 +473,8 @@ def loop_wait_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     local = shape.experts / lay.ep
     loop = local * (fwd * (1.0 + lay.recompute_share) + bwd)
     experts_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s) * expert_share(shape)
-    fetch = (local * shape.mlp_matrices * (tj.zero3_fetch_s * (2.0 + lay.recompute_share) + zero3_hook(tj, lay))
+    fetch = (local * shape.mlp_matrices * (tj.zero3_fetch_s * (2.0 + lay.recompute_share)
+                                           + _hooked_params(tj)[1] * zero3_hook(tj, lay))
              if lay.zero >= 3 else 0.0)
     wait = max(0.0, fetch + loop - experts_gpu) - max(0.0, fetch - experts_gpu)
     return lay.grad_accum * math.ceil(shape.moe_layers / lay.pp) * wait
@@ -486,10 +487,9 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     pass reaches it: the forward, the backward and, for a recomputed layer, the forward again. Each fetch costs the
     host runtime.yaml training.zero3_module_fetch beyond the gather's bytes, and the coordinator keeps at most two
     fetches in flight before it waits on the GPU, so the host cannot bank time on a large module for the small ones
-    after it: a module takes the longer of its GPU work and the host's. In the backward the same host runs the
-    gradient hook of each of the module's parameters (one a module: a Linear's weight, a norm's), which copies the
-    gradient into the reduce bucket, slices it for every rank of the group and copies its reduced partition back
-    (:func:`zero3_hook`; runtime.yaml zero3_module_fetch grad_hook). A layer is counted as two groups: its
+    after it: a module takes the longer of its GPU work and the host's. In the backward the same host runs each
+    trainable parameter's gradient hook: the copy into the reduce bucket, a slice a rank, the partition's copy back
+    (:func:`zero3_hook`, :func:`_hooked_params`). A layer is counted as two groups: its
     attention projections, two norms and (dense) its MLP's matrices, or (MoE) the router and the shared expert's
     matrices, against the layer's GPU time less its experts' share; and an MoE layer's routed experts, each
     expert's matrices a module (no leaf module set), against the experts' share of the GEMMs (k of the E experts'
@@ -499,28 +499,40 @@ def zero3_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
     The gathers themselves stay in the data-parallel term: with every expert routed tokens the module order repeats
     each micro-batch, so the coordinator's trace holds and prefetches them (runtime.yaml zero3_module_fetch)."""
     lay, shape = st.layout, tj.shape
-    hook = zero3_hook(tj, lay)
-    # forward, backward, the recomputed forward; and the backward's gradient hook on the module's parameter
-    h = tj.zero3_fetch_s * (2.0 + lay.recompute_share) + hook
+    h = tj.zero3_fetch_s * (2.0 + lay.recompute_share)  # forward, backward, the recomputed forward
+    g = zero3_hook(tj, lay)  # the backward's gradient hook, a trainable parameter
+    attn, linear, norms = _hooked_params(tj)
     layer_gpu = _layer_micro_seconds(lay, shape.layers, gpu_s)
     mats = shape.mlp_matrices
     moe_layers = shape.moe_layers if shape.moe else 0
-    dense = max(0.0, (4 + 2 + mats) * h - layer_gpu) * (shape.layers - moe_layers)
+    dense = max(0.0, (4 + 2 + mats) * h + (attn + norms + mats * linear) * g - layer_gpu)
     routed = 0.0
     if moe_layers:
         share = expert_share(shape)
-        others = max(0.0, (4 + 2 + 1 + (mats if shape.shared_experts else 0)) * h - layer_gpu * (1 - share))
-        # v5: one module, its two stacked weights (gate_up_proj, down_proj) hooked; v4: a module per expert matrix
-        expert_host = h + hook if tj.zero3_experts_one_module else shape.experts / lay.ep * mats * h
+        shared = mats if shape.shared_experts else 0
+        others = max(0.0, (4 + 2 + 1 + shared) * h + (attn + norms + (1 + shared) * linear) * g
+                     - layer_gpu * (1 - share))
+        if tj.zero3_experts_one_module:  # v5: one module, its two stacked weights (gate_up_proj, down_proj)
+            expert_host = h + (0 if tj.method != "full" else 2) * g  # PEFT's all-linear adapts Linear modules only
+        else:  # v4: a module per expert matrix
+            expert_host = shape.experts / lay.ep * mats * (h + linear * g)
         experts = max(0.0, expert_host - layer_gpu * share)
         routed = (others + experts) * moe_layers
-    return lay.grad_accum * (dense + routed) / lay.pp
+    return lay.grad_accum * (dense * (shape.layers - moe_layers) + routed) / lay.pp
+
+
+def _hooked_params(tj: TrainingJob) -> tuple[int, int, int]:
+    """Trainable parameters ZeRO-3 hooks in a layer's backward: (attention's, an MLP or expert Linear's, the norms').
+    Full training: each module's weight (biases not counted); LoRA: an A and a B on each Linear its targets adapt."""
+    if tj.method == "full":
+        return 4, 1, 2
+    every = tj.lora_targets == "all-linear"
+    return 2 * (2 if tj.lora_targets == "qv" else 4), 2 if every else 0, 0
 
 
 def zero3_hook(tj: TrainingJob, lay: Layout) -> float:
-    """Host seconds DeepSpeed ZeRO-3's gradient hook takes for one parameter in a micro-batch's backward: its
-    copy into the reduce bucket, a slice for each rank of the ZeRO group it is reduce-scattered over and the copy of
-    its partition (runtime.yaml training.zero3_module_fetch grad_hook; 0 on a stack without it)."""
+    """Host seconds DeepSpeed ZeRO-3's gradient hook takes for one parameter in a micro-batch's backward, over the
+    ranks of its ZeRO group (runtime.yaml training.zero3_module_fetch grad_hook; 0 on a stack without it)."""
     if not tj.zero3_hook_s:
         return 0.0
     fixed, per_rank = tj.zero3_hook_s
