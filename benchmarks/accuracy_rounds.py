@@ -244,9 +244,13 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "v6.0 Offline; blind figures in the validation README): throughput", None),
     # the serveblind32 round (ids SH131..: sglang #30812's GLM-5.1-FP8 on 8 x MI300X at concurrency 16-4096; three v6.0
     # Offline logs serveblind31 left free: Nebius's B300 DeepSeek-R1, Quanta's B300 405B, Oracle's MI355X)
-    ("SH(?=13[1-9]\\b|1[4-6]\\d\\b|170\\b)", "  of which the rows added by serveblind32 (ids SH131-SH170; blind "
+    ("SH(?=13[1-9]\\b|14\\d\\b|15[0-2]\\b)", "  of which the rows added by serveblind32 (ids SH131-SH152; blind "
      "figures in the validation README): throughput",
-     "  of which the rows added by serveblind32 (ids SH131-SH170): latency"),
+     "  of which the rows added by serveblind32 (ids SH131-SH152): latency"),
+    # the serveblind33 round (ids SH153..: the MLPerf v5.1 Offline twins of RT110..: Cisco's 8 x H200 SXM Llama 2 70B,
+    # Google's DGX B200 on four benchmarks, ASUSTeK's 8 x MI325X and Dell's 8 x MI300X on AMD's vLLM harness)
+    ("SH(?=15[3-9]\\b|16\\d\\b|170\\b)", "  of which the rows added by serveblind33 (ids SH153-SH170; blind "
+     "figures in the validation README): throughput", None),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
@@ -266,8 +270,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     ("RP", "  of which the rows added by serveblind20 (ids RP..; blind figures in the validation README): throughput"),
     # the serveblind24 round (ids RT..: the same submitters' DeepSeek-R1 Server logs, loadgen's Poisson arrivals;
     # GPUStack's Qwen3.5-35B-A3B on one H200, guidellm at a constant 1-16 requests/s, vLLM 0.17.1 and SGLang 0.5.9)
-    ("RT(?=0|1[0-4])", "  of which the rows added by serveblind24 (ids RT01-RT14; blind figures in the validation "
-     "README): throughput"),
+    # (each id bounded: RT1.. alone also took RT100-RT119 into this line)
+    ("RT(?=0\\d\\b|1[0-4]\\b)", "  of which the rows added by serveblind24 (ids RT01-RT14; blind figures in the "
+     "validation README): throughput"),
     # the serveblind26 round (ids RT15..: MLPerf Inference v6.0 Server and Interactive logs no row cited before: AMD's
     # 8 and 87 x MI355X llama2-70b Interactive / Server, ASUSTeK's 8 x RTX PRO 6000 and HPE's 8 x B200 llama2-70b
     # Interactive, HPE's 8 x B200 Mixtral 8x7B Server, CoreWeave's DeepSeek-R1 Server on 8 x GB300 and 64 x GB200)
@@ -295,6 +300,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     ("RT(?=8[1-9]\\b|9[0-5]\\b)", "  of which the rows added by decodeblind26 (ids RT81-RT95; blind figures in the "
      "validation README): throughput"),
     # serveblind32 (ids RT96..: MLPerf v5.1 Server logs of submitter systems no row had cited, NVIDIA's harness)
-    ("RT(?=9[6-9]\\b|1[01]\\d\\b|120\\b)", "  of which the rows added by serveblind32 (ids RT96-RT120; blind "
+    ("RT(?=9[6-9]\\b|10\\d\\b)", "  of which the rows added by serveblind32 (ids RT96-RT109; blind "
+     "figures in the validation README): throughput"),
+    # serveblind33 (ids RT110..: the next such v5.1 Server logs, NVIDIA's harness and AMD's vLLM harness)
+    ("RT(?=11\\d\\b|120\\b)", "  of which the rows added by serveblind33 (ids RT110-RT120; blind "
      "figures in the validation README): throughput"),
 )

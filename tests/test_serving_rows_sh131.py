@@ -107,11 +107,11 @@ BAND_MLPERF, BAND_GLM, BAND_RATE = (0.70, 1.16), (1.35, 4.0), (0.90, 1.02)
 
 
 def _sh() -> dict[str, dict]:
-    return rows_in("serving_independent.csv", "SH", 131, 170)
+    return rows_in("serving_independent.csv", "SH", 131, 152)  # SH153.. are serveblind33's
 
 
 def _rt() -> dict[str, dict]:
-    return rows_in("serving_rate.csv", "RT", 96, 120)
+    return rows_in("serving_rate.csv", "RT", 96, 109)  # RT110.. are serveblind33's
 
 
 def test_the_round_has_its_rows_and_no_more():
