@@ -1,7 +1,7 @@
 """Rows RT110-RT120 and SH153-SH167 (serveblind33): MLPerf Inference v5.1 Server logs and their Offline twins from
 submitter systems no row had cited, scored blind.
 
-The rule (validation README, 'Rows RT110-RT118 and SH153-SH161'): closed-division Server logs of llama2-70b-99,
+The rule (validation README, 'Rows RT110-RT120 and SH153-SH167'): closed-division Server logs of llama2-70b-99,
 llama3.1-8b, llama3.1-405b, mixtral-8x7b and deepseek-r1 on one node of catalog GPUs, from a submitter system no row
 cited, with its Server config in the repository (NVIDIA's harness: configs/<system>/Server; AMD's vLLM harness: the
 server yaml in the submitter's code folder); of each GPU, GPU count and benchmark the first such system in the
