@@ -248,7 +248,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "figures in the validation README): throughput",
      "  of which the rows added by serveblind32 (ids SH131-SH152): latency"),
     # the serveblind33 round (ids SH153..: the MLPerf v5.1 Offline twins of RT110..: Cisco's 8 x H200 SXM Llama 2 70B,
-    # Google's DGX B200 on four benchmarks, ASUSTeK's 8 x MI325X and Dell's 8 x MI300X on AMD's vLLM harness)
+    # Google's DGX B200 on four benchmarks, ASUSTeK's 8 x MI325X and Dell's 8 x MI300X on AMD's vLLM harness; a second
+    # pass: Dell's XE9680L H200, Lambda's and Lenovo's B200, GigaComputing's MI325X)
     ("SH(?=15[3-9]\\b|16\\d\\b|170\\b)", "  of which the rows added by serveblind33 (ids SH153-SH170; blind "
      "figures in the validation README): throughput", None),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
