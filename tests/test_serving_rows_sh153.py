@@ -15,11 +15,10 @@ the arithmetic and hold the harness to the blind reading recorded in the README.
 from __future__ import annotations
 
 import csv
-import re
 
 import pytest
 
-from .validation_rows import DATA, assert_rate_rows_within, rows_in, serving_ratios
+from .validation_rows import DATA, assert_rate_rows_within, log_key, rows_in, serving_ratios
 
 V51 = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b03376a00fcae415c54e560e1c83937932/closed/"
 CISCO, GOOGLE = "Cisco/results/C885_H200x8_TRT", "Google/results/B200-SXM-180GBx8_TRT"
@@ -153,19 +152,14 @@ def test_an_offline_only_row_is_its_log(row_id):
     assert int(r["output_tokens"]) == round(tps / sps)
 
 
-def _log(source: str) -> str:
-    """A log by its round and its path: a fork's copy or another commit of the same round is the same log."""
-    return re.sub(r"^https://github.com/[^/]+/(inference_results_v[\d.]+)/blob/[0-9a-f]+/", r"\1/", source)
-
-
 def test_no_log_is_read_twice():
     # Google's DGX B200 is cited by v6.0 rows (SH03, RT03, SH121, RT46): the same results path a round later, other runs
     ours = {*OFFLINE, *OFFLINE_ONLY, *SERVER}
-    mine = {_log(r["source"]) for r in [*_sh().values(), *_rt().values()]}
+    mine = {log_key(r["source"]) for r in [*_sh().values(), *_rt().values()]}
     assert len(mine) == len(ours)
     for name in ("serving_independent.csv", "serving_rate.csv", "decode_independent.csv"):
         with (DATA / name).open(newline="") as fh:
-            others = {_log(r["source"]) for r in csv.DictReader(fh) if r["id"] not in ours}
+            others = {log_key(r["source"]) for r in csv.DictReader(fh) if r["id"] not in ours}
         assert not mine & others, name
 
 

@@ -4,6 +4,7 @@ Each round's row tests (tests/test_serving_rows_*.py) hold their own ids only; t
 from __future__ import annotations
 
 import csv
+import re
 import sys
 from pathlib import Path
 
@@ -18,16 +19,22 @@ def rows_in(name: str, prefix: str, lo: int, hi: int) -> dict[str, dict]:
                 and lo <= int(r["id"][len(prefix):]) <= hi}
 
 
+def log_key(source: str) -> str:
+    """An MLPerf log by its round and its path: a fork's copy or another commit of the same round is the same log; the
+    same results path a round later is another run (Google's DGX B200 in v5.1 and v6.0)."""
+    return re.sub(r"^https://github.com/[^/]+/(inference_results_v[\d.]+)/blob/[0-9a-f]+/", r"\1/", source)
+
+
 def assert_logs_read_once(rows: dict[str, dict], logs: dict) -> None:
-    """An MLPerf round's rows each read their own log, and no row of another round (any validation CSV) reads it:
-    the path after /closed/ is the log."""
-    sources = [r["source"] for r in rows.values()]
+    """An MLPerf round's rows each read their own log, and no row of another blind round (any validation CSV)
+    reads it (:func:`log_key`)."""
+    sources = [log_key(r["source"]) for r in rows.values()]
     assert len(set(sources)) == len(sources)
-    others: list[str] = []
+    others: set[str] = set()
     for name in ("serving_independent.csv", "serving_rate.csv", "decode_independent.csv"):
         with (DATA / name).open(newline="") as fh:
-            others += [r["source"].split("/closed/")[-1] for r in csv.DictReader(fh) if r["id"] not in logs]
-    assert not any(s.split("/closed/")[-1] in others for s in sources)
+            others |= {log_key(r["source"]) for r in csv.DictReader(fh) if r["id"] not in logs}
+    assert not set(sources) & others
 
 
 def assert_rate_rows_within(rows: dict[str, dict], logs: dict, band: tuple[float, float]) -> None:
