@@ -432,10 +432,19 @@ def main() -> int:
                              ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
                              ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
                              ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40"),
-                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100"),
-                             ("DF", "branch decodeblind29", "PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100")):
+                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
+    # the DF.. ids by round: decodeblind29 (DF01-DF36, above) and decodeblind30 (DF37-DF70: the baselines engine
+    # projects keep beside their own engine's figures: llama.cpp BF16 and transformers on an RTX 3090 / GB10 in
+    # Luce-Org/luce-megakernel, vLLM / SGLang on a GH200 and vLLM on a GB10 in EricLBuehler/mistral.rs's release
+    # reports, vLLM 0.11.0 on an RTX 4090 in nijaru/vllama)
+    for branch, lo, hi, what in (
+            ("decodeblind29", 1, 36, "ids DF01-DF36; PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100"),
+            ("decodeblind30", 37, 70, "ids DF37..; engine projects' baselines: RTX 3090 / 4090, GB10, GH200")):
+        report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
+               [c for c in independent if re.match(r"DF(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
+               False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,

@@ -68,13 +68,32 @@ for _inl, _tpot in H100_TPOT:
     ROWS[f"DF{_n}"] = (_H1, "gemma-4-26b-a4b", "bf16", "", "h100-80gb-sxm", 1, "vllm", "0.28.0", "", "", _inl, 128,
                        round(1000 / _tpot, 2))
     _n += 1
+# branch decodeblind30 (validation README, 'Rows DF37-DF43'): the baselines engine projects keep beside their own
+# engine's figures (the projects' own engines are not entered)
+_LUCE = ("https://github.com/Luce-Org/luce-megakernel/blob/fd693c72d36b7a5fd0d9a889f2798dc1c3cf379c/"
+         "megakernel/RESULTS.md")
+_MRS = "https://github.com/EricLBuehler/mistral.rs/blob/"
+_GH = _MRS + "6e0d4a6e53e768022efa585c2f6facf45faa4f80/releases/v0.9.3/raw/summary.csv"
+_SPARK = _MRS + "22573f4f0d6fc5239f77dac3c4807845c1da05e5/benchmarks/qwen3.8-flash-next/qwen3.5-bf16-comparison.md"
+_VLLAMA = "https://github.com/nijaru/vllama/blob/d45cab55ab5413d97b028db6251e9d55eda699d4/BENCHMARK_RESULTS.md"
+ROWS |= {
+    "DF37": (_LUCE, "qwen3.5-0.8b", "bf16", "", "rtx-3090", 1, "llama.cpp", "", "", "", 0, 128, 267.0),
+    "DF38": (_LUCE, "qwen3.5-0.8b", "bf16", "", "rtx-3090", 1, "transformers", "", "", "", 520, 128, 108.0),
+    "DF39": (_LUCE, "qwen3.5-0.8b", "bf16", "", "gb10", 1, "transformers", "", "", "", 520, 128, 65.0),
+    "DF40": (_GH, "qwen3.5-27b", "fp8", "", "gh200-96gb", 1, "vllm", "0.26.1", "", "", 133, 512, 87.81),
+    "DF41": (_GH, "qwen3.5-27b", "fp8", "", "gh200-96gb", 1, "sglang", "0.5.18", "", "", 133, 512, 90.83),
+    "DF42": (_SPARK, "qwen3.5-35b-a3b", "bf16", "", "gb10", 1, "vllm", "0.28.0", "", "", 100, 128, 30.92),
+    "DF43": (_VLLAMA, "qwen2.5-1.5b", "bf16", "", "rtx-4090", 1, "vllm", "0.11.0", "", "", 7, 50, 215.52),
+}
 IDS = sorted(ROWS)
-# blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36')
+# blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36'); DF37-DF43 on 9219d574
+# (validation README, 'Rows DF37-DF43')
 BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF06": -4.1, "DF07": -4.1, "DF08": 11.3,
          "DF09": 3.3, "DF10": 5.0, "DF11": 7.3, "DF12": 8.1, "DF13": 4.9, "DF14": 31.1, "DF15": 43.7, "DF16": 60.0,
          "DF17": 69.8, "DF18": 103.3, "DF19": 123.6, "DF20": 62.2, "DF21": 82.6, "DF22": 109.4, "DF23": 127.4,
          "DF24": 184.9, "DF25": 219.9, "DF26": 97.0, "DF27": 129.3, "DF28": 170.5, "DF29": 197.8, "DF30": 277.8,
-         "DF31": 325.8, "DF32": -2.6, "DF33": -3.0, "DF34": -3.2, "DF35": -4.0, "DF36": -4.9}
+         "DF31": 325.8, "DF32": -2.6, "DF33": -3.0, "DF34": -3.2, "DF35": -4.0, "DF36": -4.9,
+         "DF37": 44.3, "DF38": -41.3, "DF39": -2.5, "DF40": 9.7, "DF41": 8.9, "DF42": -3.4, "DF43": -0.3}
 
 
 def _rows() -> dict[str, dict]:
@@ -185,3 +204,21 @@ def test_the_mi350x_rows_after_the_walk(estimated):
     for row_id in sorted(MOVED):
         est, got = estimated[row_id]
         assert 1.05 < est / got < 1.85, row_id
+
+
+def test_the_gh200_rows_are_one_over_the_median_tpot():
+    """mistral.rs v0.9.3's summary.csv, target-only C1 lines: vLLM median TPOT 11.388775820906753 ms (output
+    throughput 86.00 tok/s with the TTFT), SGLang 11.009504469662883 ms (89.58 tok/s)."""
+    assert float(_rows()["DF40"]["decode_tok_s"]) == pytest.approx(1000 / 11.388775820906753, abs=0.005)
+    assert float(_rows()["DF41"]["decode_tok_s"]) == pytest.approx(1000 / 11.009504469662883, abs=0.005)
+    for row_id in ("DF40", "DF41"):
+        assert _rows()[row_id]["kv_precision"] == "fp8"  # FP8 E4M3 KV cache in every engine
+
+
+def test_the_wall_rows_are_output_over_the_request_time():
+    """DF42: 128 output tokens over the mean request latency 4.139 s (the report's per-active 30.923 tok/s); DF43: 50
+    tokens over the median 232 ms of ten sequential requests. Prefill and HTTP are inside both times."""
+    assert float(_rows()["DF42"]["decode_tok_s"]) == pytest.approx(128 / 4.139, abs=0.01)
+    assert float(_rows()["DF43"]["decode_tok_s"]) == pytest.approx(50 / 0.232, abs=0.005)
+    for row_id in ("DF42", "DF43"):
+        assert "benchmark_latency-like" in _rows()[row_id]["metric"]
