@@ -76,6 +76,8 @@ _MRS = "https://github.com/EricLBuehler/mistral.rs/blob/"
 _GH = _MRS + "6e0d4a6e53e768022efa585c2f6facf45faa4f80/releases/v0.9.3/raw/summary.csv"
 _SPARK = _MRS + "22573f4f0d6fc5239f77dac3c4807845c1da05e5/benchmarks/qwen3.8-flash-next/qwen3.5-bf16-comparison.md"
 _VLLAMA = "https://github.com/nijaru/vllama/blob/d45cab55ab5413d97b028db6251e9d55eda699d4/BENCHMARK_RESULTS.md"
+_VQ = ("https://github.com/violet-quartz/vllm-serving-experiments/blob/75148b6c30dcb6b28c0729aeb9ebde9db3f9b487/"
+       "experiment_results/vllm_bench_serve/run1/result_c1.json")
 ROWS |= {
     "DF37": (_LUCE, "qwen3.5-0.8b", "bf16", "", "rtx-3090", 1, "llama.cpp", "", "", "", 0, 128, 267.0),
     "DF38": (_LUCE, "qwen3.5-0.8b", "bf16", "", "rtx-3090", 1, "transformers", "", "", "", 520, 128, 108.0),
@@ -84,6 +86,7 @@ ROWS |= {
     "DF41": (_GH, "qwen3.5-27b", "fp8", "", "gh200-96gb", 1, "sglang", "0.5.18", "", "", 133, 512, 90.83),
     "DF42": (_SPARK, "qwen3.5-35b-a3b", "bf16", "", "gb10", 1, "vllm", "0.28.0", "", "", 100, 128, 30.92),
     "DF43": (_VLLAMA, "qwen2.5-1.5b", "bf16", "", "rtx-4090", 1, "vllm", "0.11.0", "", "", 7, 50, 215.52),
+    "DF44": (_VQ, "qwen2.5-7b", "bf16", "", "rtx-4090", 1, "vllm", "0.25.1", "", "", 247, 223, 62.94),
 }
 IDS = sorted(ROWS)
 # blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36'); DF37-DF43 on 9219d574
@@ -93,7 +96,8 @@ BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF0
          "DF17": 69.8, "DF18": 103.3, "DF19": 123.6, "DF20": 62.2, "DF21": 82.6, "DF22": 109.4, "DF23": 127.4,
          "DF24": 184.9, "DF25": 219.9, "DF26": 97.0, "DF27": 129.3, "DF28": 170.5, "DF29": 197.8, "DF30": 277.8,
          "DF31": 325.8, "DF32": -2.6, "DF33": -3.0, "DF34": -3.2, "DF35": -4.0, "DF36": -4.9,
-         "DF37": 44.3, "DF38": -41.3, "DF39": -2.5, "DF40": 9.7, "DF41": 8.9, "DF42": -3.4, "DF43": -0.3}
+         "DF37": 44.3, "DF38": -41.3, "DF39": -2.5, "DF40": 9.7, "DF41": 8.9, "DF42": -3.4, "DF43": -0.3,
+         "DF44": -13.8}
 
 
 def _rows() -> dict[str, dict]:
@@ -222,3 +226,11 @@ def test_the_wall_rows_are_output_over_the_request_time():
     assert float(_rows()["DF43"]["decode_tok_s"]) == pytest.approx(50 / 0.232, abs=0.005)
     for row_id in ("DF42", "DF43"):
         assert "benchmark_latency-like" in _rows()[row_id]["metric"]
+
+
+def test_the_sharegpt_row_is_its_files_median_tpot_and_mean_lengths():
+    """violet-quartz's run1/result_c1.json: median_tpot_ms 15.88702528400633 over 200 ShareGPT requests of 49,360
+    input and 44,697 output tokens in all (247 / 223 a request)."""
+    row = _rows()["DF44"]
+    assert float(row["decode_tok_s"]) == pytest.approx(1000 / 15.88702528400633, abs=0.005)
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (round(49_360 / 200), round(44_697 / 200))
