@@ -438,7 +438,8 @@ def main() -> int:
     # the DF.. ids by round: decodeblind29 (DF01-DF36, above) and decodeblind30 (DF37-DF70: the baselines engine
     # projects keep beside their own engine's figures: llama.cpp BF16 and transformers on an RTX 3090 / GB10 in
     # Luce-Org/luce-megakernel, vLLM / SGLang on a GH200 and vLLM on a GB10 in EricLBuehler/mistral.rs's release
-    # reports, vLLM 0.11.0 / 0.25.1 on an RTX 4090 in nijaru/vllama and violet-quartz/vllm-serving-experiments)
+    # reports, vLLM 0.11.0 / 0.25.1 on an RTX 4090 in nijaru/vllama and violet-quartz/vllm-serving-experiments,
+    # GLM-5.2 MXFP4 on 4 MI355X in vLLM issue #48453)
     for branch, lo, hi, what in (
             ("decodeblind29", 1, 36, "ids DF01-DF36; PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100"),
             ("decodeblind30", 37, 70, "ids DF37..; engine projects' baselines: RTX 3090 / 4090, GB10, GH200")):

@@ -76,6 +76,7 @@ _MRS = "https://github.com/EricLBuehler/mistral.rs/blob/"
 _GH = _MRS + "6e0d4a6e53e768022efa585c2f6facf45faa4f80/releases/v0.9.3/raw/summary.csv"
 _SPARK = _MRS + "22573f4f0d6fc5239f77dac3c4807845c1da05e5/benchmarks/qwen3.8-flash-next/qwen3.5-bf16-comparison.md"
 _VLLAMA = "https://github.com/nijaru/vllama/blob/d45cab55ab5413d97b028db6251e9d55eda699d4/BENCHMARK_RESULTS.md"
+_ISSUE = "https://github.com/vllm-project/vllm/issues/48453"
 _VQ = ("https://github.com/violet-quartz/vllm-serving-experiments/blob/75148b6c30dcb6b28c0729aeb9ebde9db3f9b487/"
        "experiment_results/vllm_bench_serve/run1/result_c1.json")
 ROWS |= {
@@ -87,6 +88,7 @@ ROWS |= {
     "DF42": (_SPARK, "qwen3.5-35b-a3b", "bf16", "", "gb10", 1, "vllm", "0.28.0", "", "", 100, 128, 30.92),
     "DF43": (_VLLAMA, "qwen2.5-1.5b", "bf16", "", "rtx-4090", 1, "vllm", "0.11.0", "", "", 7, 50, 215.52),
     "DF44": (_VQ, "qwen2.5-7b", "bf16", "", "rtx-4090", 1, "vllm", "0.25.1", "", "", 247, 223, 62.94),
+    "DF45": (_ISSUE, "glm-5.2", "fp4", "mxfp4", "mi355x", 4, "vllm", "0.23.1", "4", "", 1024, 1024, 84.32),
 }
 IDS = sorted(ROWS)
 # blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36'); DF37-DF43 on 9219d574
@@ -97,7 +99,7 @@ BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF0
          "DF24": 184.9, "DF25": 219.9, "DF26": 97.0, "DF27": 129.3, "DF28": 170.5, "DF29": 197.8, "DF30": 277.8,
          "DF31": 325.8, "DF32": -2.6, "DF33": -3.0, "DF34": -3.2, "DF35": -4.0, "DF36": -4.9,
          "DF37": 44.3, "DF38": -41.3, "DF39": -2.5, "DF40": 9.7, "DF41": 8.9, "DF42": -3.4, "DF43": -0.3,
-         "DF44": -13.8}
+         "DF44": -13.8, "DF45": -1.2}
 
 
 def _rows() -> dict[str, dict]:
@@ -234,3 +236,12 @@ def test_the_sharegpt_row_is_its_files_median_tpot_and_mean_lengths():
     row = _rows()["DF44"]
     assert float(row["decode_tok_s"]) == pytest.approx(1000 / 15.88702528400633, abs=0.005)
     assert (int(row["prompt_tokens"]), int(row["output_tokens"])) == (round(49_360 / 200), round(44_697 / 200))
+
+
+def test_the_glm_row_is_the_reverted_builds_mean_tpot():
+    """vLLM #48453's table: the reverted build (is_cuda) 83.51 / 83.54 / 83.55 tok/s at a mean TPOT of 11.86 ms; the
+    regressed build (is_cuda_alike, 14.25 ms) is the issue's subject and not entered."""
+    row = _rows()["DF45"]
+    assert float(row["decode_tok_s"]) == pytest.approx(1000 / 11.86, abs=0.005)
+    assert (row["kv_precision"], row["tp"]) == ("fp8", "4")
+    assert "rocm_aiter=true" in row["workload_options"]
