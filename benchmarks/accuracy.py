@@ -442,7 +442,7 @@ def main() -> int:
     # GLM-5.2 MXFP4 on 4 MI355X in vLLM issue #48453)
     for branch, lo, hi, what in (
             ("decodeblind29", 1, 36, "ids DF01-DF36; PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100"),
-            ("decodeblind30", 37, 70, "ids DF37..; engine projects' baselines: RTX 3090 / 4090, GB10, GH200")):
+            ("decodeblind30", 37, 70, "ids DF37..; engine projects' baselines, a vLLM issue: GB10, GH200, MI355X")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DF(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)
