@@ -253,6 +253,16 @@ def published_run_cases(kb, path: Path = RUNS, *, details: dict | None = None,
     return out
 
 
+def whole_run_ids(path: Path = HELDOUT_RUNS) -> set[str]:
+    """The held-out runs whose published hours are a whole run's (a card's days x GPUs, a job's wall clock, GPU-hours
+    the authors state): training_conditions.csv's hours_basis 'whole', or no conditions row and a figure the row does
+    not call steady-state (scored on gpuwise's whole-run GPU-hours either way; validation README, branch wholerun60)."""
+    conds = run_conditions()
+    with open(path, newline="") as fh:
+        return {r["id"] for r in csv.DictReader(fh) if r["use"] == "1" and (
+            conds[r["id"]]["hours_basis"] == "whole" if r["id"] in conds else "steady" not in r["hours_kind"])}
+
+
 def heldout_outside_criterion(path: Path = HELDOUT_RUNS) -> dict[str, str]:
     """Held-out runs whose published figure is not the GPUs' own time, by the source's own words or the code that
     computed the figure (the row's ``criterion`` column, 'outside: ...'), so that a miss beyond 2x on them is not a
