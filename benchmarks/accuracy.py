@@ -451,14 +451,17 @@ def main() -> int:
                              ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
-    # the DF.. ids by round: decodeblind29 (DF01-DF36, above) and decodeblind30 (DF37-DF70: the baselines engine
+    # the DF.. ids by round: decodeblind29 (DF01-DF36, above), decodeblind30 (DF37-DF45: the baselines engine
     # projects keep beside their own engine's figures: llama.cpp BF16 and transformers on an RTX 3090 / GB10 in
     # Luce-Org/luce-megakernel, vLLM / SGLang on a GH200 and vLLM on a GB10 in EricLBuehler/mistral.rs's release
     # reports, vLLM 0.11.0 / 0.25.1 on an RTX 4090 in nijaru/vllama and violet-quartz/vllm-serving-experiments,
-    # GLM-5.2 MXFP4 on 4 MI355X in vLLM issue #48453)
+    # GLM-5.2 MXFP4 on 4 MI355X in vLLM issue #48453) and decodeblind31 (DF46-DF70: ree2raz/inference-bench's
+    # concurrency-1 runs on Modal: Qwen2.5-7B BF16 / Q4_K_M / AWQ-Marlin, Qwen3-8B and Qwen3-30B-A3B on one L4 and
+    # one A100 40 / 80GB under vLLM 0.8.5 / 0.20.1 / 0.20.2 and llama.cpp b5540)
     for branch, lo, hi, what in (
             ("decodeblind29", 1, 36, "ids DF01-DF36; PRO 6000 Server TP / PP, GB10, Gemma 4 on MI350X / H100"),
-            ("decodeblind30", 37, 70, "ids DF37..; engine projects' baselines, a vLLM issue: GB10, GH200, MI355X")):
+            ("decodeblind30", 37, 45, "ids DF37-DF45; engine projects' baselines, a vLLM issue: GB10, GH200, MI355X"),
+            ("decodeblind31", 46, 70, "ids DF46..; ree2raz/inference-bench at concurrency 1: L4, A100 40 / 80GB")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DF(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)

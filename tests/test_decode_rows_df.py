@@ -90,6 +90,40 @@ ROWS |= {
     "DF44": (_VQ, "qwen2.5-7b", "bf16", "", "rtx-4090", 1, "vllm", "0.25.1", "", "", 247, 223, 62.94),
     "DF45": (_ISSUE, "glm-5.2", "fp4", "mxfp4", "mi355x", 4, "vllm", "0.23.1", "4", "", 1024, 1024, 84.32),
 }
+# branch decodeblind31 (validation README, 'Rows DF46-DF57'): ree2raz/inference-bench's concurrency-1 runs on Modal (the
+# SGLang runs with --disable-cuda-graph and the vLLM AWQ runs with --enforce-eager left out)
+_IB = "https://github.com/ree2raz/inference-bench/blob/"
+_IB_SUM = _IB + "621910011ce0dc925611d1d1e66f64add168bc01/results/summary.csv"
+_IB_A100 = _IB + "a73690ea5724ae8053fa10f979dabe71313e75b7/results/"
+_IB_V2 = _IB + "621910011ce0dc925611d1d1e66f64add168bc01/results/"
+_IB_LATEST = _IB + "a58e6db2d79b14ddff558b89f1250549a4f375c8/results/a100_vllm_latest_check.jsonl"
+# id: (source, p50 TPOT in seconds as the file rounds it; None for llama.cpp, which was not streamed)
+INFERENCE_BENCH_TPOT = {
+    "DF46": (_IB_SUM, 0.0583), "DF47": (_IB_SUM, 0.0589), "DF48": (_IB_SUM, None), "DF49": (_IB_SUM, None),
+    "DF50": (_IB_SUM, 0.0646), "DF51": (_IB_A100 + "a100_results.jsonl", 0.0136),
+    "DF52": (_IB_A100 + "a100_marlin_results.jsonl", 0.0095), "DF53": (_IB_V2 + "v2_a100_vllm_fp16.jsonl", 0.0124),
+    "DF54": (_IB_V2 + "v2_a100_vllm_marlin.jsonl", 0.0055), "DF55": (_IB_LATEST, 0.0107),
+    "DF56": (_IB_SUM, 0.0073), "DF57": (_IB_SUM, 0.0059),
+}
+_A40 = "a100-40gb-sxm"
+ROWS |= {
+    "DF46": (_IB_SUM, "qwen2.5-7b", "bf16", "", "l4", 1, "vllm", "0.8.5", "", "", 42, 128, 17.15),
+    "DF47": (_IB_SUM, "qwen2.5-7b", "bf16", "", "l4", 1, "vllm", "0.8.5", "", "", 2000, 512, 16.98),
+    "DF48": (_IB_SUM, "qwen2.5-7b", "int4", "gguf-q4_k_m", "l4", 1, "llama.cpp", "5540", "", "", 42, 128, 47.37),
+    "DF49": (_IB_SUM, "qwen2.5-7b", "int4", "gguf-q4_k_m", "l4", 1, "llama.cpp", "5540", "", "", 2000, 512, 37.46),
+    "DF50": (_IB_SUM, "qwen3-8b", "bf16", "", "l4", 1, "vllm", "0.8.5", "", "", 60, 6931, 15.48),
+    "DF51": (INFERENCE_BENCH_TPOT["DF51"][0], "qwen2.5-7b", "bf16", "", _A40, 1, "vllm", "0.8.5", "", "", 42, 128,
+             73.53),
+    "DF52": (INFERENCE_BENCH_TPOT["DF52"][0], "qwen2.5-7b", "int4", "", _A40, 1, "vllm", "0.8.5", "", "", 42, 128,
+             105.26),
+    "DF53": (INFERENCE_BENCH_TPOT["DF53"][0], "qwen2.5-7b", "bf16", "", _A40, 1, "vllm", "0.20.1", "", "", 42, 128,
+             80.65),
+    "DF54": (INFERENCE_BENCH_TPOT["DF54"][0], "qwen2.5-7b", "int4", "", _A40, 1, "vllm", "0.20.1", "", "", 42, 128,
+             181.82),
+    "DF55": (_IB_LATEST, "qwen2.5-7b", "bf16", "", "a100-80gb-sxm", 1, "vllm", "0.20.2", "", "", 42, 128, 93.46),
+    "DF56": (_IB_SUM, "qwen3-30b-a3b", "bf16", "", "a100-80gb-sxm", 1, "vllm", "0.20.1", "", "", 22, 128, 136.99),
+    "DF57": (_IB_SUM, "qwen3-30b-a3b", "int4", "", _A40, 1, "vllm", "0.20.1", "", "", 22, 128, 169.49),
+}
 IDS = sorted(ROWS)
 # blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36'); DF37-DF43 on 9219d574
 # (validation README, 'Rows DF37-DF43')
@@ -99,7 +133,10 @@ BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF0
          "DF24": 184.9, "DF25": 219.9, "DF26": 97.0, "DF27": 129.3, "DF28": 170.5, "DF29": 197.8, "DF30": 277.8,
          "DF31": 325.8, "DF32": -2.6, "DF33": -3.0, "DF34": -3.2, "DF35": -4.0, "DF36": -4.9,
          "DF37": 44.3, "DF38": -41.3, "DF39": -2.5, "DF40": 9.7, "DF41": 8.9, "DF42": -3.4, "DF43": -0.3,
-         "DF44": -13.8, "DF45": -1.2}
+         "DF44": -13.8, "DF45": -1.2,
+         # DF46-DF57 blind on 66f6fccb (validation README, 'Rows DF46-DF57')
+         "DF46": -3.2, "DF47": -3.1, "DF48": 7.1, "DF49": 29.2, "DF50": -3.2, "DF51": 8.4, "DF52": 82.6,
+         "DF53": 2.0, "DF54": 14.3, "DF55": 13.2, "DF56": -7.5, "DF57": -3.3}
 
 
 def _rows() -> dict[str, dict]:
@@ -245,3 +282,37 @@ def test_the_glm_row_is_the_reverted_builds_mean_tpot():
     assert float(row["decode_tok_s"]) == pytest.approx(1000 / 11.86, abs=0.005)
     assert (row["kv_precision"], row["tp"]) == ("fp8", "4")
     assert "rocm_aiter=true" in row["workload_options"]
+
+
+def test_the_inference_bench_rows_are_one_over_the_files_p50_tpot():
+    """ree2raz/inference-bench records each request's TPOT as (wall - TTFT) / (output - 1) and its files keep the
+    p50 to 0.1 ms (results/summary.csv tpot_p50_median; the A100 jsonl files' tpot_p50): the row is 1 / that."""
+    for row_id, (source, tpot_s) in INFERENCE_BENCH_TPOT.items():
+        row = _rows()[row_id]
+        assert row["source"] == source
+        if tpot_s is None:
+            continue
+        assert float(row["decode_tok_s"]) == pytest.approx(1 / tpot_s, abs=0.005), row_id
+        assert "p50 TPOT" in row["metric"]
+
+
+def test_the_llama_cpp_rows_are_output_over_the_request_time():
+    """llama-server b5540 was not streamed: summary.csv's 'llamacpp' lines give output tokens over wall time at one
+    request at a time (short: runs of 47.85 / 47.34 / 47.37 tok/s, median 47.37, latency p50 2.700 s for 128 tokens;
+    long: 37.46 tok/s over 100 requests of 512 tokens). Prefill and HTTP are inside the time."""
+    assert float(_rows()["DF48"]["decode_tok_s"]) == sorted((47.85, 47.34, 47.37))[1]
+    assert round(128 / 2.7002, 2) == 47.40  # the latency p50, within the runs' spread of the median
+    for row_id in ("DF48", "DF49"):
+        assert "benchmark_latency-like" in _rows()[row_id]["metric"]
+        assert _rows()[row_id]["framework_version"] == "5540"
+
+
+def test_the_a100_pairs_read_the_release_not_the_card(estimated):
+    """One server, one card (Modal's A100 40GB), two releases: the BF16 token 13.6 ms under vLLM 0.8.5 and 12.4 ms
+    under 0.20.1 (gpuwise 12.5 / 12.2 ms), the AWQ-Marlin token 9.5 ms and 5.5 ms (gpuwise 5.2 / 4.8 ms). The 4-bit
+    token took 0.70 of the 16-bit one in 0.8.5 and 0.44 in 0.20.1; gpuwise prices Marlin alike in both (0.41 / 0.40),
+    so DF52 reads fast (blind +82.6%) where DF54 does not (+14.3%)."""
+    ms = {k: 1000 / v[0] for k, v in estimated.items()}
+    assert (round(9.5 / 13.6, 2), round(5.5 / 12.4, 2)) == (0.70, 0.44)
+    for bf16, awq in (("DF51", "DF52"), ("DF53", "DF54")):
+        assert ms[awq] / ms[bf16] == pytest.approx(0.41, abs=0.02)
