@@ -112,9 +112,12 @@ def test_a_network_given_as_its_speed(tmp_path):
 
 
 def test_a_network_speed_none_runs_at(tmp_path):
-    err = _said(tmp_path, "p.yaml", _prop("800 Gbps"), "audit", "p.yaml")
-    assert "(no network known runs at 800 Gb/s; one of ethernet-10 (10 Gb/s), " in err
-    assert "infiniband-400 (400 Gb/s)" in err
+    # 1,600 Gb/s: past runtime.yaml's fastest port, infiniband-800 (netdefault60 added it; 800 Gbps now names it)
+    err = _said(tmp_path, "p.yaml", _prop("1600 Gbps"), "audit", "p.yaml")
+    assert "(no network known runs at 1600 Gb/s; one of ethernet-10 (10 Gb/s), " in err
+    assert "infiniband-400 (400 Gb/s)" in err and "infiniband-800 (800 Gb/s)" in err
+    err = _said(tmp_path, "q.yaml", _prop("800 Gbps"), "audit", "q.yaml")
+    assert err.rstrip().endswith("(the networks at 800 Gb/s: infiniband-800)"), err
 
 
 def test_a_network_speed_in_chinese(tmp_path):

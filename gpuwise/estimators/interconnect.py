@@ -199,9 +199,12 @@ def gpus_per_server(gpu: Gpu) -> int:
 
 def default_network(gpu: Gpu, runtime: RuntimeFile) -> str:
     """The network between servers when none is stated: a desktop system's own port (gpus.yaml
-    link.system_fabric, the DGX Spark's ConnectX-7), else runtime.yaml's default for the GPU's segment."""
-    if gpu.link.system_fabric and gpu.link.system_fabric in runtime.networks:
-        return gpu.link.system_fabric
+    link.system_fabric, the DGX Spark's ConnectX-7), else the scale-out fabric of the part's reference system
+    (gpus.yaml link.scale_out_network: a DGX A100's HDR 200 a GPU, a DGX B300's 800 Gb/s), else runtime.yaml's
+    default for the GPU's segment."""
+    for own in (gpu.link.system_fabric, gpu.link.scale_out_network):
+        if own and own in runtime.networks:
+            return own
     return (runtime.default_network_datacenter if gpu.segment in ("datacenter", "cloud-only")
             else runtime.default_network_other)
 

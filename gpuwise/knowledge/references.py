@@ -80,7 +80,16 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
                                      values={"gpu": ident}, hint=N_("did you mean %(name)s?") if close else None,
                                      hint_values={"name": close[0]} if close else None)
     _check_rented_instances(kb)
-    for arch in kb.gpus.values():
+    for gid, arch in kb.gpus.items():
+        own = arch.link.scale_out_network  # a misspelt network fell back to the segment's default, silently
+        if own is not None and own not in kb.runtime.networks:
+            import difflib  # a close match for an error's hint: not on the way of a good answer
+            close = difflib.get_close_matches(own, list(kb.runtime.networks), n=1)
+            raise KnowledgeError(N_("unknown network '%(network)s'"),
+                                 where=f"{kb.files['gpus.yaml']}: {gid}: link.scale_out_network",
+                                 values={"network": own},
+                                 hint=N_("did you mean %(name)s?") if close else None,
+                                 hint_values={"name": close[0]} if close else None)
         if arch.architecture not in kb.runtime.mfu:
             raise KnowledgeError(
                 N_("no default MFU for architecture '%(architecture)s'"),

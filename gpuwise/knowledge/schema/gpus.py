@@ -113,6 +113,11 @@ class GpuLink(Sourced):
         "a whole desktop system's own scale-out port (the DGX Spark's ConnectX-7): the prices.yaml fabric and "
         "runtime.yaml network its bought systems are joined by, in place of prices.yaml bought_fabric; no adapter "
         "is bought, and two systems are cabled back to back without a switch"))
+    scale_out_network: str | None = Field(default=None, description=(
+        "the runtime.yaml network between the servers of the part's reference system, where its datasheet states one "
+        "that differs from runtime.yaml default_network_datacenter (DGX A100: eight HDR 200 Gb/s ports for eight "
+        "GPUs, infiniband-200): what a training run or a serving copy across servers runs over when the input names "
+        "no network; none: the default for the part's segment"))
     max_systems: int | None = Field(default=None, ge=2, le=MAX_GPUS, description=(
         "a whole desktop system: the most of its systems the maker's own tools join into one cluster (the DGX "
         "Spark's: four); a job spread over more is refused (rule NET-SYSTEMS-BEYOND-MAKER); none: no such limit"))
