@@ -1,7 +1,8 @@
 """Held-out full fine-tunes (branch sft31, issue 22 item 2): the full-SFT runs of tests/data/training_heldout.csv
 (27 then; 30 with trainblind14's H433-H435; 45 with trainblind16's XTuner rows H460-H474; 57 with trainblind27's
 Megatron-Bridge verification-card SFTs H672, H676, H679, H682; 59 with offload58's Megatron-SWIFT SFTs with the
-optimizer on the CPU, H741 and H742; 67 with trainblind31's TRL 1M-token SFTs H778 and H779)
+optimizer on the CPU, H741 and H742; 67 with trainblind31's TRL 1M-token SFTs H778 and H779; 72 with trainblind34's
+Megatron-Bridge 26.06 Llama 3 70B SFT table, H819-H823)
 carry method 'full', so that benchmarks/accuracy.py's run_workload states them as their users would (task finetune,
 method full) and benchmarks/bare_attribution.py splits them by the row's own method, not by words in the title."""
 
@@ -29,11 +30,12 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     titled = {rid for rid, r in rows.items() if r["method"] != "lora" and "continued training" not in r["model"]
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
-    assert full == titled and len(full) == 67  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
+    assert full == titled and len(full) == 72  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
     assert {"H672", "H676", "H679", "H682"} <= full  # trainblind27: Megatron-Bridge verification cards' full SFTs
     assert {"H741", "H742"} <= full  # offload58: ms-swift qwen3_moe_offload.sh and 72b.sh, full SFT
     assert {f"H{i}" for i in range(761, 767)} <= full  # trainblind30: training_hub Granite 3.3 8B full SFTs
     assert {"H778", "H779"} <= full  # trainblind31: TRL's one-million-token example, Qwen3-8B and -0.6B
+    assert {f"H{i}" for i in range(819, 824)} <= full  # trainblind34: Megatron-Bridge 26.06 SFT table, Llama 3 70B
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235", "H501", "H505"}  # H501-H505: EasyContext CPT
     # LongRoPE's long-context 'fine-tunes' (trainblind25) train every weight as continued pretraining
