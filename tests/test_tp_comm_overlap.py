@@ -61,5 +61,9 @@ def test_the_340b_rows_state_what_their_recipe_sets():
     assert "TP_COMM_OVERLAP False" in rows["H585"]["source"] and rows["H585"]["tp_comm_overlap"] == "false"
     # trainblind27's TP4 verification cards (Megatron-Bridge recipes with tp_comm_overlap off) state it as well
     assert all(rows[i]["tp_comm_overlap"] == "false" for i in ("H672", "H677", "H678", "H681", "H682"))
+    # trainblind34's Megatron-Bridge 26.06 SFT / LoRA recipes on the Blackwell trays (CommOverlapConfig(tp_comm_overlap=
+    # False) in perf_recipes/llama/gb300 and gb200 llama3.py; the H100 rows H823 / H828 leave it to the stack)
+    bridge = {f"H{n}" for n in range(819, 828)} - {"H823"}
+    assert all(rows[i]["tp_comm_overlap"] == "false" for i in bridge)
     assert {i for i, r in rows.items() if r["tp_comm_overlap"]} == {"H396", "H397", "H585", "H672", "H677", "H678",
-                                                                     "H681", "H682"}
+                                                                     "H681", "H682"} | bridge
