@@ -252,6 +252,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # pass: Dell's XE9680L H200, Lambda's and Lenovo's B200, GigaComputing's MI325X)
     ("SH(?=15[3-9]\\b|16\\d\\b|170\\b)", "  of which the rows added by serveblind33 (ids SH153-SH170; blind "
      "figures in the validation README): throughput", None),
+    # the serveblind34 round (ids SL..: sglang #32323's Qwen3.5 cells at concurrency 1024 of the variants catalogued
+    # since serveblind16, 0.8B / 2B / 4B / 122B-A10B on H100 / H200 / B200 / B300, SGLang 0.5.16, random 8k/1k; the
+    # Gemma 4 31B BF16 cells of #31216 on one MI300X, SGLang 0.5.13.post1, 1k/1k at 16-4096)
+    ("SL", "  of which the rows added by serveblind34 (ids SL..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind34 (ids SL..): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
