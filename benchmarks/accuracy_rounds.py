@@ -311,4 +311,7 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # serveblind33 (ids RT110..: the next such v5.1 Server logs, NVIDIA's harness and AMD's vLLM harness)
     ("RT(?=11\\d\\b|120\\b)", "  of which the rows added by serveblind33 (ids RT110-RT120; blind "
      "figures in the validation README): throughput"),
+    # serveblind34 (ids RV..: every uncited v5.1 partner Server log on NVIDIA's harness, 8 x B200 / H200 SXM, Llama 2
+    # 70B, Llama 3.1 8B and 405B: Dell, GigaComputing, HPE, Lenovo, Nebius, Oracle, Quanta and Supermicro systems)
+    ("RV", "  of which the rows added by serveblind34 (ids RV..; blind figures in the validation README): throughput"),
 )
