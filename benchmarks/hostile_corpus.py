@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 3,975 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 4,032 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -124,7 +124,10 @@ dates before a GPU's launch, --currency and --lang as people say them, misnamed 
 multi-document files, -o a folder's name, V100S and DGX A100, numbers past a float, rule ids as a report shows them) and 61 of round 48
 (benchmarks/hostile_round48.py: shares given as whole percentages, numbers with units past their bounds, currencies as
 people say them in files and price CSVs, monthly prices in a price CSV, a plan's two loads, price filters that match
-nothing, numbers written as prose: '~1000', '16-32', '2x8', '15 cents', a date for a deadline), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+nothing, numbers written as prose: '~1000', '16-32', '2x8', '15 cents', a date for a deadline) and 57 of round 49
+(benchmarks/hostile_round49.py: the 2026 serving inputs combined badly, checkpoint_every_n_layers 0 or past the model's
+layers, attention kernels and stacks as users name them, quantized releases, owned networks by their generation, an
+overlay's model, gpuhunt's catalog, proposal folders with other files, explain given a topic), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
@@ -136,7 +139,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round48: eleven's to forty-eighth's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round49: eleven's to forty-ninth's)
 
 Exit status 1 when a case fails.
 """
@@ -262,6 +265,7 @@ from benchmarks import (  # noqa: E402
     hostile_round46,
     hostile_round47,
     hostile_round48,
+    hostile_round49,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -277,7 +281,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (40, hostile_round40), (41, hostile_round41), (42, hostile_round42),
                     (43, hostile_round43), (44, hostile_round44),
                     (45, hostile_round45), (46, hostile_round46), (47, hostile_round47),
-                    (48, hostile_round48)):
+                    (48, hostile_round48), (49, hostile_round49)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -399,7 +403,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48", "round49") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
