@@ -284,6 +284,20 @@ def check_shared_host_ram(gpu: Any, count: int, servers: int | None, given: floa
                                 "most": f"{most:g}", "given": f"{given:g}"})
 
 
+def _check_every_nth(w: Workload, layers: int, where: str) -> None:
+    """Every N-th layer recomputed with N past the model's layers recomputes none (a stage of L layers recomputes
+    floor(L / N), estimators/planner.py every_nth_share): it was estimated as no recomputation, nothing said (hostile
+    round 49). Refused, the model's layers said."""
+    n = w.checkpoint_every_n_layers if w.task != "inference" else None
+    if n is not None and layers and n > layers:
+        raise UserError(N_("a checkpoint every %(n)s layers is past the model's %(layers)s layers: no layer would be "
+                           "recomputed"),
+                        values={"n": n, "layers": layers}, where=field_at(where, "workload.checkpoint_every_n_layers"),
+                        hint=N_("give %(layers)s or fewer (1 is every layer), or gradient_checkpointing false for "
+                                "none"),
+                        hint_values={"layers": layers})
+
+
 def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
     """Per-op selective checkpointing (``gradient_checkpointing: selective_op``) is costed from the order of a dense
     block's matmuls (estimators/compute.py sac_op_recomputed_params): a model whose layers run another mixer,
@@ -634,6 +648,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     stacks = getattr(getattr(kb, "runtime", None), "training_stacks", None) or {}
     named = stacks.get(w.stack) if getattr(w, "stack", None) else None
     _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
+    _check_every_nth(w, shape.layers, where)
     _check_sac_op(w, shape, where)
     _check_etp(w, shape, where)
     _check_stack_precision(w, stacks, where)

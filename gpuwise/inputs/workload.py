@@ -506,6 +506,15 @@ class Workload(Strict):
                           "auto: write %(meant)s"), given=repr(v.strip()), meant=meant)
         return v
 
+    @field_validator("checkpoint_every_n_layers", mode="before")
+    @classmethod
+    def _every_zeroth(cls, v: Any) -> Any:
+        """0 written for 'no layer recomputed' was pydantic's bound alone (hostile round 49): none is false."""
+        if v == 0 and not isinstance(v, bool):
+            raise Said(N_("0 recomputes no layer: write gradient_checkpointing false, or leave "
+                          "checkpoint_every_n_layers out"))
+        return v
+
     @field_validator("stack_version", "framework_version", "transformers_version", mode="before")
     @classmethod
     def _version_text(cls, v: Any, info: ValidationInfo) -> Any:
