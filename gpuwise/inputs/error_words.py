@@ -25,13 +25,23 @@ _ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "l
                  "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "torch.float32": "float32",
                  "torch.bfloat16": "bfloat16", "torch.float16": "float16"}
 
-#: Names users give a training stack that the schema spells otherwise, for the 'did you mean' of a refused ``stack``:
+#: Names users give a training stack (or its attention kernel) that the schema spells otherwise, for the 'did you mean'
+#: of a refused ``stack`` or ``attention_kernel``:
 #: Marin trains with Levanter (knowledge/runtime.yaml training_stacks levanter), GPT-NeoX is Megatron's layers on
 #: DeepSpeed (docs/formats.md, stack), Megatron-LM and Megatron-Core are ``megatron``; difflib offered megatron for
 #: 'marin' and nemo for 'neox' (hostile round 43).
 _STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "megatron-deepspeed",
                 "gptneox": "megatron-deepspeed", "megatron-lm": "megatron", "megatron-core": "megatron",
-                "mcore": "megatron", "llm.c": "llmc"}
+                "mcore": "megatron", "llm.c": "llmc",
+                # the Hugging Face tools a fine-tune is run with: the Trainer (trl's trainers subclass it) on
+                # accelerate, runtime.yaml's fsdp-hf ('PyTorch FSDP with the Hugging Face Trainer'; round 49)
+                "hf trainer": "fsdp-hf", "hf-trainer": "fsdp-hf", "trainer": "fsdp-hf",
+                "hugging face trainer": "fsdp-hf", "huggingface trainer": "fsdp-hf", "accelerate": "fsdp-hf",
+                "trl": "fsdp-hf", "transformers": "fsdp-hf",
+                # FlashAttention-2 as its package (flash-attn), its import (flash_attn) and transformers'
+                # attn_implementation ('flash_attention_2') name it: attention_kernel fa2 (round 49)
+                "flash": "fa2", "flash-attn": "fa2", "flash_attn": "fa2", "flash_attention_2": "fa2",
+                "flashattention-2": "fa2", "flashattention2": "fa2", "flash-attention-2": "fa2", "fa-2": "fa2"}
 
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
