@@ -7,11 +7,35 @@ Moved out of :mod:`.job` (its module held 796 lines), which re-exports them for 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ..errors import N_, UserError
 from ..knowledge import Knowledge
 from .units import link_gbps
+
+#: InfiniBand's generations by the line rate of a 4x port in Gb/s (the IBTA names NVIDIA's adapters and switches are
+#: sold by: ConnectX-5 EDR 100, ConnectX-6 / Quantum HDR 200, ConnectX-7 / Quantum-2 NDR 400, Quantum-X800 XDR 800).
+_IB_GENERATIONS = {"edr": 100.0, "hdr": 200.0, "ndr": 400.0, "xdr": 800.0}
+_FAMILIES = {"infiniband": "infiniband", "ib": "infiniband", "roce": "roce", "rocev2": "roce", "ethernet": "ethernet",
+             "gbe": "ethernet"}
+_SPEED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*g(?:b(?:e|ps|/s|it/s)?)?(?![a-z])")
+
+
+def _generation_meant(kb: Knowledge, name: str) -> str | None:
+    """The one network of runtime.yaml a name gives by its family and line rate in words -- 'InfiniBand NDR',
+    'HDR InfiniBand', 'RoCE v2 400G' -- which listed all eleven (hostile round 49); None where not exactly one."""
+    text = name.lower()[:100]
+    words = re.findall(r"[a-z]+[0-9]*", text)
+    speed = next((_IB_GENERATIONS[w] for w in words if w in _IB_GENERATIONS), None)
+    family = "infiniband" if speed is not None else next((_FAMILIES[w] for w in words if w in _FAMILIES), None)
+    if speed is None and (m := _SPEED.search(text)) is not None:
+        speed = float(m.group(1))
+    if speed is None or family is None:
+        return None
+    at = [k for k, n in kb.runtime.networks.items()
+          if k.startswith(family + "-") and math.isclose(n.gb_s * 8, speed, rel_tol=1e-6)]
+    return at[0] if len(at) == 1 else None
 
 
 def check_network(kb: Knowledge, name: str | None, where: str) -> None:
@@ -20,8 +44,9 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
         return
     import difflib
 
-    close = difflib.get_close_matches(name, list(kb.runtime.networks), n=1)
-    speed = link_gbps(name)
+    meant = _generation_meant(kb, name)
+    close = [meant] if meant else difflib.get_close_matches(name, list(kb.runtime.networks), n=1)
+    speed = link_gbps(name) if meant is None else None
     if speed is not None:  # '400 Gbps': the networks of that line rate, read from runtime.yaml (hostile round 46)
         at = [k for k, n in kb.runtime.networks.items() if math.isclose(n.gb_s * 8, speed, rel_tol=1e-6)]
         raise UserError(N_("unknown network '%(network)s'"), where=where, values={"network": name},
