@@ -240,10 +240,30 @@ def _rule_named(typed: str, ids: Any) -> str:
     return named.pop() if len(named) == 1 else rid
 
 
+def _topic_rules(typed: str, book: Any) -> list[str]:
+    """The rules a topic names instead of one id -- a rule file's name ('memory', 'serving', 'power' for
+    power-cooling.yaml), a finding's topic ('cost') or an id's first part ('SRV', 'mem') -- in their files' order;
+    [] where it names none. 'explain memory' offered USED-MEMORY-HOT, and 'explain serving' USED-THROTTLING (hostile
+    round 49)."""
+    from pathlib import Path
+
+    word = typed.strip().lower()
+    if not word or len(word) > 64:
+        return []
+    return [rid for rid, rule in book.rules.items()
+            if rid.split("-")[0].lower() == word or str(rule.then.topic).lower() == word
+            or word in (stem := Path(book.origin.get(rid, "")).stem.lower(), *stem.split("-"))]
+
+
 def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowledge: str | None = None,
             lang: str = "en") -> str:
     book = _book(rules, knowledge)
     rid = _rule_named(rule_id, book.rules)
+    if rid not in book.rules and len(topic := _topic_rules(rule_id, book)) > 1:
+        raise UserError(N_("'%(topic)s' names %(n)s rules, not one"),
+                        values={"topic": _visible(rule_id), "n": len(topic)},
+                        hint=N_("give one rule id, such as %(names)s; `gpuwise rules` lists them all"),
+                        hint_values={"names": ", ".join(topic[:6])})
     if rid not in book.rules:
         close = difflib.get_close_matches(rid, list(book.rules), n=3, cutoff=0.5)
         raise UserError(N_("unknown rule '%(rule_id)s'"), values={"rule_id": _visible(rule_id)},
