@@ -125,8 +125,8 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("model49: 'unsloth/Llama-3.3-70B-Instruct-bnb-4bit': answered", {"workload": {"task": "inference", "model": "unsloth/Llama-3.3-70B-Instruct-bnb-4bit"}}, _answered())
     rcase("model49: 'Meta-Llama-3.1-8B-Instruct-AWQ-INT4' beside precision bf16: refused, int4 said", {"workload": {**SERVE8, "model": "Meta-Llama-3.1-8B-Instruct-AWQ-INT4"}},
           _refused("r.yaml", "workload.model", "int4"))
-    rcase("model49: 'Yi-1.5-34B-Chat-GPTQ' (not in the catalog): refused, params_b asked", {"workload": {"task": "inference", "model": "Yi-1.5-34B-Chat-GPTQ"}},
-          _refused("r.yaml", "workload.model", "params_b"))
+    rcase("model49: 'Yi-1.5-34B-Chat-GPTQ' (not in the catalog): refused, params_b 34 offered from its name", {"workload": {"task": "inference", "model": "Yi-1.5-34B-Chat-GPTQ"}},
+          _refused("r.yaml", "workload.model", "params_b", "34, as its name says"))
 
     # ------------------------------------------------------------ a plan's owned network and an overlay's model
     for given, meant in (("infiniband-40", "infiniband-400"), ("ethernet10", "ethernet-10"), ("InfiniBand NDR", "infiniband-400"),
@@ -160,7 +160,7 @@ def add(case, ns: dict[str, Any]) -> None:
     case("explain49: explain Serving --lang zh: refused, the SRV- rules named", {}, ["explain", "Serving", "--lang", "zh"], expect="any",
          check=_refused_no("SRV-", absent=("USED-THROTTLING",)))
     case("explain49: explain SRV (an id's prefix): refused, the SRV- rules named", {}, ["explain", "SRV"], expect="any",
-         check=_refused("SRV-DISAGGREGATED-ONE-COPY"))
+         check=_refused("'SRV'", "14 rules", "SRV-P95-TTFT-TARGET"))
     case("explain49: explain mem-fits (lower case): explained", {}, ["explain", "mem-fits"], expect="ok", check=lambda r: "MEM-FITS" in r.stdout)
     case("explain49: explain MEM-FIT (one letter short): refused, MEM-FITS offered", {}, ["explain", "MEM-FIT"], expect="any", check=_refused("MEM-FITS"))
     case("cli49: rules --topic memory: refused in one line", {}, ["rules", "--topic", "memory"], expect="any", check=_refused("--topic"))

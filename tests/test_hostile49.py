@@ -113,3 +113,14 @@ def test_explain_given_a_topic_in_chinese():
 
 def test_explain_a_near_id_still_offers_it():
     assert "MEM-FITS" in _one_line(cli("explain", "MEM-FIT"))
+
+
+@pytest.mark.parametrize("name,size", [("Yi-1.5-34B-Chat-GPTQ", "34"), ("acme-1.3b-awq", "1.3")])
+def test_a_release_of_a_model_not_in_the_catalog_offers_the_size_its_name_says(tmp_path, name, size):
+    err = _one_line(_est(tmp_path, {"task": "inference", "model": name}))
+    assert f"unknown model '{name}' (give params_b for a model not in the catalog: {size}, as its name says)" in err
+
+
+def test_a_model_not_in_the_catalog_without_a_size_asks_for_params_b(tmp_path):
+    err = _one_line(_est(tmp_path, {"task": "inference", "model": "zzyzx-chat"}))
+    assert err.rstrip().endswith("(give params_b for a model not in the catalog)")

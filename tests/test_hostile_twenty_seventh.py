@@ -75,9 +75,10 @@ def test_a_custom_architecture_runs_attention_on_at_most_its_layers(tmp_path: Pa
 
 
 @pytest.mark.parametrize("name, offered", [
-    ("ernie-4.5-0.3b", None),  # ERNIE-4.5-0.3B is not the 300B-A47B, nor the 21B
-    ("olmo-2-1b", None),  # OLMo 2 1B is not the 13B, 7B or 32B
-    ("OLMo-2-0425-1B", None),
+    # ERNIE-4.5-0.3B is not the 300B-A47B, nor the 21B (round 49: the size its name states offered as params_b)
+    ("ernie-4.5-0.3b", "params_b 0.3"),
+    ("olmo-2-1b", "params_b 1"),  # OLMo 2 1B is not the 13B, 7B or 32B
+    ("OLMo-2-0425-1B", "params_b 1"),
     ("qwen3-next-8b", "qwen3-8b"),  # 8B is Qwen3-8B's size, not Qwen3-Next-80B's
     # its own size (the release's exact name, Qwen3-Next-80B-A3B-Thinking-FP8, is now read as its network:
     # docs/names.md rule 6, tests/test_names_packaged.py; a misspelt one still gets the close match)
@@ -85,12 +86,13 @@ def test_a_custom_architecture_runs_attention_on_at_most_its_layers(tmp_path: Pa
     ("llama-3.1-9b", "llama-3.1-8b or llama-3-8b"),  # a digit mistyped: within half as much again
 ])
 def test_a_close_match_for_a_model_is_of_the_size_the_name_states(tmp_path: Path, name: str,
-                                                                  offered: str | None) -> None:
+                                                                  offered: str) -> None:
     # round 27: difflib offered the nearest spelling whatever its size: 'ernie-4.5-0.3b' -> 'did you mean
     # ernie-4.5-300b-a47b' (1,000 times the parameters), 'olmo-2-1b' -> 'olmo-2-13b or olmo-2-7b or olmo-3-32b'
     (tmp_path / "r.yaml").write_text(f"workload: {{task: inference, model: '{name}'}}\n", encoding="utf-8")
     err = _one_line(gpuwise("estimate", "r.yaml", "--gpu", "h200", cwd=tmp_path))
-    hint = f"did you mean {offered}?" if offered else "give params_b for a model not in the catalog"
+    hint = (f"give params_b for a model not in the catalog: {offered[9:]}, as its name says"
+            if offered.startswith("params_b ") else f"did you mean {offered}?")
     assert err == f"gpuwise: r.yaml: workload.model: unknown model '{name}' ({hint})\n"
 
 

@@ -194,8 +194,12 @@ class NameIndex:
                             hint=N_("give the whole name: did you mean %(names)s?"), hint_values={"names": family[0]})
         self._several(str(name), where)
         ids = self.close(str(name))
+        sizes = _sizes(str(name)) if self.kind == "model" and not ids else set()
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
-            (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
+            # a quantized release of a model the catalog lacks ('Yi-1.5-34B-Chat-GPTQ'): the size its name states
+            (N_("give params_b for a model not in the catalog: %(size)s, as its name says"),
+             {"size": f"{next(iter(sizes)):g}"}) if len(sizes) == 1
+            else (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
 
