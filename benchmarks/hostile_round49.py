@@ -149,8 +149,8 @@ def add(case, ns: dict[str, Any]) -> None:
          check=_refused("ps", "no proposal files"))
 
     # ------------------------------------------------------------ commands asked in a user's words
-    case("fmt49: --format json -o out.md: --format wins (docs/formats.md), JSON written", {"r.yaml": "workload: " + json.dumps(SERVE8) + "\n"}, ["recommend", "r.yaml", "--format", "json", "-o", "out.md"],
-         expect="any", check=lambda r: r.returncode in (0, 1) and (r.cwd / "out.md").read_text().startswith("{"))
+    case("fmt49: --format json -o out.md: --format wins (docs/formats.md), JSON written, the disagreement said", {"r.yaml": "workload: " + json.dumps(SERVE8) + "\n"}, ["recommend", "r.yaml", "--format", "json", "-o", "out.md"],
+         expect="any", check=lambda r: r.returncode in (0, 1) and _one(r) and "--format" in r.stderr and (r.cwd / "out.md").read_text().startswith("{"))
     case("fmt49: -o out.pdf and no --format: refused, nothing written", {"r.yaml": "workload: " + json.dumps(SERVE8) + "\n"}, ["recommend", "r.yaml", "-o", "out.pdf"],
          expect="any", check=lambda r: _refused("out.pdf", ".md")(r) and not (r.cwd / "out.pdf").exists())
     case("explain49: explain memory (a topic): refused, the memory rules named", {}, ["explain", "memory"], expect="any",

@@ -151,8 +151,27 @@ def _write(text: str, args: argparse.Namespace, inputs: list[str], *, is_json: b
     from .render import output
 
     path = output.emit(text, args.output, protect=inputs, is_json=is_json)
-    if path is not None:
-        print("gpuwise:", _said(N_("wrote %(path)s"), path=output.shown_name(path)), file=sys.stderr)
+    if path is None:
+        return
+    shown = output.shown_name(path)
+    fmt, other = _suffix_disagrees(getattr(args, "format", None), path)
+    if other:  # '--format json -o r.md': written as --format says, which the name does not (hostile round 49)
+        print("gpuwise:", _said(N_("wrote %(path)s in %(fmt)s, as --format says, though its suffix says %(other)s"),
+                                path=shown, fmt=fmt, other=other), file=sys.stderr)
+    else:
+        print("gpuwise:", _said(N_("wrote %(path)s"), path=shown), file=sys.stderr)
+
+
+def _suffix_disagrees(fmt: str | None, path: str) -> tuple[str, str]:
+    """The format ``--format`` gave and the other one ``path``'s suffix names, or ('', '') where they agree or
+    either is not given."""
+    from pathlib import Path
+
+    from .render.formats import SUFFIXES, normalise_format
+
+    named = SUFFIXES.get(Path(str(path)).suffix.lower())
+    given = normalise_format(fmt) if fmt else None
+    return (given, named) if given and named and named != given else ("", "")
 
 
 def _check_output(args: argparse.Namespace, inputs: list[str]) -> None:

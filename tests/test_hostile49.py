@@ -124,3 +124,17 @@ def test_a_release_of_a_model_not_in_the_catalog_offers_the_size_its_name_says(t
 def test_a_model_not_in_the_catalog_without_a_size_asks_for_params_b(tmp_path):
     err = _one_line(_est(tmp_path, {"task": "inference", "model": "zzyzx-chat"}))
     assert err.rstrip().endswith("(give params_b for a model not in the catalog)")
+
+
+def test_format_and_a_disagreeing_suffix_is_written_as_format_says_and_said(tmp_path):
+    # docs/formats.md: --format wins, the suffix is the default only; the line says which, one line still
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"workload": {"task": "inference", "model": "llama-3.1-8b"}}))
+    r = cli("recommend", "r.yaml", "--format", "json", "-o", "out.md", cwd=tmp_path)
+    assert r.returncode in (0, 1) and (tmp_path / "out.md").read_text().startswith("{")
+    assert r.stderr == "gpuwise: wrote out.md in json, as --format says, though its suffix says md\n"
+    r = cli("recommend", "r.yaml", "--format", "md", "-o", "same.markdown", cwd=tmp_path)
+    assert r.stderr == "gpuwise: wrote same.markdown\n"
+    r = cli("recommend", "r.yaml", "--format", "html", "-o", "out.pdf", cwd=tmp_path)
+    assert r.stderr == "gpuwise: wrote out.pdf\n"
+    r = cli("recommend", "r.yaml", "--format", "json", "-o", "zh.md", "--lang", "zh", cwd=tmp_path)
+    assert r.stderr.count("\n") == 1 and "zh.md" in r.stderr and "--format" in r.stderr and "wrote" not in r.stderr
