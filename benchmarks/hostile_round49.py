@@ -111,6 +111,12 @@ def add(case, ns: dict[str, Any]) -> None:
           _refused("r.yaml", "workload.attention_kernel", "did you mean fa2"))
     rcase("kern49: attention_kernel 'flash-attn' (the package's name): refused, fa2 offered", {"workload": {**PRE8, "attention_kernel": "flash-attn"}},
           _refused("r.yaml", "workload.attention_kernel", "did you mean fa2"))
+    rcase("kern49: attention_kernel cudnn on MI300X only (cuDNN is NVIDIA's): CPT-ATTENTION-KERNEL-DEVICE refuses it", {"workload": {**LORA8, "attention_kernel": "cudnn"}, "constraints": {"gpus": ["mi300x"]}},
+          _answered("CPT-ATTENTION-KERNEL-DEVICE"), argv=REC)
+    rcase("kern49: attention_kernel fa2 on V100 only (FlashAttention-2 builds from Ampere): CPT-ATTENTION-KERNEL-DEVICE", {"workload": {**LORA8, "attention_kernel": "fa2"}, "constraints": {"gpus": ["v100-32gb-sxm2"]}},
+          _answered("CPT-ATTENTION-KERNEL-DEVICE"), argv=REC)
+    rcase("kern49: attention_kernel fa2 on MI300X (flash-attn's ROCm backend): no kernel refusal", {"workload": {**LORA8, "attention_kernel": "fa2"}, "constraints": {"gpus": ["mi300x"]}},
+          _answered(absent=("CPT-ATTENTION-KERNEL-DEVICE",)), argv=REC)
     rcase("kern49: attention_kernel 'sdpa' (PyTorch's dispatcher): refused, the field named", {"workload": {**PRE8, "attention_kernel": "sdpa"}},
           _refused("r.yaml", "workload.attention_kernel", "'sdpa'"))
 

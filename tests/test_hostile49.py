@@ -138,3 +138,32 @@ def test_format_and_a_disagreeing_suffix_is_written_as_format_says_and_said(tmp_
     assert r.stderr == "gpuwise: wrote out.pdf\n"
     r = cli("recommend", "r.yaml", "--format", "json", "-o", "zh.md", "--lang", "zh", cwd=tmp_path)
     assert r.stderr.count("\n") == 1 and "zh.md" in r.stderr and "--format" in r.stderr and "wrote" not in r.stderr
+
+
+
+def _rec(tmp_path, workload: dict, gpus: list[str]) -> str:
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"workload": workload, "constraints": {"gpus": gpus}}))
+    r = cli("recommend", "r.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode in (0, 1) and not r.stderr.strip(), r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("kernel,gpu,refused", [
+    ("cudnn", "mi300x", True),  # cuDNN SDPA: 'requires SM80 (Ampere) or newer' (cuDNN frontend docs), NVIDIA only
+    ("fa2", "v100-32gb-sxm2", True),  # flash-attn README: Ampere, Ada, Hopper; Turing and older use FlashAttention 1.x
+    ("cudnn", "v100-32gb-sxm2", True),
+    ("fa2", "mi300x", False),  # flash-attn's ROCm backends: MI200 / MI300
+    ("cudnn", "h100", False),
+    ("fa2", "a100-80gb-sxm", False)])
+def test_a_stated_attention_kernel_without_a_build_for_the_gpu_is_refused(tmp_path, kernel, gpu, refused):
+    out = _rec(tmp_path, {**LORA8, "attention_kernel": kernel}, [gpu])
+    assert ("CPT-ATTENTION-KERNEL-DEVICE" in out) == refused
+
+
+def test_the_kernel_refusal_names_where_it_runs(tmp_path):
+    out = _rec(tmp_path, {**LORA8, "attention_kernel": "cudnn"}, ["mi300x"])
+    assert "attention_kernel cudnn has kernels for NVIDIA (compute capability 8.0 or later) only, not for" in out
+
+
+def test_no_kernel_stated_refuses_nothing(tmp_path):
+    assert "CPT-ATTENTION-KERNEL-DEVICE" not in _rec(tmp_path, LORA8, ["v100-32gb-sxm2"])

@@ -55,6 +55,12 @@ class CandidateFact(FactModel):
                                      "or Radeon, Intel Gaudi, Huawei Ascend), joined ('any': no limit)")
     training_stack_runs_here: bool = _f("the training stack runs on this GPU's software stack (cuda, rocm, gaudi, "
                                         "cann); true when it names no limit or the job is not training")
+    attention_kernel: str = _f("training: the attention backend the job states (workload.attention_kernel; 'none')")
+    attention_kernel_devices: str = _f("the accelerators that attention backend's kernels are built for, by maker "
+                                       "and NVIDIA compute capability ('any': no limit)")
+    attention_kernel_runs_here: bool = _f("the stated training attention backend has kernels for this GPU "
+                                          "(runtime.yaml training.attention_kernels devices and min_cc); true when "
+                                          "none is stated or the job is not training")
     joined_systems: int = _f("the systems (servers) one job joins over the network: a training run's every server; "
                              "one serving copy's (copies that each fit in one server join none: 1)")
     multi_gpu: bool = _f("more than one GPU")

@@ -125,7 +125,28 @@ def _stack_device(job: Job, g: Any) -> dict[str, Any]:
     devices = spec.devices if spec is not None else None
     return {"training_stack_name": spec.name if spec is not None else "none",
             "training_stack_devices": ", ".join(_MAKERS[d] for d in devices) if devices else "any",
-            "training_stack_runs_here": devices is None or stack_of(g) in devices}
+            "training_stack_runs_here": devices is None or stack_of(g) in devices, **_kernel_device(job, g)}
+
+
+def _kernel_device(job: Job, g: Any) -> dict[str, Any]:
+    """Whether the training attention backend the job states has kernels for this GPU (runtime.yaml
+    training.attention_kernels devices and min_cc: cuDNN's on NVIDIA from 8.0, FlashAttention-2's there and on AMD
+    Instinct), for CPT-ATTENTION-KERNEL-DEVICE: cudnn on an MI300X and fa2 on a V100 were priced as if they ran
+    (hostile round 49)."""
+    kernel = getattr(job.w, "attention_kernel", None) if job.training else None
+    table = getattr(getattr(getattr(job.kb, "runtime", None), "training", None), "attention_kernels", None)
+    devices = tuple(table.devices.get(kernel, ())) if kernel and table is not None else ()
+    floor = table.min_cc.get(kernel) if kernel and table is not None else None
+    if not kernel or not (devices or floor):
+        return {"attention_kernel": kernel or "none", "attention_kernel_devices": "any",
+                "attention_kernel_runs_here": True}
+    here = stack_of(g)
+    cc = float(g.compute_capability) if g.compute_capability else 0.0
+    runs = (not devices or here in devices) and not (here == "cuda" and floor and cc < floor)
+    makers = [_MAKERS[d] + (f" (compute capability {floor:.1f} or later)" if d == "cuda" and floor else "")
+              for d in devices]
+    return {"attention_kernel": kernel, "attention_kernel_devices": ", ".join(makers) or "any",
+            "attention_kernel_runs_here": runs}
 
 
 def gpu_fields(kb: Any, g: Any) -> dict[str, Any]:

@@ -322,6 +322,12 @@ class AttentionKernels(Strict):
     backends: dict[str, Literal["fa2", "fused"]] = Field(
         default_factory=dict, description="attention backend a training job may state (workload.attention_kernel) "
         "-> the kernel class it runs in: its utilization figures, in place of the stack's class")
+    devices: dict[str, tuple[Literal["cuda", "rocm", "gaudi", "cann"], ...]] = Field(
+        default_factory=dict, description="attention backend a training job may state -> the GPU software stacks its "
+        "kernels are built for (unlisted: any); elsewhere CPT-ATTENTION-KERNEL-DEVICE refuses the candidate")
+    min_cc: dict[str, _within(float, 1, 20)] = Field(
+        default_factory=dict, description="attention backend -> the lowest NVIDIA compute capability its kernels are "
+        "built for (an NVIDIA part below it is refused as another maker's is)")
     benchmark_count_ratio: _within(float, 1, 2) = Field(
         default=1.0, description="FLOPs the utilization figures' benchmarks count for one forward and backward of "
         "attention over the FLOPs gpuwise counts for it (compute.training_flops, the backward twice the forward): "
