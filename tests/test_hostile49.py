@@ -11,7 +11,15 @@
 * a plan's owned ``network`` named by its InfiniBand generation (``InfiniBand NDR``, ``HDR InfiniBand``) or as
   'RoCE v2 400G' listed all eleven networks: the one of that family and line rate is offered;
 * ``gpuwise explain memory`` / ``serving`` / ``SRV`` (a topic or an id's prefix, not a rule id) offered unrelated ids
-  (USED-MEMORY-HOT, USED-THROTTLING) or none: the rules of that file or prefix are named.
+  (USED-MEMORY-HOT, USED-THROTTLING) or none: the rules of that file or prefix are named;
+* a model not in the catalog whose name states one size ('Yi-1.5-34B-Chat-GPTQ') is offered that size as params_b;
+* ``--format json -o out.md`` said 'wrote out.md' alone: the line says --format's format and the suffix's;
+* a stated training ``attention_kernel`` on a GPU it has no build for (cudnn on MI300X or V100, fa2 on V100) was
+  priced as if it ran: CPT-ATTENTION-KERNEL-DEVICE refuses the candidate.
+
+The guards beside them (passing before too): every_n at the layer count kept, 'Transformers' as a framework,
+'roce 200 Gb/s', explain used-hardware, MEM-FIT, a sizeless unknown model, fa2 on MI300X / A100 and cudnn on H100
+not refused, no kernel stated.
 """
 
 from __future__ import annotations
