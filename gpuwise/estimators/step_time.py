@@ -118,6 +118,8 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         # a Mamba-1 model's selective scan, convolution and gates: memory-bound work beside its matmuls, in the same
         # units, for its layers' share of the matmuls (runtime.yaml training.mamba1_scan_k)
         scan = f.mamba1_scan_k.value * tj.shape.scan_share if f.mamba1_scan_k is not None else 0.0
+        if f.delta_rule_k is not None:  # a gated DeltaNet layer's chunk kernels, convolutions and gates: the same form
+            scan += f.delta_rule_k.value * tj.shape.delta_rule_share  # (runtime.yaml training.delta_rule_k)
         if tj.method != "full":  # frozen weights: the GEMMs do 4 N of full training's 6 N per token (no weight
             k, scan = k * 6.0 / 4.0, scan * 6.0 / 4.0  # gradients) while the memory-bound passes (norms, activations,
             # residuals, the scan) all run

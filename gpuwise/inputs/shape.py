@@ -233,6 +233,17 @@ class Shape:
         return max(n - self.embedding_params - blocks, 0.0) / n if n > 0 else 0.0
 
     @property
+    def delta_rule_share(self) -> float:
+        """Share of a token's matmul parameters in gated DeltaNet layers (``recurrent.kind`` gated_deltanet), counted
+        as :attr:`scan_share` counts the Mamba-1 layers': what is not the output head or the attention layers'
+        attention and MLP; 0 for any other model."""
+        if not self.recurrent_mixer or self.recurrent_mixer[0] != "gated_deltanet":
+            return 0.0
+        n = min(self.matmul_params_active, self.active_params)
+        blocks = self.attn_layers * (self.attn_params_per_layer() + self.mlp_matrices * self.hidden * self.ffn)
+        return max(n - self.embedding_params - blocks, 0.0) / n if n > 0 else 0.0
+
+    @property
     def ssd_macs_per_token(self) -> float:
         """Multiply-adds a token's forward pass spends in the Mamba-2 layers' SSD beyond their projections (catalog
         ``recurrent.kind`` mamba2), summed over those layers: intra-chunk inner x Q, chunk states and their read-out
@@ -315,7 +326,7 @@ def from_catalog(m: Model) -> Shape:
              m.mla.v_head_dim) if m.mla else None,
         qk_norm_all_heads=m.qk_norm_all_heads,
         attention_layers=m.attention_layers,
-        ssm="mamba2" if m.recurrent else None,  # gated DeltaNet's chunked recurrence priced in Mamba-2's class
+        ssm="mamba2" if m.recurrent else None,  # gated DeltaNet: its own term (recurrent_mixer, delta_rule_k)
         recurrent=_recurrent(m.recurrent),
         recurrent_mixer=(m.recurrent.kind, m.recurrent.head_dim or 0) if m.recurrent else None,
         global_attn=(m.global_attention.head_dim, m.global_attention.kv_heads, m.global_attention.k_eq_v)

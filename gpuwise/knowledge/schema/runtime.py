@@ -352,6 +352,10 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     mamba1_scan_k: _within(NonNegative, 0, 10_000) | None = Field(
         default=None, description="memory-bound work of a Mamba-1 layer's selective scan, convolution and gates beyond "
         "a transformer layer's, in the units of mfu_memory_bound_k (architecture.ssm mamba1)")
+    delta_rule_k: _within(NonNegative, 0, 10_000) | None = Field(
+        default=None, description="memory-bound work of a (gated) DeltaNet layer's chunked delta-rule kernels, short "
+        "convolutions, normalisations and gates beyond a transformer layer's, in the units of mfu_memory_bound_k "
+        "(recurrent.kind gated_deltanet)")
     ssd_kernel_utilization: SsdKernelUtilization | None = Field(
         default=None, description="share of the dense BF16 tensor peak a Mamba-2 layer's SSD chunk kernels reach "
         "(their FLOPs beyond the projections, which the step's matmul count leaves out; recurrent.kind mamba2)")
