@@ -310,8 +310,9 @@ def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *,
     models: MFU = MFU_ref x (1 + k_ref r / ref) / (1 + k r / width), r = peak FLOP/s / bandwidth.
     ``k_reference`` is the memory-bound factor MFU_ref was measured with (the middle stack's);
     ``k`` the job's stack's (smaller where kernels are fused); the same when not given. ``k_scan``: a Mamba-1
-    model's selective scan, convolution and gates, work of the same form (its channels scale with the width, the
-    matmuls with its square) that no stack fuses into the matmuls, weighted by the layers' share."""
+    model's selective scan, convolution and gates, or a gated DeltaNet model's chunked delta rule, convolutions and
+    gates, work of the same form (its channels scale with the width, the matmuls with its square) that no stack fuses
+    into the matmuls, weighted by the layers' share."""
     k_ref = k if k_reference is None else k_reference
     r = peak_tflops * 1e12 / (gpu.memory.bandwidth_gb_s * 1e9)
     w = width_for_mfu(shape)
@@ -320,7 +321,7 @@ def training_mfu(shape: Shape, gpu: Gpu, arch_mfu: float, peak_tflops: float, *,
     # k_ref is shown even when equal to k: a fused-kernel stack pays k < k_ref, and the formula says which is which
     inputs = {"mfu_ref": arch_mfu, "k": k, "k_ref": k_ref, "r_flop_per_byte": r, "ref_width": reference_hidden,
               "width": w, "architecture": gpu.architecture}
-    if k_scan > 0:  # only a Mamba-1 model's formula names the scan (every other report reads as before)
+    if k_scan > 0:  # only a Mamba-1 or gated DeltaNet model's formula names the scan (the rest read as before)
         return Term("mfu", value, "", formula("formula.mfu_scan"), {**inputs, "k_scan": k_scan})
     return Term("mfu", value, "", formula("formula.mfu"), inputs)
 
