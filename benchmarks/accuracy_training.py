@@ -104,6 +104,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["overlap_comm"] = cond["overlap_comm"] == "true"
     if cond.get("fp8_params"):
         w["fp8_params"] = cond["fp8_params"] == "true"
+    if cond.get("fp8_recipe"):  # the FP8 scaling recipe the run states (mxfp8: block-scaled, Blackwell only)
+        w["fp8_recipe"] = cond["fp8_recipe"]
     if cond.get("torch_compile"):
         w["torch_compile"] = cond["torch_compile"] == "true"
     if cond.get("liger_kernel"):

@@ -199,7 +199,8 @@ def test_every_layouts_quick_memory_is_its_breakdowns_total(kb, model, method, b
 def test_each_compute_capability_floor_is_read_in_one_function():
     """The serving table's floors (a framework's CUDA build, a precision's kernels) are read by
     serving.support_figures, which the rules compare and the estimator's support() reads; the
-    FlashAttention floor by compat.flash_min_cc. A second reader of a floor fails here."""
+    software.yaml feature floors (FlashAttention's, MXFP8's) by compat.feature_floor. A second reader of a floor
+    fails here."""
     found = []
     for path in _modules():
         tree = sources.tree(path)
@@ -208,7 +209,7 @@ def test_each_compute_capability_floor_is_read_in_one_function():
                     isinstance(n, ast.Attribute) and n.attr == "min_compute_capability" for n in sources.walk(fn)):
                 found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
     assert sorted(found) == ["gpuwise/estimators/serving/support.py:support_figures",
-                             "gpuwise/knowledge/compat.py:flash_min_cc"], found
+                             "gpuwise/knowledge/compat.py:feature_floor"], found
 
 
 def _bytes_per_parameter(tree: ast.AST) -> list[int]:

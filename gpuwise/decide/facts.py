@@ -79,11 +79,14 @@ class CandidateFact(FactModel):
     wants_fp8: bool = _f("precision is fp8")
     wants_fp4: bool = _f("precision is fp4")
     wants_flash: bool = _f("attention: flash (FlashAttention-2) asked for")
+    wants_mxfp8: bool = _f("training: fp8_recipe mxfp8 (Transformer Engine's MXFP8 block scaling) asked for")
     disaggregated: bool = _f("inference: disaggregated serving asked for (prefill and decode on separate copies)")
     rocm_settings: str = _f("inference: the ROCm-only settings asked for true (rocm_aiter, rocm_fp4_asm_gemm), or ''")
     fp8_params_held: bool = _f("training: the LoRA base is credited FP8 storage, a byte a weight (fp8_params with "
                                "precision fp8 on a Transformer Engine stack)")
     flash_min_cc: float = _f("compute capability FlashAttention-2 needs (knowledge/software.yaml; -1 unknown)")
+    mxfp8_hw: bool = _f("the GPU runs MXFP8 GEMMs: its compute capability is one knowledge/software.yaml's mxfp8 "
+                        "feature lists (Transformer Engine's support matrix)")
     need_gb: float = _f("memory per GPU with the layout gpuwise would use (the most frugal one if none fits), GB")
     need_requested_gb: float = _f("memory per GPU exactly as the user asked, GB (absent where a serving pin "
                                   "cannot be kept on this count, or a training pin is one the stack cannot run: "

@@ -25,7 +25,7 @@ from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import backend_majors, backend_refusal, majors_text, support_figures
 from ..frozen import frozen
 from ..inputs.job import Job, note
-from ..knowledge.compat import environment_facts, flash_min_cc, stack_of
+from ..knowledge.compat import environment_facts, feature_runs, flash_min_cc, stack_of
 from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
@@ -89,6 +89,7 @@ def _job_part(job: Job) -> dict[str, Any]:
             "precision": w.precision,
             "wants_bf16": w.precision == "bf16", "wants_fp8": w.precision == "fp8", "wants_fp4": w.precision == "fp4",
             "wants_flash": w.attention == "flash",
+            "wants_mxfp8": job.training and getattr(w, "fp8_recipe", None) == "mxfp8",
             "deadline_days": _n(deadline), "has_deadline": deadline is not None and job.training,
             "target_tps": w.target_tokens_per_s, "has_target": w.target_tokens_per_s > 0,
             "framework": w.framework,
@@ -158,6 +159,7 @@ def gpu_fields(kb: Any, g: Any) -> dict[str, Any]:
         "tensor_cores": g.tensor_cores, "bf16_hw": bool(g.peaks.bf16), "fp8_hw": bool(g.peaks.fp8),
         "fp4_hw": bool(getattr(g.peaks, "fp4", None)), "ecc": bool(g.memory.ecc), "launch_year": g.launch_year,
         "tdp_w": g.power.tdp_w, "flash_min_cc": flash_min_cc(kb.software),
+        "mxfp8_hw": feature_runs(kb.software, "mxfp8", g.compute_capability),
         "max_systems": g.link.max_systems or -1,
     }
 

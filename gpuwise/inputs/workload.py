@@ -171,7 +171,7 @@ TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "b
                  "gradient_checkpointing", "checkpoint_every_n_layers", "attention_kernel", "zero_stage", "offload",
                  "host_cpu_cores", "train_tokens", "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap",
                  "fp8_params", "chunked_cross_entropy", "cut_cross_entropy", "stack_version", "transformers_version",
-                 "torch_compile", "liger_kernel", "grad_reduce_in_fp32")
+                 "torch_compile", "liger_kernel", "grad_reduce_in_fp32", "fp8_recipe")
 """Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
 estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
 ``prompt_tokens`` / ``output_tokens``), so ``zero_stage: 3`` or ``mixed_precision: false`` on one was accepted and
@@ -295,6 +295,11 @@ class Workload(Strict):
         default=False, description="training, LoRA in fp8 on a Transformer Engine stack (megatron, nemo): the frozen "
         "base is held in FP8, one byte a weight (NeMo's model.fp8_params, Transformer Engine's fp8_model_init); off: "
         "16-bit weights, as Megatron-Bridge recipes keep them (fp8_param_gather off)")
+    fp8_recipe: Literal["delayed", "tensorwise", "mxfp8"] | None = Field(
+        default=None, description="training in fp8: the scaling recipe (Megatron-Core's --fp8-recipe, torchao's "
+        "recipes): delayed or tensorwise, one scale a tensor; mxfp8, one power-of-two scale a block of 32 values, "
+        "which only data-center Blackwell (compute capability 10.0 / 10.3) runs; all priced alike (tests/data/"
+        "validation/README.md, branch mxfp8train60)")
     grad_reduce_in_fp32: bool | None = Field(
         default=None, description="training with mixed precision: false holds, accumulates and reduces the main "
         "gradients in the 16-bit training dtype, 2 B a parameter (Megatron-Core's DistributedDataParallelConfig "
@@ -713,6 +718,10 @@ class Workload(Strict):
             raise Said(N_("'architecture' needs 'params_b'"))
         if self.method != "full" and self.task != "finetune":
             raise Said(N_("method '%(method)s' applies to task finetune only"), method=self.method)
+        if self.fp8_recipe is not None and self.precision != "fp8":
+            raise SaidAt(("fp8_recipe",), N_("fp8_recipe is the scaling recipe of FP8 training, and a %(precision)s "
+                                             "job has none: set precision fp8, or leave fp8_recipe out"),
+                         precision=self.precision)
         if self.method == "qlora" and self.precision in ("fp32", "int8", "fp8", "fp4"):
             raise Said(N_("qlora keeps a 4-bit NF4 base and computes in bf16/fp16: set precision int4, bf16 or fp16"))
         return self

@@ -505,11 +505,28 @@ def _ascend_facts(sw: SoftwareFile, env: Any, stack: str) -> dict[str, Any]:
     }
 
 
-def flash_min_cc(sw: SoftwareFile) -> float:
-    """The compute capability FlashAttention-2 needs (knowledge/software.yaml feature floors; -1
-    when the table has none): the one place the floor is read."""
-    floor = next((f.min_compute_capability for f in sw.feature_floors if f.feature == "flash_attention_2"), None)
+def feature_floor(sw: SoftwareFile, feature: str) -> float:
+    """The compute capability ``feature`` needs (knowledge/software.yaml feature floors; -1 when the table has
+    none): the one place a floor of that table is read."""
+    floor = next((f.min_compute_capability for f in sw.feature_floors if f.feature == feature), None)
     return float(floor) if floor is not None else -1.0
+
+
+def flash_min_cc(sw: SoftwareFile) -> float:
+    """The compute capability FlashAttention-2 needs (:func:`feature_floor`; -1 when the table has none)."""
+    return feature_floor(sw, "flash_attention_2")
+
+
+def feature_runs(sw: SoftwareFile, feature: str, cc: str | None) -> bool:
+    """Whether a GPU of compute capability ``cc`` runs ``feature`` (knowledge/software.yaml feature floors: its
+    listed compute capabilities where the matrix names them, else the floor and up); a feature the table lacks runs
+    everywhere, a GPU with no compute capability (not CUDA) nowhere."""
+    f = next((f for f in sw.feature_floors if f.feature == feature), None)
+    if f is None:
+        return True
+    if not cc:
+        return False
+    return cc in f.compute_capabilities if f.compute_capabilities else float(cc) >= feature_floor(sw, feature)
 
 
 def environment_facts(job: Any, gpu_ids: list[str]) -> list[dict[str, Any]]:

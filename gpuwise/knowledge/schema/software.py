@@ -61,6 +61,9 @@ class OsDriver(Strict):
 class FeatureFloor(Strict):
     feature: str
     min_compute_capability: str
+    compute_capabilities: list[str] | None = Field(
+        default=None, description="the only compute capabilities the feature runs on, where its support matrix names "
+        "them and a later one lacks it (MXFP8: 10.0 / 10.3, not 12.0); none: every one from the floor up")
     source: Prose
 
 
