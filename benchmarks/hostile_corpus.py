@@ -226,6 +226,7 @@ hostile_first_rounds.add(case, dict(globals()))
 
 # ---------------------------------------------------------------- rounds ten to nineteen (benchmarks/hostile_round1N.py)
 from benchmarks import (  # noqa: E402
+    hostile_left60,
     hostile_round10,
     hostile_round11,
     hostile_round12,
@@ -281,7 +282,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (40, hostile_round40), (41, hostile_round41), (42, hostile_round42),
                     (43, hostile_round43), (44, hostile_round44),
                     (45, hostile_round45), (46, hostile_round46), (47, hostile_round47),
-                    (48, hostile_round48), (49, hostile_round49)):
+                    (48, hostile_round48), (48, hostile_left60), (49, hostile_round49)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n

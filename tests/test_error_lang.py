@@ -21,7 +21,7 @@ CASES = [
      "workload.concurent_requests: unknown key (did you mean 'concurrent_requests'?)",
      "workload.concurent_requests: 未知的键（你是不是指“concurrent_requests”？）"),
     ("workload: {task: inference, model: llama-3.1-8b, context_len: -5}\n",
-     "workload.context_len: Input should be greater than or equal to 1 (got -5)",
+     "workload.context_len: must be at least 1 (got -5)",
      "workload.context_len: 必须不小于 1（给出的是 -5）"),
     ("workload: {task: inferense, model: llama-3.1-8b}\n",
      "workload.task: 'inferense' is not one of 'pretrain', 'finetune' or 'inference' (did you mean inference?)",

@@ -71,9 +71,9 @@ OFFER = """gpu_hour_prices:
     ("min_gpus: 16\n    max_gpus: 8", "kb/clouds.yaml: gpu_hour_prices[0]: min_gpus 16 is more than max_gpus 8"),
     # the value given is said in English as in zh (round 37: '(got -8)' was in the zh line only)
     ("min_gpus: -8\n    max_gpus: 8",
-     "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1 (got -8)"),
-    ("min_gpus: 0", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be greater than or equal to 1 (got 0)"),
-    ("min_gpus: 1000000000", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: Input should be less than or equal to"),
+     "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: must be at least 1 (got -8)"),
+    ("min_gpus: 0", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: must be at least 1 (got 0)"),
+    ("min_gpus: 1000000000", "kb/clouds.yaml: gpu_hour_prices[0].min_gpus: must be at most"),
 ])
 def test_offer_min_gpus_refused(tmp_path: Path, sizes, words):
     (tmp_path / "kb").mkdir()
@@ -90,7 +90,7 @@ def test_knowledge_bound_error_names_the_value_in_both_languages(tmp_path: Path)
     (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: -8"), encoding="utf-8")
     en = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
     zh = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", "--lang", "zh", cwd=tmp_path)
-    assert en.stderr.strip().endswith("greater than or equal to 1 (got -8)"), en.stderr
+    assert en.stderr.strip().endswith("min_gpus: must be at least 1 (got -8)"), en.stderr
     assert zh.stderr.strip().endswith("必须不小于 1（给出的是 -8）"), zh.stderr
     (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: 16\n    max_gpus: 8"),
                                                  encoding="utf-8")

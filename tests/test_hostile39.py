@@ -88,8 +88,8 @@ def test_a_negative_fee_refused(tmp_path: Path, free, storage, field, got):
     proposal cost $249.11 instead of $253.42; a free allowance of -100 GB billed 100 GB more than was sent."""
     r = _audit(tmp_path, free, storage)
     assert r.returncode == 2, r.stdout[:200]
-    assert r.stderr.strip() == (f"gpuwise: kb/clouds.yaml: providers[0] (id lambda).{field}: Input should be "
-                                f"greater than or equal to 0 (got {got})")
+    assert r.stderr.strip() == (f"gpuwise: kb/clouds.yaml: providers[0] (id lambda).{field}: must be at least "
+                                f"0 (got {got})")
 
 
 def test_every_fee_at_zero_bills_the_gpus_alone(tmp_path: Path):

@@ -79,8 +79,8 @@ def _plan(horizon: int, growth: float, **targets: float) -> dict:
 
 
 @pytest.mark.parametrize("horizon, growth, peak", [
-    (60, 10, "5.54e+61"),  # 2 requests/s x 11^59: the solver said '(Empty)', exit 2 naming no field
-    (60, 1, "1.15e+18"),  # 2 x 2^59
+    (60, 0.9, "5.59e+16"),  # 2 requests/s x 1.9^59 (10, 2 x 11^59, made the solver say '(Empty)'; 10 is now
+    (60, 1, "1.15e+18"),  # 2 x 2^59                  refused by the field's bound of 1, hostile round 48)
 ])
 def test_a_service_growing_past_its_bound_is_refused(tmp_path: Path, horizon: int, growth: float, peak: str) -> None:
     write(tmp_path, {"plan.yaml": yaml.safe_dump(_plan(horizon, growth))})
@@ -89,14 +89,14 @@ def test_a_service_growing_past_its_bound_is_refused(tmp_path: Path, horizon: in
 
 
 def test_growth_within_the_bound_is_read() -> None:
-    """1,000 % a month for three months takes 2 requests/s to 242: a plan, not an error; the bound
-    is the field's own (1e7 requests/s), reached exactly."""
+    """100 % a month (growth_per_month's bound of 1 since hostileleft60; 1,000 % before) for three months takes
+    2 requests/s to 8: a plan, not an error; the load's bound is its field's own (1e7 requests/s), reached exactly."""
     from gpuwise.plan.schema import PlanFile
 
-    PlanFile.model_validate(_plan(3, 10))
-    PlanFile.model_validate(_plan(2, 9, requests_per_s=1e6))  # 1e6 x 10 = 1e7: at the bound
-    with pytest.raises(ValueError, match=r"targets\.concurrency from 1e\+06 to 1\.1e\+07"):
-        PlanFile.model_validate(_plan(2, 10, concurrency=1_000_000))
+    PlanFile.model_validate(_plan(3, 1))
+    PlanFile.model_validate(_plan(2, 1, requests_per_s=5e6))  # 5e6 x 2 = 1e7: at the bound
+    with pytest.raises(ValueError, match=r"targets\.concurrency from 6e\+06 to 1\.2e\+07"):
+        PlanFile.model_validate(_plan(2, 1, concurrency=6_000_000))
 
 
 def test_a_service_needing_more_gpus_than_any_fleet_is_no_option() -> None:

@@ -371,7 +371,7 @@ def test_exponent_numbers_in_a_house_rule_and_a_policy_overlay_are_judged(tmp_pa
 
 @pytest.mark.parametrize("name, body, words", [
     ("models.yaml", "models:\n  - id: llama-3.1-8b\n    params_b: 5e-324\n",
-     "(id llama-3.1-8b).params_b: Input should be greater than or equal to 0.000001"),
+     "(id llama-3.1-8b).params_b: must be at least 0.000001"),
 ])
 def test_a_model_of_no_parameters_in_an_overlay_is_refused(tmp_path: Path, name: str, body: str, words: str) -> None:
     """A requirements file's ``params_b`` is at least 1e-6 (a thousand parameters); an overlay's

@@ -207,7 +207,7 @@ def test_a_model_of_a_trillion_layers_in_an_overlay_is_refused(tmp_path: Path) -
     (llama-3.1-8b with 10^12 layers was estimated, exit 1)."""
     kb = _overlay(tmp_path, "models.yaml", "models:\n  - id: llama-3.1-8b\n    layers: 1000000000000\n")
     one_line(gpuwise("recommend", QLORA, "--knowledge", kb), "(id llama-3.1-8b).layers",
-             "less than or equal to 1000")
+             "must be at most 1000")
 
 
 def test_an_overlay_file_named_in_capitals_is_not_skipped(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_a_card_price_below_one_is_refused(tmp_path: Path, value: float) -> None
     d = yaml.safe_load(PROP)
     d["acquisition"] = {"mode": "buy", "unit_price_usd": value}
     write(tmp_path, {"p.yaml": yaml.safe_dump(d)})
-    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "acquisition.unit_price_usd", "greater than or equal to 1")
+    one_line(gpuwise("audit", "p.yaml", cwd=tmp_path), "acquisition.unit_price_usd", "must be at least 1")
 
 
 def test_an_ambiguous_model_is_not_told_about_form_factors(tmp_path: Path) -> None:

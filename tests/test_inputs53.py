@@ -57,11 +57,11 @@ def test_etp_on_a_dense_model_refused_in_chinese(tmp_path):
 
 
 @pytest.mark.parametrize("etp, words", [
-    ("0", "workload.parallelism.etp: Input should be greater than or equal to 1 (got 0)"),
-    ("-2", "workload.parallelism.etp: Input should be greater than or equal to 1 (got -2)"),
+    ("0", "workload.parallelism.etp: must be at least 1 (got 0)"),
+    ("-2", "workload.parallelism.etp: must be at least 1 (got -2)"),
     ("two", "workload.parallelism.etp: Input should be a valid integer, unable to parse string as an integer"),
     ("2.5", "workload.parallelism.etp: Input should be a valid integer, got a number with a fractional part"),
-    ("2048", "workload.parallelism.etp: Input should be less than or equal to 1024 (got 2048)"),
+    ("2048", "workload.parallelism.etp: must be at most 1024 (got 2048)"),
 ])
 def test_etp_values_that_cannot_be_a_size_refused(tmp_path, etp, words):
     """0, a negative, a word, a fraction, more than 1,024 GPUs: one line each, before any model is read."""

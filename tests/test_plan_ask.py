@@ -98,7 +98,7 @@ def test_bad_answers_are_explained_and_asked_again(tmp_path: Path, capsys: pytes
     rc = drive(keys, answers)
     out = capsys.readouterr().out
     assert rc == 0
-    assert "must be greater than or equal to 1" in out
+    assert "must be at least 1" in out
     assert "did you mean" in out.lower() and "RTX 4090" in out
     assert "'March' is not a month" in out
     assert "amounts are asked in USD" in out

@@ -453,10 +453,10 @@ def test_bad_values_get_a_sentence_and_are_asked_again(tmp_path: Path,
     rc, path = drive(tmp_path, keys)
     out = " ".join(capsys.readouterr().out.split())  # the console wraps long lines
     assert rc == 130
-    assert "must be greater than or equal to 1 (got 0)" in out
+    assert "must be at least 1 (got 0)" in out
     assert "qlora keeps a 4-bit NF4 base" in out
     assert "'lots' is not a number" in out
-    assert "must be greater than or equal to 1 (got -5)" in out  # as typed (askreview55), not -5.0
+    assert "must be at least 1 (got -5)" in out  # as typed (askreview55), not -5.0
     data = saved(path)
     assert data["workload"] == {"task": "finetune", "method": "qlora", "lora_rank": 16, "lora_targets": "all-linear",
                                 "model": "llama-2-7b", "precision": "fp16", "train_tokens": 1e8}

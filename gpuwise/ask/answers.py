@@ -211,11 +211,13 @@ parse_number, where the user meant milliseconds or minutes (and '2m' at max_ttft
 
 
 def number_for(text: str, field: str | None, *, integer: bool = False, currency: str | None = None,
-               lang: str = "en") -> int | float:
+               lang: str = "en", bounds: dict[str, float] | None = None) -> int | float:
     """The number typed for the file's ``field`` (an amount when ``currency`` is given). A number written with a
     unit the field's name fixes ('500ms' at a time in seconds, '2 weeks' at a deadline in days, '50%' at a share,
     '120/min' at a request rate) is refused offering it in the field's unit, as the file's field is
-    (inputs/units.py), not as 'not a number'; a multiplier suffix is refused at a time, days, months or a share."""
+    (inputs/units.py), not as 'not a number'; a multiplier suffix is refused at a time, days, months or a share.
+    ``bounds``: the field's (inputs/strict.py ``field_bounds``), said after a number offered past one, as a file's
+    field says them ('50 years' at the horizon: 600, and horizon_months must be at most 60; hostileleft60)."""
     from ..inputs.notation import Meant
     from ..inputs.units import _kind, raise_unit_written
 
@@ -225,9 +227,17 @@ def number_for(text: str, field: str | None, *, integer: bool = False, currency:
     try:
         return parse_number(text, integer=integer, currency=currency)
     except _Invalid as exc:
+        if exc.msg == "not_a_number" and currency is not None:  # '€20,000': EUR named, and USD and CNY
+            from ..errors import Said
+            from ..inputs.notation import raise_other_currency
+
+            try:
+                raise_other_currency(text)
+            except Said as said:
+                raise _Invalid(raw=said.words(lang)) from None
         if exc.msg == "not_a_number" and currency is None and field:
             try:
-                raise_unit_written(text, field)
+                raise_unit_written(text, field, bounds)
             except Meant as said:
                 raise _Invalid(raw=said.words(lang)) from None
         raise

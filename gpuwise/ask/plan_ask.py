@@ -168,7 +168,7 @@ class PlanAsk:
                     if not money and _currency_mark(text)[1] is not None:
                         raise _Invalid("not_money", text=repr(text))
                     got = number_for(text, field, integer=kind == "int", currency=self.currency if money else None,
-                                     lang=self.lang)
+                                     lang=self.lang, bounds=getattr(check, "bounds", None))
                 elif kind == "percent":
                     try:
                         got = float(parse_number(text.rstrip("%％").strip()))
@@ -212,29 +212,35 @@ class PlanAsk:
         return str(v)
 
     # ---- checks by the plan file's own models
-    def field(self, model: Any, base: dict[str, Any], name: str) -> Callable[[Any], str | None]:
-        """A check of one field: ``model`` validated with ``base`` and the value; the first error
-        about that field (errors about fields not asked yet are not this answer's)."""
+    def field(self, model: Any, base: dict[str, Any], name: str, scale: float = 1) -> Callable[[Any], str | None]:
+        """A check of one field: ``model`` validated with ``base`` and the value over ``scale`` (100 for a share
+        asked as a percentage); the first error about that field (errors about fields not asked yet are not this
+        answer's)."""
         from pydantic import ValidationError
+
+        from ..inputs.strict import field_bounds
 
         def check(v: Any) -> str | None:
             try:
-                model.model_validate({**base, name: v})
+                model.model_validate({**base, name: v / scale if scale != 1 else v})
             except ValidationError as exc:
                 for err in exc.errors():
                     if tuple(err.get("loc") or ())[:1] == (name,):
-                        return self.explain(err)
+                        return self.explain(err, scale)
             return None
 
-        return check
+        check.bounds = field_bounds(model.model_fields[name])  # type: ignore[attr-defined]  # said after a unit's
+        return check  # number offered past one ('50 years' at the horizon: 600, at most 60; hostileleft60)
 
-    def explain(self, err: dict[str, Any]) -> str:
+    def explain(self, err: dict[str, Any], scale: float = 1) -> str:
+        """Why a value is refused; ``scale``: the question's unit in the field's (100 where a share is asked as a
+        percentage: growth_per_month's bound of 1 said as 100)."""
         kind, ctx = err.get("type", ""), err.get("ctx") or {}
         limits = {"greater_than": ("err_gt", "gt"), "greater_than_equal": ("err_ge", "ge"),
                   "less_than": ("err_lt", "lt"), "less_than_equal": ("err_le", "le"),
                   "string_too_long": ("err_too_long", "max_length")}
         if kind in limits and limits[kind][1] in ctx:
-            limit = ctx[limits[kind][1]]
+            limit = ctx[limits[kind][1]] * (scale if kind != "string_too_long" else 1)
             return self.qn.say(limits[kind][0], self.lang, limit=f"{limit:g}" if isinstance(limit, float) else limit)
         if kind == "literal_error":
             from ..inputs.schema import literal_close
@@ -397,8 +403,8 @@ class PlanAsk:
                 cadence: dict[str, Any] = {"continuous": True}
                 cadence["hours_per_day"] = self.value("hours", 24.0, kind="float", field="hours_per_day",
                                                       check=self.field(Cadence, cadence, "hours_per_day"))
-                grows = self.field(Cadence, dict(cadence), "growth_per_month")
-                growth = self.value("growth", 0.0, kind="percent", check=lambda v, grows=grows: grows(v / 100))
+                growth = self.value("growth", 0.0, kind="percent",  # asked in percent: its bounds said in percent
+                                    check=self.field(Cadence, dict(cadence), "growth_per_month", scale=100))
                 cadence["growth_per_month"] = round(growth / 100, 6)
                 cadence["start_month"] = self.value("start", 1, kind="int", check=self.month_check(horizon))
                 entry["targets"] = targets

@@ -378,9 +378,16 @@ class _Asker:
 
 
 def _number(s: _Session, q: Question, text: str) -> int | float:
-    """The number typed at ``q`` (answers.number_for: a unit the question's field fixes is offered in it)."""
+    """The number typed at ``q`` (answers.number_for: a unit the question's field fixes is offered in it, and the
+    field's bound said after a number offered past it)."""
+    from ..inputs.error_words import _field_info
+    from ..inputs.schema import Requirements
+    from ..inputs.strict import field_bounds
+
+    info = _field_info(Requirements, tuple(q.key.split(".")))
     return number_for(text, q.key.partition(".")[2], integer=q.type == "int",
-                      currency=s.currency if q.money else None, lang=s.lang)
+                      currency=s.currency if q.money else None, lang=s.lang,
+                      bounds=field_bounds(info) if info is not None else None)
 
 
 def _answers_table(s: _Session) -> Any:

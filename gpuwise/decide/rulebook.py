@@ -512,7 +512,7 @@ class Rulebook:
 def _complaint(err: Any) -> dict[str, Any]:
     """A rule file's first validation error as a message of the catalog (``message``, ``values``,
     ``msgid``): pydantic's own words in English, the catalog's for its common complaints."""
-    from ..inputs.error_words import _BOUNDS, _short, too_long_text
+    from ..inputs.error_words import _BOUNDS, _short, bound_words, too_long_text
 
     msg = err["msg"].replace("Value error, ", "")
     error = err.get("ctx", {}).get("error")
@@ -535,6 +535,8 @@ def _complaint(err: Any) -> dict[str, Any]:
         return {"message": _BOUNDS[err["type"]], "values": {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}}
     if (long := too_long_text(err)) is not None:  # its length, as an input file's field says it
         return {"message": long[0], "values": long[1]}
+    if (bound := bound_words(err)) is not None:  # the house's words in every language (hostile round 48)
+        return {"message": bound[0], "values": bound[1]}
     if err["type"] in _BOUNDS and "input" in err:
         return {"message": msg, "msgid": _BOUNDS[err["type"]],
                 "values": {**err.get("ctx", {}), "given": _short(err["input"])}}

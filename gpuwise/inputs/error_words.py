@@ -241,6 +241,33 @@ _BOUNDS = {
 }
 """Pydantic's common complaints as the catalog's templates (its ``ctx`` values fill them)."""
 
+BOUND_TYPES = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
+"""The bound refusals, said in the house's words in every language ('must be at most 60 (got 600)'); pydantic's
+English ('Input should be less than or equal to 60') stood beside them where --lang zh had the catalog's (hostile
+round 48)."""
+
+
+def bound_text(bound: Any) -> str:
+    """A field's bound as a user writes it: 60, 0.99, 10000000, 0.000001 (not 1e7's '10000000.0' or '1e-06')."""
+    from decimal import Decimal
+
+    if isinstance(bound, bool) or not isinstance(bound, int | float):
+        return str(bound)
+    if isinstance(bound, int) or bound.is_integer():
+        return f"{bound:.0f}" if abs(bound) < 1e16 else f"{bound:g}"
+    return format(Decimal(repr(bound)), "f")
+
+
+def bound_words(err: Any) -> tuple[str, dict[str, Any]] | None:
+    """A bound refusal (``err`` one of pydantic's errors) as the house says it in every language: the template and
+    its values ('must be at most %(le)s (got %(given)s)'); None for another complaint."""
+    if err["type"] not in BOUND_TYPES or "input" not in err:
+        return None
+    ctx = err.get("ctx", {})
+    return _BOUNDS[err["type"]], {**ctx, **{k: bound_text(ctx[k]) for k in ("gt", "ge", "lt", "le") if k in ctx},
+                                  "given": _short(err["input"])}
+
+
 def too_long_text(err: Any) -> tuple[str, dict[str, Any]] | None:
     """A string past its field's length, as every reader of a file says it (hostile round 46): the limit and the
     length given, not pydantic's 'String should have at most N characters' and 60 of its letters. The template and

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..errors import N_, Said, Term
+from ..errors import N_, Said, Term, either
 
 PLAIN = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", re.ASCII)
 """A number as gpuwise reads it from text: ASCII decimal digits, a point, an exponent."""
@@ -186,6 +186,34 @@ CURRENCY_NAMES = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "doll
 amount (``RMB 1.5m``), offered where a currency field or option is given one (``currency: RMB``, hostile round 47's
 ``--currency RMB`` and round 48's files and price CSVs)."""
 _MULT = {"k": 1e3, "m": 1e6, "万": 1e4, "亿": 1e8}
+OTHER_CURRENCY_NAMES = {"€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
+                        "₹": "INR", "inr": "INR", "₩": "KRW", "krw": "KRW", "jpy": "JPY", "yen": "JPY", "円": "JPY",
+                        "chf": "CHF", "cad": "CAD", "c$": "CAD", "aud": "AUD", "a$": "AUD", "sgd": "SGD", "s$": "SGD",
+                        "hkd": "HKD", "hk$": "HKD", "twd": "TWD", "nt$": "TWD", "₽": "RUB", "rub": "RUB"}
+"""Currencies gpuwise does not price in (it prices in USD and CNY: tco.yaml's usd_cny the one rate it holds), by
+the names written beside an amount: '€20,000', '20000 EUR', '£1.5k' were 'not an amount' or 'not a number', EUR
+not named as the problem (hostile round 48, left; hostileleft60). ¥ is CNY's here (:data:`CURRENCY_NAMES`)."""
+_OTHER_MONEY = re.compile(r"^\s*(?P<pre>[^\d\s.+-][^\d\s]*?)?\s*[-+]?[0-9][0-9,.]*(?:e[-+]?[0-9]{1,4})?\s*"
+                          r"(?:k|m|万|亿)?\s*(?P<post>[^\d\s][^\d]*?)?\s*$", re.IGNORECASE)
+OTHER_CURRENCY = N_("%(text)s is an amount in %(currency)s, a currency gpuwise does not price in: write it in "
+                    "%(choices)s")
+
+
+def other_currency(text: str) -> str | None:
+    """The code of a currency gpuwise does not price in that ``text``, an amount, is written in ('€20,000',
+    '20000 EUR', '2.50 EUR/hr', '£1.5k': EUR, GBP); None for any other text."""
+    m = _OTHER_MONEY.match(text) if len(text) <= 60 else None
+    if m is None:
+        return None
+    post = re.split(r"\s*(?:/|\bper\b|\ban?\b)\s*", (m.group("post") or "").strip(), maxsplit=1)[0]
+    return OTHER_CURRENCY_NAMES.get((m.group("pre") or "").strip().lower()) or OTHER_CURRENCY_NAMES.get(post.lower())
+
+
+def raise_other_currency(text: str) -> None:
+    """Refuse an amount written in a currency gpuwise does not price in, naming it and the ones it takes."""
+    code = other_currency(text)
+    if code is not None:
+        raise Said(OTHER_CURRENCY, text=f"{text.strip()!r}", currency=code, choices=either(["USD", "CNY"]))
 
 
 def parse_money(text: str) -> tuple[float, str | None]:
@@ -196,6 +224,7 @@ def parse_money(text: str) -> tuple[float, str | None]:
         raise said
     m = _MONEY.match(text)
     if m is None:
+        raise_other_currency(text)  # '€20,000': EUR named, and USD and CNY
         raise Said(N_('%(text)s is not an amount (write e.g. 200000, "$200,000" or "1500000 CNY")'), text=f"{text!r}")
     pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
     cur_pre, cur_post = CURRENCY_NAMES.get(pre), CURRENCY_NAMES.get(post)

@@ -32,6 +32,7 @@ from .error_words import (  # _BOUNDS, _short and literal_close are imported fro
     _is_release,
     _short,
     _version_written_otherwise,
+    bound_words,
     literal_close,
     too_long_text,
 )
@@ -133,7 +134,12 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         msg = _BOUNDS[err["type"]]
     elif (long := too_long_text(err)) is not None:  # its length, not 60 of its letters
         msg, values = long
-    elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another
+    elif (bound := bound_words(err)) is not None:  # a bound in the house's words in every language (round 48)
+        msg, values = bound
+        if hint is None and loc and (pct := percent_meant(str(loc[-1]), err["input"], err.get("ctx", {}))):
+            hint, hint_values = PERCENT_MEANT, pct  # 80 for a share: 0.8 offered (hostile round 48)
+    elif err["type"] in _BOUNDS and "input" in err:  # pydantic's words in English, the catalog's in another (a
+        # number or a yes/no not parsed)
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
         # a number or a word ('auto'): the word is named in every language, and a close spelling of it
@@ -144,8 +150,6 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             msgid, values["expected"] = _OR_WORD[err["type"]], either(quoted, commas=True)  # 'or' in its language
             close = literal_close(err["input"], expected)
             hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
-        if hint is None and loc and (pct := percent_meant(str(loc[-1]), err["input"], err.get("ctx", {}))):
-            hint, hint_values = PERCENT_MEANT, pct  # 80 for a share: 0.8 offered (hostile round 48)
     elif err["type"] in ("model_type", "dict_type", "list_type") and "input" in err:
         # a section or a list given as something else ('cloud: null'): what the field takes, not pydantic's class name
         # ('Input should be a valid dictionary or instance of Cloud')

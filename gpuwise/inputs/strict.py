@@ -82,11 +82,11 @@ class Strict(Prebuilt, BaseModel):
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
-            raise_unit_written(v, info.field_name, _bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
+            raise_unit_written(v, info.field_name, field_bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
             # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
         if isinstance(v, str | dt.date) and takes_number_only(cls.model_fields[info.field_name].annotation):
             # '~1000', '16-32', '2x8', '15 cents', a date for deadline_days (round 48)
-            raise_prose_number(v, info.field_name, _bounds(cls.model_fields[info.field_name]))
+            raise_prose_number(v, info.field_name, field_bounds(cls.model_fields[info.field_name]))
         elif isinstance(v, list) and takes_number_only(cls.model_fields[info.field_name].annotation):
             for x in v:  # a list of readings: fan_speed_percent ['90%'], power_under_load_w ['350W'] (round 45)
                 if isinstance(x, str):
@@ -96,7 +96,7 @@ class Strict(Prebuilt, BaseModel):
         return v
 
 
-def _bounds(field: Any) -> dict[str, float]:
+def field_bounds(field: Any) -> dict[str, float]:
     """A number field's bounds as pydantic holds them (``Field(ge=1, le=60)``): ``{"ge": 1, "le": 60}``."""
     return {k: float(b) for m in field.metadata for k in ("ge", "gt", "le", "lt")
             if isinstance(b := getattr(m, k, None), int | float)}

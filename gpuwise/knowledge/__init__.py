@@ -107,7 +107,7 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         err = exc.errors()[0]
         at = err.get("ctx", {}).get("error")  # a whole entry's check that judges one of its fields (SaidAt)
         where = f"{path}: {_entry_name(data, (*err['loc'], *getattr(at, 'at', ())), index)}"
-        from ..inputs.error_words import _BOUNDS, _fields_of, _nested_key, _short, too_long_text
+        from ..inputs.error_words import _BOUNDS, _fields_of, _nested_key, _short, bound_words, too_long_text
 
         if err["type"] == "extra_forbidden":  # 'valuez' in tco.yaml: say which key was meant
             import difflib
@@ -157,9 +157,12 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
         if (long := too_long_text(err)) is not None:  # its length, as an input file's field says it
             tail = (N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems"),) if n else ()
             raise KnowledgeError((long[0], *tail), where=where, values={**long[1], "more": n}) from None
+        said = err.get("ctx", {}).get("error")
+        if (bound := bound_words(err)) is not None and not isinstance(said, Said):  # the house's words in every
+            tail = (N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems"),) if n else ()
+            raise KnowledgeError((bound[0], *tail), where=where, values={**bound[1], "more": n}) from None  # language
         # English: pydantic's words as written; another language: the catalog's for its common complaints
         template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
-        said = err.get("ctx", {}).get("error")
         if isinstance(said, Said):  # a validator's own complaint, a catalog message
             template, err = said.template, {**err, "ctx": {**said.values}}
         msgid = (template, N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems")) if n else template

@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
 from ..inputs.dates import iso_date
-from ..inputs.notation import CURRENCY_NAMES, Meant, number_text
+from ..inputs.notation import CURRENCY_NAMES, Meant, number_text, other_currency
 from ..inputs.schema import MAX_GPUS
 from ..inputs.units import amount_per_unit, raise_unit_written
 from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
@@ -239,6 +239,9 @@ def _number(text: str | None, what: str, currency: str | None = None) -> float:
         raise Said(N_("%(what)s %(text)r is a price a month, and %(what)s is the price an hour: write %(meant)s "
                       "(%(amount)s / %(hours)s hours) if it is billed by the month"), what=what,
                    text=text.strip()[:30], **monthly)
+    if value is None and text and (code := other_currency(text.strip())) is not None:  # '€2.50': EUR named
+        raise Said(N_("%(what)s %(text)r is in %(given)s, a currency gpuwise does not price in: write the price in "
+                      "%(choices)s"), what=what, text=text.strip()[:30], given=code, choices=either(["USD", "CNY"]))
     if value is None:
         raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
     if not math.isfinite(value):
