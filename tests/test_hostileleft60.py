@@ -98,17 +98,18 @@ def test_plan_ask_years_past_the_horizon_bound(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_plan_ask_growth_bound_said_in_percent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The growth question is asked in percent: 150% is past the field's 1, said as 100 (was read as 1.5 a month)."""
+    """The growth question is asked in percent: 150% is past the field's 1, said as 100 (was read as 1.5 a month);
+    -95% past its -0.9, said as -90 (was 'must be greater than or equal to -0.9')."""
     from .test_ask_units59 import _said as said_lines
     from .test_plan_ask import NO, PLAN, text
     from .test_plan_ask import drive as drive_plan
 
     keys = [PLAN, text("6"), NO, "\r", text("llama-3.1-8b"), "\r", "\r", "\r", text("0.5"), "\r", "\r", "\r", "\r",
-            text("150"), text("10")]
+            text("150"), text("-95"), text("10")]
     rc = drive_plan(keys, tmp_path / "p.yaml")
     said = said_lines(capsys)
     assert rc == 130
-    assert said == ["✗ must be at most 100"], said
+    assert said == ["✗ must be at most 100", "✗ must be at least -90"], said  # -0.9 x 100, not -90.00000000000001
 
 
 # ---------------------------------------------------------------- an amount in a currency gpuwise does not price in

@@ -240,8 +240,11 @@ class PlanAsk:
                   "less_than": ("err_lt", "lt"), "less_than_equal": ("err_le", "le"),
                   "string_too_long": ("err_too_long", "max_length")}
         if kind in limits and limits[kind][1] in ctx:
-            limit = ctx[limits[kind][1]] * (scale if kind != "string_too_long" else 1)
-            return self.qn.say(limits[kind][0], self.lang, limit=f"{limit:g}" if isinstance(limit, float) else limit)
+            from ..inputs.error_words import bound_text  # 0.000001 and 10000000 as a file's refusal writes them
+
+            limit = ctx[limits[kind][1]]
+            limit = round(limit * scale, 9) if scale != 1 and kind != "string_too_long" else limit  # -0.9: -90
+            return self.qn.say(limits[kind][0], self.lang, limit=bound_text(limit))
         if kind == "literal_error":
             from ..inputs.schema import literal_close
 

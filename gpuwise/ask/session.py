@@ -369,8 +369,9 @@ class _Session:
         if kind in ("value_error", "string_pattern_mismatch", "assertion_error") and q.invalid:
             msg = self.text(q, "invalid")
         elif kind in limits and limits[kind][1] in ctx:
-            limit = ctx[limits[kind][1]]
-            msg = self.t(limits[kind][0], limit=f"{limit:g}" if isinstance(limit, float) else limit)
+            from ..inputs.error_words import bound_text  # 0.000001 and 10000000 as a file's refusal writes them
+
+            msg = self.t(limits[kind][0], limit=bound_text(ctx[limits[kind][1]]))
         elif kind == "literal_error":
             said = self.t("err_literal", input=_short(err.get("input")), expected=ctx.get("expected", ""))
             from ..inputs.schema import literal_close
