@@ -45,6 +45,7 @@ Seen and left: ``growth_per_month: 10`` over a horizon short enough to stay with
 3.2e5 requests/s) is planned as 1,000% a month, nothing said (10 is within the field's bound of 10); the bound
 refusals stay in pydantic's English words ('Input should be less than or equal to 60') where --lang zh has the
 catalog's (45 tests quote them); fullwidth GPU and model names stay refused with the ASCII name offered (rounds 23, 39).
+The first two, ask's '50 years' and an amount in EUR were settled by hostileleft60 (benchmarks/hostile_left60.py).
 """
 from __future__ import annotations
 
