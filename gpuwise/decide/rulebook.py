@@ -511,7 +511,8 @@ class Rulebook:
 # ------------------------------------------------------------------------------ loading
 def _complaint(err: Any) -> dict[str, Any]:
     """A rule file's first validation error as a message of the catalog (``message``, ``values``,
-    ``msgid``): pydantic's own words in English, the catalog's for its common complaints."""
+    ``msgid``): a bound in the house's words in every language; otherwise pydantic's own words in English, the
+    catalog's for its common complaints."""
     from ..inputs.error_words import _BOUNDS, _short, bound_words, too_long_text
 
     msg = err["msg"].replace("Value error, ", "")

@@ -158,9 +158,10 @@ def validate_file(path: Path, schema: type[BaseModel], data: Any,
             tail = (N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems"),) if n else ()
             raise KnowledgeError((long[0], *tail), where=where, values={**long[1], "more": n}) from None
         said = err.get("ctx", {}).get("error")
-        if (bound := bound_words(err)) is not None and not isinstance(said, Said):  # the house's words in every
+        if (bound := bound_words(err)) is not None and not isinstance(said, Said):  # a bound: the house's words in
+            # every language ('must be at least 1 (got -8)', was pydantic's English; hostileleft60)
             tail = (N_("%(more)s more problem") if n == 1 else N_("%(more)s more problems"),) if n else ()
-            raise KnowledgeError((bound[0], *tail), where=where, values={**bound[1], "more": n}) from None  # language
+            raise KnowledgeError((bound[0], *tail), where=where, values={**bound[1], "more": n}) from None
         # English: pydantic's words as written; another language: the catalog's for its common complaints
         template = _BOUNDS.get(err["type"], "%(reason)s") if "input" in err else "%(reason)s"
         if isinstance(said, Said):  # a validator's own complaint, a catalog message
