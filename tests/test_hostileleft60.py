@@ -148,3 +148,24 @@ def test_ask_budget_in_another_currency_names_it(tmp_path: Path, capsys: pytest.
     assert rc == 130
     assert said == ["✗ '€20,000' is an amount in EUR, a currency gpuwise does not price in: write it in USD or CNY"]
     assert saved(path)["constraints"]["budget_usd"] == 20000
+
+
+def test_ask_requirements_question_reads_its_fields_bound() -> None:
+    """The requirements questions read their field's bound from Requirements: '60 years' at project_months (at most
+    600) offers 720 and says the bound; '50 years' offers 600 alone (at the bound)."""
+    from types import SimpleNamespace
+
+    from gpuwise.ask.answers import _Invalid
+    from gpuwise.ask.terminal import _number
+
+    from .test_questionnaire import QN
+
+    q = QN.by_key("constraints.project_months")
+    s = SimpleNamespace(currency="USD", lang="en")
+    with pytest.raises(_Invalid) as said:
+        _number(s, q, "60 years")  # type: ignore[arg-type]
+    assert said.value.raw == ("'60 years': project_months is a number of months: write 720; 720 is past its bound: "
+                              "project_months must be at most 600")
+    with pytest.raises(_Invalid) as said:
+        _number(s, q, "50 years")  # type: ignore[arg-type]
+    assert said.value.raw == "'50 years': project_months is a number of months: write 600"
