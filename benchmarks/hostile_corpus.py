@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 4,035 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 4,048 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -124,7 +124,8 @@ dates before a GPU's launch, --currency and --lang as people say them, misnamed 
 multi-document files, -o a folder's name, V100S and DGX A100, numbers past a float, rule ids as a report shows them) and 61 of round 48
 (benchmarks/hostile_round48.py: shares given as whole percentages, numbers with units past their bounds, currencies as
 people say them in files and price CSVs, monthly prices in a price CSV, a plan's two loads, price filters that match
-nothing, numbers written as prose: '~1000', '16-32', '2x8', '15 cents', a date for a deadline) and 60 of round 49
+nothing, numbers written as prose: '~1000', '16-32', '2x8', '15 cents', a date for a deadline; 13 more in
+benchmarks/hostile_left60.py: growth as a whole percentage, bounds in ask, amounts in EUR or GBP) and 60 of round 49
 (benchmarks/hostile_round49.py: the 2026 serving inputs combined badly, checkpoint_every_n_layers 0 or past the model's
 layers, attention kernels (and where they have no build) and stacks as users name them, quantized releases, owned networks by their generation, an
 overlay's model, gpuhunt's catalog, proposal folders with other files, explain given a topic), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
