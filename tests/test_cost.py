@@ -103,16 +103,17 @@ def test_aws_egress_tiers(kb):
 
 def test_storage_a_provider_does_not_list_is_not_free(kb):
     """An audit's alternative carries the proposal's storage to another provider. Nebius lists only
-    object storage ($0.0147/GB-month), Lambda only filesystems ($0.20/GB-month, clouds.yaml): 10 TB
+    object storage ($0.0147 per GiB-month), Lambda only filesystems ($0.20 per GiB-month, clouds.yaml; both per GiB,
+    so / 1.073741824 per GB: review56): 10 TB
     of premium SSD at Nebius or of object storage at Lambda is charged at the kind they do list
     (it was charged nothing, which made them look cheaper)."""
     neb = cloud_fees(kb.clouds, "nebius", egress_tb=0, cross_region_tb=0, storage_kind="premium-ssd",
                      storage_tb=10, months=2)
-    assert neb.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.0147)
-    assert neb.value == pytest.approx(2 * 10_000 * 0.0147) and neb.inputs["storage_priced_as"] == "object"
+    assert neb.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.0147 / 1.073741824)  # $136.90
+    assert neb.value == pytest.approx(2 * 10_000 * 0.0147 / 1.073741824) and neb.inputs["storage_priced_as"] == "object"
     lam = cloud_fees(kb.clouds, "lambda", egress_tb=0, cross_region_tb=0, storage_kind="object",
                      storage_tb=10, months=1)
-    assert lam.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.20)
+    assert lam.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.20 / 1.073741824)
     aws = cloud_fees(kb.clouds, "aws", egress_tb=0, cross_region_tb=0, storage_kind="object",
                      storage_tb=10, months=1)  # a kind the provider lists: its own rate, $0.023
     assert aws.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.023)

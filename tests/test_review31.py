@@ -165,13 +165,13 @@ def test_an_audits_project_is_the_committed_months_and_says_so(tmp_path: Path) -
 
 def test_storage_charged_at_another_kinds_rate_says_so(tmp_path: Path) -> None:
     """2 TB of premium SSD beside 8 B200 rented 12 months at Nebius, whose fee table lists object storage only
-    (clouds.yaml: $0.0147 a GB-month, its object storage pricing page): the proposal's ledger read 'storage
+    (clouds.yaml: $0.0147 a GiB-month, its object storage pricing page): the proposal's ledger read 'storage
     $353' (2,000 GB x $0.0147 x 12), the object rate, with nothing saying the premium SSD asked for was not
     priced as such (cost.storage_rate_for charges the dearest kind a provider lists)."""
     text = COMMITTED.replace("hourly_usd: 3.10, ", "") % 12 + "cloud: {storage: {kind: premium-ssd, tb: 2}}\n"
     rate = next(p for p in knowledge.load().clouds.providers if p.id == "nebius").storage_usd_per_gb_month
     assert set(rate) == {"object"}
-    fee = 2000 * rate["object"] * 12
+    fee = 2000 * rate["object"] * 12 / 1.073741824  # the rate is per GiB (clouds.yaml storage_unit)
     out = _flat(_run(tmp_path, "audit", text, "--detail", "full"))
     assert f"cloud fees storage (premium-ssd at the object rate) ${fee:,.0f}" in out
     js = json.loads(_run(tmp_path, "audit", text, "--format", "json"))

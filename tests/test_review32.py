@@ -59,14 +59,14 @@ NEBIUS = ("title: b200 for llama\n"
 
 
 def test_storage_priced_at_the_object_rate_says_what_it_priced(tmp_path: Path) -> None:
-    """Nebius's fee table lists object storage only (knowledge/clouds.yaml: $0.0147 a GB-month, from
+    """Nebius's fee table lists object storage only (knowledge/clouds.yaml: $0.0147 a GiB-month, from
     docs.nebius.com/object-storage/resources/pricing), so 2 TB of premium SSD is charged 2,000 GB x $0.0147 x 12
-    = $353 at the object rate (cost.storage_rate_for). The ledger line said so, but FEE-PREMIUM-STORAGE's note
+    / 1.073741824 (the rate is per GiB: reviewleft60) = $329 at the object rate (cost.storage_rate_for). The ledger line said so, but FEE-PREMIUM-STORAGE's note
     read '2 TB of premium SSD costs about $353': an object-storage amount stated as premium SSD's."""
     rate = next(p for p in knowledge.load().clouds.providers if p.id == "nebius").storage_usd_per_gb_month
     assert set(rate) == {"object"}
-    fee = f"${2000 * rate['object'] * 12:,.0f}"
-    assert fee == "$353"
+    fee = f"${2000 * rate['object'] * 12 / 1.073741824:,.0f}"
+    assert fee == "$329"
     out = _flat(_run(tmp_path, "audit", NEBIUS, "--detail", "full"))
     assert (f"[info] FEE-STORAGE-PRICED-AS (cloud fees, b200) nebius lists no premium SSD price: the 2 TB asked"
             f" for are priced at its object storage rate, about {fee} over 12 months") in out

@@ -509,7 +509,7 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
         done += take
     cross = cross_region_tb * 1000 * prov.cross_region_usd_per_gb
     storage_rate, priced_kind = storage_rate_for(prov.storage_usd_per_gb_month, storage_kind)
-    storage = storage_tb * 1000 * storage_rate
+    storage = storage_tb * 1000 * storage_rate * per_gb(prov.storage_unit)
     if prov.currency == "CNY":  # the provider's fee table is in CNY
         egress, cross, storage = egress / usd_cny, cross / usd_cny, storage / usd_cny
     monthly = egress + cross + storage
@@ -520,6 +520,13 @@ def cloud_fees(clouds: CloudFile, provider_id: str | None, *, egress_tb: float, 
                  "as_of": prov.as_of.isoformat(), "storage_kind": storage_kind, "storage_priced_as": priced_kind,
                  # storage asked for at a provider that lists no storage price: not counted, and said so
                  "storage_unknown": storage_tb > 0 and not prov.storage_usd_per_gb_month})
+
+
+def per_gb(unit: str) -> float:
+    """What a rate per ``unit`` (a provider's storage_unit: GB or GiB) is multiplied by to charge a GB (10^9
+    bytes), the unit a job states its storage in: a GiB is 1.073741824 GB (review56: Nebius's $0.0147 per GiB
+    had been charged per GB)."""
+    return 1e9 / 2**30 if unit == "GiB" else 1.0
 
 
 def storage_rate_for(rates: dict[str, float], kind: str) -> tuple[float, str]:

@@ -185,8 +185,12 @@ class Provider(Strict):
     egress_tiers: list[Tier] = Field(description="internet egress, per GB, in order")
     cross_region_usd_per_gb: float = Field(ge=0)
     storage_usd_per_gb_month: dict[str, Annotated[float, Field(ge=0)]] = Field(
-        default={}, description="kind (premium-ssd, standard-ssd, object) -> price"
+        default={}, description="kind (premium-ssd, standard-ssd, object) -> price a month, per storage_unit"
     )
+    # the unit the provider's price page writes its storage rates per (review56: Nebius's $0.0147 per GiB was
+    # charged per GB, 7% low): a GiB rate is charged on the GB (10^9 bytes) a job states after / 1.073741824
+    storage_unit: Literal["GB", "GiB"] = Field(
+        default="GB", description="GB (10^9 bytes) or GiB (2^30 bytes): what storage_usd_per_gb_month is per")
     spot_notice_s: int | None = None
     billing: Prose = ""
     as_of: _dt.date
