@@ -61,7 +61,8 @@ NEBIUS = ("title: b200 for llama\n"
 def test_storage_priced_at_the_object_rate_says_what_it_priced(tmp_path: Path) -> None:
     """Nebius's fee table lists object storage only (knowledge/clouds.yaml: $0.0147 a GiB-month, from
     docs.nebius.com/object-storage/resources/pricing), so 2 TB of premium SSD is charged 2,000 GB x $0.0147 x 12
-    / 1.073741824 (the rate is per GiB: reviewleft60) = $329 at the object rate (cost.storage_rate_for). The ledger line said so, but FEE-PREMIUM-STORAGE's note
+    / 1.073741824 (the rate is per GiB: reviewleft60) = $329 at the object rate (cost.storage_rate_for). The
+    ledger line said so, but FEE-PREMIUM-STORAGE's note
     read '2 TB of premium SSD costs about $353': an object-storage amount stated as premium SSD's."""
     rate = next(p for p in knowledge.load().clouds.providers if p.id == "nebius").storage_usd_per_gb_month
     assert set(rate) == {"object"}
