@@ -5,6 +5,11 @@
    $0.0147 / 1.073741824 = $136.90. A provider's storage_unit states the unit its page writes the rates per; Lambda
    (its billing page's filesystems per GiB-month), CoreWeave (storage metered in binary GB) and Azure (a 1 TiB
    disk's monthly price / 1,024) are per GiB too.
+
+2. The plan's cash flow (plan-owned-4090-past-warranty.yaml) shows months 8-9 at $408 and 10-11 at $407, months
+   of the same cost: cents59's controlled rounding (money_view.rounded_table) makes every row and column add up in
+   whole units, and four equal months of $407.5x cannot add up to their total otherwise. The page did not say so;
+   its notes now do, in English and Chinese.
 """
 from __future__ import annotations
 
@@ -12,6 +17,10 @@ import pytest
 
 from gpuwise import knowledge
 from gpuwise.estimators.cost import cloud_fees
+from tests.clirun import ROOT, text_of
+
+HERE = ROOT / "tests/data/review56"
+PLAN = HERE / "plan-owned-4090-past-warranty.yaml"
 
 
 @pytest.mark.parametrize(("provider", "kind", "rate"), [
@@ -31,3 +40,12 @@ def test_a_rate_written_per_gb_is_charged_as_written():
     fees = cloud_fees(knowledge.load().clouds, "aws", egress_tb=0, cross_region_tb=0, storage_kind="object",
                       storage_tb=10, months=1)  # S3 Standard $0.023 per GB
     assert fees.inputs["storage_usd_per_month"] == pytest.approx(10_000 * 0.023)
+
+
+def test_a_plan_whose_whole_units_are_rounded_to_add_up_says_so(tmp_path):
+    out = text_of(tmp_path, "plan", str(PLAN))
+    assert "8-9 $0 $0 $408 $0 — $408" in out and "10-11 $0 $0 $407 $0 — $407" in out
+    assert ("Amounts are rounded to whole units so that every month and every total adds up: a month may read one "
+            "unit more or less than its own amount, so months of the same cost can differ by one.") in out
+    zh = text_of(tmp_path, "plan", str(PLAN), "--lang", "zh")
+    assert "因此成本相同的月份可能相差一。" in zh

@@ -578,8 +578,12 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                            "%(workload)s is not compared with one.", model=a.model, workload=a.workload)
                          for a in r.api_unpriced], "findings": findings, "lines": lines,
         "assumptions": assumptions, "currency_note": rate,
+        # whole units rounded so that rows and columns add up (cents59's controlled rounding) may show months of the
+        # same cost a unit apart, $408 and $407 (review56): said where it is done
         "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "
-                           "amounts shown.") if rounded else "",
+                           "amounts shown.") if rounded else _(
+            "Amounts are rounded to whole units so that every month and every total adds up: a month may read one "
+            "unit more or less than its own amount, so months of the same cost can differ by one.") if whole else "",
         "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
                      list=local.clause.join([*(a.field for a in r.assumptions if a not in took),
                                              *([took_count] if took else [])])) if r.assumptions else "",
