@@ -10,6 +10,15 @@
    of the same cost: cents59's controlled rounding (money_view.rounded_table) makes every row and column add up in
    whole units, and four equal months of $407.5x cannot add up to their total otherwise. The page did not say so;
    its notes now do, in English and Chinese.
+
+3. A service that misses its p95 targets at the rate asked (proposals/a-rent-pro6000-qwen35-spec.yaml: 4 x RTX PRO
+   6000 Server Edition, Qwen3.5 122B-A10B FP8 with EAGLE-3 at 4 requests/s within p95 1.5 s / 30 ms) said in its
+   Compute step 'Compute: 23 tokens/s per sequence, 2,800 tokens/s in total' (4 requests/s x 700 tokens, at a p95
+   of 47 ms a token) beside its table's 2,044 within the targets. CMP-SERVES now holds where the rate asked is
+   served; CMP-SERVES-PAST-RATE gives the output at the highest rate within the limits (2.92 requests/s x 700 =
+   2,044 tokens/s, one over its 27.6 ms mean time per output token = 36 tokens/s a sequence; the estimator's
+   rate_max_tps / rate_max_decode_tps) and names the 2,800 at the rate asked as past them; CMP-SERVES-NO-RATE-WITHIN
+   where no rate is within them. Brief, full and JSON say the same figure.
 """
 from __future__ import annotations
 
@@ -18,9 +27,11 @@ import pytest
 from gpuwise import knowledge
 from gpuwise.estimators.cost import cloud_fees
 from tests.clirun import ROOT, text_of
+from tests.clirun import json_of as _json
 
 HERE = ROOT / "tests/data/review56"
 PLAN = HERE / "plan-owned-4090-past-warranty.yaml"
+PRO6000 = HERE / "proposals/a-rent-pro6000-qwen35-spec.yaml"
 
 
 @pytest.mark.parametrize(("provider", "kind", "rate"), [
@@ -49,3 +60,26 @@ def test_a_plan_whose_whole_units_are_rounded_to_add_up_says_so(tmp_path):
             "unit more or less than its own amount, so months of the same cost can differ by one.") in out
     zh = text_of(tmp_path, "plan", str(PLAN), "--lang", "zh")
     assert "因此成本相同的月份可能相差一。" in zh
+
+
+def test_a_service_past_its_p95_targets_says_what_it_serves_within_them(tmp_path):
+    d = _json(tmp_path, "audit", str(PRO6000))
+    rate = d["proposed"]["serving"]["rate"]
+    best = rate["at_max"]
+    assert rate["meets_requests_per_s"] is False and rate["requests_per_s"] == 4
+    # by hand from the rate answer's best point: 2.92 requests/s x 700 output tokens, 1 / its mean TPOT
+    tps, seq = best["requests_per_s"] * 700, 1 / best["mean_tpot_s"]
+    assert f"{tps:,.0f}" == "2,044" and f"{seq:,.0f}" == "36"
+    step = next(s for s in d["steps"] if s["step"] == "compute")
+    assert step["rule"] == "CMP-SERVES-PAST-RATE"
+    assert step["values"]["rate_max_tps"] == pytest.approx(tps)
+    assert step["values"]["rate_max_decode_tps"] == pytest.approx(seq)
+    assert step["conclusion"].endswith(
+        ": 36 tokens/s per sequence, 2,044 tokens/s in total at 2.92 requests/s, the most it serves within its "
+        "limits; the 4.00 requests/s asked would give 2,800 tokens/s past them")
+    brief = text_of(tmp_path, "audit", str(PRO6000))
+    assert "Output tokens/s 2,044 2,800" in brief  # the table: the proposal's within the targets, the alternative's
+    assert "Compute 36 tokens/s per sequence, 2,044 tokens/s in total at 2.92 requests/s" in brief
+    assert "Compute 23 tokens/s per sequence, 2,800 tokens/s in total" not in brief
+    zh = text_of(tmp_path, "audit", str(PRO6000), "--lang", "zh")
+    assert "在其限值内最多承载每秒 2.92 个请求，此时单序列 36 词元/秒，合计 2,044" in zh

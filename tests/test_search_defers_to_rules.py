@@ -81,7 +81,10 @@ def latency(f: float) -> list[tuple[str, dict]]:
 
 
 def rate(f: float) -> list[tuple[str, dict]]:
-    return [_times("SRV-RATE-TARGET", "max_requests_per_s", f)]
+    # the compute step's wording of a service splits at the same rate (CMP-SERVES where it is served, -PAST-RATE
+    # where not: reviewleft60), so a team that scales the rate target scales both, as throughput() does
+    return [_times("SRV-RATE-TARGET", "max_requests_per_s", f), _times("CMP-SERVES", "max_requests_per_s", f),
+            _times("CMP-SERVES-PAST-RATE", "max_requests_per_s", f)]
 
 
 def p95(which: str, f: float) -> list[tuple[str, dict]]:

@@ -251,6 +251,10 @@ class CandidateFact(FactModel):
     requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
     has_rate_target: bool = _f("inference: a request rate is asked for")
     max_requests_per_s: float = _f("inference: the highest request rate served within the p95 targets (-1 none)")
+    rate_max_tps: float = _f("inference at a request rate: output tokens/s at max_requests_per_s, that rate x the "
+                             "output tokens of a request (-1 none: no rate within the limits, or training)")
+    rate_max_decode_tps: float = _f("inference at a request rate: one sequence's decode speed at max_requests_per_s, "
+                                    "1 / its mean time per output token, tokens/s (-1 none)")
     copies_for_rate: int = _f("inference at a request rate, colocated: the fewest of the count's model copies that "
                               "serve it within the p95 targets, the arrivals shared evenly over them, ceil(rate x "
                               "copies / max_requests_per_s) (-1 none: no rate, none served, or disaggregated)")

@@ -157,7 +157,7 @@ def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdi
 
 # ------------------------------------------------------------------ a service's verdicts
 SERVING_JUDGED: dict[str, tuple[str, ...]] = {
-    "meets_throughput_target": ("aggregate_tps",),  # CMP-TARGET-SPEED, CMP-SERVES
+    "meets_throughput_target": ("aggregate_tps",),  # CMP-TARGET-SPEED, CMP-SERVES(-PAST-RATE, -NO-RATE-WITHIN)
     "meets_ttft": ("ttft_ms",),  # CMP-TTFT-TARGET
     "meets_tpot": ("tpot_ms",),  # CMP-TPOT-TARGET
     "meets_rate": ("max_requests_per_s",),  # SRV-RATE-TARGET

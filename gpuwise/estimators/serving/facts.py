@@ -48,7 +48,21 @@ def rate_fact(r: ServingResult | None) -> dict[str, Any]:
         "load_requests_per_s": _num(load),
         "p95_ttft_s": _num(at.ttft_p95) if at is not None else -1.0,
         "p95_tpot_s": _num(at.tpot_p95) if at is not None else -1.0,
+        **_at_best(r),
     }
+
+
+def _at_best(r: ServingResult | None) -> dict[str, float]:
+    """The output at the highest request rate served within the p95 limits (the rate answer's best point): that
+    rate x the output tokens of a request, and one sequence's speed there, one over its mean time per output token
+    (the figure at the load is one over the load's). What the compute step says of a service whose rate asked the
+    targets rule out (CMP-SERVES-PAST-RATE; review56: '2,800 tokens/s in total' at the rate asked beside the
+    table's 2,044 within the targets, views/base.served_tokens_per_s: the same point). -1: no such point."""
+    best = r.rate_best if r is not None else None
+    if best is None or not best.stable or not best.tpot_mean > 0 or not math.isfinite(best.tpot_mean):
+        return {"rate_max_tps": -1.0, "rate_max_decode_tps": -1.0}
+    assert r is not None
+    return {"rate_max_tps": _num(best.requests_per_s * r.output_tokens), "rate_max_decode_tps": 1.0 / best.tpot_mean}
 
 
 def targets(w: Any) -> dict[str, Any]:
