@@ -266,6 +266,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "cost_usd": _n(cost), "price_known": cost is not None, "cash_out_usd": _n(_cash_out(ev, mode, cost)),
         "buy_cash_out_usd": _n(_cash_out(ev, "buy", buy)),
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
+        **_rent_fees(ev, rent),
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
@@ -306,6 +307,16 @@ def _micro_batch_part(alt: Any) -> dict[str, Any]:
             "micro_batch_alt": alt.alt_micro_batch, "micro_batch_alt_accum": alt.alt_grad_accum,
             "micro_batch_alt_step_s": alt.alt_step_s, "micro_batch_alt_need_gb": alt.alt_need_bytes / GB,
             "micro_batch_alt_layout": alt.alt_notation, "step_tokens": alt.global_batch_tokens}
+
+
+def _rent_fees(ev: Evaluation, rent: float | None) -> dict[str, float]:
+    """A rental's transfer and storage fees (its ledger's fee lines: a proposal's cloud section) and its bill
+    without them, the GPUs': what a purchase, whose ledger prices no storage or transit, is compared with
+    (TCO-RENT-DEARER-PROPOSED-FEES; review56: a rental with $289,494 of egress and storage against a purchase
+    with none). -1: not rented or unpriced."""
+    led = ev.ledger("rent")
+    fees = led.amount("fee") if led is not None and rent is not None else 0.0
+    return {"rent_fees_usd": fees, "rent_gpus_usd": rent - fees if rent is not None else -1.0}
 
 
 def _cash_out(ev: Evaluation, mode: str, cost: float | None) -> float | None:
