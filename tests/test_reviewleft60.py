@@ -19,6 +19,18 @@
    2,044 tokens/s, one over its 27.6 ms mean time per output token = 36 tokens/s a sequence; the estimator's
    rate_max_tps / rate_max_decode_tps) and names the 2,800 at the rate asked as past them; CMP-SERVES-NO-RATE-WITHIN
    where no rate is within them. Brief, full and JSON say the same figure.
+
+4. TCO-RENT-DEARER-PROPOSED compared 2 x AWS p5.48xlarge committed 36 months (proposals/c-commit-aws-p5-3yr-
+   egress.yaml) at $1,539,228, which holds $289,494 of egress and storage (36 x $3,441.50 + 200,000 GB x $0.023 x
+   36), with a purchase of the same GPUs whose ledger prices no storage or transit. A rental with such fees is now
+   judged by TCO-RENT-DEARER-PROPOSED-FEES: its GPUs' $1,249,734 against the purchase, the fees named and left out
+   of both.
+
+5. A plan of 8 RTX 4090 bought 2022-11 (plan-owned-4090-past-warranty.yaml) said nothing of their warranty:
+   owned[].bought was only recorded. knowledge/tco.yaml warranty_years_consumer (3 years: GIGABYTE's graphics-card
+   warranty page) dates its end, 2022-11 + 36 months = 2025-11; PLAN-OWNED-PAST-WARRANTY says the cards are past it
+   and what that means for the plan, PLAN-OWNED-WARRANTY-ENDS where it ends inside the plan. Cards of a segment
+   without a sourced term (data centre, workstation) are not judged.
 """
 from __future__ import annotations
 
@@ -32,6 +44,7 @@ from tests.clirun import json_of as _json
 HERE = ROOT / "tests/data/review56"
 PLAN = HERE / "plan-owned-4090-past-warranty.yaml"
 PRO6000 = HERE / "proposals/a-rent-pro6000-qwen35-spec.yaml"
+AWS_3YR = HERE / "proposals/c-commit-aws-p5-3yr-egress.yaml"
 
 
 @pytest.mark.parametrize(("provider", "kind", "rate"), [
@@ -83,3 +96,50 @@ def test_a_service_past_its_p95_targets_says_what_it_serves_within_them(tmp_path
     assert "Compute 23 tokens/s per sequence, 2,800 tokens/s in total" not in brief
     zh = text_of(tmp_path, "audit", str(PRO6000), "--lang", "zh")
     assert "在其限值内最多承载每秒 2.92 个请求，此时单序列 36 词元/秒，合计 2,044" in zh
+
+
+def test_a_rental_with_fees_is_compared_with_a_purchase_without_them(tmp_path):
+    d = _json(tmp_path, "audit", str(AWS_3YR))
+    lines = d["proposed"]["ledger"]["lines"]
+    fees = sum(ln["amount"] for ln in lines if ln["kind"] == "fee")
+    assert fees == pytest.approx(36 * 3441.50 + 200_000 * 0.023 * 36, abs=1)  # review56's $289,494 by hand
+    f = next(x for x in d["findings"] if x["rule"].startswith("TCO-RENT-DEARER-PROPOSED"))
+    assert f["rule"] == "TCO-RENT-DEARER-PROPOSED-FEES"
+    assert f["values"]["rent_fees_usd"] == pytest.approx(fees)
+    assert f["values"]["rent_gpus_usd"] == pytest.approx(2 * 23.77728 * 26_280, rel=1e-3)  # 3-year rate x the term
+    buy = f["values"]["buy_usd"]
+    out = text_of(tmp_path, "audit", str(AWS_3YR))
+    assert ("as proposed costs $1,249,734 for the GPUs, before its $289,494 of transfer and storage fees, left out as "
+            f"the purchase prices no storage or transit; buying the same and reselling it at the end comes to "
+            f"${buy:,.0f} net") in out
+
+
+def test_owned_cards_past_their_warranty_are_named_in_the_plan(tmp_path):
+    d = _json(tmp_path, "plan", str(PLAN))
+    f = next(x for x in d["findings"] if x["rule"] == "PLAN-OWNED-PAST-WARRANTY")
+    assert f["severity"] == "warning" and f["subject"] == "rtx-4090"
+    assert ("The 8 owned NVIDIA GeForce RTX 4090 24GB bought 2022-11 are past their maker's 3-year warranty (it ended "
+            "2025-11)") in f["message"]  # 2022-11 + 3 x 12 months
+    assert knowledge.load().tco.values["warranty_years_consumer"].value == 3
+    zh = text_of(tmp_path, "plan", str(PLAN), "--lang", "zh")
+    assert "已过厂商 3 年的保 修期（于 2025-11 结束）" in zh or "已过厂商 3 年的保修期（于 2025-11 结束）" in zh
+
+
+def test_a_warranty_is_dated_from_the_month_bought():
+    """_warranties by hand on a stand-in plan: bought 2026-06, 3 years, the plan's first month 2026-12: it ends
+    2029-06, 30 months on, plan month 31 of 36; a data-centre card (no sourced term) is given -1."""
+    import datetime as dt
+    from types import SimpleNamespace as NS
+
+    from gpuwise.plan.judge import _warranties
+
+    kb = knowledge.load()
+    pl = NS(kb=kb, inp=NS(H=36), pf=NS(owned=[NS(gpu="RTX 4090", count=8, bought="2026-06"),
+                                              NS(gpu="H100 SXM", count=8, bought="2023-01"),
+                                              NS(gpu="RTX 4090", count=2, bought=None)]))
+    got = _warranties(pl, dt.date(2026, 12, 7))
+    assert len(got) == 2
+    keys = ("warranty_years", "warranty_ends", "months_past", "ends_in_month", "count")
+    assert {k: got[0][k] for k in keys} == {"warranty_years": 3.0, "warranty_ends": "2029-06", "months_past": -30,
+                                            "ends_in_month": 31, "count": 8}
+    assert got[1]["warranty_years"] == -1 and got[1]["warranty_ends"] == "" and got[1]["ends_in_month"] == -1

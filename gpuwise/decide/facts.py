@@ -229,6 +229,8 @@ class CandidateFact(FactModel):
     price_known: bool = _f("a dated price exists for this candidate")
     rent_usd: float = _f("cost if rented, USD (-1 unknown)")
     buy_usd: float = _f("cost if bought, net of resale, USD (-1 unknown)")
+    rent_fees_usd: float = _f("the transfer and storage fees in rent_usd (a proposal's cloud section), USD (0 none)")
+    rent_gpus_usd: float = _f("rent_usd without those fees: the GPUs' rental, USD (-1 unknown)")
     cash_out_usd: float = _f("paid before any resale comes back (the ledger's cash out), USD (-1 unknown)")
     buy_cash_out_usd: float = _f("what buying this GPU and count pays before its resale, USD (-1 unknown)")
     rent_known: bool = _f("a rental offer exists for this GPU and count")
@@ -761,6 +763,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                                "show)"},
     "plan_budget": {"ratio": _HOUSE + " (the built-in rule compares the amounts)"},
     "plan_owned_run": {"gpu": _KEY},
+    "plan_owned_warranty": {"gpu": _KEY},
 }
 """Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that
 every other field is read by some rule, and that each listed one is not)."""

@@ -100,10 +100,27 @@ class PlanOwnedRunFact(_Fact):
                             "least where several entries give the type; -1 not stated)")
 
 
+class PlanOwnedWarrantyFact(_Fact):
+    """An owned[] entry with the month it was bought, against its maker's standard warranty."""
+
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    count: int = _f("GPUs of the entry")
+    bought: str = _f("when they were bought (owned[].bought, YYYY-MM)")
+    warranty_years: float = _f("the maker's standard warranty for the GPU's segment, years (knowledge/tco.yaml "
+                               "warranty_years_<segment>; -1 none known)")
+    warranty_ends: str = _f("the month the warranty ends, YYYY-MM ('' none known)")
+    months_past: int = _f("whole months from the warranty's end to the plan's first month (the current month): 0 "
+                          "or more past it, below 0 still under it")
+    ends_in_month: int = _f("the plan month in which the warranty ends (-1: not within the plan)")
+    months: int = _f("months in the plan")
+
+
 PLAN_FACTS: dict[str, type[BaseModel]] = {
     "plan_fleet": PlanFleetFact,
     "plan_workload": PlanWorkloadFact,
     "plan_budget": PlanBudgetFact,
     "plan_api": PlanApiFact,
     "plan_owned_run": PlanOwnedRunFact,
+    "plan_owned_warranty": PlanOwnedWarrantyFact,
 }

@@ -117,6 +117,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "outgrows_then_phrases": phrase_json(then), "late_purchase": late, "purchase_month": pm,
                     "arrival_month": am, "first_month": first})
     out += _owned_runs(pl, ex)
+    out += _warranties(pl)
     for name in pl.prog.rows:
         if not name.startswith("budget"):
             continue
@@ -137,6 +138,34 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "api_usd_per_month": a.api_per_month, "self_host_usd_per_month": self_host,
                     "ratio": a.api_per_month / self_host if self_host > 0 else 1e6})
     return out + prices(pl, ex)
+
+
+def _warranties(pl: Any, today: dt.date | None = None) -> list[dict[str, Any]]:
+    """Each owned[] entry with the month it was bought, against its maker's standard warranty (knowledge/tco.yaml
+    ``warranty_years_<segment>``, by the GPU's gpus.yaml segment; -1 where none is known): the month it ends, the
+    months from then to the plan's first month (the current one, as owned[].bought is checked against), and the
+    plan month it ends in, as the PLAN-OWNED-*-WARRANTY rules read them (review56: 8 RTX 4090 bought 2022-11 were
+    planned for a year with no word of their warranty)."""
+    kb, H = pl.kb, pl.inp.H
+    now = today or dt.date.today()
+    first = now.year * 12 + now.month - 1  # the plan's month 1 as a month count
+    out: list[dict[str, Any]] = []
+    for o in pl.pf.owned:
+        if not o.bought:
+            continue
+        g = kb.gpu(o.gpu).id
+        part = kb.gpus[g]
+        term = kb.tco.values.get(f"warranty_years_{part.segment}")
+        years = float(term.value) if term is not None else -1.0
+        bought = int(o.bought[:4]) * 12 + int(o.bought[5:7]) - 1
+        end = bought + round(12 * years) if years > 0 else None
+        out.append({"t": "plan_owned_warranty", "gpu": g, "gpu_name": part.name, "count": o.count,
+                    "bought": o.bought[:7], "warranty_years": years,
+                    "warranty_ends": f"{end // 12:04d}-{end % 12 + 1:02d}" if end is not None else "",
+                    "months_past": first - end if end is not None else -1,
+                    "ends_in_month": end - first + 1 if end is not None and 1 < end - first + 1 <= H else -1,
+                    "months": H})
+    return out
 
 
 def _owned_runs(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
