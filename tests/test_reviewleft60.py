@@ -69,10 +69,9 @@ def test_a_rate_written_per_gb_is_charged_as_written():
 def test_a_plan_whose_whole_units_are_rounded_to_add_up_says_so(tmp_path):
     out = text_of(tmp_path, "plan", str(PLAN))
     assert "8-9 $0 $0 $408 $0 — $408" in out and "10-11 $0 $0 $407 $0 — $407" in out
-    assert ("Amounts are rounded to whole units so that every month and every total adds up: a month may read one "
-            "unit more or less than its own amount, so months of the same cost can differ by one.") in out
+    assert "Rounded so that rows and totals add up: equal months may differ by one unit." in out
     zh = text_of(tmp_path, "plan", str(PLAN), "--lang", "zh")
-    assert "因此成本相同的月份可能相差一。" in zh
+    assert "成本相同的月份可能相差一个单位。" in zh
 
 
 def test_a_service_past_its_p95_targets_says_what_it_serves_within_them(tmp_path):

@@ -582,8 +582,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         # same cost a unit apart, $408 and $407 (review56): said where it is done
         "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "
                            "amounts shown.") if rounded else _(
-            "Amounts are rounded to whole units so that every month and every total adds up: a month may read one "
-            "unit more or less than its own amount, so months of the same cost can differ by one.") if whole else "",
+            "Rounded so that rows and totals add up: equal months may differ by one unit.") if whole else "",
         "assumed": _("Assumed (the reasons are in the full report): %(list)s.",
                      list=local.clause.join([*(a.field for a in r.assumptions if a not in took),
                                              *([took_count] if took else [])])) if r.assumptions else "",
