@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from .validation_rows import assert_logs_read_once, assert_rate_rows_within, rows_in
+from .validation_rows import assert_logs_read_once, assert_rate_rows_within, assert_server_log_row, rows_in
 
-V51 = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b03376a00fcae415c54e560e1c83937932/closed/"
 # row -> (results folder, benchmark, gpu, precision, tensor parallelism, scheduled /s, completed /s, tokens/s,
 #         TTFT mean / p50 / p95 / p99 ms, TPOT mean / p50 / p95 / p99 ms, the config's gpu_batch_size)
 SERVER = {
@@ -108,17 +107,9 @@ def test_a_server_row_is_its_log(row_id):
     folder, bench, gpu, precision, tp, sched, done, tps, ttft, tpot, batch = SERVER[row_id]
     model, prompt = MODEL[bench]
     r = _rv()[row_id]
-    assert r["source"] == f"{V51}{folder}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
-    assert (r["model"], r["gpu"], int(r["count"]), int(r["prompt_tokens"]), r["framework"], r["kv_precision"]) == (
-        model, gpu, 8, prompt, "tensorrt-llm", "fp8")
+    assert_server_log_row(r, folder, bench, model, gpu, 8, prompt, "tensorrt-llm", (sched, done, tps), ttft, tpot,
+                          batch)
     assert (r["precision"], int(r["tp"]), r["pp"], r["framework_version"]) == (precision, tp, "1", "")
-    assert (float(r["request_rate"]), float(r["served_requests_per_s"]), float(r["output_tokens_per_s"])) == (
-        sched, done, tps)
-    assert int(r["output_tokens"]) == round(tps / done)
-    assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
-    assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
-    # NVIDIA's harness hands the arrivals to the engine in the same process, as the ML rows read it
-    assert r["workload_options"] == f"max_batch_size={batch};api_servers=0"
     cap_ttft, cap_tpot = CAPS[bench]
     assert ttft[3] <= cap_ttft and tpot[3] <= cap_tpot
     # the scheduled rate is served: a valid Server run completes within 1.2% of it

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import pytest
 
-from .validation_rows import assert_logs_read_once, assert_rate_rows_within, rows_in, serving_ratios
+from .validation_rows import (
+    V51,
+    assert_logs_read_once,
+    assert_rate_rows_within,
+    assert_server_log_row,
+    rows_in,
+    serving_ratios,
+)
 
 PR = "https://github.com/sgl-project/sglang/pull/30812"
 # row -> (concurrency, prompts, TTFT ms, TPOT ms, output tok/s a GPU), the pull request's speed table
@@ -33,7 +40,6 @@ V60_LOGS = {
               "llama-2-70b", "fp4", "mi355x", 8, 222, 99874.3, 352.94,
               "max_batch_size=3392;rocm_aiter=true;rocm_fp4_asm_gemm=true", False),
 }
-V51 = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b03376a00fcae415c54e560e1c83937932/closed/"
 # Server row -> (results folder, benchmark, gpu, GPUs, scheduled /s, completed /s, tokens/s, TTFT mean / p50 / p95 / p99
 #                ms, TPOT mean / p50 / p95 / p99 ms, the config's gpu_batch_size)
 # Offline row -> (results folder, benchmark, tensor and pipeline parallelism, tokens/s, samples/s, gpu_batch_size)
@@ -151,16 +157,8 @@ def test_a_v51_server_row_is_its_log(row_id):
     folder, bench, gpu, n, sched, done, tps, ttft, tpot, batch = SERVER[row_id]
     model, prompt = MODEL[bench]
     r = _rt()[row_id]
-    assert r["source"] == f"{V51}{folder}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
-    assert (r["model"], r["gpu"], int(r["count"]), int(r["prompt_tokens"]), r["framework"], r["kv_precision"]) == (
-        model, gpu, n, prompt, "tensorrt-llm", "fp8")
-    assert (float(r["request_rate"]), float(r["served_requests_per_s"]), float(r["output_tokens_per_s"])) == (
-        sched, done, tps)
-    assert int(r["output_tokens"]) == round(tps / done)
-    assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
-    assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
-    # NVIDIA's v5.1 harness hands the arrivals to the engine in the same process, as the ML rows read it
-    assert r["workload_options"] == f"max_batch_size={batch};api_servers=0"
+    assert_server_log_row(r, folder, bench, model, gpu, n, prompt, "tensorrt-llm", (sched, done, tps), ttft, tpot,
+                          batch)
     cap_ttft, cap_tpot = CAPS[bench]
     assert ttft[3] <= cap_ttft and tpot[3] <= cap_tpot
 

@@ -18,9 +18,8 @@ import csv
 
 import pytest
 
-from .validation_rows import DATA, assert_rate_rows_within, log_key, rows_in, serving_ratios
+from .validation_rows import DATA, V51, assert_rate_rows_within, assert_server_log_row, log_key, rows_in, serving_ratios
 
-V51 = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b03376a00fcae415c54e560e1c83937932/closed/"
 CISCO, GOOGLE = "Cisco/results/C885_H200x8_TRT", "Google/results/B200-SXM-180GBx8_TRT"
 ASUS, DELL = "ASUSTeK/results/ESC_A8A_MI325X_256GBx8", "Dell/results/XE9680_MI300X_192GBx8"
 DELL_H200, LAMBDA = "Dell/results/XE9680L_H200_SXM_141GBx8_TRT", "Lambda/results/B200-SXM-180GBx8_TRT"
@@ -102,16 +101,7 @@ def test_a_server_row_is_its_log(row_id):
     folder, bench, gpu, framework, sched, done, tps, ttft, tpot, batch = SERVER[row_id]
     model, prompt = MODEL[bench]
     r = _rt()[row_id]
-    assert r["source"] == f"{V51}{folder}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
-    assert (r["model"], r["gpu"], int(r["count"]), int(r["prompt_tokens"]), r["framework"], r["kv_precision"]) == (
-        model, gpu, 8, prompt, framework, "fp8")
-    assert (float(r["request_rate"]), float(r["served_requests_per_s"]), float(r["output_tokens_per_s"])) == (
-        sched, done, tps)
-    assert int(r["output_tokens"]) == round(tps / done)
-    assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
-    assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
-    # both harnesses hand the arrivals to the engine in the same process, as the ML rows read them
-    assert r["workload_options"] == f"max_batch_size={batch};api_servers=0"
+    assert_server_log_row(r, folder, bench, model, gpu, 8, prompt, framework, (sched, done, tps), ttft, tpot, batch)
     # AMD's harness is vLLM 0.9.0.2.dev108 (its scheduler's rocm/vllm 71faa188), as ML16 / ML17 / ML33 / ML34 enter it
     assert r["framework_version"] == {"vllm": "0.9.0", "tensorrt-llm": "1.0" if bench == "deepseek-r1" else ""}[
         framework]

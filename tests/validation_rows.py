@@ -68,3 +68,25 @@ def serving_ratios(kb, tmp_path: Path, ids) -> dict[str, float]:
         out.writeheader()
         out.writerows(rows)
     return {label.split()[0]: est / meas for label, est, meas in acc.serving_cases(kb, path)}
+
+
+V51 = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b03376a00fcae415c54e560e1c83937932/closed/"
+"""MLPerf Inference v5.1's results at the commit the v5.1 rounds read (serveblind32-34)."""
+
+
+def assert_server_log_row(r: dict, folder: str, bench: str, model: str, gpu: str, count: int, prompt: int,
+                          framework: str, rate: tuple[float, float, float], ttft: tuple, tpot: tuple,
+                          batch: int) -> None:
+    """A v5.1 Server row holds its log summary's figures: the log's path, the system's model, GPUs, prompt and
+    engine, the scheduled and served requests a second and output tokens a second (``rate``), the mean / p50 / p95
+    / p99 TTFT and TPOT, and the engine's batch cap with the arrivals handed to it in the same process (the
+    harnesses of NVIDIA and AMD, as the ML rows read them)."""
+    done, tps = rate[1:]
+    assert r["source"] == f"{V51}{folder}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
+    assert (r["model"], r["gpu"], int(r["count"]), int(r["prompt_tokens"]), r["framework"], r["kv_precision"]) == (
+        model, gpu, count, prompt, framework, "fp8")
+    assert (float(r["request_rate"]), float(r["served_requests_per_s"]), float(r["output_tokens_per_s"])) == rate
+    assert int(r["output_tokens"]) == round(tps / done)
+    assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
+    assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
+    assert r["workload_options"] == f"max_batch_size={batch};api_servers=0"
