@@ -94,29 +94,31 @@ def test_a_recommendation_in_yuan_adds_up_as_printed(tmp_path):
 
 def test_an_audit_in_yuan_adds_up_as_printed():
     # examples/proposal-good-lora-8xh100.yaml in yuan (6.7661): the proposal's rent 1,638.2148, start-up 53.9935 and
-    # storage 14.5244 yuan, one by one 1,638.21 + 53.99 + 14.52 = 1,706.72 under a total of 1,706.73 (1,706.7327);
-    # the cent goes to the largest fraction, the rent's (.48). The alternative: 1,582.4532 + 416.7918 + 0.1634 =
-    # 1,999.4084 -> 1,999.41, shown one by one 1,999.40; the cent goes to the storage's .34 (0.16 -> 0.17)
+    # storage 13.5269 yuan (Lambda's $0.20 a GiB-month, per GB / 1.073741824 since reviewleft60), their floors
+    # 1,638.21 + 53.99 + 13.52 = 1,705.72 two cents under a total of 1,705.74 (1,705.7352); the cents go to the
+    # largest fractions, the storage's (.69) and the rent's (.48). The alternative: 1,582.4532 + 416.7918 + 0.1522
+    # = 1,999.3972 -> 1,999.40, floors 1,999.39; the cent goes to the rent's .32 (1,582.45 -> 1,582.46)
     d = json.loads(gpuwise("audit", "examples/proposal-good-lora-8xh100.yaml", "--currency", "CNY",
                            "--format", "json").stdout)
     assert d["currency"]["usd_cny"] == 6.7661
-    assert round(d["proposed"]["ledger"]["total"], 6) == 252.24763  # the USD amounts do not move
+    assert round(d["proposed"]["ledger"]["total"], 6) == 252.100204  # the USD amounts do not move
     for fmt in ("text", "md", "html"):
         out = gpuwise("audit", "examples/proposal-good-lora-8xh100.yaml", "--currency", "CNY", "--detail", "full",
                       "--format", fmt).stdout
         tables = _tables(out, fmt)
-        assert [[v for _, v in t] for t in tables] == [[163822, 5399, 1452, 170673], [158245, 41679, 17, 199941]], fmt
+        assert [[v for _, v in t] for t in tables] == [[163822, 5399, 1353, 170574], [158246, 41679, 15, 199940]], fmt
         assert all(_adds_up(t) for t in tables)
 
 
 def test_a_dollar_table_that_added_up_is_unchanged_and_one_that_did_not_now_does():
     # examples/proposal-spot-h100-pretrain.yaml in dollars: its storage line $1,621.78 one by one left the lines
     # a cent over the $28,347.32 total; now $1,621.77 (the smallest fraction gives the cent back). The
-    # alternative's lines added up already and read as before.
+    # alternative's lines added up already and read as before (its storage $15.87 since reviewleft60 charges the
+    # provider's per-GiB rate per GB: $17.04 / 1.073741824).
     out = gpuwise("audit", "examples/proposal-spot-h100-pretrain.yaml", "--detail", "full").stdout
     tables = _tables(out, "text")
     assert [[v for _, v in t] for t in tables] == [[2236808, 756, 434991, 162177, 2834732],
-                                                   [1924293, 11440, 1704, 1937437]]
+                                                   [1924293, 11440, 1587, 1937320]]
     assert all(_adds_up(t) for t in tables)
 
 

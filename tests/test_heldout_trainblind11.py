@@ -111,5 +111,9 @@ def test_each_row_states_the_nemo_release_its_repository_release_pins():
     assert {r["id"] for r in cond.values() if r["stack_version"] == "25.04"} == {f"H{n}" for n in range(493, 501)}
     # trainblind27's Megatron-Bridge verification cards (H671-H685, H691-H692) state the NeMo release each card names
     cards = {f"H{n}" for n in (*range(671, 686), 691, 692)}
-    assert {r["id"] for r in cond.values() if r["stack_version"] and int(r["id"][1:]) >= 655} == cards
-    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17 + len(cards)
+    # and trainblind34's Megatron-Bridge 26.06 performance tables (H819-H828 SFT / LoRA, H830-H835 pretraining) the
+    # NeMo 26.06 container they were measured on
+    bridge = {f"H{n}" for n in (*range(819, 829), *range(830, 836))}
+    assert {cond[r]["stack_version"] for r in bridge} == {"26.06"}
+    assert {r["id"] for r in cond.values() if r["stack_version"] and int(r["id"][1:]) >= 655} == cards | bridge
+    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17 + len(cards) + len(bridge)

@@ -118,8 +118,9 @@ def test_cloud_fees_run_for_the_hours_the_rental_is_billed(tmp_path):
     """Fees are charged while the rental is billed, not for the project's months: the LoRA job on
     Lambda runs ~7.8 h (session 15: a LoRA step pays attention's whole backward and the memory-bound
     passes full training pays), so its 1 TB kept in storage costs Lambda's dearest listed storage rate,
-    $0.20 per GB-month (docs.lambda.ai/public-cloud/billing; object storage is not listed), for
-    billed hours / 730 of a month: about $2.13, not 6 months x $200 = $1,200. Lambda charges no
+    $0.20 per GiB-month (docs.lambda.ai/public-cloud/billing; object storage is not listed), $0.20 / 1.073741824 a
+    GB (reviewleft60: the rate's unit as the page writes it), for billed hours / 730 of a month: about $2.0, not
+    6 months x $200 = $1,200. Lambda charges no
     egress. A one-month commitment at AWS (egress after 100 free GB: $0.09/GB; S3 $0.023/GB-month,
     knowledge/clouds.yaml) is billed the month: (200 - 100) GB x $0.09 + 1,000 GB x $0.023 = $32."""
     import yaml
@@ -127,7 +128,8 @@ def test_cloud_fees_run_for_the_hours_the_rental_is_billed(tmp_path):
     r = answer_of("audit", EXAMPLES / "proposal-good-lora-8xh100.yaml")
     led, tl = r.proposed.ledger, r.proposed.timeline
     assert tl.billed_hours < 8
-    assert led.amount("fee", item="storage") == pytest.approx(1000 * 0.20 * tl.billed_hours / 730, rel=1e-9)
+    assert led.amount("fee", item="storage") == pytest.approx(1000 * 0.20 / 1.073741824 * tl.billed_hours / 730,
+                                                              rel=1e-9)
     assert led.amount("fee", item="storage") < 2.5
     assert led.amount("fee", item="egress") == 0.0
     doc = yaml.safe_load((EXAMPLES / "proposal-good-lora-8xh100.yaml").read_text())

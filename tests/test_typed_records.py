@@ -244,6 +244,8 @@ NUMBER_DICTS_BY_DESIGN = {
     "gpuwise/estimators/serving/layout.py:as_dict": "a serving layout as the JSON writes it",
     "gpuwise/estimators/step_time.py:as_dict": "a step's (a step's traffic's) figures as a formula's operands",
     "gpuwise/inputs/schema.py:list_caps": "a top-level list's most entries by its key, as the YAML scan looks them up",
+    "gpuwise/inputs/strict.py:field_bounds": "a number field's bounds by pydantic's own names (ge, gt, le, lt), as the "
+                                             "refusals that say a bound look them up (hostileleft60)",
 }
 """Functions returning a string-keyed dict of numbers to another module by nature: a breakdown by
 part name, operands by name, a layout as the JSON writes it."""
