@@ -139,7 +139,8 @@ def add(case, ns: dict[str, Any]) -> None:
     for name, fn, check in [
         ("plan15: traffic growing 1000% a month for 60 months", both(horizon60, cad(1, growth_per_month=10)), _refused("plan.yaml", "growth_per_month")),
         ("plan15: traffic growing 100% a month for 60 months", both(horizon60, cad(1, growth_per_month=1)), _refused("plan.yaml", "growth_per_month")),
-        ("plan15: traffic growing 1000% a month for 3 months", both(lambda d: d.update(horizon_months=3, workloads=d["workloads"][:2]), cad(1, growth_per_month=10)), _ok),
+        # growth_per_month is bounded at 1 (100% a month) since hostileleft60: 10 is refused with 0.1 offered
+        ("plan15: traffic growing 1000% a month for 3 months", both(lambda d: d.update(horizon_months=3, workloads=d["workloads"][:2]), cad(1, growth_per_month=10)), _refused("plan.yaml", "growth_per_month")),
         ("plan15: traffic shrinking 90% a month for 60 months", both(horizon60, cad(1, growth_per_month=-0.9)), _json_total),
         ("plan15: requests_per_s 1e7 (the bound)", tgt(1, requests_per_s=1e7), _any),
         ("plan15: requests_per_s 1e7, flat: more copies than any fleet", both(tgt(1, requests_per_s=1e7), cad(1, growth_per_month=0)), _unplaced("chat-70b")),

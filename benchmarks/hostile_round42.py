@@ -322,7 +322,8 @@ def add(case, ns: dict[str, Any]) -> None:
              and (yaml.safe_load(Path(r.cwd, "a.yaml").read_text(encoding="utf-8")) or {}).get(key[0], {}).get(key[1]) == value)
     # the plan's questions (the first question's last choice): no owned GPUs, a service, its growth in percent
     plan_to_growth = [[TASK, "\x1b[B\x1b[B\r"], ["Over how many months", "6\r"], ["", "n"], ["", "\r"], ["", "llama-3.1-8b\r"],
-                      ["", "\r"], ["", "\r"], ["", "\r"], ["", "0.5\r"], ["", "\r"], ["", "\r"], ["How much does the load grow", ""]]
+                      ["", "\r"], ["", "\r"], ["", "\r"], ["", "0.5\r"], ["", "\r"], ["", "\r"], ["", "\r"], ["", "\r"],
+                      ["How much does the load grow", ""]]  # after the rate: the p95 TTFT and TPOT targets (productleft60)
     for name, growth, shows in [
         ("ask42: a plan's growth '١٠' (Arabic-Indic): refused, 10 offered", "\u0661\u0660", "write 10"),
     ]:
