@@ -45,9 +45,9 @@ def test_the_chunked_rule_by_hand():
 
 
 @pytest.mark.parametrize(("model", "expected"), [
-    ("qwen3-next-80b-a3b", (12, "gated_deltanet", 36, 5_767_168.0)),
-    ("qwen3.5-397b-a17b", (15, "gated_deltanet", 45, 11_534_336.0)),
-    ("nvidia-nemotron-nano-9b-v2", (4, "mamba2", 27, 0.0)),  # 4 attention blocks of 56 (Megatron-Bridge pattern)
+    ("qwen3-next-80b-a3b", (12, "gated_deltanet", 36, 5_767_168.0, 32.0)),  # 32 value heads of 128
+    ("qwen3.5-397b-a17b", (15, "gated_deltanet", 45, 11_534_336.0, 64.0)),
+    ("nvidia-nemotron-nano-9b-v2", (4, "mamba2", 27, 0.0, 0.0)),  # 4 attention blocks of 56 (Megatron-Bridge pattern)
     ("llama-3.1-8b", None),
 ])
 def test_the_shape_constants(kb, model, expected):
@@ -97,3 +97,62 @@ def test_a_prefill_steps_attention_by_hand(kb, accuracy):
     assert got.attention == pytest.approx(by_hand / eng.peak_attn, rel=1e-12)
     every_layer = 48 * 4 * 16 * 256 * ctx * tokens / 2  # what the step counted before: every layer quadratic
     assert got.attention < every_layer / eng.peak_attn
+
+
+# flash-linear-attention's Triton chunk kernels as vLLM runs them on SM12x (serving.yaml vllm fla_gdn_prefill):
+# flashinfer-ai/flashinfer pull request #3659, RTX PRO 6000 Blackwell Workstation Edition, 8 x 8,192 tokens with 16
+# value heads of 128 in 3.527 ms on the FLA/Triton path; vllm-project/vllm pull request #55715: vLLM routes SM12x GDN
+# prefill to that path (FlashInfer there only from the change, after the 0.28 builds).
+FLA_PER_HEAD_TOKEN = 3.527e-3 / (8 * 8192 * 16)  # 3.3636 ns a prompt token and value head on the 1,792 GB/s card
+
+
+def _gb10(kb, accuracy, version="0.26.0", gpu="gb10", framework="vllm"):
+    """SH64's job: Qwen3.5-2B BF16 on one GB10 under vLLM 0.26.0, 4,006 / 501 at 25 in flight."""
+    job = accuracy.serving_job(kb, "qwen3.5-2b", "bf16", framework, 4006, 501, 25, tp=1, framework_version=version)
+    return job, SV.choose(job, kb.gpus[gpu], 1)
+
+
+def test_fla_prefill_rate_by_hand(kb, accuracy):
+    """GB10 (SM121, 273 GB/s): 3.3636 ns x 1,792 / 273 = 22.079 ns a token and value head; Qwen3.5-2B has 18 gated
+    DeltaNet layers of 16 value heads of 128 (262,144 state elements = 16 x 128^2), so a prompt token costs
+    18 x 16 x 22.079 ns = 6.359 us there, where the chunk's FLOPs (16 x 180,224 a layer) are no longer counted."""
+    job, s = _gb10(kb, accuracy)
+    per = FLA_PER_HEAD_TOKEN * 1792 / 273
+    assert per == pytest.approx(22.079e-9, rel=1e-4)
+    assert s.engine.fla_prefill == pytest.approx(per, rel=1e-12)
+    c = ST.consts(job, s.engine, s.replica)
+    assert c.chunk_fl == 0.0
+    assert c.fla_s == pytest.approx(18 * 16 * per, rel=1e-12)
+    assert c.fla_s == pytest.approx(6.359e-6, rel=1e-3)
+    # a step that also prefills 2,048 prompt tokens is longer by their FLA time, less the chunk FLOPs no longer counted
+    none = dataclasses.replace(s.engine, fla_prefill=0.0)
+    c0 = ST.consts(job, none, s.replica)
+    assert c0.fla_s == 0.0 and c0.chunk_fl == 18 * 16 * 180_224
+    longer = ST.seconds_of(c, 1.0, 2048.0, 4000.0, 2048.0) - ST.seconds_of(c0, 1.0, 2048.0, 4000.0, 2048.0)
+    assert longer == pytest.approx(2048 * (18 * 16 * per - 18 * 16 * 180_224 / none.peak_attn), rel=1e-6)
+
+
+@pytest.mark.parametrize(("version", "gpu", "framework"), [
+    ("0.29.0", "gb10", "vllm"),  # the window ends: the release that may carry FlashInfer's SM12x prefill
+    (None, "gb10", "vllm"),  # no release stated: the framework's current kernels
+    ("0.26.0", "h100-80gb-sxm", "vllm"),  # SM90: FlashInfer's GDN prefill since vLLM pull request #32846
+    ("0.5.16", "gb10", "sglang"),  # SGLang: no such window stated
+])
+def test_fla_prefill_only_in_its_window(kb, accuracy, version, gpu, framework):
+    _, s = _gb10(kb, accuracy, version, gpu, framework)
+    assert s.engine.fla_prefill == 0.0
+
+
+def test_the_report_says_the_fla_time(kb, accuracy):
+    """The decode term's formula names the FLA time a token and value head where it is priced (22.08 ns on the GB10,
+    16 heads a layer at TP 1), and the chunk's FLOPs where it is not (H100, a release with FlashInfer's kernel)."""
+    RP = importlib.import_module("gpuwise.estimators.serving.report")
+    job, s = _gb10(kb, accuracy)
+    parts = {mid: values for _, mid, values in RP.terms(job, s)["decode"].formula_phrases}
+    fla = parts["formula.serving.recurrent_mixer_fla"]
+    assert (fla["layers"], fla["heads"]) == (18, 16.0)
+    assert fla["ns"] == pytest.approx(FLA_PER_HEAD_TOKEN * 1792 / 273 * 1e9, rel=1e-9)
+    assert "formula.serving.recurrent_mixer" not in parts
+    job, s = _gb10(kb, accuracy, "0.26.0", "h100-80gb-sxm")
+    parts = {mid: values for _, mid, values in RP.terms(job, s)["decode"].formula_phrases}
+    assert parts["formula.serving.recurrent_mixer"]["flops"] == 16 * 180_224

@@ -26,7 +26,7 @@ from .draft import Drafter, drafter
 from .eager import eager_engine
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .gemms import block_gemms
-from .recurrent import hybrid_consts
+from .recurrent import fla_prefill_seconds, hybrid_consts
 from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .support import fp8_depth as depth_share
@@ -106,6 +106,7 @@ class Engine:
     router: tuple[tuple[float, float], ...] = ()  # a torch router's cost a MoE layer by tokens (fusion.torch_router)
     moe_pad_rows: float = 0.0  # padding rows a MoE layer's grouped GEMM multiplies (support.deepgemm_pad_rows)
     eager: Any = None  # launch counts of an eager engine's step (eager.EagerOps; serving.yaml eager_decode)
+    fla_prefill: float = 0.0  # s a prompt token and value head on FLA's Triton GDN chunk kernels (0: chunk FLOPs)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -258,6 +259,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
         **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), unified_walk(job, fw, gpu.vendor, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
+        fla_prefill=fla_prefill_seconds(kb, fw, gpu, getattr(w, "framework_version", None)),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
         mla_norm_quant=mla_norm_quant_fused(job, (chip, ao), compute, weight_only),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...knowledge.records import in_releases
+
 FLA_CHUNK_TOKENS = 64  # fla/ops/common/chunk_delta_h.py CHUNK_SIZE (sglang gdn_backend.py imports it as FLA_CHUNK_SIZE)
+FLA_HEAD_DIM = 128  # the head width of the timed kernels (serving.yaml fla_gdn_prefill: Qwen3-Next / Qwen3.5 heads)
 ATTENTION_MIXER_KERNELS = 5  # of a dense layer's 12: QKV GEMM, RoPE, cache write, attention, output GEMM
 
 
@@ -37,16 +40,31 @@ def chunk_flops(kind: str, state: int, head_dim: int) -> float:
     return intra + 6.0 * state
 
 
-def hybrid_consts(shape: Any) -> tuple[int, str, int, float] | None:
+def hybrid_consts(shape: Any) -> tuple[int, str, int, float, float] | None:
     """(layers that run attention, the recurrent mixer's kind, its layers, chunked-prefill FLOPs a prompt token in
-    one of them) of a model whose layers do not all run attention; None where every layer does."""
+    one of them, its value heads of 128: state / 128^2 for a gated DeltaNet of 128-wide heads, else 0) of a model
+    whose layers do not all run attention; None where every layer does."""
     rec = getattr(shape, "recurrent", None)
     attn = getattr(shape, "attn_layers", shape.layers)
     if not rec and attn == shape.layers:
         return None
     kind, head_dim = getattr(shape, "recurrent_mixer", None) or ("mamba2", 0)
     layers, state = (rec[0], rec[1]) if rec else (0, 0)
-    return attn, kind, layers, chunk_flops(kind, state, head_dim)
+    heads = state / FLA_HEAD_DIM ** 2 if kind == "gated_deltanet" and head_dim == FLA_HEAD_DIM else 0.0
+    return attn, kind, layers, chunk_flops(kind, state, head_dim), heads
+
+
+def fla_prefill_seconds(kb: Any, fw: Any, gpu: Any, version: str | None) -> float:
+    """Seconds a prompt token costs one value head (of 128) of a gated DeltaNet layer where the framework's release
+    prefills it on flash-linear-attention's Triton chunk kernels on this GPU (serving.yaml ``fla_gdn_prefill``): the
+    kernels' measured time, taken as memory traffic, at this GPU's bandwidth over the timed GPU's; 0.0 elsewhere
+    (the chunk's FLOPs then stand, :func:`chunk_flops`). A job that states no release takes the framework's current
+    kernels, never this window."""
+    fla = getattr(fw, "fla_gdn_prefill", None)
+    if fla is None or gpu.compute_capability not in fla.compute_capability or not in_releases(fla, version):
+        return 0.0
+    timed = kb.gpus[fla.gpu].memory.bandwidth_gb_s
+    return fla.seconds / (fla.tokens * fla.value_heads) * timed / gpu.memory.bandwidth_gb_s
 
 
 def recurrent_extra_kernels(eng: Any) -> float:

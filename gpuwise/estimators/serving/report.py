@@ -101,8 +101,13 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
             walk[1] if walk else {})
         hybrid = eng.sc.hybrid  # gated DeltaNet's chunked prefill and decode kernels (recurrent.py)
         if hybrid is not None and hybrid[1] == "gated_deltanet":
-            walk = walk[0] + formula("formula.serving.recurrent_mixer", "; ", layers=hybrid[2], flops=hybrid[3],
-                                     kernels=recurrent_extra_kernels(eng), floor_us=eng.kernel_floor * 1e6), walk[1]
+            kernels, floor_us = recurrent_extra_kernels(eng), eng.kernel_floor * 1e6
+            fla = eng.fla_prefill if hybrid[4] else 0.0  # FLA's Triton chunk kernels' time (recurrent.py)
+            walk = walk[0] + (formula("formula.serving.recurrent_mixer_fla", "; ", layers=hybrid[2], ns=fla * 1e9,
+                                      heads=hybrid[4] / lay.tp, kernels=kernels, floor_us=floor_us)
+                              if fla else
+                              formula("formula.serving.recurrent_mixer", "; ", layers=hybrid[2], flops=hybrid[3],
+                                      kernels=kernels, floor_us=floor_us)), walk[1]
     timed = {
         "decode": Term("decode_tokens_per_s", 1 / tpot if tpot > 0 else 0.0, "tok/s",
                        formula("formula.serving.decode") + (floor[0] if floor else ()) + (walk[0] if walk else ()),

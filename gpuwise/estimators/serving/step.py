@@ -112,12 +112,12 @@ class StepConsts:
 
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
                  "chunk_fl", "dpa", "e_total", "eager", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width",
-                 "ep_z", "experts", "f_dense", "f_experts", "front", "gather", "gpu_points", "hidden", "hop_bw",
-                 "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu", "kv_walk",
-                 "kv_walk_one", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch", "over",
-                 "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll", "pp",
-                 "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers", "qk_nccl",
-                 "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
+                 "ep_z", "experts", "f_dense", "f_experts", "fla_s", "front", "gather", "gpu_points", "hidden",
+                 "hop_bw", "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu",
+                 "kv_walk", "kv_walk_one", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch",
+                 "over", "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll",
+                 "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers",
+                 "qk_nccl", "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
                  "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense",
                  "w_experts", "waits", "walk_global", "walk_seqs", "window")
 
@@ -176,10 +176,14 @@ class StepConsts:
         self.state_rw = 2.0 * rep.state_gpu
         self.window = sc.window is not None
         # attention's FLOPs grow with the context in the layers that run it; a hybrid's recurrent layers (gated
-        # DeltaNet) cost a fixed chunked-prefill work a prompt token instead (recurrent.py chunk_flops)
+        # DeltaNet) cost a fixed chunked-prefill work a prompt token instead (recurrent.py chunk_flops), or, where the
+        # release runs flash-linear-attention's Triton chunk kernels on this GPU, their measured time a token and
+        # value head (recurrent.py fla_prefill_seconds) in place of those FLOPs
         hybrid = sc.hybrid
         self.attn_4 = 4.0 * (hybrid[0] / pp if hybrid else self.layers)
-        self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid else 0.0
+        fla = eng.fla_prefill * hybrid[4] if hybrid and hybrid[1] == "gated_deltanet" else 0.0
+        self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid and not fla else 0.0
+        self.fla_s = hybrid[2] * fla / pp / (tp * dpa) if fla else 0.0
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
         # sparse attention (DSA): a query reads and multiplies the top-k MLA entries its indexer picks, and the
         # indexer reads its own key (its share of a token's cached bytes) over the whole context and multiplies
@@ -336,7 +340,7 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         read = state / c.bw_kv + (kv_gpu - state - glob) / min(c.bw_kv, walk * seqs_gpu)
         if glob:  # the global layers' cache, at their heads' own walk
             read += glob / min(c.bw_kv, walk * c.walk_global * seqs_gpu)
-    attention = max(read, attn_fl / c.peak_attn + index_s)
+    attention = max(read, attn_fl / c.peak_attn + index_s) + c.fla_s * p_mb
     comm = 0.0
     if c.tp_comm:
         comm += _tp_allreduce_stage(c, tokens)

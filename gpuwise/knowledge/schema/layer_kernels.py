@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .base import Check, Prose, Strict
+from .releases import ReleaseWindow
 
 # kernels a layer: none to 1,000, hundreds of times beyond the counts read (15 for SGLang's DSA indexer, 6 for a gated
 # DeltaNet mixer); a negative count took time off the step, a billion priced a token at 122,000 s (hostile round 35)
@@ -26,6 +27,25 @@ class RecurrentMixerKernels(Strict):
         description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
         "as an attention mixer's)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
+class FlaPrefill(ReleaseWindow):
+    """Where a framework's releases (``first`` up to, not including, ``before``) prefill a gated DeltaNet layer on
+    flash-linear-attention's Triton chunk kernels (chunk_gated_delta_rule) rather than a vendor kernel, on GPUs of the
+    listed compute capabilities: the layer's chunked prefill is then priced at those kernels' measured time, one
+    reading of the kernels on ``gpu`` (``seconds`` for ``tokens`` prompt tokens of ``value_heads`` heads of 128)
+    taken as memory traffic and scaled by the GPUs' bandwidth (recurrent.py ``fla_prefill_seconds``), in place of
+    the chunk's FLOPs at the attention rate."""
+
+    compute_capability: list[Annotated[str, Field(pattern=r"^[0-9]+\.[0-9]+$")]] = Field(
+        min_length=1, description="the GPUs (gpus.yaml compute_capability) whose prefill the releases route there")
+    gpu: str = Field(min_length=1, description="the gpus.yaml id of the GPU the kernels were timed on")
+    seconds: float = Field(gt=0, le=10, description="the kernels' time for the reading's whole prompt")
+    tokens: int = Field(ge=64, le=10_000_000, description="prompt tokens of the reading (all sequences)")
+    value_heads: int = Field(ge=1, le=1024, description="value heads of 128 the reading ran")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code and table were read")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 

@@ -27,7 +27,7 @@ from .gemm_timing import (
     Mxfp4AsmGemm,
     SmallBatchGemm,
 )
-from .layer_kernels import EagerDecode, RecurrentMixerKernels, SparseIndexerKernels
+from .layer_kernels import EagerDecode, FlaPrefill, RecurrentMixerKernels, SparseIndexerKernels
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
 from .recurrent_state import HybridStatePool, RecurrentStateDtype
@@ -537,6 +537,8 @@ class Framework(Strict):
                                              "eager engine launches (transformers' generate())")
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
                                                                   "step launches in a recurrent layer's mixer")
+    fla_gdn_prefill: FlaPrefill | None = Field(default=None, description="the releases and GPUs that prefill a "
+                                               "gated DeltaNet layer on flash-linear-attention's Triton kernels")
     sparse_indexer_kernels: SparseIndexerKernels | None = Field(
         default=None, description="the kernels a decode step launches in a layer's sparse-attention indexer "
         "(None: not read; none counted)")
