@@ -257,6 +257,10 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # Gemma 4 31B BF16 cells of #31216 on one MI300X, SGLang 0.5.13.post1, 1k/1k at 16-4096)
     ("SL", "  of which the rows added by serveblind34 (ids SL..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind34 (ids SL..): latency"),
+    # the serveblind35 round (ids SM..: Vultr's B200 inference cookbook, its Nemotron Nano 30B FP8 TP2 table under
+    # vLLM 0.16.0, random 2048/512 at concurrency 8-400; serveblind8's VC rows took the same page's MiniMax table)
+    ("SM", "  of which the rows added by serveblind35 (ids SM..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind35 (ids SM..): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
