@@ -118,8 +118,8 @@ class StepConsts:
                  "over", "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll",
                  "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers",
                  "qk_nccl", "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
-                 "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "w_dense",
-                 "w_experts", "waits", "walk_global", "walk_seqs", "window")
+                 "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "units",
+                 "w_dense", "w_experts", "waits", "walk_global", "walk_seqs", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -212,7 +212,9 @@ class StepConsts:
         self.qk_layers = self.layers if self.tp_comm and sc.qk_norm_all_heads else 0.0
         # ... as one exchange a layer of the two FP32 sums a token, or as a release ran it (engine.qk_norm_exchange)
         self.qk_count, self.qk_bytes, self.qk_granule, nccl = eng.qk_norm
-        self.two_layers = 2 * self.layers
+        # two a layer; a block hybrid's block (block_hybrid) runs one, after its mixer's or its MLP's output projection
+        self.units = self.layers / 2 if block_hybrid(sc) else self.layers
+        self.two_layers = 2 * self.units
         self.allreduce_latency = rep.allreduce_s or eng.allreduce_latency  # NCCL's ring over PCIe (layout)
         # an exchange the own all-reduce kernel declines: NCCL, at its PCIe ring's latency on a PCIe copy
         self.qk_nccl = max(self.allreduce_latency, rep.nccl_small_s or nccl)
@@ -230,7 +232,7 @@ class StepConsts:
         self.ep_bw = rep.ep_bw
         self.pp_comm = pp > 1
         self.hop_latency, self.hop_bw = rep.hop_latency, rep.hop_bw
-        self.over = self.layers * eng.layer_overhead + floor_per_step(eng) / pp
+        self.over = self.units * eng.layer_overhead + floor_per_step(eng) / pp  # a block: half a layer's boundaries
         self.eager = eng.eager  # an eager engine's launch counts (eager.py): its host launches overlap the GPU's work
         # a router the framework runs as a torch.compile'd top-k function (fusion.torch_router): each MoE layer pays
         # its cost beyond the fused gate by the step's tokens; not under expert parallelism (a release may fuse it)
@@ -496,6 +498,21 @@ def kernels_per_forward(eng: Engine) -> float:
     GEMMs of :func:`floor_per_step` (MoE routing, MLA, activation quantization), all stages."""
     kernels, grouped = _extra_kernels(eng)
     return DENSE_LAYER_KERNELS * eng.sc.layers + kernels + grouped
+
+
+def block_hybrid(sc: Any) -> bool:
+    """Whether the model's layers are blocks that each hold one mixer or one MLP (Nemotron-H: a Mamba-2, attention,
+    MLP or MoE block, each a norm and its module; vLLM vllm/model_executor/models/nemotron_h.py @
+    8744bb0924a53c0d16867426b8b17428d41e4002, ALL_DECODER_LAYER_TYPES 'M', '*', '-', 'E'), so that a block is half a
+    dense layer: its kernels are a mixer's or an MLP's of DENSE_LAYER_KERNELS (and so the per-layer overhead's
+    boundaries, Engine.layer_overhead), and under tensor parallelism it all-reduces once, after the mixer's output
+    projection (o_proj, the Mamba mixer's out_proj, the MLP's down_proj: RowParallelLinear) or the MoE block's
+    combined routed and shared output (NemotronHMoE.forward: maybe_all_reduce_tensor_model_parallel), where a dense
+    layer all-reduces twice. Known from the counts: the layers that run attention and the recurrent layers together
+    fewer than all (hybrid_consts; a hybrid whose every layer holds a mixer and an MLP, Qwen3.5's gated DeltaNet, has
+    as many mixers as layers)."""
+    hybrid = sc.hybrid
+    return bool(hybrid) and hybrid[0] + hybrid[2] < sc.layers
 
 
 def prefill_host(eng: Engine) -> float:
