@@ -465,6 +465,11 @@ def main() -> int:
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DF(\d+)\b", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
                False)
+    # branch decodeblind32's ids DJ.. (a new prefix: no pattern above matches it): llama.cpp discussion #15396 (the
+    # gpt-oss guide, Aug-Nov 2025), llama-bench tg128 and llama-batched-bench of gpt-oss-20b / 120b MXFP4 on one RTX PRO
+    # 6000 (Workstation and Max-Q), RTX 3090 / 4090 / 5090, V100 PCIe (to 32K of depth), T4, P100 and GB10
+    report("  of which the rows added at branch decodeblind32 (ids DJ..; llama.cpp #15396's gpt-oss runs, builds "
+           "6129-6830; blind figures in the README)", "t/s", [c for c in independent if re.match(r"DJ\d", c[0])], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,
