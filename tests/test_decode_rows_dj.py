@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpuwise.estimators.serving import choose
 from tests import decode_rounds
 
 _U = "https://github.com/ggml-org/llama.cpp/discussions/15396"
@@ -93,7 +94,48 @@ def test_the_max_q_pair_is_one_card_three_weeks_apart():
     assert abs((1000 / 170.62 - 1000 / 197.21) / 36 * 1000 - 21.95) < 0.01
 
 
+# rows a later change of this branch moved on purpose (held by their own tests below): the V100's deep rows, once
+# llama.cpp's one-token attention below Turing's MMA reads the cache once per query head (serving.yaml
+# kv_per_query_head)
+MOVED = {"DJ10", "DJ11", "DJ12", "DJ13"}
+
+
 def test_the_blind_estimates_stay_near_their_blind_band(estimated):
     for row_id in IDS:
+        if row_id in MOVED:
+            continue
         est, got = estimated[row_id]
         assert abs((est / got - 1) * 100 - BLIND[row_id]) <= 10, row_id
+
+
+def _engine(kb, accuracy, gpu, model="gpt-oss-20b", precision="fp4", framework="llama.cpp", version="6129"):
+    job = accuracy.serving_job(kb, model, precision, framework, 1024, 128, framework_version=version)
+    return choose(job, kb.gpus[gpu], 1).engine
+
+
+def test_the_per_query_head_read_is_llama_cpp_below_turing_mma(kb, accuracy):
+    """fattn.cu takes the MMA kernel (a KV head's query heads in one tile) for one token only from compute
+    capability 7.5; below it the vector kernel gives each query head its own block."""
+    for gpu, below in (("v100-16gb-pcie", True), ("p100-16gb-pcie", True), ("p40", True), ("t4", False),
+                       ("rtx-3090", False), ("gb10", False)):
+        assert _engine(kb, accuracy, gpu).kv_per_query_head is below, gpu
+    assert _engine(kb, accuracy, "v100-16gb-pcie").sc.group == 8  # gpt-oss-20b: 64 query heads over 8 KV heads
+    assert not _engine(kb, accuracy, "v100-16gb-pcie", model="llama-3.1-8b", precision="fp16",
+                       framework="vllm", version="0.10.0").kv_per_query_head
+
+
+def test_the_v100s_deep_token_is_eight_reads_of_the_cache(estimated):
+    """From a mean context of 64 (DJ09, tg128) to 32,832 (DJ13, 128 tokens after 32,768) the 12 full-attention
+    layers' F16 cache grows 32,768 x 12 x 2 x 8 x 64 x 2 B = 0.805 GB, read 8 times (64 query heads over 8 KV heads)
+    at gpuwise's HBM share of the V100 (0.60 x 900 GB/s): 11.93 ms more a token. Measured: 16.570 - 8.495 = 8.07 ms,
+    the same eight reads at 0.89 of 900 GB/s (blind, one read: +2.30 ms; DJ13 +79.5% -> -12.4% after)."""
+    grow = 32_768 * 12 * 2 * 8 * 64 * 2
+    by_hand = grow * 8 / (0.60 * 900e9) * 1000
+    assert by_hand == pytest.approx(11.93, abs=0.01)
+    est = {k: 1000 / estimated[k][0] for k in ("DJ09", "DJ13")}
+    assert est["DJ13"] - est["DJ09"] == pytest.approx(by_hand, rel=0.02)
+    measured = 1000 / 60.35 - 1000 / 117.71
+    assert measured == pytest.approx(grow * 8 / (0.89 * 900e9) * 1000, rel=0.01)
+    for row_id in sorted(MOVED):
+        est, got = estimated[row_id]
+        assert abs(est / got - 1) < 0.25, row_id

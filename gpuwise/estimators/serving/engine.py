@@ -97,6 +97,7 @@ class Engine:
     peak_index: float = 0.0  # FLOP/s of a sparse-attention indexer's FP8 logits (0: the model has none)
     qk_norm: tuple[int, float, int, float] = (1, 8.0, 0, 0.0)  # all-heads q/k norm exchange (qk_norm_exchange)
     kv_walk: float = 0.0  # B/s one sequence's KV head is walked at by a split-KV decode kernel (0: bw_kv binds)
+    kv_per_query_head: bool = False  # decode attention reads a KV head once per query head (KvPerQueryHead)
     kv_walk_one: float = 0.0  # B/s where the walk's kernel gives a head one program (past kv_walk_grid)
     kv_walk_grid: int = 0  # sequences x KV heads a GPU holds up to which kv_walk holds (0: always)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
@@ -257,6 +258,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_dense_bw=nvfp4_dense_rate(job, fw, gpu, fmt, compute, weight_only),
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
+        kv_per_query_head=kv_per_query_head(fw, gpu),
         **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), unified_walk(job, fw, gpu.vendor, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
         fla_prefill=fla_prefill_seconds(kb, fw, gpu, getattr(w, "framework_version", None)),
@@ -492,6 +494,14 @@ def compiled_norms(job: Any, vo: Any) -> bool:
     return first is not None and (version is None or version_key(version) >= version_key(first))
 
 
+def kv_per_query_head(fw: Any, gpu: Gpu) -> bool:
+    """Whether ``fw``'s decode attention on ``gpu`` reads each KV head once per query head (serving.yaml
+    kv_per_query_head: llama.cpp's one-token vector kernel below Turing's MMA)."""
+    rule = getattr(fw, "kv_per_query_head", None)
+    return bool(rule is not None and gpu.vendor in rule.vendors and gpu.compute_capability
+                and float(gpu.compute_capability) < rule.below_compute_capability)
+
+
 def legacy_kv(vo: Any, version: str | None, bw_kv: float) -> float:
     """B/s at which decode attention reads the KV cache: the build's older paged-attention kernel's rate for a
     stated release before the one that replaced it (vLLM's ROCm build before its custom paged attention), else
@@ -691,6 +701,7 @@ class ShapeConsts:
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
     latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
     kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
+    group: float = 1.0  # query heads a KV head serves (grouped-query attention; 1 for MLA)
     # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements,
     # the share of the layers with an indexer of their own)
     sparse: tuple[float, float, float, float, float] | None = None
@@ -714,6 +725,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
         latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1),
+        group=1.0 if shape.kv_elements_override else max(1.0, float(getattr(shape, "heads", 1) or 1)
+                                                           / float(getattr(shape, "kv_heads", 1) or 1)),
         sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)),
         global_kv=(int(ga[1]), ga[0] / shape.head_dim) if (ga := getattr(shape, "global_attn", None)) else None)
 

@@ -73,6 +73,10 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
     walk = (walk[0] + fp4[0], {**walk[1], **fp4[1]}) if walk and fp4 else (walk or fp4)
     kvw = _kv_walk(s)  # a split-KV decode kernel's walkers, where they read the cache (nothing otherwise)
     walk = (walk[0] + kvw[0], {**walk[1], **kvw[1]}) if walk and kvw else (walk or kvw)
+    if eng.kv_per_query_head and eng.sc.group > 1 and eng.spec is None:  # llama.cpp's per-head read (step.py)
+        walk = ((walk[0] if walk else ()) + formula("formula.serving.kv_per_query_head", "; ", reads=eng.sc.group,
+                                                     fw=eng.fw.name),
+                {**(walk[1] if walk else {}), "kv_reads_per_step": eng.sc.group})
     off = _fusion_off(job, s)  # a listed model's fused kernels left off on this GPU (nothing otherwise)
     walk = (walk[0] + off[0], {**walk[1], **off[1]}) if walk and off else (walk or off)
     if eng.unoverlapped and eng.spec is None:  # SGLang's overlap scheduler off for a hybrid: host time in the overhead

@@ -113,13 +113,13 @@ class StepConsts:
     __slots__ = ("allreduce_latency", "alltoall_2", "attn_4", "base", "bw_experts", "bw_kv", "bw_weights", "capacity",
                  "chunk_fl", "dpa", "e_total", "eager", "eng", "ep", "ep_bw", "ep_comm", "ep_k", "ep_share", "ep_width",
                  "ep_z", "experts", "f_dense", "f_experts", "fla_s", "front", "gather", "gpu_points", "hidden",
-                 "hop_bw", "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_token_gpu",
-                 "kv_walk", "kv_walk_one", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage", "one_batch",
-                 "over", "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index", "points", "poll",
-                 "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule", "qk_layers",
-                 "qk_nccl", "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k", "state_rw",
-                 "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers", "units",
-                 "w_dense", "w_experts", "waits", "walk_global", "walk_seqs", "window")
+                 "hop_bw", "hop_latency", "host_floor", "idx_4", "idx_share", "k_over_e", "kserial", "kv_reads",
+                 "kv_token_gpu", "kv_walk", "kv_walk_one", "layers", "lengths", "link_bw", "m", "moe_rate", "moe_stage",
+                 "one_batch", "over", "pad_rows", "passed", "peak_attn", "peak_dense", "peak_gemm", "peak_index",
+                 "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule",
+                 "qk_layers", "qk_nccl", "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k",
+                 "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers",
+                 "units", "w_dense", "w_experts", "waits", "walk_global", "walk_seqs", "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -185,6 +185,9 @@ class StepConsts:
         self.chunk_fl = hybrid[2] * hybrid[3] / pp if hybrid and not fla else 0.0
         self.fla_s = hybrid[2] * fla / pp / (tp * dpa) if fla else 0.0
         self.bw_kv, self.peak_attn = eng.bw_kv, eng.peak_attn
+        # the cache is read once per query head where the decode kernel gives each its own block (serving.yaml
+        # kv_per_query_head: llama.cpp below Turing's MMA); a recurrent state still once
+        self.kv_reads = sc.group if eng.kv_per_query_head else 1.0
         # sparse attention (DSA): a query reads and multiplies the top-k MLA entries its indexer picks, and the
         # indexer reads its own key (its share of a token's cached bytes) over the whole context and multiplies
         # it at the FP8 rate, on every tensor-parallel rank (vLLM builds the indexer replicated); only the layers
@@ -342,6 +345,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         read = state / c.bw_kv + (kv_gpu - state - glob) / min(c.bw_kv, walk * seqs_gpu)
         if glob:  # the global layers' cache, at their heads' own walk
             read += glob / min(c.bw_kv, walk * c.walk_global * seqs_gpu)
+    if c.kv_reads > 1.0:  # the cache again for every further query head of a KV head (not the state)
+        read += (kv_gpu - c.state_rw * seqs_gpu) * (c.kv_reads - 1.0) / c.bw_kv
     attention = max(read, attn_fl / c.peak_attn + index_s) + c.fla_s * p_mb
     comm = 0.0
     if c.tp_comm:

@@ -347,6 +347,18 @@ class DeepGemmMoePadding(ReleaseWindow):
     check: Check = "S"
 
 
+class KvPerQueryHead(Strict):
+    """GPUs on which the engine's single-token decode attention reads each KV head once per query head instead of
+    once per KV head: those of ``vendors`` below ``below_compute_capability`` (the kernel that packs a KV head's
+    query heads together needs what that capability brings). A grouped-query model's cache is then read
+    query heads / KV heads times a step; a latent (MLA) cache is left as it is."""
+
+    vendors: list[str] = Field(min_length=1, description="the vendors whose parts the rule covers")
+    below_compute_capability: float = Field(gt=0, description="the first compute capability that shares the read")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class SyncHostFloor(ReleaseWindow):
     """Releases whose engine schedules synchronously: from ``first`` up to, not including, ``before``. Each step
     the host schedules, prepares the inputs, launches the forward, samples and updates its requests before the
@@ -517,6 +529,9 @@ class Framework(Strict):
         default=None, description="the releases that prefill MLA models' prompts whole, alone (None: none)")
     sync_host_floor: SyncHostFloor | None = Field(
         default=None, description="the releases whose steps last at least the host's own time (None: none)")
+    kv_per_query_head: KvPerQueryHead | None = Field(
+        default=None, description="the GPUs whose decode attention reads the KV cache once per query head "
+        "(None: once per KV head everywhere)")
     pp_decode_batch: PpDecodeBatch | None = Field(
         default=None, description="from which release a pipeline's decode runs as one batch (None: micro-batches)")
     scheduled_ahead: ScheduledAhead | None = Field(
