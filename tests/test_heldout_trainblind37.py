@@ -1,4 +1,4 @@
-"""Held-out fine-tunes H871-H888 (branch trainblind37), scored blind on main ae835c35, from two benchmark sources no
+"""Held-out fine-tunes H871-H895 (branch trainblind37), scored blind on main ae835c35, from two benchmark sources no
 row had cited:
 
 - Hugging Face PEFT's MetaMathQA method comparison (huggingface/peft method_comparison/MetaMathQA/results/*.json):
@@ -9,12 +9,15 @@ row had cited:
 - IBM's fms-acceleration reference benchmark (foundation-model-stack/fms-acceleration
   scripts/benchmarks/refs/a100_80gb.csv at 24bdadb, 2025-02-07): fms-hf-tuning's Trainer, 100 steps of packed
   4,096-token blocks (benchmark.py defaults: packing True, max_seq_len 4,096; defaults.yaml max_steps 100), effective
-  batch 4 or 8 split over 1 or 2 A100 80GB, train_runtime and train_tokens_per_second as published.
+  batch 4 or 8 split over 1 or 2 A100 80GB, train_runtime and train_tokens_per_second as published; the second batch
+  (H889-H895) is the same benchmark's PowerLM-3b file (refs/a100_80gb_granite.csv at fc78b55, 2024-10-18).
 
 Each row's tokens, hours and batch are checked here by hand against those figures; no figure of the model was set
 from them."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -45,6 +48,14 @@ FMS = {
     "H886": ("lora", 2, 4, 521.3771, 1571.223),    # Mixtral-8x7B-Instruct-v0.1, framework none
     "H887": ("qlora", 1, 4, 1072.2023, 1528.07),   # Mixtral, baseline-peft-bnb
     "H888": ("qlora", 2, 4, 518.5422, 1579.814),
+    # second batch: refs/a100_80gb_granite.csv at fc78b55, ibm/PowerLM-3b (framework none, then baseline-peft-bnb)
+    "H889": ("full", 1, 4, 321.2872, 5099.488),
+    "H890": ("full", 2, 4, 178.9566, 4577.647),
+    "H891": ("full", 1, 8, 627.2531, 5224.047),
+    "H892": ("lora", 1, 4, 325.5188, 5033.196),
+    "H893": ("lora", 2, 4, 205.3199, 3989.872),
+    "H894": ("qlora", 1, 4, 390.2779, 4198.034),
+    "H895": ("qlora", 2, 4, 217.3217, 3769.527),
 }
 
 
@@ -88,7 +99,23 @@ def test_fms_acceleration_by_hand(rid):
     assert "ASSUMPTION (GPU part)" in r["notes"] and "trainblind37" in r["notes"] and r["use"] == "1"
 
 
+def test_powerlm_3b_shape_by_hand():
+    """PowerLM-3B's shape as the Power Scheduler paper's Table 4 gives it (arXiv:2408.13359): embedding 2,304,
+    40 layers, 36 heads of 64 (and 36 KV heads), SwiGLU 9,216; the vocabulary (49,152, tied) is the rows'
+    stated assumption."""
+    held = _rows("training_heldout.csv")
+    for rid in ("H889", "H890", "H891", "H892", "H893", "H894", "H895"):
+        r = held[rid]
+        arch = json.loads(r["architecture_json"])
+        assert arch["heads"] * 64 == arch["hidden_size"] == 2304 and arch["kv_heads"] == 36
+        shape = (arch["layers"], arch["ffn_size"], arch["vocab_size"], arch["tied_embeddings"])
+        assert shape == (40, 9216, 49152, True)
+        weights = 49152 * 2304 + 40 * (4 * 2304 ** 2 + 3 * 2304 * 9216)
+        assert weights == 3_510_632_448 and float(r["params_b"]) == pytest.approx(weights / 1e9, abs=1e-3)
+        assert "ASSUMPTION (vocabulary)" in r["notes"] and r["catalog_model"] == ""
+
+
 def test_ids_are_this_rounds_own():
     held, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
     ours = set(PEFT) | set(FMS)
-    assert ours == {f"H{i}" for i in range(871, 889)} and ours <= set(held) and ours <= set(conds)
+    assert ours == {f"H{i}" for i in range(871, 896)} and ours <= set(held) and ours <= set(conds)
