@@ -1,4 +1,4 @@
-"""Held-out fine-tunes H871-H895 (branch trainblind37), scored blind on main ae835c35, from two benchmark sources no
+"""Held-out fine-tunes H871-H899 (branch trainblind37), scored blind on main ae835c35, from two benchmark sources no
 row had cited:
 
 - Hugging Face PEFT's MetaMathQA method comparison (huggingface/peft method_comparison/MetaMathQA/results/*.json):
@@ -10,7 +10,8 @@ row had cited:
   scripts/benchmarks/refs/a100_80gb.csv at 24bdadb, 2025-02-07): fms-hf-tuning's Trainer, 100 steps of packed
   4,096-token blocks (benchmark.py defaults: packing True, max_seq_len 4,096; defaults.yaml max_steps 100), effective
   batch 4 or 8 split over 1 or 2 A100 80GB, train_runtime and train_tokens_per_second as published; the second batch
-  (H889-H895) is the same benchmark's PowerLM-3b file (refs/a100_80gb_granite.csv at fc78b55, 2024-10-18).
+  (H889-H895) is the same benchmark's PowerLM-3b file (refs/a100_80gb_granite.csv at fc78b55, 2024-10-18), the third
+  (H896-H899) the first file's QLoRA rows through fms' own bitsandbytes loading plugin (accelerated-peft-bnb).
 
 Each row's tokens, hours and batch are checked here by hand against those figures; no figure of the model was set
 from them."""
@@ -56,6 +57,11 @@ FMS = {
     "H893": ("lora", 2, 4, 205.3199, 3989.872),
     "H894": ("qlora", 1, 4, 390.2779, 4198.034),
     "H895": ("qlora", 2, 4, 217.3217, 3769.527),
+    # third batch: a100_80gb.csv at 24bdadb, framework accelerated-peft-bnb (fms' own bnb loading plugin)
+    "H896": ("qlora", 1, 4, 455.6536, 3595.714),   # Mistral-7B-v0.1
+    "H897": ("qlora", 2, 4, 277.8786, 2948.05),
+    "H898": ("qlora", 1, 4, 833.7459, 1965.107),   # Mixtral-8x7B-Instruct-v0.1
+    "H899": ("qlora", 1, 4, 3528.2836, 464.362),   # NousResearch/Llama-2-70b-hf on one GPU
 }
 
 
@@ -118,4 +124,4 @@ def test_powerlm_3b_shape_by_hand():
 def test_ids_are_this_rounds_own():
     held, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
     ours = set(PEFT) | set(FMS)
-    assert ours == {f"H{i}" for i in range(871, 896)} and ours <= set(held) and ours <= set(conds)
+    assert ours == {f"H{i}" for i in range(871, 900)} and ours <= set(held) and ours <= set(conds)
