@@ -108,6 +108,7 @@ class Engine:
     moe_pad_rows: float = 0.0  # padding rows a MoE layer's grouped GEMM multiplies (support.deepgemm_pad_rows)
     eager: Any = None  # launch counts of an eager engine's step (eager.EagerOps; serving.yaml eager_decode)
     fla_prefill: float = 0.0  # s a prompt token and value head on FLA's Triton GDN chunk kernels (0: chunk FLOPs)
+    framework_version: str | None = None  # the release the job states (None: none; recurrent.mixer_decode)
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
@@ -262,6 +263,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), unified_walk(job, fw, gpu.vendor, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
         fla_prefill=fla_prefill_seconds(kb, fw, gpu, getattr(w, "framework_version", None)),
+        framework_version=getattr(w, "framework_version", None),
         act_quant_fused=act_quant_fused(job, vo, fmt, weight_format),
         mla_norm_quant=mla_norm_quant_fused(job, (chip, ao), compute, weight_only),
         norms_fused=compiled_norms(job, vo), router=torch_router(job, fw, gpu.vendor),

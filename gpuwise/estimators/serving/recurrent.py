@@ -67,10 +67,21 @@ def fla_prefill_seconds(kb: Any, fw: Any, gpu: Any, version: str | None) -> floa
     return fla.seconds / (fla.tokens * fla.value_heads) * timed / gpu.memory.bandwidth_gb_s
 
 
+def mixer_decode(table: Any, version: str | None) -> dict:
+    """A framework's decode kernels a recurrent mixer by kind (serving.yaml ``recurrent_mixer_kernels``): the counts
+    of the release window the stated ``version`` is in (``releases``), else the table's own ``decode``."""
+    for win in table.releases:
+        if in_releases(win, version):
+            return win.decode
+    return table.decode
+
+
 def recurrent_extra_kernels(eng: Any) -> float:
     """Kernels a decode forward launches in its recurrent layers beyond as many attention mixers' (all stages):
-    (the framework's count for the mixer - 5) x the recurrent layers; 0 where the framework states no count."""
+    (the framework's count for the mixer at the job's release, :func:`mixer_decode`, - 5) x the recurrent layers;
+    0 where the framework states no count."""
     hybrid, table = eng.sc.hybrid, eng.fw.recurrent_mixer_kernels
-    if hybrid is None or table is None or hybrid[1] not in table.decode:
+    counts = mixer_decode(table, eng.framework_version) if table is not None else {}
+    if hybrid is None or hybrid[1] not in counts:
         return 0.0
-    return float((table.decode[hybrid[1]] - ATTENTION_MIXER_KERNELS) * hybrid[2])
+    return float((counts[hybrid[1]] - ATTENTION_MIXER_KERNELS) * hybrid[2])

@@ -24,11 +24,28 @@ class RecurrentMixerKernels(Strict):
     the difference is charged at the framework's kernel floor (step.py ``recurrent_extra_kernels``)."""
 
     decode: dict[Literal["mamba2", "gated_deltanet"], LayerKernels] = Field(
-        description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind not listed: as many "
-        "as an attention mixer's)")
+        default_factory=dict, description="a decode step's kernels of one such layer's mixer, by mixer kind (a kind "
+        "not listed: as many as an attention mixer's)")
+    releases: list[RecurrentMixerWindow] = Field(
+        default_factory=list, description="releases whose model code launched another count, each a window with "
+        "its own counts (a job that states a release in one takes its counts; any other job, ``decode``'s)")
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: Prose = Field(min_length=3)
     check: Check = "S"
+
+
+class RecurrentMixerWindow(ReleaseWindow):
+    """A recurrent mixer's decode kernels in the releases from ``first`` up to, not including, ``before``, read in
+    the model code those releases built the layer with (recurrent.py ``mixer_decode``)."""
+
+    decode: dict[Literal["mamba2", "gated_deltanet"], LayerKernels] = Field(
+        description="a decode step's kernels of one such layer's mixer in these releases, by mixer kind (a kind not "
+        "listed: as many as an attention mixer's)")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
+RecurrentMixerKernels.model_rebuild()
 
 
 class FlaPrefill(ReleaseWindow):
