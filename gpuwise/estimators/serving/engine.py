@@ -26,7 +26,7 @@ from .draft import Drafter, drafter
 from .eager import eager_engine
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .gemms import block_gemms
-from .recurrent import fla_prefill_seconds, hybrid_consts
+from .recurrent import fla_prefill_seconds, graphs_dropped, hybrid_consts
 from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .support import fp8_depth as depth_share
@@ -164,6 +164,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     ao = fw.architecture_overrides.get(gpu.architecture or "")
     chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
+    if graphs_dropped(fw, getattr(w, "framework_version", None), job.shape):
+        rel = None  # a decode run without its CUDA graphs takes the eager build's constants (recurrent.py)
     hbm = rel.hbm if rel is not None and memory_kind(gpu) == "hbm" and (  # the release's own HBM figures
         not rel.hbm_formats or fmt in rel.hbm_formats) else None
     fw = mla_scheduling(job, fw)

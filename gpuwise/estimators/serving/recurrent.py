@@ -76,6 +76,16 @@ def mixer_decode(table: Any, version: str | None) -> dict:
     return table.decode
 
 
+def graphs_dropped(fw: Any, version: str | None, shape: Any) -> bool:
+    """Whether the stated release drops the decode's CUDA graphs for this model's recurrent mixer (serving.yaml
+    ``recurrent_mixer_kernels.releases[].graphs_dropped``: llama.cpp's qwen3next graph before #19375, whose updates
+    fail every ~128 tokens); never for a job that states no release or a model without such a mixer."""
+    table, hybrid = getattr(fw, "recurrent_mixer_kernels", None), hybrid_consts(shape)
+    if table is None or hybrid is None:
+        return False
+    return any(w.graphs_dropped and hybrid[1] in w.decode and in_releases(w, version) for w in table.releases)
+
+
 def recurrent_extra_kernels(eng: Any) -> float:
     """Kernels a decode forward launches in its recurrent layers beyond as many attention mixers' (all stages):
     (the framework's count for the mixer at the job's release, :func:`mixer_decode`, - 5) x the recurrent layers;

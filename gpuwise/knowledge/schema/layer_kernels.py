@@ -41,6 +41,10 @@ class RecurrentMixerWindow(ReleaseWindow):
     decode: dict[Literal["mamba2", "gated_deltanet"], LayerKernels] = Field(
         description="a decode step's kernels of one such layer's mixer in these releases, by mixer kind (a kind not "
         "listed: as many as an attention mixer's)")
+    graphs_dropped: bool = Field(
+        default=False, description="these releases drop the decode's CUDA graphs for a model with such a mixer (the "
+        "graph's updates fail), so its job takes the framework's constants before any release entry, its eager "
+        "build's (serving engine)")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 
