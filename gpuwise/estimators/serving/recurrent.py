@@ -16,7 +16,10 @@ step formula (:mod:`.step`) counts for them beside the attention layers.
   counted (its layers' time is their matmuls, as the catalog's notes say).
 - A decode step launches the recurrent mixer's kernels in place of an attention mixer's; the framework's count is
   serving.yaml ``recurrent_mixer_kernels``, and each kernel beyond an attention mixer's 5 (the QKV GEMM, RoPE, cache
-  write, attention and output GEMM of step.DENSE_LAYER_KERNELS) costs the framework's kernel floor.
+  write, attention and output GEMM of step.DENSE_LAYER_KERNELS) costs the framework's kernel floor. A count may hold
+  for a window of releases only (``releases``: llama.cpp's unfused qwen3next graph between pull requests #17996 and
+  #19375, 52 kernels a layer), and such a window may drop the decode's CUDA graphs (``graphs_dropped``), whose job
+  then takes the framework's eager constants (:func:`graphs_dropped`, read by the serving engine).
 """
 
 from __future__ import annotations
