@@ -189,10 +189,11 @@ def accuracy():
 
 def _runs_once(published_run_cases):
     """``accuracy.published_run_cases`` computed once per test process for each knowledge base, runs
-    file and conditions file: tests/test_compute.py, test_training_fabric.py and test_training_runs.py
-    each score the same published runs (about half a CPU second a set; RUN_MODULES keeps the three on
-    one worker). The figures are (label, estimate, published) tuples of text and numbers, handed out in
-    a fresh list; a call asking for the estimates themselves (``details``) is computed afresh."""
+    file and conditions file: tests/test_compute.py, test_training_fabric.py, test_training_runs.py and
+    test_training_heldout_runs.py each score the same published runs (about half a CPU second a set;
+    RUN_MODULES keeps the four on one worker). The figures are (label, estimate, published) tuples of
+    text and numbers, handed out in a fresh list; a call asking for the estimates themselves
+    (``details``) is computed afresh."""
     kept: dict[tuple, tuple] = {}
 
     @functools.wraps(published_run_cases)
@@ -354,7 +355,8 @@ COLD_AND_WARM_MODULES = {"test_code_cache.py", "test_regex_cache.py"}
 """Modules that check the caches two real ``gpuwise estimate`` processes leave (estimate_cold_and_warm):
 one worker runs both, so the two processes are started once in the run."""
 
-RUN_MODULES = {"test_compute.py", "test_training_fabric.py", "test_training_runs.py"}
+RUN_MODULES = {"test_compute.py", "test_training_fabric.py", "test_training_runs.py",
+               "test_training_heldout_runs.py"}
 """Modules that score the published training runs (the ``accuracy`` fixture's published_run_cases): one
 worker runs them, so each set of runs is estimated once in the run."""
 
