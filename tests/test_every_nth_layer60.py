@@ -82,7 +82,7 @@ def test_attention_kernel_runs_its_class(kb):
     rate at the run's length: s / (s + 880) over the figure's 16,384 / (16,384 + 880) (causal_length_tokens,
     utilization_length; global attention's span is the sequence), 1.054 x 0.525 at 1M."""
     ak = kb.runtime.training.attention_kernels
-    assert ak.backends == {"fa2": "fa2", "cudnn": "fused"}
+    assert ak.backends == {"fa2": "fa2", "cudnn": "fused", "fa3": "fused"}  # fa3: product61
     assert kb.runtime.training_stacks["fsdp-hf"].attention_kernel == "fa2"
     base = _long().step_terms.compute_s
     assert _long(attention_kernel="fa2").step_terms.compute_s == base

@@ -129,23 +129,34 @@ def _stack_device(job: Job, g: Any) -> dict[str, Any]:
             "training_stack_runs_here": devices is None or stack_of(g) in devices, **_kernel_device(job, g)}
 
 
+def _cc_span(floor: float | None, ceiling: float | None) -> str:
+    """The NVIDIA compute capabilities a kernel is built for, as the refusal names them."""
+    if floor and ceiling:
+        return (f" (compute capability {floor:.1f})" if floor == ceiling
+                else f" (compute capability {floor:.1f} to {ceiling:.1f})")
+    if floor:
+        return f" (compute capability {floor:.1f} or later)"
+    return f" (compute capability {ceiling:.1f} or earlier)" if ceiling else ""
+
+
 def _kernel_device(job: Job, g: Any) -> dict[str, Any]:
     """Whether the training attention backend the job states has kernels for this GPU (runtime.yaml
-    training.attention_kernels devices and min_cc: cuDNN's on NVIDIA from 8.0, FlashAttention-2's there and on AMD
-    Instinct), for CPT-ATTENTION-KERNEL-DEVICE: cudnn on an MI300X and fa2 on a V100 were priced as if they ran
-    (hostile round 49)."""
+    training.attention_kernels devices, min_cc and max_cc: cuDNN's on NVIDIA from 8.0, FlashAttention-2's there and
+    on AMD Instinct, FlashAttention-3's on Hopper, 9.0, alone), for CPT-ATTENTION-KERNEL-DEVICE: cudnn on an MI300X and
+    fa2 on a V100 were priced as if they ran (hostile round 49)."""
     kernel = getattr(job.w, "attention_kernel", None) if job.training else None
     table = getattr(getattr(getattr(job.kb, "runtime", None), "training", None), "attention_kernels", None)
     devices = tuple(table.devices.get(kernel, ())) if kernel and table is not None else ()
     floor = table.min_cc.get(kernel) if kernel and table is not None else None
-    if not kernel or not (devices or floor):
+    ceiling = table.max_cc.get(kernel) if kernel and table is not None else None
+    if not kernel or not (devices or floor or ceiling):
         return {"attention_kernel": kernel or "none", "attention_kernel_devices": "any",
                 "attention_kernel_runs_here": True}
     here = stack_of(g)
     cc = float(g.compute_capability) if g.compute_capability else 0.0
-    runs = (not devices or here in devices) and not (here == "cuda" and floor and cc < floor)
-    makers = [_MAKERS[d] + (f" (compute capability {floor:.1f} or later)" if d == "cuda" and floor else "")
-              for d in devices]
+    runs = ((not devices or here in devices) and not (here == "cuda" and floor and cc < floor)
+            and not (here == "cuda" and ceiling and cc > ceiling))
+    makers = [_MAKERS[d] + (_cc_span(floor, ceiling) if d == "cuda" else "") for d in devices]
     return {"attention_kernel": kernel, "attention_kernel_devices": ", ".join(makers) or "any",
             "attention_kernel_runs_here": runs}
 

@@ -41,7 +41,11 @@ _STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "
                 # FlashAttention-2 as its package (flash-attn), its import (flash_attn) and transformers'
                 # attn_implementation ('flash_attention_2') name it: attention_kernel fa2 (round 49)
                 "flash": "fa2", "flash-attn": "fa2", "flash_attn": "fa2", "flash_attention_2": "fa2",
-                "flashattention-2": "fa2", "flashattention2": "fa2", "flash-attention-2": "fa2", "fa-2": "fa2"}
+                "flashattention-2": "fa2", "flashattention2": "fa2", "flash-attention-2": "fa2", "fa-2": "fa2",
+                # FlashAttention-3 as its Hopper package imports (flash_attn_3, flash_attn_interface) and transformers'
+                # attn_implementation ('flash_attention_3') name it: attention_kernel fa3 (product61)
+                "flash_attn_3": "fa3", "flash-attn-3": "fa3", "flash_attention_3": "fa3", "flashattention-3": "fa3",
+                "flashattention3": "fa3", "flash-attention-3": "fa3", "fa-3": "fa3", "flash_attn_interface": "fa3"}
 
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's

@@ -262,8 +262,9 @@ class Workload(Strict):
     # N): every N-th block of a stage is wrapped in checkpoint_wrapper and recomputed, the others keep what they save
     checkpoint_every_n_layers: int | None = Field(default=None, ge=1, le=1000)
     # the attention kernel a training run calls, where it is not its stack's (runtime.yaml attention_kernels backends):
-    # FlashAttention-2, or cuDNN's fused flash attention (PyTorch SDPA's cuDNN backend, Transformer Engine's)
-    attention_kernel: Literal["fa2", "cudnn"] | None = None
+    # FlashAttention-2, cuDNN's fused flash attention (PyTorch SDPA's cuDNN backend, Transformer Engine's), or
+    # FlashAttention-3 (the flash-attn package's Hopper kernels, flash_attn_3)
+    attention_kernel: Literal["fa2", "cudnn", "fa3"] | None = None
     attention: Attention = "sdpa"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme", "auto"] = "none"  # auto: left out (_offload_auto)

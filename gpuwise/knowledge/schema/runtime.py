@@ -328,6 +328,10 @@ class AttentionKernels(Strict):
     min_cc: dict[str, _within(float, 1, 20)] = Field(
         default_factory=dict, description="attention backend -> the lowest NVIDIA compute capability its kernels are "
         "built for (an NVIDIA part below it is refused as another maker's is)")
+    max_cc: dict[str, _within(float, 1, 20)] = Field(
+        default_factory=dict, description="attention backend -> the highest NVIDIA compute capability its kernels are "
+        "built for, where a kernel is written for one generation only (FlashAttention-3: Hopper, 9.0); an NVIDIA part "
+        "above it is refused as one below min_cc is")
     benchmark_count_ratio: _within(float, 1, 2) = Field(
         default=1.0, description="FLOPs the utilization figures' benchmarks count for one forward and backward of "
         "attention over the FLOPs gpuwise counts for it (compute.training_flops, the backward twice the forward): "
