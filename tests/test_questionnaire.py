@@ -310,9 +310,11 @@ FINETUNE_KEYS = [
     text("4096"),                                # sequence length
     choose("workload.optimizer", "adamw-8bit"),
     choose("workload.gradient_checkpointing", True),
+    ENTER,                                       # every N-th layer: none, every layer as answered (product61)
     ENTER,                                       # ZeRO: auto
     ENTER,                                       # offload: auto
     ENTER,                                       # training stack: not stated (the middle)
+    ENTER,                                       # attention kernel: not stated, the stack's (product61)
     text("0.30"),                                # electricity
     text("8"),                                   # max GPUs
     ENTER,                                       # short list: all
@@ -323,7 +325,8 @@ FINETUNE_FILE = {
     "workload": {"task": "finetune", "method": "qlora", "lora_rank": 64, "lora_targets": "all-linear",
                  "model": "mistral-7b-v0.1", "precision": "bf16", "mixed_precision": True,
                  "optimizer": "adamw-8bit", "batch_size": 4, "seq_len": 4096, "gradient_checkpointing": True,
-                 "zero_stage": "auto", "offload": "auto", "stack": None, "train_tokens": 2e9},
+                 "zero_stage": "auto", "offload": "auto", "stack": None, "train_tokens": 2e9,
+                 "checkpoint_every_n_layers": None, "attention_kernel": None},
     "constraints": {"gpus": [], "max_gpus": 8, "deadline_days": 7, "budget_usd": None, "acquisition": "buy",
                     "project_months": 6, "value_of_a_day_usd": None, "electricity_usd_per_kwh": 0.3,
                     "currency": "USD", "hosting": "office", "market": None},
