@@ -380,6 +380,15 @@ class JobFact(FactModel):
     quantization_method: str = _f("inference: the weight quantization method asked for ('none')")
     quantization_supported: bool = _f("inference: the framework loads that method (true when none is asked)")
     quantization_frameworks: str = _f("inference: the frameworks that load that method, listed")
+    prefix_cache_hit_rate: float = _f("inference: the share of each prompt the workload says the prefix cache holds "
+                                      "(workload.prefix_cache_hit_rate; 0 for training)")
+    prefix_cache_kept: bool = _f("inference: the framework can keep prompt prefixes across requests at all "
+                                 "(serving.yaml prefix_cache kept; true where not read)")
+    prefix_cache_applied: bool = _f("inference: the hit rate is applied: the framework, in the stated release and "
+                                    "with the stated prefix_cache, keeps prompt prefixes (options.prefix_cached)")
+    prefix_cache_default_first: str = _f("inference: the framework's first release that keeps prompt prefixes by "
+                                         "default ('' none named)")
+    framework_version: str = _f("inference: the framework release the job states ('' none)")
     requests_per_s: float = _f("inference: the request rate asked for, requests/s (-1 none)")
     has_rate_target: bool = _f("inference: a request rate is asked for")
     best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "

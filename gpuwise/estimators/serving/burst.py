@@ -252,7 +252,7 @@ def burst_tpot(job: Any, eng: Engine, rep: Replica, n: int) -> float | None:
     prompt, output = request_lengths(job.w)
     if output <= 1 or eng.spec is not None or n > min(sequence_cap(job, eng, rep), rep.max_seqs):
         return None
-    new = prefill_tokens(job.w, prompt)  # a cached prefix is not prefilled again
+    new = prefill_tokens(job.w, prompt, eng.fw)  # a cached prefix is not prefilled again
     total = n * float(new)
     chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
     s = prefill_seconds(job, eng, rep, chunk, prompt - new / 2)

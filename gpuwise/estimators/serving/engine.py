@@ -656,9 +656,11 @@ def kv_element_bytes(w: Any, fp: FrameworkPrecision | None) -> float:
     return fp.kv_cache_bytes if fp else 2.0
 
 
-def prefill_tokens(w: Any, prompt: int) -> float:
-    """Prompt tokens a request prefills: the part the prefix cache does not already hold."""
-    return max(1.0, prompt * (1.0 - float(getattr(w, "prefix_cache_hit_rate", 0.0) or 0.0)))
+def prefill_tokens(w: Any, prompt: int, fw: Framework | None) -> float:
+    """Prompt tokens a request prefills: the part the prefix cache does not already hold, where the framework keeps
+    one (:func:`.options.prefix_cached`; elsewhere the whole prompt, rule SRV-PREFIX-CACHE-NONE / -OFF says so)."""
+    hit = float(getattr(w, "prefix_cache_hit_rate", 0.0) or 0.0) if O.prefix_cached(fw, w) else 0.0
+    return max(1.0, prompt * (1.0 - hit))
 
 
 def memory_kind(gpu: Gpu) -> str:

@@ -77,6 +77,18 @@ def targets(w: Any) -> dict[str, Any]:
     }
 
 
+def _prefix_cache(fw: Any, w: Any) -> dict[str, Any]:
+    """The stated prefix-cache hit rate against what the framework keeps (SRV-PREFIX-CACHE-NONE / -OFF)."""
+    pc = getattr(fw, "prefix_cache", None)
+    return {
+        "prefix_cache_hit_rate": float(getattr(w, "prefix_cache_hit_rate", 0.0) or 0.0) if fw is not None else 0.0,
+        "prefix_cache_kept": pc is None or pc.kept,
+        "prefix_cache_applied": fw is None or O.prefix_cached(fw, w),
+        "prefix_cache_default_first": (pc.default_first or "") if pc is not None else "",
+        "framework_version": str(getattr(w, "framework_version", None) or "") if fw is not None else "",
+    }
+
+
 def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
     """The job's serving knobs against the chosen framework, and the best rate any candidate serves."""
     w, kb = job.w, job.kb
@@ -96,6 +108,7 @@ def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
         "quantization_method": quant or "none",
         "quantization_supported": fw is None or O.quantization(kb, fw, w)[2],
         "quantization_frameworks": ", ".join(O.supported_quantization(kb, quant)) if quant else "",
+        **_prefix_cache(fw, w),
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "best_requests_per_s": float(best),
     }

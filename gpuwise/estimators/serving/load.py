@@ -464,7 +464,7 @@ def _burst_chunks(job: Any, eng: Engine, rep: Replica, n: int) -> tuple[float, f
     budget left) and runs the step with what it scheduled; a forward's price follows its tokens). Gives a prompt's
     new tokens, a chunk's tokens, a full chunk's seconds, the number of chunks and the last chunk's seconds."""
     prompt, _ = request_lengths(job.w)
-    full, prompt = prompt, prefill_tokens(job.w, prompt)
+    full, prompt = prompt, prefill_tokens(job.w, prompt, eng.fw)
     total = n * float(prompt)
     chunk = min(float(eng.chunk), total) if eng.fw.chunked_prefill else total
     last = math.ceil(total / chunk)
@@ -530,7 +530,7 @@ def whole_prompt_batches(job: Any, eng: Engine, below: float) -> list[int]:
     if not (eng.fw.continuous_batching and eng.fw.chunked_prefill):
         return []
     prompt, _ = request_lengths(job.w)
-    prompt = prefill_tokens(job.w, prompt)
+    prompt = prefill_tokens(job.w, prompt, eng.fw)
     out = []
     for m in range(1, 9):
         c = math.floor(eng.chunk - prompt / m)

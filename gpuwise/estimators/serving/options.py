@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from ...knowledge.records import release_at_least
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
     from ...knowledge.schema.serving import Framework, MethodKernel, QuantizationMethod
@@ -39,6 +40,24 @@ class Spec:
         return {"method": self.method, "acceptance_rate": self.alpha, "draft_tokens": self.k,
                 "tokens_per_step": self.tokens_per_step, "draft_layers": self.draft_layers,
                 "draft_params_b": self.draft_params / 1e9 if self.draft_params else None}
+
+
+def prefix_cached(fw: Framework | None, w: Any) -> bool:
+    """Whether the server keeps prompt prefixes from one request to the next, so that the workload's
+    prefix_cache_hit_rate holds (serving.yaml ``prefix_cache``): not where the job turns the cache off, nor on a
+    framework that keeps none (transformers' generate()), nor on a release before the one that keeps them by default
+    unless the job states ``prefix_cache: true`` (vLLM's V0 engine with --enable-prefix-caching); a framework whose
+    entry is not read keeps them, as the job states."""
+    stated = getattr(w, "prefix_cache", None)
+    pc = getattr(fw, "prefix_cache", None)
+    if stated is False:
+        return False
+    if pc is None:
+        return True
+    if not pc.kept:
+        return False
+    version = getattr(w, "framework_version", None)
+    return bool(stated) or not (pc.default_first and version and not release_at_least(version, pc.default_first))
 
 
 def model_mtp_layers(job: Any) -> int:

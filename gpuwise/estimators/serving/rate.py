@@ -203,7 +203,7 @@ def _copy(job: Any, eng: Engine, rep: Replica) -> tuple[int, int, int, int, bool
     got = job.memo.get(key)
     if got is None or got[0] is not eng or got[1] is not rep:
         prompt, output = request_lengths(job.w)
-        pre = prefill_tokens(job.w, prompt)
+        pre = prefill_tokens(job.w, prompt, eng.fw)
         m = max(1, int(eng.chunk // pre)) if eng.fw.chunked_prefill else 1
         got = job.memo[key] = (eng, rep, (output, rep.layout.replicas, slots(job, eng, rep), m,
                                           scheduled_ahead(job, eng)))
@@ -505,7 +505,7 @@ def splits(replicas: int) -> list[int]:
 def _disaggregated(job: Any, eng: Engine, rep: Replica, lim: Limits) -> RateAnswer:
     w = job.w
     prompt, output = request_lengths(w)
-    pre = prefill_tokens(w, prompt)
+    pre = prefill_tokens(w, prompt, eng.fw)
     n = math.ceil(pre / min(pre, float(eng.chunk)))
     chunk = pre / n  # the prompt's tokens over its n chunks, not n full chunks
     service = n * prefill_seconds(job, eng, rep, chunk, prompt - pre / 2)  # a prompt on an idle copy

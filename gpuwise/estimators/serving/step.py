@@ -249,7 +249,7 @@ class StepConsts:
         # prompts back to gather them (load.held); read by the load model at every concurrency
         if w is not None:
             prompt, output = request_lengths(w)
-            self.lengths = (prompt, output, prefill_tokens(w, prompt))
+            self.lengths = (prompt, output, prefill_tokens(w, prompt, eng.fw))
             self.waits = int(getattr(w, "batch_wait_steps", 0) or 0) > 0
             self.poll = max(int(getattr(w, "scheduler_recv_interval", 1) or 1), 1)
         else:  # no job: only the step's own figures

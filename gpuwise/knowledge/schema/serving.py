@@ -372,6 +372,20 @@ class SyncHostFloor(ReleaseWindow):
     check: Check = "S"
 
 
+class PrefixCache(Strict):
+    """Whether the framework's server keeps prompt prefixes from one request to the next (vLLM's automatic prefix
+    caching, SGLang's radix cache), which a workload's prefix_cache_hit_rate takes as held: where it keeps none, or
+    the stated release keeps none unless started with it on, every prompt is prefilled whole."""
+
+    kept: bool = Field(description="the framework can keep prompt prefixes across requests at all (false: none, "
+                       "whatever the flags: a job's hit rate is not applied)")
+    default_first: str | None = Field(
+        default=None, pattern=RELEASE_VERSION, description="the first release that keeps them by default; a job "
+        "stating an earlier release keeps none unless it states workload.prefix_cache true (None: every release)")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class ScheduledAhead(Strict):
     """The first release whose engine, by default, schedules the next step while the current one runs on the GPUs
     (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's overlap scheduler): the host takes in new
@@ -534,6 +548,9 @@ class Framework(Strict):
         "(None: once per KV head everywhere)")
     pp_decode_batch: PpDecodeBatch | None = Field(
         default=None, description="from which release a pipeline's decode runs as one batch (None: micro-batches)")
+    prefix_cache: PrefixCache | None = Field(
+        default=None, description="whether its server keeps prompt prefixes across requests (None: not read; a job's "
+        "prefix_cache_hit_rate applies as stated)")
     scheduled_ahead: ScheduledAhead | None = Field(
         default=None, description="from which release the engine schedules a step ahead by default, launching a "
         "step while the GPU runs the one before (None: never)")
