@@ -30,7 +30,8 @@
    owned[].bought was only recorded. knowledge/tco.yaml warranty_years_consumer (3 years: GIGABYTE's graphics-card
    warranty page) dates its end, 2022-11 + 36 months = 2025-11; PLAN-OWNED-PAST-WARRANTY says the cards are past it
    and what that means for the plan, PLAN-OWNED-WARRANTY-ENDS where it ends inside the plan. Cards of a segment
-   without a sourced term (data centre, workstation) are not judged.
+   without a sourced term (data centre; workstation systems such as GB10: product61 sourced the workstation PCIe
+   cards' 3 years) are not judged.
 """
 from __future__ import annotations
 

@@ -142,7 +142,8 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
 
 def _warranties(pl: Any, today: dt.date | None = None) -> list[dict[str, Any]]:
     """Each owned[] entry with the month it was bought, against its maker's standard warranty (knowledge/tco.yaml
-    ``warranty_years_<segment>``, by the GPU's gpus.yaml segment; -1 where none is known): the month it ends, the
+    ``warranty_years_<segment>_<form_factor>``, else ``warranty_years_<segment>``, by the GPU's gpus.yaml segment and
+    form factor; -1 where none is known): the month it ends, the
     months from then to the plan's first month (the current one, as owned[].bought is checked against), and the
     plan month it ends in, as the PLAN-OWNED-*-WARRANTY rules read them (review56: 8 RTX 4090 bought 2022-11 were
     planned for a year with no word of their warranty)."""
@@ -155,7 +156,8 @@ def _warranties(pl: Any, today: dt.date | None = None) -> list[dict[str, Any]]:
             continue
         g = kb.gpu(o.gpu).id
         part = kb.gpus[g]
-        term = kb.tco.values.get(f"warranty_years_{part.segment}")
+        term = (kb.tco.values.get(f"warranty_years_{part.segment}_{part.form_factor}")
+                or kb.tco.values.get(f"warranty_years_{part.segment}"))
         years = float(term.value) if term is not None else -1.0
         bought = int(o.bought[:4]) * 12 + int(o.bought[5:7]) - 1
         end = bought + round(12 * years) if years > 0 else None
