@@ -8,7 +8,8 @@ no prefixes unless started with --enable-prefix-caching (vllm/engine/arg_utils.p
 default', V1 the default engine from 0.8.0). knowledge/serving.yaml frameworks prefix_cache now says what each
 keeps; where the job's server keeps none the hit rate is not applied (the whole prompt prefilled) and a finding says
 so: SRV-PREFIX-CACHE-NONE (transformers), SRV-PREFIX-CACHE-OFF (vLLM before 0.8.0, unless the job states
-prefix_cache: true). Frameworks whose entry is not read (SGLang's radix cache, on by default) keep the hit rate.
+prefix_cache: true). SGLang (its radix cache, on unless --disable-radix-cache), TensorRT-LLM and llama.cpp keep the
+hit rate.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def test_vllm_before_its_v1_default_keeps_none_unless_stated_on():
 
 
 @pytest.mark.parametrize("extra", [{"framework": "vllm"}, {"framework": "vllm", "framework_version": "0.8.0"},
-                                   {"framework": "sglang"}])
+                                   {"framework": "sglang"}, {"framework": "tensorrt-llm"}])
 def test_a_server_that_keeps_prefixes_applies_the_hit_rate(extra):
     assert _ttft(**extra, prefix_cache_hit_rate=0.5) < 0.7 * _ttft(**extra)
     assert not _findings(**extra, prefix_cache_hit_rate=0.5)
