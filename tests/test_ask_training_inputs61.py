@@ -14,13 +14,17 @@ from __future__ import annotations
 import typing
 from pathlib import Path
 
-from gpuwise.ask.questionnaire import load_questions
+import pytest
+
+from gpuwise.ask.questionnaire import _Invalid, _Session, load_questions
 from gpuwise.inputs.schema import Requirements
 from gpuwise.inputs.workload import Workload
+from gpuwise.knowledge import load
 
 from .test_questionnaire import flow
 
 QN = load_questions()
+KB = load()
 TRAINING = ["workload.attention_kernel", "workload.checkpoint_every_n_layers"]
 RECIPE = "workload.fp8_recipe"
 PRE = {"workload.task": "pretrain", "workload.model": "llama-3.1-8b", "advanced": True}
@@ -81,3 +85,21 @@ def test_the_questions_speak_chinese(tmp_path: Path) -> None:
     for key in (*TRAINING, RECIPE):
         q = QN.by_key(key)
         assert q.question["zh"] != q.question["en"] and q.help["zh"] != q.help["en"], key
+
+
+@pytest.mark.parametrize("lang, words", [("en", "past the model's 32 layers"), ("zh", "32")])
+def test_an_interval_past_the_models_layers_is_refused_at_its_prompt(tmp_path: Path, lang: str, words: str) -> None:
+    """Llama 3.1 8B has 32 layers (meta-llama/Llama-3.1-8B config.json num_hidden_layers): every 64th recomputes
+    none, which `recommend` refuses in the saved file (inputs/job.py); the prompt now refuses it in the same words,
+    and takes 32."""
+    s = _Session(QN, KB, tmp_path / "a.yaml", lang=lang, currency=None)
+    s.set_currency()
+    for key, value in (("workload.task", "pretrain"), ("workload.model", "llama-3.1-8b"), ("advanced", True),
+                       ("workload.gradient_checkpointing", True)):
+        s.apply(QN.by_key(key), s.validate(QN.by_key(key), value))
+    q = QN.by_key("workload.checkpoint_every_n_layers")
+    with pytest.raises(_Invalid) as exc:
+        s.validate(q, 64)
+    said = s.message(exc.value)
+    assert words in said and "64" in said and "workload." not in said, said
+    assert s.validate(q, 32).value == 32

@@ -267,10 +267,33 @@ class _Session:
             update = self._convert_gpus(q, value)
         if update.value is None and not q.optional:
             raise _Invalid("need_answer")
-        message = self._check_section(q, update)
+        message = self._check_section(q, update) or self._check_layers(q, update)
         if message:
             raise _Invalid(raw=message)
         return update
+
+    def _check_layers(self, q: Question, update: _Update) -> str | None:
+        """A recomputation interval past the model's layers (workload.checkpoint_every_n_layers), refused at the
+        prompt in the words `recommend` refuses the saved file in (inputs/job.py, the model's resolved layers),
+        not after the last question."""
+        if update.key != "workload.checkpoint_every_n_layers" or update.value is None:
+            return None
+        from ..errors import UserError
+        from ..inputs.job import resolve
+        from ..inputs.schema import Requirements
+
+        trial = copy.deepcopy(self.answers)
+        _put(trial, update.key, update.value)
+        try:
+            resolve(Requirements.model_validate({"workload": trial.get("workload") or {}}), self.kb)
+        except UserError as exc:
+            if update.key not in (exc.where or ""):
+                return None  # another answer's fault: its own question says so
+            exc.where = None  # the prompt names the field already
+            return exc.line(self.lang)
+        except ValueError:  # the answers so far do not validate yet: their own questions say why
+            return None
+        return None
 
     def _convert_model(self, q: Question, value: Any) -> _Update:
         from ..errors import UserError
