@@ -471,6 +471,13 @@ def main() -> int:
     # 6000 (Workstation and Max-Q), RTX 3090 / 4090 / 5090, V100 PCIe (to 32K of depth), T4, P100 and GB10
     report("  of which the rows added at branch decodeblind32 (ids DJ..; llama.cpp #15396's gpt-oss runs, builds "
            "6129-6830; blind figures in the README)", "t/s", [c for c in independent if re.match(r"DJ\d", c[0])], False)
+    # branch decodeblind33's ids DA.. (a new prefix: no pattern above matches it): people's posts about their own cards,
+    # 2026: a blog's llama.cpp runs of Qwen3.5-27B Q4_K_M on one RTX 4090 (200 tokens after 1K-64K of prompt), a Show HN
+    # post's Qwen3.5-122B-A10B (NVFP4 under vLLM 0.17.0 on one RTX PRO 6000, Q8_0 under llama.cpp on two) and a
+    # dashboard's Gemma-4-31B AWQ under vLLM 0.19.1 TP 4 on four RTX 3090
+    report("  of which the rows added at branch decodeblind33 (ids DA..; community posts: llama.cpp on an RTX 4090, "
+           "vLLM / llama.cpp on RTX PRO 6000, vLLM TP 4 on RTX 3090; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DA\d", c[0])], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,
