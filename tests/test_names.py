@@ -69,7 +69,7 @@ def test_an_ambiguous_name_of_a_family_without_a_module_is_not_told_it_means_the
     # V100 SXM2 parts differ by memory: rule 2 cannot pick any of them, so a variant is named instead
     ("MI3", "(give the variant, e.g. mi300x)"), ("B", "(give the variant, e.g. b200)"),
     ("ascend", "(give the variant, e.g. ascend-910b)"), ("V100 SX", "(give the variant, e.g. v100-16gb-sxm2)"),
-    ("RTX 40", "(give the variant, e.g. rtx-4090)"),
+    ("RTX 40", "(give the variant, e.g. rtx-4000-ada)"),  # catalog61: the RTX 4000 Ada sorts first
     # a module and a PCIe card of one family among them (A100 SXM4 and PCIe, Gaudi 3 OAM and PCIe): rule 2 is said
     ("A100", "(give the variant; a name without the form factor means the SXM or OAM module, as docs/names.md says)"),
     ("HL", "(give the variant; a name without the form factor means the SXM or OAM module, as docs/names.md says)"),
