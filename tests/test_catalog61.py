@@ -18,6 +18,7 @@ DATASHEET = {
     "a2": (16, 200, 4.5, 18, None, 60, "A2 datasheet: BF16 18 | 36 sparse, 40-60 W"),
     "rtx-3080": (10, 760, 29.8, 59.5, None, 320, "GA102 whitepaper Appendix A: FP16 w/ FP32 acc 59.5 / 119"),
     "rtx-4080": (16, 716.8, 48.7, 97.5, 194.9, 320, "Ada whitepaper Appendix A: 97.5 / 194.9 dense / sparse"),
+    "v100s-pcie-32gb": (32, 1134, 16.4, None, None, 250, "Tesla V100S datasheet: FP32 16.4, tensor 130 (FP16 only)"),
 }
 
 # id: (SMs, boost GHz, GB/s = Gbps x bus bits / 8, TDP W, the product page's sparse 'AI TOPS' or None)
@@ -38,6 +39,9 @@ def test_datasheet_figures_read_back(kb, gid):
     gb, bw, fp32, bf16, fp8, tdp, _doc = DATASHEET[gid]
     g = kb.gpus[gid]
     assert (g.memory.gb, g.memory.bandwidth_gb_s, g.peaks.fp32, g.power.tdp_w) == (gb, bw, fp32, tdp)
+    if gid == "v100s-pcie-32gb":  # Volta: FP16-only tensor cores, 130 TFLOPS
+        assert (g.peaks.fp16, g.peaks.bf16, g.peaks.fp64) == (130, None, 8.2)
+        return
     assert g.peaks.bf16 == g.peaks.fp16 == pytest.approx(bf16, abs=0.06)
     assert g.peaks.fp8 == (pytest.approx(fp8, abs=0.06) if fp8 else None)
     assert g.peaks.sparse_halved == (g.segment == "workstation")  # only the pro datasheets print sparse alone
@@ -66,7 +70,8 @@ def test_geforce_peaks_by_hand(kb, gid):
     ("RTX A4000", "rtx-a4000"), ("RTX 4000 Ada", "rtx-4000-ada"), ("5000 Ada", "rtx-5000-ada"), ("A2", "a2"),
     ("RTX 3060", "rtx-3060-12gb"), ("3060 12GB", "rtx-3060-12gb"), ("3080", "rtx-3080"), ("3080 Ti", "rtx-3080-ti"),
     ("RTX 3090 Ti", "rtx-3090-ti"), ("4070 Ti SUPER", "rtx-4070-ti-super"), ("RTX 5080", "rtx-5080"),
-    ("5070 Ti", "rtx-5070-ti"), ("RTX 3090", "rtx-3090"), ("4090", "rtx-4090"),
+    ("5070 Ti", "rtx-5070-ti"), ("RTX 3090", "rtx-3090"), ("4090", "rtx-4090"), ("V100S", "v100s-pcie-32gb"),
+    ("V100 PCIe 32GB", "v100-32gb-pcie"),
 ])
 def test_names_as_users_write_them(kb, typed, gid):
     assert kb.gpu(typed).id == gid
@@ -78,7 +83,7 @@ def test_every_added_card_has_its_market_and_no_invented_price(kb):
     assert {e.id for e in kb.prices.excluded} >= added
     for gid in added:  # TPP = dense 8-bit TOPS x 8 (or FP4 x 4), all below 3A090's 4,800
         g = kb.gpus[gid]
-        tpp = max(g.peaks.int8 * 8, (g.peaks.fp4 or 0) * 4)
+        tpp = max((g.peaks.int8 or 0) * 8, (g.peaks.fp4 or 0) * 4, (g.peaks.fp16 or 0) * 16)
         assert tpp < 4800 and markets[gid].sold_in_china, gid
 
 

@@ -29,21 +29,29 @@ def _one_line(r, code: int = 2) -> str:
 
 
 # ----------------------------------------------------------------------------- a card the catalog does not hold
+# catalog61 added the Tesla V100S (v100s-pcie-32gb): its names now read as it, never as an SXM2 prefix; the refusal
+# of a card of its own moved to the 12 GB RTX 3080 (70 SMs, 912 GB/s; NVIDIA's GeForce RTX 3080 family page),
+# not the 10 GB one the catalog holds
 @pytest.mark.parametrize("typed", ["V100S", "Tesla V100S", "NVIDIA Tesla V100S PCIe 32GB", "v100s-pcie-32gb"])
-def test_the_v100s_is_said_not_in_the_catalog(kb, typed: str) -> None:
+def test_the_v100s_is_its_own_card(kb, typed: str) -> None:
+    assert kb.gpu(typed).id == "v100s-pcie-32gb"
+
+
+@pytest.mark.parametrize("typed", ["RTX 3080 12GB", "3080 12GB", "rtx-3080-12gb"])
+def test_a_card_of_its_own_is_said_not_in_the_catalog(kb, typed: str) -> None:
     with pytest.raises(UserError) as e:
         kb.gpu(typed)
     line = str(e.value)
-    assert "is not in the catalog: a card of its own, not the NVIDIA Tesla V100 PCIe 32GB" in line, line
-    assert "did you mean v100-32gb-pcie" in line and "sxm2" not in line, line
+    assert "is not in the catalog: a card of its own, not the NVIDIA GeForce RTX 3080 10GB" in line, line
+    assert "did you mean rtx-3080" in line, line
 
 
-def test_the_v100s_refusal_on_the_command_line_in_both_languages(tmp_path) -> None:
+def test_the_refusal_on_the_command_line_in_both_languages(tmp_path) -> None:
     (tmp_path / "r.yaml").write_text(SERVE, encoding="utf-8")
-    err = _one_line(cli("estimate", "r.yaml", "--gpu", "V100S", cwd=tmp_path))
-    assert err.startswith("gpuwise: --gpu: 'V100S' is not in the catalog") and "v100-32gb-pcie" in err, err
-    zh = _one_line(cli("estimate", "r.yaml", "--gpu", "V100S", "--lang", "zh", cwd=tmp_path))
-    assert "目录中没有“V100S”" in zh and "v100-32gb-pcie" in zh, zh
+    err = _one_line(cli("estimate", "r.yaml", "--gpu", "RTX 3080 12GB", cwd=tmp_path))
+    assert err.startswith("gpuwise: --gpu: 'RTX 3080 12GB' is not in the catalog") and "rtx-3080" in err, err
+    zh = _one_line(cli("estimate", "r.yaml", "--gpu", "RTX 3080 12GB", "--lang", "zh", cwd=tmp_path))
+    assert "目录中没有“RTX 3080 12GB”" in zh and "rtx-3080" in zh, zh
 
 
 def test_a_v100_sxm2_prefix_stays_ambiguous(kb) -> None:
