@@ -157,8 +157,8 @@ class Gpu(Strict):
         default=[], description="ambiguous short names this variant is the clear default for"
     )
     not_listed: list[str] = Field(
-        default=[], description="names of a card of its own the catalog does not hold, nearest this one (the Tesla "
-        "V100S beside the V100 PCIe 32GB; the notes say how they differ): refused as not held, this one offered"
+        default=[], description="names of a card of its own the catalog does not hold, nearest this one (the 12 GB "
+        "RTX 3080 beside the 10 GB one; the notes say how they differ): refused as not held, this one offered"
     )
     architecture: str = Field(
         description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, blackwell-ultra, cdna3, cdna4, davinci"
