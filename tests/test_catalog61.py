@@ -94,3 +94,26 @@ def test_estimate_and_the_listing_take_the_new_cards(tmp_path):
     assert r.returncode == 0 and "Capacity per GPU     24.0 GB" in r.stdout, r.stderr
     listing = cli("gpus", cwd=tmp_path).stdout
     assert all(gid in listing for gid in set(DATASHEET) | set(GEFORCE))
+
+
+# AMD's MI210 / MI100 figures (AMD's specification table as AnandTech printed it, 22 Mar 2022): CUs, FP32 vector,
+# FP16 matrix, INT8, HBM GB, TB/s (Gbps x 4,096 bit / 8), W; the MI100 runs BF16 at half its FP16 rate
+@pytest.mark.parametrize(("gid", "arch", "isa", "fp32", "fp16", "bf16", "gb", "bw", "tdp"), [
+    ("mi210", "cdna2", "gfx90a", 22.6, 181, 181, 64, 3.2 * 4096 / 8, 300),
+    ("mi100", "cdna1", "gfx908", 23.1, 184.6, 184.6 / 2, 32, 2.4 * 4096 / 8, 300),
+])
+def test_instinct_pcie_cards(kb, gid, arch, isa, fp32, fp16, bf16, gb, bw, tdp):
+    g = kb.gpus[gid]
+    assert (g.architecture, g.isa, g.peaks.fp32, g.peaks.fp16, g.peaks.int8) == (arch, isa, fp32, fp16, fp16)
+    assert g.peaks.bf16 == pytest.approx(bf16, abs=0.06) and g.peaks.fp8 is None and g.peaks.tf32 is None
+    assert (g.memory.gb, g.memory.bandwidth_gb_s, g.power.tdp_w) == (gb, bw, tdp)
+    assert g.architecture in kb.runtime.mfu and kb.gpu(gid.upper()).id == gid
+
+
+def test_vllm_refuses_the_mi100_and_takes_the_mi210(tmp_path):
+    """vLLM's ROCm build lists gfx90a and newer, not gfx908 (software.yaml): the MI100 is refused by
+    CPT-FRAMEWORK-GFX for vLLM, the MI210 is not."""
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, framework: vllm}\n"
+                                     "constraints: {gpus: [MI100, MI210]}\n", encoding="utf-8")
+    out = cli("recommend", "r.yaml", cwd=tmp_path).stdout
+    assert "not AMD Instinct MI100 32GB (gfx908)" in out and "(gfx90a)" not in out, out
