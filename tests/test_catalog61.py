@@ -117,3 +117,29 @@ def test_vllm_refuses_the_mi100_and_takes_the_mi210(tmp_path):
                                      "constraints: {gpus: [MI100, MI210]}\n", encoding="utf-8")
     out = cli("recommend", "r.yaml", cwd=tmp_path).stdout
     assert "not AMD Instinct MI100 32GB (gfx908)" in out and "(gfx90a)" not in out, out
+
+
+# AMD's product pages: RX 7900 XTX 24 GB, 960 GB/s (20 Gbps x 384 bit), FP16 122.8 = 96 CUs x 512 x 2.5 GHz, 355 W;
+# Radeon PRO W7900 48 GB ECC, 864 GB/s (18 Gbps x 384 bit), FP16 122.6, 295 W
+@pytest.mark.parametrize(("typed", "gid", "gb", "bw", "fp16", "tdp"), [
+    ("7900 XTX", "rx-7900-xtx", 24, 20 * 384 / 8, 96 * 512 * 2.5 / 1000, 355),
+    ("W7900", "radeon-pro-w7900", 48, 18 * 384 / 8, 122.6, 295),
+])
+def test_rdna3_cards(kb, typed, gid, gb, bw, fp16, tdp):
+    g = kb.gpus[kb.gpu(typed).id]
+    assert (g.id, g.architecture, g.isa, g.memory.gb, g.memory.bandwidth_gb_s, g.power.tdp_w) == \
+        (gid, "rdna3", "gfx1100", gb, bw, tdp)
+    assert g.peaks.bf16 == g.peaks.fp16 == pytest.approx(fp16, abs=0.1) and g.peaks.fp8 is None
+
+
+def test_rdna3_training_share_by_hand(kb):
+    """runtime.mfu rdna3: 0.62 (ampere, on A100 GEMMs at 85.9% of peak) x 91.7 / 122.8 (the middle of three
+    machines' RX 7900 XTX BF16 GEMM medians, zzc0721/torch-performance-test-data #58 / #68 / #103) / 0.859."""
+    assert kb.runtime.mfu["rdna3"].value == round(0.62 * (91.7 / 122.8) / 0.859, 2) == 0.54
+
+
+def test_tensorrt_llm_is_refused_on_a_radeon(tmp_path):
+    (tmp_path / "r.yaml").write_text("workload: {task: inference, model: llama-3.1-8b, framework: tensorrt-llm}\n"
+                                     "constraints: {gpus: [7900 XTX]}\n", encoding="utf-8")
+    out = cli("recommend", "r.yaml", cwd=tmp_path).stdout
+    assert "CPT-FRAMEWORK-NOT-ON-STACK" in out, out

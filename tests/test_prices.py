@@ -26,7 +26,7 @@ LEFT_OUT = {
     # catalog61's workstation, GeForce and small data-centre cards: no dated street price read yet
     "rtx-a5000", "rtx-a4000", "rtx-4000-ada", "rtx-5000-ada", "a2", "rtx-3060-12gb", "rtx-3080", "rtx-3080-ti",
     "rtx-3090-ti", "rtx-4080", "rtx-4080-super", "rtx-4070-ti-super", "rtx-5080", "rtx-5070-ti", "v100s-pcie-32gb",
-    "mi210", "mi100",
+    "mi210", "mi100", "rx-7900-xtx", "radeon-pro-w7900",
 }
 
 
