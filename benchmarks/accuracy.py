@@ -449,7 +449,11 @@ def main() -> int:
                              ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
                              ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
                              ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40"),
-                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
+                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100"),
+                             # branch catalog61's ids DU.. (cards new to the catalog: XiongjieDai's May 2024
+                             # llama-bench notebooks, llama.cpp build 2824, on RTX 3080 / 3080 Ti / 4080 and one
+                             # and four RTX 4000 / 5000 Ada)
+                             ("DU", "branch catalog61", "RTX 3080 / 3080 Ti / 4080, 1-4 RTX 4000 / 5000 Ada")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
     # the DF.. ids by round: decodeblind29 (DF01-DF36, above), decodeblind30 (DF37-DF45: the baselines engine

@@ -1,0 +1,104 @@
+"""Rows DU01-DU14 of validation/decode_independent.csv (branch catalog61, blind figures in the validation README): the
+first decode rows on cards catalog61 added (RTX 3080, 3080 Ti, 4080, RTX 4000 Ada and RTX 5000 Ada, one and four).
+
+Source: XiongjieDai/GPU-Benchmarks-on-LLM-Inference (RunPod, May 2024), the notebooks 'LLaMA 3/Gaming GPUs/<card>_v3'
+at 9232c8d5 and 'LLaMA 3/Professional GPUs/<card>_v3' at 7d5af524: each builds llama.cpp 4426e298 (build 2824) with
+`make LLAMA_CUBLAS=1` and runs `llama-bench -p 512,1024,4096,8192 -n 512,1024,4096,8192` on Llama 3 8B Q4_K_M
+(4.58 GiB), 8B F16 (14.96 GiB) and, on four cards, 70B Q4_K_M (39.59 GiB). The row is the tg512 column, as DE117-DE128
+of the same repository take it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import decode_rounds
+
+_G = ("https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/blob/9232c8d5f19571274e3c8a3ea66e1a3f56deb5da/"
+      "LLaMA%203/Gaming%20GPUs/{}.ipynb")
+_P = ("https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/blob/7d5af5243b33c4fbea06cfaa962aa7fdee031af6/"
+      "LLaMA%203/Professional%20GPUs/{}.ipynb")
+# id: (notebook url, model, format, gpu, count, tg512 t/s as printed)
+ROWS = {
+    "DU01": (_G.format("3080_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-3080", 1, 109.57),
+    "DU02": (_G.format("3080Ti_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-3080-ti", 1, 110.60),
+    "DU03": (_G.format("4080_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-4080", 1, 108.15),
+    "DU04": (_G.format("4080_v3"), "llama-3-8b", "fp16", "rtx-4080", 1, 40.58),
+    "DU05": (_P.format("4000_Ada_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-4000-ada", 1, 59.15),
+    "DU06": (_P.format("4000_Ada_v3"), "llama-3-8b", "fp16", "rtx-4000-ada", 1, 20.92),
+    "DU07": (_P.format("5000_Ada_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-5000-ada", 1, 91.39),
+    "DU08": (_P.format("5000_Ada_v3"), "llama-3-8b", "fp16", "rtx-5000-ada", 1, 32.84),
+    "DU09": (_P.format("4000_Ada_4_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-4000-ada", 4, 56.64),
+    "DU10": (_P.format("4000_Ada_4_v3"), "llama-3-8b", "fp16", "rtx-4000-ada", 4, 20.65),
+    "DU11": (_P.format("4000_Ada_4_v3"), "llama-3-70b", "gguf-q4_k_m", "rtx-4000-ada", 4, 7.36),
+    "DU12": (_P.format("5000_Ada_4_v3"), "llama-3-8b", "gguf-q4_k_m", "rtx-5000-ada", 4, 84.07),
+    "DU13": (_P.format("5000_Ada_4_v3"), "llama-3-8b", "fp16", "rtx-5000-ada", 4, 32.10),
+    "DU14": (_P.format("5000_Ada_4_v3"), "llama-3-70b", "gguf-q4_k_m", "rtx-5000-ada", 4, 11.51),
+}
+IDS = sorted(ROWS)
+# blind (validation README, 'Rows DU01-DU14'), on the catalog61 catalog before any estimator change
+BLIND = {"DU01": -1.5, "DU02": 13.3, "DU03": -4.3, "DU04": -12.4, "DU05": -5.0, "DU06": -11.8, "DU07": -5.8,
+         "DU08": -11.2, "DU09": -0.8, "DU10": -10.6, "DU11": -11.7, "DU12": 2.4, "DU13": -9.2, "DU14": -10.4}
+GIB = 1024**3
+VOCAB, LAYERS_8B, LAYERS_70B = 128256, 32, 80
+# bytes a token reads (as tests/test_decode_rows_de117.py): the printed file less the embedding table but one row,
+# plus the F16 KV cache (8 KV heads x 128) at tg512's mean context of 256
+KV_8B, KV_70B = LAYERS_8B * 8 * 128 * 2 * 2 * 256, LAYERS_70B * 8 * 128 * 2 * 2 * 256
+Q4KM_8B = 4.58 * GIB - VOCAB * 4096 * 144 / 256 + KV_8B
+Q4KM_70B = 39.59 * GIB - VOCAB * 8192 * 144 / 256 + KV_70B
+F16_8B = 14.96 * GIB - VOCAB * 4096 * 2 + KV_8B
+
+
+def _rows() -> dict[str, dict]:
+    return {k: r for k, r in decode_rounds.rows("DU").items()}
+
+
+@pytest.fixture(scope="module")
+def estimated(kb, accuracy):
+    return decode_rounds.estimates(kb, accuracy, "DU")
+
+
+def test_the_round_has_its_rows():
+    assert sorted(_rows()) == IDS
+
+
+@pytest.mark.parametrize("row_id", IDS)
+def test_rows_are_the_notebooks_tg512(row_id):
+    url, model, fmt, gpu, count, figure = ROWS[row_id]
+    row = _rows()[row_id]
+    assert (row["source"], row["model"], row["weight_format"], row["gpu"], int(row["count"])) == (
+        url, model, fmt, gpu, count)
+    assert row["precision"] == ("fp16" if fmt == "fp16" else "int4")
+    assert (row["framework"], row["framework_version"]) == ("llama.cpp", "2824")
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"]), float(row["decode_tok_s"])) == (0, 512, figure)
+
+
+@pytest.mark.parametrize("row_id", IDS)
+def test_every_row_is_estimated_near_its_blind_figure(estimated, row_id):
+    decode_rounds.assert_estimated(estimated, _rows()[row_id], row_id)
+    est, got = estimated[row_id]
+    assert abs((est / got - 1) * 100 - BLIND[row_id]) <= 15 and 0.5 < est / got < 2.0, (row_id, est, got)
+
+
+@pytest.mark.parametrize(("row_id", "bandwidth", "share"), [
+    ("DU01", 760e9, 0.865), ("DU02", 912e9, 0.73), ("DU03", 716.8e9, 0.90), ("DU04", 716.8e9, 0.93),
+    ("DU05", 360e9, 0.87), ("DU06", 360e9, 0.91), ("DU07", 576e9, 0.91), ("DU08", 576e9, 0.92),
+])
+def test_the_gddr_cards_read_share_at_the_l40s_fixed_time(row_id, bandwidth, share):
+    """At the L40S's 64 us a layer of the same builds (DE126 / DE128, build 2834), the one-card rows read at 0.87-0.93
+    of the datasheet bandwidth, F16 as fast as Q4_K_M; the RTX 3080 Ti at 0.73, no faster than the RTX 3080 on a
+    slower card (a host-bound run: EPYC 7551P)."""
+    tokens = ROWS[row_id][-1]
+    size = F16_8B if ROWS[row_id][2] == "fp16" else Q4KM_8B
+    assert size / (1 / tokens - LAYERS_8B * 64e-6) / bandwidth == pytest.approx(share, abs=0.01)
+
+
+@pytest.mark.parametrize(("row_8b", "row_70b", "bandwidth", "share", "layer_us"), [
+    ("DU09", "DU11", 360e9, 0.92, 112), ("DU12", "DU14", 576e9, 0.92, 98),
+])
+def test_four_cards_separate_rate_from_fixed_time(row_8b, row_70b, bandwidth, share, layer_us):
+    """The 8B and 70B Q4_K_M tokens on four cards (layer split) are two equations, token = bytes / rate + layers x
+    fixed time: 0.92 of one card's datasheet bandwidth (one card reads at a time) and 98-112 us a layer."""
+    t8, t70 = 1 / ROWS[row_8b][-1], 1 / ROWS[row_70b][-1]
+    rate = (Q4KM_70B - Q4KM_8B * LAYERS_70B / LAYERS_8B) / (t70 - t8 * LAYERS_70B / LAYERS_8B)
+    assert rate / bandwidth == pytest.approx(share, abs=0.01)
+    assert (t8 - Q4KM_8B / rate) / LAYERS_8B * 1e6 == pytest.approx(layer_us, abs=2)
