@@ -10,8 +10,8 @@ from gpuwise.inputs.strict import MAX_CARD_POWER_W, MAX_GPUS
 from .base import Prose, Sourced, Strict, Within
 
 # Bounds far beyond and beneath every part made, so a new generation fits and a slip does not
-# (gpus.yaml holds 16..288 GB, 300..8,000 GB/s of memory bandwidth, 5.1..195 non-tensor FP32
-# TFLOP/s, 15,000 dense FP4 TFLOP/s at most, 32..1,800 GB/s between GPUs, 70..1,400 W, a fast
+# (gpus.yaml holds 10..288 GB, 200..8,000 GB/s of memory bandwidth, 4.5..195 non-tensor FP32
+# TFLOP/s, 15,000 dense FP4 TFLOP/s at most, 32..1,800 GB/s between GPUs, 60..1,400 W, a fast
 # domain of 384 GPUs at most)
 MAX_MEMORY_GB = 10_000
 MAX_BANDWIDTH_GB_S = 1_000_000
