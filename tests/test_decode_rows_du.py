@@ -34,10 +34,14 @@ ROWS = {
     "DU13": (_P.format("5000_Ada_4_v3"), "llama-3-8b", "fp16", "rtx-5000-ada", 4, 32.10),
     "DU14": (_P.format("5000_Ada_4_v3"), "llama-3-70b", "gguf-q4_k_m", "rtx-5000-ada", 4, 11.51),
 }
+# DU15: another source, another build: dmatora/LLM-inference-speed-benchmarks issue #12, Llama 3.1 8B Q4_K_M on an RTX
+# 3080 at llama.cpp build 3622, 'Token generation: 111.95' (llama-bench's default tg128 assumed)
+DU15 = ("https://github.com/dmatora/LLM-inference-speed-benchmarks/issues/12", "llama-3.1-8b", "rtx-3080", 3622, 111.95)
 IDS = sorted(ROWS)
 # blind (validation README, 'Rows DU01-DU14'), on the catalog61 catalog before any estimator change
 BLIND = {"DU01": -1.5, "DU02": 13.3, "DU03": -4.3, "DU04": -12.4, "DU05": -5.0, "DU06": -11.8, "DU07": -5.8,
-         "DU08": -11.2, "DU09": -0.8, "DU10": -10.6, "DU11": -11.7, "DU12": 2.4, "DU13": -9.2, "DU14": -10.4}
+         "DU08": -11.2, "DU09": -0.8, "DU10": -10.6, "DU11": -11.7, "DU12": 2.4, "DU13": -9.2, "DU14": -10.4,
+         "DU15": -3.2}
 GIB = 1024**3
 VOCAB, LAYERS_8B, LAYERS_70B = 128256, 32, 80
 # bytes a token reads (as tests/test_decode_rows_de117.py): the printed file less the embedding table but one row,
@@ -58,7 +62,14 @@ def estimated(kb, accuracy):
 
 
 def test_the_round_has_its_rows():
-    assert sorted(_rows()) == IDS
+    assert sorted(_rows()) == IDS + ["DU15"]
+
+
+def test_du15_is_the_issue_figure():
+    url, model, gpu, build, figure = DU15
+    row = _rows()["DU15"]
+    assert (row["source"], row["model"], row["gpu"], row["framework_version"]) == (url, model, gpu, str(build))
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"]), float(row["decode_tok_s"])) == (0, 128, figure)
 
 
 @pytest.mark.parametrize("row_id", IDS)
@@ -72,7 +83,7 @@ def test_rows_are_the_notebooks_tg512(row_id):
     assert (int(row["prompt_tokens"]), int(row["output_tokens"]), float(row["decode_tok_s"])) == (0, 512, figure)
 
 
-@pytest.mark.parametrize("row_id", IDS)
+@pytest.mark.parametrize("row_id", [*IDS, "DU15"])
 def test_every_row_is_estimated_near_its_blind_figure(estimated, row_id):
     decode_rounds.assert_estimated(estimated, _rows()[row_id], row_id)
     est, got = estimated[row_id]
