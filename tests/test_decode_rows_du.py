@@ -62,7 +62,7 @@ def estimated(kb, accuracy):
 
 
 def test_the_round_has_its_rows():
-    assert sorted(_rows()) == IDS + ["DU15"]
+    assert sorted(_rows()) == [*IDS, "DU15"]
 
 
 def test_du15_is_the_issue_figure():
