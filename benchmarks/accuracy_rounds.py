@@ -261,6 +261,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # vLLM 0.16.0, random 2048/512 at concurrency 8-400; serveblind8's VC rows took the same page's MiniMax table)
     ("SM", "  of which the rows added by serveblind35 (ids SM..; blind figures in the validation README): throughput",
      "  of which the rows added by serveblind35 (ids SM..): latency"),
+    # the serveblind37 round (ids SO..: dstack's blog post on Llama 3.1 405B BF16 over 8 x MI300X and its data in
+    # dstackai/benchmarks amd/inference, vLLM 0.6.3.dev116 on ROCm 6.1 with the release's defaults, bursts of 8-4,096
+    # 80-token and 8-128 10,000-token prompts sent at once)
+    ("SO", "  of which the rows added by serveblind37 (ids SO..; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind37 (ids SO..): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
@@ -318,4 +323,7 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # serveblind34 (ids RV..: every uncited v5.1 partner Server log on NVIDIA's harness, 8 x B200 / H200 SXM, Llama 2
     # 70B, Llama 3.1 8B and 405B: Dell, GigaComputing, HPE, Lenovo, Nebius, Oracle, Quanta and Supermicro systems)
     ("RV", "  of which the rows added by serveblind34 (ids RV..; blind figures in the validation README): throughput"),
+    # serveblind37 (ids RX..: the same dstack data's Poisson runs, 300-1,500 ~918-token prompts at 1-5 requests/s;
+    # the vLLM blog's 'Serving LLMs on AMD MI300X: Best Practices', served requests/s at 16 and 1,000 QPS, vLLM 0.6.2)
+    ("RX", "  of which the rows added by serveblind37 (ids RX..; blind figures in the validation README): throughput"),
 )
