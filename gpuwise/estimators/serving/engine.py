@@ -310,10 +310,13 @@ def large_gpu(fw: Framework, gpu: Gpu, version: str | None) -> bool:
     """Whether the framework gives ``gpu`` its large-GPU defaults (``max_batch.large_gpu``, the server's
     ``prefill_chunk_tokens``): memory of at least ``large_gpu_min_gib``, and not a GPU the rule leaves out by name
     (vLLM: ``device_memory >= 70 GiB and "a100" not in device_name``), except in a stated release that did not
-    leave it out (``large_gpu_except_lifted``). A job that states no release gets the current rule."""
+    leave it out (``large_gpu_except_lifted``); in a stated release that named its GPUs instead
+    (``large_gpu_named_only``), only those. A job that states no release gets the current rule."""
     mb = fw.max_batch
     if not (mb.large_gpu_min_gib and capacity_bytes(gpu) >= mb.large_gpu_min_gib * GiB):
         return False
+    if mb.large_gpu_named_only is not None and in_releases(mb.large_gpu_named_only, version):
+        return any(gpu.id.startswith(p) for p in mb.large_gpu_named)
     if not any(gpu.id.startswith(p) for p in mb.large_gpu_except):
         return True
     win = mb.large_gpu_except_lifted

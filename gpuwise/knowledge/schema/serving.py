@@ -81,6 +81,12 @@ class BatchLimit(Strict):
     large_gpu_except_lifted: ReleaseWindow | None = Field(
         default=None, description="the releases that did not leave them out (a job stating one gets the memory "
         "rule alone; None: every release leaves them out)")
+    large_gpu_named: list[str] = Field(default_factory=list, description="GPU id prefixes that alone get the "
+                                       "large-GPU defaults in the `large_gpu_named_only` releases (vLLM before the "
+                                       "memory rule: 'h100' or 'h200' in the device name)")
+    large_gpu_named_only: ReleaseWindow | None = Field(
+        default=None, description="the releases whose large-GPU defaults went by name (`large_gpu_named`), not by "
+        "memory: a job stating one on another GPU gets `default` (None: the memory rule in every release)")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 
