@@ -537,8 +537,8 @@ def main() -> int:
                      ("decodeblind26 (ids RT81-RT95)", r"RT(?=8[1-9]\b|9[0-5]\b)"),
                      ("serveblind32 (ids RT96-RT109)", r"RT(?=9[6-9]\b|10\d\b)"),
                      ("serveblind33 (ids RT110-RT120)", r"RT(?=11\d\b|120\b)"),
-                     ("serveblind34 (ids RV..)", r"RV"),
-                     ("serveblind37 (ids RX..)", r"RX")):
+                      ("serveblind34 (ids RV..)", r"RV"),
+                      ("serveblind37 (ids RX..)", r"RX"), ("serveblind36 (ids RW..)", r"RW")):
         mine = [c for c in lat_rate if re.match(ids + r"\d", c[0])]
         report(f"  of which the rows added by {who}: latency", "ms", mine, False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)

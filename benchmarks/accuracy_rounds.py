@@ -326,4 +326,7 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # serveblind37 (ids RX..: the same dstack data's Poisson runs, 300-1,500 ~918-token prompts at 1-5 requests/s;
     # the vLLM blog's 'Serving LLMs on AMD MI300X: Best Practices', served requests/s at 16 and 1,000 QPS, vLLM 0.6.2)
     ("RX", "  of which the rows added by serveblind37 (ids RX..; blind figures in the validation README): throughput"),
+    # serveblind36 (ids RW..: surajssd/llm-k8s's vLLM 0.8.3 upstream serving suite on Azure ND96asr_v4, Llama 3.3 70B
+    # BF16 on 8 x A100-SXM4-40GB, TP 8 on one node and TP 4 PP 2 over two, ShareGPT 200 prompts at 1, 4 and 16/s)
+    ("RW", "  of which the rows added by serveblind36 (ids RW..; blind figures in the validation README): throughput"),
 )
