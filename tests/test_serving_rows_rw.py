@@ -122,3 +122,20 @@ def test_a_run_at_a_rate_ends_with_its_longest_answers():
     assert max(o for _, o in lengths) > 4 * 214  # the tail: the longest answer passes 4x the mean
     assert mean_run.seconds < 0.6 * RUNS["RW06"][4] < placed.seconds < fixed.seconds
     assert placed.output_tokens == fixed.output_tokens
+
+
+def test_the_rate_rows_that_state_sharegpt_are_the_ones_whose_client_drew_its_answers():
+    """serving_rate.csv's length_distribution names the dataset whose answers set each request's length (vLLM's
+    ShareGPT sampler): DigitalOcean's vllm bench serve rows RQ01-RQ08 and this round's; the GPUStack rows RT09-RT14
+    name ShareGPT but Qwen3.5 writes its own answers, so they are left blank."""
+    import csv
+
+    from .validation_rows import DATA
+
+    with (DATA / "serving_rate.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    marked = {r["id"] for r in rows if r["length_distribution"]}
+    assert marked == {f"RQ{i:02d}" for i in range(1, 9)} | set(RUNS)
+    assert all(r["length_distribution"] == "sharegpt" and "ShareGPT" in r["notes"] for r in rows
+               if r["id"] in marked)
+    assert not any(r["length_distribution"] for r in rows if r["id"] in {f"RT{i:02d}" for i in range(9, 15)})
