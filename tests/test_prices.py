@@ -23,10 +23,10 @@ LEFT_OUT = {
     "a10", "a30", "l40s", "l20", "a800-80gb-sxm", "a800-80gb-pcie", "h800-80gb-sxm", "h100-nvl-94gb",
     "h200-nvl-141gb", "mi250x", "mi250", "mi325x", "l40", "gaudi3-128gb-pcie", "gb300", "gh200-96gb", "gh200-144gb",
     "mi350x", "mi355x", "ascend-910b", "ascend-910c", "rtx-pro-6000-blackwell-max-q",
-    # catalog61's workstation, GeForce and small data-centre cards: no dated street price read yet
-    "rtx-a5000", "rtx-a4000", "rtx-4000-ada", "rtx-5000-ada", "a2", "rtx-3060-12gb", "rtx-3080", "rtx-3080-ti",
-    "rtx-3090-ti", "rtx-4080", "rtx-4080-super", "rtx-4070-ti-super", "rtx-5080", "rtx-5070-ti", "v100s-pcie-32gb",
-    "mi210", "mi100", "rx-7900-xtx", "radeon-pro-w7900",
+    # catalog61's cards no dated price was read for (prices61 priced the A5000, A4000, RTX 4000 / 5000 Ada,
+    # 3090 Ti, 4080 SUPER, 5080, 5070 Ti and RX 7900 XTX)
+    "a2", "rtx-3060-12gb", "rtx-3080", "rtx-3080-ti", "rtx-4080", "rtx-4070-ti-super", "v100s-pcie-32gb",
+    "mi210", "mi100", "radeon-pro-w7900",
 }
 
 
