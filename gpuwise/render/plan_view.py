@@ -7,6 +7,7 @@ and language by :meth:`Fmt.sentence`.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -203,18 +204,30 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     elif r.answer.buy_nothing:
         brief.append(_("Buy nothing: the GPUs you own and rentals carry the plan."))
     bought = len(brief)
+    figures, sums, whole = MV.cash_flow(r.months, r.total, _adds_up(r))  # cents59: adding up across and down
+    w = cash = (lambda v: local.local(v, whole=True)) if whole else m  # cash: w, where loops below rebind w
+    # the answer's purchases and rentals as the cash flow's Capex and Rent totals show them (review57: 'Rent B200
+    # ... ($5,654)' above a Rent total of $5,655, the table's rounding giving the column the cent's other side)
+    buys = r.answer.buy_now + r.answer.buy_later
+    rents = [*r.answer.rent, *r.answer.commitments]
+    shown_as = [*zip(buys, _as_in_table([p.amount for p in buys], r.months, "capex", sums[0], whole), strict=True),
+                *zip(rents, _as_in_table([x.amount for x in rents], r.months, "rent", sums[1], whole), strict=True)]
+
+    def paid(x: Any) -> float:  # a purchase, rental or commitment of the answer as the cash flow shows its part
+        return next((v for y, v in shown_as if y == x), x.amount)
+
     orders: dict[tuple[str, int, str], list[Any]] = {}  # at the shortest: a type's orders of one unit in one sentence
     for p in r.answer.buy_now + r.answer.buy_later:
         orders.setdefault((p.gpu, p.unit_gpus, p.sold_as), []).append(p)
     buy_grouped = [_("Buy %(count)s x %(gpu)s in months %(months)s (%(units)s x %(unit)s-GPU %(sold)s in all) for "
                      "%(amount)s; they run work from months %(arrives)s.", count=sum(p.count for p in ps),
                      gpu=gpu(g), months=_ranges([p.month for p in ps], lang), units=sum(p.units for p in ps), unit=n,
-                     sold=_(SOLD.get(sold, SOLD[""])), amount=m(sum(p.amount for p in ps)),
+                     sold=_(SOLD.get(sold, SOLD[""])), amount=cash(sum(paid(p) for p in ps)),
                      arrives=_ranges(sorted({p.arrives for p in ps}), lang)) if len({p.month for p in ps}) > 1
                    else None for (g, n, sold), ps in orders.items()]
     for p in r.answer.buy_now + r.answer.buy_later:
         kw = {"count": p.count, "gpu": gpu(p.gpu), "month": p.month, "units": p.units, "unit": p.unit_gpus,
-              "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": m(p.amount), "arrives": p.arrives}
+              "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": cash(paid(p)), "arrives": p.arrives}
         if _split(r, p):  # a month's order of one type at two sites: each sentence says where
             brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
                            "%(amount)s, hosted in %(site)s; they run work from month %(arrives)s.",
@@ -233,7 +246,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     else:
         buy_grouped = purchases_said
     for x in r.answer.rent:
-        kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": m(x.amount)}
+        kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": cash(paid(x))}
         if len(x.months) == 1:  # one month is 'month 6', not 'months 6'
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in month %(month)s (%(amount)s).",
                            month=x.months[0], **kw))
@@ -245,7 +258,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         same.setdefault((c.workload, c.gpu, c.count, c.term, c.provider, c.usd_per_hour), []).append(c)
     for (work, g, count, term, provider, rate), cs in same.items():
         kw = {"count": count, "gpu": gpu(g), "term": _(TERM.get(term, term)), "workload": work, "provider": provider,
-              "rate": m(rate), "amount": m(sum(c.amount for c in cs))}
+              "rate": m(rate), "amount": cash(sum(paid(c) for c in cs))}
         if len(cs) == 1:
             brief.append(_("Rent %(count)s x %(gpu)s on a %(term)s commitment from month %(start)s for %(workload)s "
                            "(%(provider)s, %(rate)s an hour): %(amount)s for the term.", start=cs[0].start, **kw))
@@ -284,8 +297,6 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     unplaced_names = [_("Not placed: %(workloads)s (the reasons are in the full report).",
                         workloads=local.sep.join(u.workload for u in r.unplaced))] if r.unplaced else []
 
-    figures, sums, whole = MV.cash_flow(r.months, r.total, _adds_up(r))  # cents59: adding up across and down
-    w = (lambda v: local.local(v, whole=True)) if whole else m
     months = table([_("Month"), _("Capex"), _("Rent"), _("Hosting + power"), _("Fees"), _("Resale"), _("Total"),
                     _("Fleet use")],
                    [[str(x.month), *map(w, v[:4]), w(v[4]) if x.resale else DASH, w(v[5]),
@@ -373,13 +384,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
                         [[c.workload, f"{c.count} x {gpu(c.gpu)}", _(TERM.get(c.term, c.term)), str(c.start),
-                          c.provider, m(c.usd_per_hour), m(c.amount), c.as_of] for c in r.answer.commitments],
+                          c.provider, m(c.usd_per_hour), cash(paid(c)), c.as_of] for c in r.answer.commitments],
                         right=(3, 5, 6)) if r.answer.commitments else None
     purchases = table([_("Month"), _("GPUs"), _("Units"), _("Arrives"), _("Amount"), _("Price as of")],
                       [[str(p.month), f"{p.count} x {gpu(p.gpu)}" + (f" ({_(SITE.get(p.site, p.site))})"
                                                                      if _split(r, p) else ""),
                         f"{p.units} x {p.unit_gpus}", str(p.arrives),
-                        m(p.amount), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
+                        cash(paid(p)), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
     baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
                       [[_(BASELINE["plan"]), m(r.total), _("no") if r.answer.why_not else _("yes"),
                         _(WHY_NOT[r.answer.why_not]) if r.answer.why_not else ""]]
@@ -674,6 +685,17 @@ def _price(v: float, currency: str, f: Fmt, usd_cny: float) -> str:
     sig = f"{v:.3g}"
     decimals = max(2, len(sig.split(".")[1]) if "." in sig and "e" not in sig else 0)
     return f"{sym}{v:,.{decimals}f}"
+
+
+def _as_in_table(amounts: list[float], months: list[Any], part: str, shown: float, whole: bool) -> list[float]:
+    """The answer's amounts of one cash-flow part (its purchases' capex, its rentals' and commitments' rent) as
+    the table shows that part's total: where the table is rounded to whole units (``whole``) and the amounts are
+    all the part holds, they are apportioned by largest remainder to the total it shows (``shown``), each its
+    own amount rounded down or up; else as they are (a commitment paid past the horizon, figures in cents)."""
+    column = math.fsum(getattr(x, part) for x in months)
+    if not whole or not amounts or abs(math.fsum(amounts) - column) > 0.005:
+        return amounts
+    return [float(v) for v in MV.apportioned(amounts, round(shown))]
 
 
 def _both_whole(a: float, b: float) -> bool:

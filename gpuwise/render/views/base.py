@@ -18,7 +18,7 @@ from ...results import (
     FormulaTerm,
     Recommendation,
 )
-from ...results_serving import ServingOut
+from ...results_serving import RatePoint, ServingOut
 from .. import glossary, words
 from .. import money_view as MV
 from ..fmt import (
@@ -552,6 +552,13 @@ class BaseView:
                           max=f.num(rate.max_requests_per_s, 2))
         else:
             text = self._("at most %(max)s requests/s within the p95 targets", max=f.num(rate.max_requests_per_s, 2))
+        top = rate.at_max
+        said_at = bool(rate.requests_per_s and at is not None and at.stable and at.prefill_copies)
+        if top is not None and top.prefill_copies and (not said_at or (at.prefill_copies, at.decode_copies)
+                                                       != (top.prefill_copies, top.decode_copies)):
+            # disaggregated serving: the split of the copies the highest rate is reached with, where the rate asked
+            # has no split of its own to say (review57: the reports never said how the copies were split)
+            text = f.clause.join([text, self.copies_split(top)])
         if rate.requests_per_s and at is not None and not at.stable:  # above what it serves: no p95 exists (it
             # printed 'p95 first token n/a' beside a finite per-token figure)
             text = f.clause.join([text, self._("at %(rate)s requests/s more arrive than it serves (the wait has no "
@@ -561,7 +568,14 @@ class BaseView:
                 "at %(rate)s requests/s: p95 first token %(ttft)s, p95 per token %(tpot)s",
                 rate=f.num(rate.requests_per_s, 2), ttft=f.seconds(at.p95_ttft_s if at else None),
                 tpot=f.seconds(at.p95_tpot_s if at else None))])
+            if said_at:
+                text = f.clause.join([text, self.copies_split(at)])
         return text
+
+    def copies_split(self, point: RatePoint) -> str:
+        """How disaggregated serving splits its copies at a rate: those that prefill, those that decode."""
+        return self._("the copies split %(prefill)s for prefill, %(decode)s for decode",
+                      prefill=point.prefill_copies, decode=point.decode_copies)
 
     def gpus_on_nodes(self, count: int, nodes: int) -> str:
         gpus = self.f.ngettext("%(n)s GPU", "%(n)s GPUs", count)
