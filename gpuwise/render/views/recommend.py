@@ -113,6 +113,21 @@ class RecommendView(StepsView, ChartsView):
                                        serving=serving)
         return vm
 
+    def first_step_reasons(self, c: Candidate) -> str:
+        """Why a configuration is not feasible, in a line: the reasons of the step that first rejects it (review57:
+        32 x GB200 read 'No cloud in the knowledge base rents 32 x NVIDIA GB200' alone, where its next reason, of the
+        same cost step, says it has no purchase price either: the approver read that buying it was open)."""
+        reasons = self.short_reasons(c)
+        sentences = list(c.reason_sentences)
+        if len(sentences) != len(reasons) or not sentences:
+            return reasons[0] if reasons else ""
+        step = {x.rule: x.step for x in self.r.findings}  # a rule's step is the rule's, whichever it judged
+        first = step.get(sentences[0].id)
+        if first is None:
+            return reasons[0]
+        return self.f.clause.join(t for s, t in zip(sentences, reasons, strict=True)
+                                  if step.get(s.id) == first)
+
     def alternatives(self, r: RecommendResult, chosen: Candidate | None) -> dict[str, Any] | None:
         """The short table of the brief report: the answer, the runner-up, and the best of each other
         GPU family and every GPU asked about (``result.alternatives``), with why each is not the answer."""
@@ -149,8 +164,7 @@ class RecommendView(StepsView, ChartsView):
             elif c.feasible and c.rank is not None:
                 note = self._("rank %(n)s of %(total)s feasible", n=c.rank, total=feasible)
             else:
-                reasons = self.short_reasons(c)
-                note = reasons[0] if reasons else self._("rejected")
+                note = self.first_step_reasons(c) or self._("rejected")
             how = f.acquisition(c.acquisition)
             if c.acquisition == "rent" and c.provider:
                 how = self._("%(mode)s, from %(where)s", mode=how, where=f.provider(c.provider))
