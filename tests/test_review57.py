@@ -61,3 +61,33 @@ def test_disaggregated_serving_says_how_its_copies_split(tmp_path, lang, words):
     estimate = text_of(tmp_path, "estimate", str(DSV32), "--gpu", "MI355X", "--gpus", "16", "--lang", lang)
     assert re.search(words.format(p=r"\d+", d=r"\d+"), estimate) if lang == "en" else \
         re.search("".join(words.split()).format(p=r"\d+", d=r"\d+"), "".join(estimate.split()))
+
+
+def test_an_alternative_neither_rented_nor_bought_says_both_in_its_why_not(tmp_path):
+    # knowledge/prices.yaml 'excluded': GB200 sold only as NVL72 racks on OEM quotes, MI355X in OEM platforms;
+    # knowledge/clouds.yaml lists no offer for either
+    path = HERE / "recommend-dsv32-gb200-mi355x.yaml"
+    data = json_of(tmp_path, "recommend", str(path))
+    rules = {c["gpu"]: [s["id"] for s in c["reason_sentences"]] for c in data["candidates"] if c["count"] == 32}
+    assert rules == {"gb200": ["TCO-NO-RENTAL", "TCO-NO-PRICE-EITHER-WAY"],
+                     "mi355x": ["TCO-NO-RENTAL", "TCO-NO-PRICE-EITHER-WAY"]}
+    text = text_of(tmp_path, "recommend", str(path))
+    alternatives = text.split("=== Alternatives ===")[1].split("===")[0]
+    for name in ("NVIDIA GB200 (per Blackwell GPU, NVL72)", "AMD Instinct MI355X 288GB"):
+        assert (f"Why not: No cloud in the knowledge base rents 32 × {name}; 32 × {name} has no dated purchase "
+                "price either, so buying cannot be costed instead of renting") in alternatives
+
+
+def test_chinese_quotes_take_no_space_beside_a_chinese_word(tmp_path):
+    # the catalog's 117 other “...” sit against their words ('请写“{other}”'); five had a space each side, and the
+    # audit of proposals/a-buy-8x-pro6000-lora-70b.yaml read '价格 “购入的 ... 所在主机（...）” 的日期是 2024-08-01'
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "gpuwise/render/locale/zh_CN/LC_MESSAGES/gpuwise.po"
+    with path.open("rb") as fh:
+        catalog = read_po(fh)
+    spaced = re.compile(r"[\u4e00-\u9fff] “|” [\u4e00-\u9fff]")
+    bad = [m.string for m in catalog if m.id and isinstance(m.string, str) and spaced.search(m.string)]
+    assert bad == []
+    text = text_of(tmp_path, "audit", str(HERE / "proposals/a-buy-8x-pro6000-lora-70b.yaml"), "--lang", "zh")
+    assert "DATA-STALE-PRICE：价格“购入的" in text
