@@ -91,3 +91,10 @@ def test_chinese_quotes_take_no_space_beside_a_chinese_word(tmp_path):
     assert bad == []
     text = text_of(tmp_path, "audit", str(HERE / "proposals/a-buy-8x-pro6000-lora-70b.yaml"), "--lang", "zh")
     assert "DATA-STALE-PRICE：价格“购入的" in text
+
+
+def test_one_drafted_token_is_said_in_the_singular(tmp_path):
+    # knowledge/serving.yaml speculative_methods mtp: draft_tokens 1 (the DeepSeek-V3 report's one MTP module)
+    text = text_of(tmp_path, "recommend", str(DSV32), "--detail", "full")
+    assert "default, one token drafted a step" in text
+    assert not re.search(r"(?<![\d.,])1 tokens", text)  # '38,447.1 tokens/s' and '31 tokens/s' aside

@@ -442,7 +442,10 @@ def _note_speculative(w: Workload, kb: Knowledge, catalog: Any, assumptions: lis
                                 {**said, "rate": m.acceptance_rate}))
     if asked.draft_tokens is None:
         assumptions.append(note("workload.speculative.draft_tokens", m.draft_tokens,
-                                "assume.default.workload.speculative.draft_tokens", {**said, "k": m.draft_tokens}))
+                                # one token is 'one token', not '1 tokens' (review57: DeepSeek-V3.2-Exp's MTP)
+                                "assume.default.workload.speculative.draft_tokens" + ("_one" if m.draft_tokens == 1
+                                                                                      else ""),
+                                {**said, "k": m.draft_tokens}))
 
 
 def _note_aiter(w: Workload, kb: Knowledge, cons: Constraints, model_id: str | None, assumptions: list) -> None:
