@@ -13,6 +13,16 @@ signs it; each test fails before its fix.
    decode_copies = 1), and no text, Markdown or HTML report said it: the buyer who asked for disaggregated serving
    read '4 copies of DP-attention 4' and could not tell how many prefill. The Request rate row now says 'the copies
    split 3 for prefill, 1 for decode' (zh 副本分配：3 个用于预填充，1 个用于解码), in recommend, audit and estimate.
+
+3. The same service asked of GB200 and MI355X alone (recommend-dsv32-gb200-mi355x.yaml), neither rented nor priced
+   in the knowledge base, gave each alternative's Why not as 'No cloud in the knowledge base rents 32 x ...' alone:
+   the approver read that buying was open. The cell now gives every reason of the step that first rejects it, here
+   the cost step's TCO-NO-RENTAL and TCO-NO-PRICE-EITHER-WAY ('... has no dated purchase price either').
+
+4. Five Chinese translations put a space each side of “...” (DATA-STALE-PRICE's '价格 “购入的 ... 所在主机
+   （...）” 的日期是' in the RTX PRO 6000 audits), where the catalog's 117 others sit against their words.
+
+5. MTP's default of one drafted token read '1 tokens drafted a step'; now 'one token drafted a step'.
 """
 from __future__ import annotations
 
