@@ -108,3 +108,10 @@ def test_one_drafted_token_is_said_in_the_singular(tmp_path):
     text = text_of(tmp_path, "recommend", str(DSV32), "--detail", "full")
     assert "default, one token drafted a step" in text
     assert not re.search(r"(?<![\d.,])1 tokens", text)  # '38,447.1 tokens/s' and '31 tokens/s' aside
+
+
+def test_an_alternative_priced_neither_way_is_not_said_rented(tmp_path):
+    text = text_of(tmp_path, "recommend", str(HERE / "recommend-dsv32-gb200-mi355x.yaml"))
+    alternatives = text.split("=== Alternatives ===")[1].split("===")[0]
+    assert alternatives.count("Rent or buy: n/a; Output tokens/s: 6,000; Total cost: n/a") == 2
+    assert "Rent or buy: rent" not in alternatives

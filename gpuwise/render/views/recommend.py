@@ -168,6 +168,9 @@ class RecommendView(StepsView, ChartsView):
             how = f.acquisition(c.acquisition)
             if c.acquisition == "rent" and c.provider:
                 how = self._("%(mode)s, from %(where)s", mode=how, where=f.provider(c.provider))
+            elif c.stage == "tco" and c.rent_cost_usd is None and c.buy_cost_usd is None:  # the cost step priced
+                # it neither way (review57: GB200 read 'Rent or buy: rent' beside 'No cloud ... rents 32 x GB200')
+                how = f.na()
             rows.append([self.candidate_name(c), how, time, MV.total_said(f, self._, c), note])
             classes.append("chosen" if role == "answer" else ("" if c.feasible else "bad"))
         return {**table([self._("Option"), self._("Rent or buy"), speed_header, self._("Total cost"),
