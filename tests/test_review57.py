@@ -23,6 +23,9 @@ signs it; each test fails before its fix.
    （...）” 的日期是' in the RTX PRO 6000 audits), where the catalog's 117 others sit against their words.
 
 5. MTP's default of one drafted token read '1 tokens drafted a step'; now 'one token drafted a step'.
+
+6. Those GB200 and MI355X alternatives said 'Rent or buy: rent' beside 'No cloud ... rents' them: a configuration the
+   cost step priced neither way now says n/a there.
 """
 from __future__ import annotations
 
