@@ -114,19 +114,19 @@ class RecommendView(StepsView, ChartsView):
         return vm
 
     def first_step_reasons(self, c: Candidate) -> str:
-        """Why a configuration is not feasible, in a line: the reasons of the step that first rejects it (review57:
-        32 x GB200 read 'No cloud in the knowledge base rents 32 x NVIDIA GB200' alone, where its next reason, of the
-        same cost step, says it has no purchase price either: the approver read that buying it was open)."""
+        """Why a configuration is not feasible, in a line: its first reason, and where that is the cost step's,
+        every reason of that step, which price the ways of acquiring it apart (review57: 32 x GB200 read 'No cloud
+        in the knowledge base rents 32 x NVIDIA GB200' alone, where TCO-NO-PRICE-EITHER-WAY adds that it has no
+        purchase price either: the approver read that buying was open). Another step's later reasons follow from
+        its first (a p95 floor above the target, then a rate of 0.00 within it: test_serving_rate) and stay out."""
         reasons = self.short_reasons(c)
         sentences = list(c.reason_sentences)
-        if len(sentences) != len(reasons) or not sentences:
-            return reasons[0] if reasons else ""
+        if not reasons:
+            return ""
         step = {x.rule: x.step for x in self.r.findings}  # a rule's step is the rule's, whichever it judged
-        first = step.get(sentences[0].id)
-        if first is None:
+        if len(sentences) != len(reasons) or step.get(sentences[0].id) != "tco":
             return reasons[0]
-        return self.f.clause.join(t for s, t in zip(sentences, reasons, strict=True)
-                                  if step.get(s.id) == first)
+        return self.f.clause.join(t for s, t in zip(sentences, reasons, strict=True) if step.get(s.id) == "tco")
 
     def alternatives(self, r: RecommendResult, chosen: Candidate | None) -> dict[str, Any] | None:
         """The short table of the brief report: the answer, the runner-up, and the best of each other
