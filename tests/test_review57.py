@@ -16,8 +16,8 @@ signs it; each test fails before its fix.
 
 3. The same service asked of GB200 and MI355X alone (recommend-dsv32-gb200-mi355x.yaml), neither rented nor priced
    in the knowledge base, gave each alternative's Why not as 'No cloud in the knowledge base rents 32 x ...' alone:
-   the approver read that buying was open. The cell now gives every reason of the step that first rejects it, here
-   the cost step's TCO-NO-RENTAL and TCO-NO-PRICE-EITHER-WAY ('... has no dated purchase price either').
+   the approver read that buying was open. Where the first reason is the cost step's, the cell now gives every
+   reason of that step, here TCO-NO-RENTAL and TCO-NO-PRICE-EITHER-WAY ('... has no dated purchase price either').
 
 4. Five Chinese translations put a space each side of “...” (DATA-STALE-PRICE's '价格 “购入的 ... 所在主机
    （...）” 的日期是' in the RTX PRO 6000 audits), where the catalog's 117 others sit against their words.
