@@ -1,0 +1,148 @@
+# ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
+"""Round fifty of the hostile corpus: inputs a user gets wrong by carrying words and places over from elsewhere --
+a key written in the wrong section (``max_gpus`` or ``budget_usd`` under ``workload``, ``precision`` under
+``constraints``, a flat file of ``task: ...`` with no ``workload:``, ``hourly_usd`` under ``hardware``, a plan's
+``max_gpus`` beside its workloads); a GPU count written into the GPU's name (``8x H100``, ``8 x H100``, ``2x RTX
+4090`` in ``--gpu``, ``hardware.gpu`` and ``owned[].gpu``); a proposal's total price in the per-GPU field's place
+(``total_usd``, ``total_price_usd``), a rental's hourly price on a purchase and a purchase price on a rental; task,
+method, precision, framework, mode and condition words people use (serving, SFT, PEFT, half, 4bit, vllm==0.6.3,
+purchase, lease, second-hand); request rates written 1.2k, 1M/day, 3,000/hour; a catalog model beside a
+``params_b`` of another size (llama-3.1-8b with 70; mixtral with its active 13); and the neighbours already clean
+(camelCase and hyphenated keys, nvidia-smi's product names, lower-case --currency, zh-TW, JSON with a trailing comma,
+input kinds mixed up, a price CSV's 0, negative, future and header-only cases). Added to
+benchmarks/hostile_corpus.py's table by :func:`add`.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from benchmarks.hostile_round12 import _refused
+from benchmarks.hostile_round28 import doc_cases
+
+SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000, "output_tokens": 200}
+LORA8 = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096, "train_tokens": 2.0e8}
+EST = ("estimate", "r.yaml", "--gpu", "h100", "--format", "json")
+IMPORT = ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2026-11-30"]
+BUY8 = {"gpu": "H100 SXM", "count": 8, "nodes": 1}
+
+
+def _json(r) -> Any:
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return None
+
+
+def _answered(r) -> bool:
+    return r.returncode in (0, 1) and not r.stderr.strip() and _json(r) is not None
+
+
+def _refused_no(*words: str, absent: tuple[str, ...] = ()):
+    """Refused in one line holding ``words`` and none of ``absent``."""
+    return lambda r: _refused(*words)(r) and not any(w in r.stderr for w in absent)
+
+
+def _buy(**acq) -> dict:
+    return {"title": "t", "workload": LORA8, "hardware": BUY8, "acquisition": {"mode": "buy", **acq}}
+
+
+def _rent(**acq) -> dict:
+    return {"title": "t", "workload": LORA8, "hardware": BUY8, "acquisition": {"mode": "rent", "provider": "lambda", **acq}}
+
+
+def add(case, ns: dict[str, Any]) -> None:
+    rcase, acase, pcase = doc_cases(case)
+    plan = ns["_plan"]
+
+    def _plan(edit) -> dict:
+        import copy
+        d = copy.deepcopy(plan)
+        edit(d)
+        return d
+
+    # ------------------------------------------------------------ a key in the wrong section
+    rcase("place50: max_gpus under workload: refused, constraints.max_gpus offered (not max_tpot_ms)", {"workload": {**SERVE8, "max_gpus": 8}},
+          _refused_no("r.yaml", "workload.max_gpus", "constraints.max_gpus", absent=("max_tpot_ms",)))
+    rcase("place50: budget_usd under workload: refused, constraints.budget_usd offered", {"workload": {**SERVE8, "budget_usd": 5000}},
+          _refused_no("r.yaml", "workload.budget_usd", "constraints.budget_usd", absent=("valid keys",)))
+    rcase("place50: precision under constraints: refused, workload.precision offered (not acquisition)", {"workload": SERVE8, "constraints": {"precision": "int4"}},
+          _refused_no("r.yaml", "constraints.precision", "workload.precision", absent=("acquisition",)))
+    case("place50: a flat file (task, model at the top, no workload:): refused, workload.task offered", {"r.yaml": "task: inference\nmodel: llama-3.1-8b\n"}, list(EST), expect="any",
+         check=_refused_no("r.yaml", "workload.task", absent=("valid keys",)))
+    acase("place50: hourly_usd under hardware: refused, acquisition.hourly_usd offered", {**_rent(), "hardware": {**BUY8, "hourly_usd": 3.5}},
+          _refused("p.yaml", "hardware.hourly_usd", "acquisition.hourly_usd"))
+    pcase("place50: a plan's workload with max_gpus: refused, constraints.max_gpus offered", _plan(lambda d: d["workloads"][0]["workload"].update(max_gpus=8)),
+          _refused("plan.yaml", "workloads[0].workload.max_gpus", "constraints.max_gpus"), argv=("plan", "plan.yaml"))
+    rcase("place50: promptTokens (camelCase): refused, prompt_tokens offered", {"workload": {**{k: v for k, v in SERVE8.items() if k != "prompt_tokens"}, "promptTokens": 1000}},
+          _refused("r.yaml", "workload.promptTokens", "prompt_tokens"))
+    rcase("place50: prompt-tokens (hyphenated): refused, prompt_tokens offered", {"workload": {**{k: v for k, v in SERVE8.items() if k != "prompt_tokens"}, "prompt-tokens": 1000}},
+          _refused("r.yaml", "workload.prompt-tokens", "prompt_tokens"))
+
+    # ------------------------------------------------------------ a count written into the GPU's name
+    for given in ("8x H100", "8 x H100", "8xH100"):
+        case(f"count50: --gpu {given!r}: refused, the GPU and --gpus 8 offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["estimate", "r.yaml", "--gpu", given], expect="any",
+             check=_refused_no("--gpu", "--gpus 8", absent=("v100",)))
+    acase("count50: hardware.gpu '8x H100': refused, count 8 offered", {**_rent(), "hardware": {"gpu": "8x H100", "count": 8}},
+          _refused_no("p.yaml", "hardware.gpu", "count", absent=("v100",)))
+    pcase("count50: owned gpu '8x RTX 4090': refused, count offered", _plan(lambda d: d["owned"][0].update(gpu="8x RTX 4090")),
+          _refused_no("plan.yaml", "owned[0].gpu", "count", absent=("rtx-5090",)), argv=("plan", "plan.yaml"))
+    case("count50: --gpu 'NVIDIA H100 80GB HBM3' (nvidia-smi's product name): estimated", {"r.yaml": json.dumps({"workload": SERVE8})}, ["estimate", "r.yaml", "--gpu", "NVIDIA H100 80GB HBM3"], expect="ok")
+    case("count50: --gpu 'Tesla V100-SXM2-32GB' (nvidia-smi's): estimated", {"r.yaml": json.dumps({"workload": SERVE8})}, ["estimate", "r.yaml", "--gpu", "Tesla V100-SXM2-32GB"], expect="ok")
+    case("count50: --gpu 'NVIDIA GeForce RTX 4090': estimated", {"r.yaml": json.dumps({"workload": SERVE8})}, ["estimate", "r.yaml", "--gpu", "NVIDIA GeForce RTX 4090"], expect="ok")
+
+    # ------------------------------------------------------------ a proposal's prices in the wrong field
+    acase("price50: acquisition.total_usd 240000 for 8 GPUs: refused, unit_price_usd 30000 offered (not hourly_usd)", _buy(total_usd=240000),
+          _refused_no("p.yaml", "acquisition.total_usd", "unit_price_usd", "30000", absent=("hourly_usd",)))
+    acase("price50: acquisition.total_price_usd 240000 for 8 GPUs: refused, unit_price_usd 30000 offered", _buy(total_price_usd=240000),
+          _refused("p.yaml", "acquisition.total_price_usd", "unit_price_usd", "30000"))
+    acase("price50: hourly_usd on a purchase: refused, unit_price_usd named", _buy(hourly_usd=3.5),
+          _refused("p.yaml", "acquisition.hourly_usd", "unit_price_usd"))
+    acase("price50: unit_price_usd on a rental: refused, hourly_usd named", _rent(unit_price_usd=30000),
+          _refused("p.yaml", "acquisition.unit_price_usd", "hourly_usd"))
+    acase("price50: a purchase with unit_price_usd: audited", _buy(unit_price_usd=30000), _answered)
+
+    # ------------------------------------------------------------ words people use for a choice
+    for field, given, meant, base in (("task", "serving", "inference", SERVE8), ("task", "sft", "finetune", LORA8),
+                                      ("method", "peft", "lora", LORA8), ("precision", "half", "fp16", SERVE8),
+                                      ("precision", "4bit", "int4", SERVE8), ("precision", "bfloat16", "bf16", SERVE8)):
+        rcase(f"word50: {field} {given!r}: refused, {meant} offered", {"workload": {**base, field: given}},
+              _refused("r.yaml", f"workload.{field}", f"did you mean {meant}?"))
+    rcase("word50: framework 'vllm==0.6.3' (a pip pin): refused, vllm and framework_version 0.6.3 offered", {"workload": {**SERVE8, "framework": "vllm==0.6.3"}},
+          _refused("r.yaml", "workload.framework", "vllm", "framework_version", "0.6.3"))
+    for given, meant in (("purchase", "buy"), ("lease", "rent")):
+        acase(f"word50: acquisition.mode {given!r}: refused, {meant} offered", {**_rent(), "acquisition": {"mode": given, "provider": "lambda"}},
+              _refused("p.yaml", "acquisition.mode", f"did you mean {meant}?"))
+    acase("word50: acquisition.condition 'second-hand': refused, used offered", _buy(condition="second-hand"),
+          _refused("p.yaml", "acquisition.condition", "did you mean used?"))
+
+    # ------------------------------------------------------------ request rates as dashboards write them
+    rcase("rate50: requests_per_s '1.2k': refused, 1200 offered", {"workload": {**SERVE8, "requests_per_s": "1.2k"}},
+          _refused_no("r.yaml", "workload.requests_per_s", "1200", absent=("Input should be",)))
+    rcase("rate50: requests_per_s '1M/day': refused, 11.574 offered", {"workload": {**SERVE8, "requests_per_s": "1M/day"}},
+          _refused_no("r.yaml", "workload.requests_per_s", "11.57", absent=("Input should be",)))
+    rcase("rate50: requests_per_s '3,600/hour': refused, 1 offered", {"workload": {**SERVE8, "requests_per_s": "3,600/hour"}},
+          _refused_no("r.yaml", "workload.requests_per_s", "write 1", absent=("Input should be",)))
+    pcase("rate50: a plan's targets.requests_per_s '1.2k': refused, 1200 offered", _plan(lambda d: d["workloads"][1]["targets"].update(requests_per_s="1.2k")),
+          _refused_no("plan.yaml", "requests_per_s", "1200", absent=("Input should be",)), argv=("plan", "plan.yaml"))
+    rcase("rate50: requests_per_s '20 rps': refused, 20 offered", {"workload": {**SERVE8, "requests_per_s": "20 rps"}},
+          _refused("r.yaml", "workload.requests_per_s", "write 20"))
+
+    # ------------------------------------------------------------ a catalog model beside a size of another
+    rcase("size50: llama-3.1-8b with params_b 70: refused, both sizes said", {"workload": {**SERVE8, "params_b": 70}},
+          _refused("r.yaml", "workload.params_b", "70", "8.0"))
+    rcase("size50: mixtral-8x7b with params_b 12.9 (its active size): refused", {"workload": {**SERVE8, "model": "mixtral-8x7b", "params_b": 12.9}},
+          _refused("r.yaml", "workload.params_b", "mixtral-8x7b"))
+    rcase("size50: llama-3.1-8b with params_b 8 (its size): estimated", {"workload": {**SERVE8, "params_b": 8}}, _answered)
+    rcase("size50: llama-2-7b with params_b 7 (the name's size, 6.74 in the catalog): estimated", {"workload": {**SERVE8, "model": "llama-2-7b", "params_b": 7}}, _answered)
+
+    # ------------------------------------------------------------ neighbours: options, file kinds, price CSVs
+    case("opt50: --currency usd (lower case): refused, USD offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--currency", "usd"], expect="any", check=_refused("did you mean USD?"))
+    case("opt50: --lang zh-TW: refused, zh offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--lang", "zh-TW"], expect="any", check=_refused("did you mean zh?"))
+    case("file50: JSON with a trailing comma (YAML reads it): estimated", {"r.json": '{"workload": {"task": "inference", "model": "llama-3.1-8b",}}'}, ["estimate", "r.json", "--gpu", "h100"], expect="ok")
+    case("file50: a requirements file given to plan: refused, recommend named", {"r.yaml": json.dumps({"workload": SERVE8})}, ["plan", "r.yaml"], expect="any", check=_refused("r.yaml", "gpuwise recommend"))
+    case("csv50: a price of 0: nothing imported, the row named", {"c.csv": "gpu,gpus,price\nH100,8,0\n"}, IMPORT, expect="any",
+         check=lambda r: r.returncode == 2 and "price 0 is not positive" in r.stderr and not (r.cwd / "ov").exists())
+    case("csv50: --as-of after today: refused", {"c.csv": "gpu,gpus,price\nH100,8,20\n"}, [*IMPORT[:-1], "2030-01-01"], expect="any", check=_refused("--as-of", "after today"))
+    case("csv50: a header and no rows: refused, nothing written", {"c.csv": "gpu,gpus,price\n"}, IMPORT, expect="any",
+         check=lambda r: _refused("c.csv", "no rows")(r) and not (r.cwd / "ov").exists())
