@@ -47,6 +47,15 @@ _STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "
                 "flash_attn_3": "fa3", "flash-attn-3": "fa3", "flash_attention_3": "fa3", "flashattention-3": "fa3",
                 "flashattention3": "fa3", "flash-attention-3": "fa3", "fa-3": "fa3", "flash_attn_interface": "fa3"}
 
+#: Words people use for a choice that the schema names otherwise, for the 'did you mean' of a refused choice: a
+#: service is ``inference``, supervised fine-tuning (SFT) ``finetune``, PEFT's adapters ``lora``, half precision
+#: ``fp16``, 4-bit weights ``int4``, a purchase ``buy``, a lease ``rent``, second-hand cards ``used`` (difflib found
+#: none of them; hostile round 50).
+_CHOICE_WORDS = {"serving": "inference", "serve": "inference", "sft": "finetune", "fine-tuning": "finetune",
+                 "finetuning": "finetune", "peft": "lora", "half": "fp16", "4bit": "int4", "4-bit": "int4",
+                 "8bit": "int8", "8-bit": "int8", "purchase": "buy", "lease": "rent", "rental": "rent",
+                 "second-hand": "used", "secondhand": "used", "second hand": "used", "pre-owned": "used"}
+
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
 #: and SGLang's ``--kv-cache-dtype`` is ``kv_precision`` (difflib offered 'kv_cache_tokens', or every key).
@@ -94,6 +103,37 @@ def _nested_key(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
         if section is not None and not keyed and str(loc[-1]) in section.model_fields:
             homes.append(f"{name}.{loc[-1]}")
     return homes[0] if len(homes) == 1 else None
+
+
+def home_elsewhere(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
+    """The one other place in the file where an unknown key is a field, looking from the nearest section outwards:
+    ``workload.max_gpus`` is ``constraints.max_gpus``, ``constraints.precision`` is ``workload.precision``, a flat
+    file's ``task`` is ``workload.task``, a proposal's ``hardware.hourly_usd`` is ``acquisition.hourly_usd`` (difflib
+    offered max_tpot_ms, acquisition or every key; hostile round 50). Sections held in lists (a plan's workloads)
+    and keyed maps are not searched; None where no place, or more than one at the nearest level, has it."""
+    from ..errors import field_path
+
+    key = str(loc[-1])
+    for depth in range(len(loc) - 1, -1, -1):
+        base = loc[:depth]
+        if base and isinstance(base[-1], int):
+            continue  # a list entry's fields are its section's, met one level down
+        homes = []
+        for name in _fields_of(model, (*base, "")):
+            if depth < len(loc) - 1 and loc[depth] == name:
+                continue  # the section the key was written in: difflib's 'did you mean' says that
+            fld = _field_info(model, (*base, name))
+            args = (fld.annotation, *getattr(fld.annotation, "__args__", ())) if fld is not None else ()
+            if any(get_origin(a) in (dict, list) for a in args):
+                continue
+            section = _nested_model(fld.annotation) if fld is not None else None
+            if section is not None and key in section.model_fields:
+                homes.append(field_path((*base, name, key)))
+        if len(homes) == 1:
+            return homes[0]
+        if homes:
+            return None
+    return None
 
 
 def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
@@ -173,7 +213,8 @@ def literal_close(given: Any, expected: Any) -> str | None:
     if not isinstance(given, str):
         return None
     choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
-    for names in (_ENGINE_NAMES, _STACK_NAMES, CURRENCY_NAMES):  # a currency as people say it: 'RMB', '¥' (round 48)
+    # a currency as people say it: 'RMB', '¥' (round 48); a choice in other words: 'serving', 'lease' (round 50)
+    for names in (_ENGINE_NAMES, _STACK_NAMES, CURRENCY_NAMES, _CHOICE_WORDS):
         alias = names.get(given.strip().lower())
         if alias in choices:
             return alias

@@ -298,6 +298,22 @@ def _check_every_nth(w: Workload, layers: int, where: str) -> None:
                         hint_values={"layers": layers})
 
 
+def _check_size(w: Workload, catalog: Any, where: str) -> None:
+    """A catalog model beside a ``params_b`` of another size (llama-3.1-8b with 70, a template's leftover; Mixtral
+    with its 12.9B active) was sized silently as the catalog's shape at the given count, the report titled with the
+    model named (hostile round 50). A size within half again of the catalog's either way is still an override (the
+    name's rounding: llama-2-7b's 6.74 given as 7); past it the two name different models and it is refused."""
+    if catalog is None or w.params_b is None or w.architecture is not None or not catalog.params_b:
+        return
+    ratio = w.params_b / catalog.params_b
+    if 1 / 1.5 <= ratio <= 1.5:
+        return
+    raise UserError(N_("%(given)s billion parameters is not the size of %(model)s (%(size)s billion)"),
+                    values={"given": f"{w.params_b:g}", "model": catalog.id, "size": f"{catalog.params_b:.3g}"},
+                    where=field_at(where, "workload.params_b"),
+                    hint=N_("give the model alone, or params_b alone for a model of another size"))
+
+
 def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
     """Per-op selective checkpointing (``gradient_checkpointing: selective_op``) is costed from the order of a dense
     block's matmuls (estimators/compute.py sac_op_recomputed_params): a model whose layers run another mixer,
@@ -647,6 +663,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
             if by_method is not None:
                 req = req.model_copy(update={"workload": w})
                 assumptions.append(by_method)
+    _check_size(w, catalog, where)
     shape = from_workload(w, catalog)
     stacks = getattr(getattr(kb, "runtime", None), "training_stacks", None) or {}
     named = stacks.get(w.stack) if getattr(w, "stack", None) else None

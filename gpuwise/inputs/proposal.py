@@ -78,6 +78,18 @@ class Acquisition(Strict):
     """``hourly_usd: 5e-324`` made a cost per token of inf and crashed the rule engine (exit 3); the
     knowledge base's offers have the same floor (a tenth of a cent an hour)."""
 
+    @model_validator(mode="after")
+    def _price_of_the_mode(self) -> "Acquisition":
+        """A purchase's ``hourly_usd`` and a rental's ``unit_price_usd`` were read and never used: the audit costed
+        the purchase at the street price and the rental at the cheapest offer, nothing said (hostile round 50)."""
+        if self.mode == "buy" and self.hourly_usd is not None:
+            raise SaidAt(("hourly_usd",), N_("hourly_usd is a rental's price a GPU-hour; a purchase (mode buy) is "
+                                             "priced by unit_price_usd, the price of one GPU"))
+        if self.mode == "rent" and self.unit_price_usd is not None:
+            raise SaidAt(("unit_price_usd",), N_("unit_price_usd is a purchase's price of one GPU; a rental (mode "
+                                                 "rent) is priced by hourly_usd, a GPU-hour"))
+        return self
+
 
 def _real_month(v: str | None) -> str | None:
     """``2020-13`` and ``2021-02-30`` match the pattern but are no dates."""
@@ -178,6 +190,25 @@ class Proposal(Strict):
                               "twice?"), i=i, serial=card.serial, first=seen[key])
             seen.setdefault(key, i)
         return cards
+
+    @model_validator(mode="before")
+    @classmethod
+    def _total_price(cls, data: Any) -> Any:
+        """A quote's total written beside the GPUs (``acquisition.total_usd: 240000`` for 8) was an unknown key with
+        hourly_usd or unit_price_usd offered as if it were one (hostile round 50): unit_price_usd is per GPU, and the
+        total over hardware.count is offered."""
+        acq, hw = (data.get("acquisition"), data.get("hardware")) if isinstance(data, dict) else (None, None)
+        if not isinstance(acq, dict) or not isinstance(hw, dict):
+            return data
+        count = hw.get("count")
+        for key, total in acq.items():
+            if (isinstance(key, str) and key.lower().startswith("total") and isinstance(total, int | float)
+                    and not isinstance(total, bool) and isinstance(count, int) and not isinstance(count, bool)
+                    and count >= 1 and math.isfinite(total) and total > 0):
+                raise SaidAt(("acquisition", key), N_("unknown key: unit_price_usd is the price of one GPU; "
+                                                       "%(total)s over hardware.count %(count)s is %(unit)s a GPU"),
+                             total=f"{total:.15g}", count=count, unit=f"{total / count:.15g}")
+        return data
 
     @model_validator(mode="after")
     def _no_more_cards_than_bought(self) -> "Proposal":

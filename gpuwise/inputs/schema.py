@@ -11,6 +11,7 @@ The models live by section (:mod:`.strict` the base, :mod:`.workload`, :mod:`.re
 into that one line, in the words :mod:`.error_words` holds for every reader of a file.
 """
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from .error_words import (  # _BOUNDS, _short and literal_close are imported fro
     _short,
     _version_written_otherwise,
     bound_words,
+    home_elsewhere,
     literal_close,
     too_long_text,
 )
@@ -99,7 +101,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     hint, hint_values, msgid = None, None, None
     if err["type"] == "extra_forbidden":
         valid = _fields_of(model, loc)
-        close = _close_key(str(loc[-1]), valid)
+        home = home_elsewhere(model, loc) if str(loc[-1]) not in valid else None
+        close = [home] if home else _close_key(str(loc[-1]), valid)
         msg = N_("unknown key")
         hint, hint_values = ((N_("did you mean '%(name)s'?"), {"name": close[0]}) if close
                              else (N_("valid keys: %(names)s"), {"names": ", ".join(valid)}) if valid else (None, None))
@@ -128,6 +131,14 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             values["expected"] = expected
         msg = N_("%(given)s is not one of %(expected)s")
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+        pin = re.fullmatch(r"\s*([\w.-]+?)\s*(?:==|@|\s)\s*v?(\d+(?:\.\d+){1,3})\s*", given) if isinstance(
+            given, str) else None
+        release = f"{loc[-1]}_version" if loc else ""
+        if pin and pin.group(1).lower() in [q.strip("'") for q in quoted] and release in _fields_of(model, loc):
+            # a pip pin or a tag ('vllm==0.6.3', 'sglang 0.5.7') holds the release too (hostile round 50)
+            hint, hint_values = N_("did you mean %(name)s? The release goes in its own field, %(release)s: "
+                                   "'%(version)s'"), {"name": pin.group(1).lower(), "release": release,
+                                                      "version": pin.group(2)}
     elif err["type"] in ("too_short", "too_long"):  # how many were given, not the list itself
         ctx = err.get("ctx", {})
         values = {**ctx, "given": f"{ctx.get('actual_length', 0):,}"}

@@ -31,7 +31,11 @@ _TIME = {"ms": 1e-3, "msec": 1e-3, "milliseconds": 1e-3, "millisecond": 1e-3, "u
 #: The units a request rate is written with, in requests a second.
 _RATE = {"/s": 1.0, "/sec": 1.0, "rps": 1.0, "qps": 1.0, "req/s": 1.0, "requests/s": 1.0, "per second": 1.0,
          "/min": 1 / 60, "rpm": 1 / 60, "req/min": 1 / 60, "requests/min": 1 / 60, "per minute": 1 / 60,
-         "/h": 1 / 3600, "/hr": 1 / 3600, "/hour": 1 / 3600, "req/h": 1 / 3600, "per hour": 1 / 3600}
+         "/h": 1 / 3600, "/hr": 1 / 3600, "/hour": 1 / 3600, "req/h": 1 / 3600, "per hour": 1 / 3600,
+         "/day": 1 / 86400, "/d": 1 / 86400, "req/day": 1 / 86400, "requests/day": 1 / 86400, "per day": 1 / 86400,
+         "a day": 1 / 86400}
+#: A request rate's multiplier before its unit, or alone ('1.2k', '1M/day', '2k rpm': a dashboard's figure).
+_RATE_MULT = {"k": 1e3, "m": 1e6}
 
 #: RAM in gigabytes (10^9 bytes, as the fields count it); the binary units converted.
 _GB = {"gb": 1.0, "g": 1.0, "gbyte": 1.0, "gigabyte": 1.0, "gib": 2**30 / 1e9, "tb": 1e3, "t": 1e3, "terabyte": 1e3,
@@ -246,6 +250,9 @@ def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None
         return
     unit = _unit(m.group("unit"), what)
     scale = units.get(unit) or (units.get(unit.rstrip("s")) if what == "size" else None)
+    mult = re.fullmatch(r"([km])\s*(.*)", unit) if what == "rate" and scale is None else None
+    if mult and (mult.group(2) == "" or mult.group(2) in _RATE):  # '1.2k', '1M/day' (hostile round 50)
+        scale = _RATE_MULT[mult.group(1)] * (_RATE[mult.group(2)] if mult.group(2) else 1.0)
     if scale is None:
         return
     value = float(m.group("num")) * scale / own

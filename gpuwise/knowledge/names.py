@@ -193,6 +193,7 @@ class NameIndex:
             raise UserError(unknown, where=where, values={"name": visible(str(name))},
                             hint=N_("give the whole name: did you mean %(names)s?"), hint_values={"names": family[0]})
         self._several(str(name), where)
+        self._counted(str(name), where)
         ids = self.close(str(name))
         sizes = _sizes(str(name)) if self.kind == "model" and not ids else set()
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
@@ -202,6 +203,24 @@ class NameIndex:
             else (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
+
+    def _counted(self, name: str, where: str | None) -> None:
+        """A GPU name with its count written in ('8x H100', '8 x H100', '2× RTX 4090', as quotes and invoices write a
+        server): refused naming the GPU and the count, each for its own field -- difflib offered h100-80gb-sxm, the
+        H100 NVL and a V100 (hostile round 50)."""
+        got = re.fullmatch(r"\s*(\d{1,6})\s*[x×*]\s*(.+)", name, flags=re.IGNORECASE) if self.kind == "gpu" else None
+        if got is None or int(got.group(1)) < 1:
+            return
+        try:
+            ident = self.resolve(got.group(2)).id
+        except UserError:
+            return
+        count = int(got.group(1))
+        flag = bool(where) and str(where).rstrip().endswith("--gpu")
+        raise UserError(N_("unknown gpu '%(name)s'"), where=where, values={"name": visible(name)},
+                        hint=N_("a count is not part of the GPU's name: give --gpu %(gpu)s --gpus %(count)s") if flag
+                        else N_("a count is not part of the GPU's name: give gpu %(gpu)s and count %(count)s"),
+                        hint_values={"gpu": ident, "count": count})
 
     def _stated(self, name: str, where: str | None = None) -> Resolved | None:
         """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form
