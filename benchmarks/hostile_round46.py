@@ -97,8 +97,9 @@ def add(case, ns: dict[str, Any]) -> None:
           _house("r.yaml", "constraints.network", "infiniband-200", "roce-200", "slingshot-200", absent=("infiniband-400",)), argv=("recommend", "r.yaml"))
     acase("net46: hardware.network '100 Mbps', --lang zh: refused, ethernet-0.1 offered", _prop({"network": "100 Mbps"}),
           _house("p.yaml", "hardware.network", "ethernet-0.1", absent=("infiniband-400",)), argv=("audit", "p.yaml", "--lang", "zh"))
-    acase("net46: hardware.network '800 Gbps' (none that fast): refused in one line, the speeds named", _prop({"network": "800 Gbps"}),
-          _house("p.yaml", "hardware.network", "800", "infiniband-400"), argv=("audit", "p.yaml"))
+    # 1600 Gb/s, not 800: runtime.yaml lists infiniband-800 since e5cc355b (DGX B300's ConnectX-8)
+    acase("net46: hardware.network '1600 Gbps' (none that fast): refused in one line, the speeds named", _prop({"network": "1600 Gbps"}),
+          _house("p.yaml", "hardware.network", "1600", "infiniband-800"), argv=("audit", "p.yaml"))
     rcase("enum46: kv_precision '8 bit': refused, fp8 offered (its one 8-bit choice)", {"workload": {**SERVE8, "kv_precision": "8 bit"}},
           _house("r.yaml", "workload.kv_precision", "did you mean fp8?"))
     rcase("enum46: precision '8-bit': refused, none offered (fp8 and int8 are both 8 bits)", {"workload": {**SERVE8, "precision": "8-bit"}},

@@ -9,8 +9,45 @@ method, precision, framework, mode and condition words people use (serving, SFT,
 purchase, lease, second-hand); request rates written 1.2k and 1M/day; a catalog model beside a
 ``params_b`` of another size (llama-3.1-8b with 70; mixtral with its active 13); and the neighbours already clean
 (camelCase and hyphenated keys, nvidia-smi's product names, lower-case --currency, zh-TW, JSON with a trailing comma,
-input kinds mixed up, a price CSV's 0, negative, future and header-only cases). Added to
-benchmarks/hostile_corpus.py's table by :func:`add`.
+input kinds mixed up, a price CSV's 0, future and header-only cases). Added to benchmarks/hostile_corpus.py's table
+by :func:`add`.
+
+Run on main at ae835c35 (before this branch's fixes, with the round's file added: 3a43358a): 47 cases, 17 clean; on
+this branch 47 of 47. Two cases changed after that run: '3,600/hour' (a thousands comma beside a unit, which no
+number field reads) became '3600 per hour' (clean on main), and '4bit' expects no choice offered (int4 and fp4 are
+both 4 bits, as round 46's '8-bit' has it; clean on main): 19 of the 47 as they stand are clean on main. Fixed (each
+with its test in tests/test_hostile50.py, 27 of whose 32 tests fail on 3a43358a):
+
+* a key written in another section (``workload.max_gpus``, ``workload.budget_usd``, ``constraints.precision``, a
+  flat file's ``task``, ``hardware.hourly_usd``, a plan workload's ``max_gpus``) was offered the nearest spelling
+  where it stood ('max_tpot_ms', 'acquisition') or every key: its place is offered (error_words.home_elsewhere);
+* a count in a GPU's name ('8x H100', '8 x H100', '8xH100' for ``--gpu``, ``hardware.gpu``; '8x RTX 4090' for
+  ``owned[].gpu``) offered h100, the H100 NVL and a V100: the GPU and the count for their own fields (names.py);
+* ``acquisition.total_usd`` / ``total_price_usd`` (a quote's total) offered hourly_usd or unit_price_usd as if it were
+  either: unit_price_usd is a GPU's, the total over hardware.count offered (240000 / 8 = 30000); a purchase's
+  ``hourly_usd`` and a rental's ``unit_price_usd`` were taken and never used (the audit priced the street price or the
+  cheapest offer, nothing said): refused, the mode's field named (proposal.py);
+* task serving / sft, method peft, precision half, mode purchase / lease, condition second-hand offered nothing: the
+  choice is offered (error_words._CHOICE_WORDS); ``framework: vllm==0.6.3`` names vllm and framework_version 0.6.3;
+* ``requests_per_s`` '1.2k' and '1M/day' (also a plan's ``targets``) were pydantic's 'unable to parse string as a
+  number': 1200 and 11.5741 a second offered (units._RATE_MULT, ``/day``);
+* a catalog model beside a ``params_b`` of another size (llama-3.1-8b with 70; mixtral-8x7b with its active 12.9)
+  was sized silently as the catalog's shape at the given count, the report titled with the model: refused past half
+  again either way (job._check_size); llama-2-7b with 7 (the name's rounding) is still the override it was.
+
+Clean on main already: camelCase and hyphenated keys, nvidia-smi's product names ('NVIDIA H100 80GB HBM3', 'Tesla
+V100-SXM2-32GB', 'NVIDIA GeForce RTX 4090'), 'bfloat16', '20 rps', --currency usd, --lang zh-TW, JSON with a trailing
+comma, a requirements file given to plan, a price CSV's price 0, --as-of after today, a header with no rows.
+
+Seen and left: a Markdown fence around YAML (copied from the README) is 'found character '`' that cannot start any
+token' and a TOML file 'did not find expected <document start>', the kind of file not named; ``--gpu h100,a100``
+offers h100 alone (--gpu takes one GPU; constraints.gpus is the list); a plan cadence ``per_week: 2`` or ``per_month:
+weekly`` lists the cadence keys, nothing offered (8.7 runs a month); ``at_month: June`` / ``2027-06`` is pydantic's
+'unable to parse string as an integer' (the month's number in the plan is meant); ``framework: TGI`` / ``lmdeploy``
+(not modelled) lists the engines; a rental priced at an instance's whole hourly price (98.32 for a p5.48xlarge's 8
+GPUs, where hourly_usd is a GPU's) is audited at 8 times the price, the ratio rule saying the price is high but not
+why; a price CSV's 'Total' row; ``-o ~/r.md`` in quotes says the directory does not exist, not that ~ is the shell's.
+Running as root, a file with no read permission and -o into a read-only folder could not be tried.
 """
 from __future__ import annotations
 
@@ -105,9 +142,11 @@ def add(case, ns: dict[str, Any]) -> None:
     # ------------------------------------------------------------ words people use for a choice
     for field, given, meant, base in (("task", "serving", "inference", SERVE8), ("task", "sft", "finetune", LORA8),
                                       ("method", "peft", "lora", LORA8), ("precision", "half", "fp16", SERVE8),
-                                      ("precision", "4bit", "int4", SERVE8), ("precision", "bfloat16", "bf16", SERVE8)):
+                                      ("precision", "bfloat16", "bf16", SERVE8)):
         rcase(f"word50: {field} {given!r}: refused, {meant} offered", {"workload": {**base, field: given}},
               _refused("r.yaml", f"workload.{field}", f"did you mean {meant}?"))
+    rcase("word50: precision '4bit': refused, none offered (int4 and fp4 are both 4 bits, as round 46 has it)", {"workload": {**SERVE8, "precision": "4bit"}},
+          _refused_no("r.yaml", "workload.precision", "'4bit'", absent=("did you mean",)))
     rcase("word50: framework 'vllm==0.6.3' (a pip pin): refused, vllm and framework_version 0.6.3 offered", {"workload": {**SERVE8, "framework": "vllm==0.6.3"}},
           _refused("r.yaml", "workload.framework", "vllm", "framework_version", "0.6.3"))
     for given, meant in (("purchase", "buy"), ("lease", "rent")):

@@ -10,7 +10,7 @@
   unit_price_usd as if it were either: unit_price_usd is per GPU, the total over hardware.count is offered; a
   purchase's ``hourly_usd`` and a rental's ``unit_price_usd`` were read and never used: refused, naming the field of
   the mode;
-* choice words people use (task serving / sft, method peft, precision half / 4bit, mode purchase / lease, condition
+* choice words people use (task serving / sft, method peft, precision half, mode purchase / lease, condition
   second-hand) offered nothing: the choice is offered; a pip pin (``framework: vllm==0.6.3``) names the release's
   own field;
 * a request rate written '1.2k' or '1M/day' was pydantic's 'unable to parse string as a number': 1200 and 11.5741
@@ -136,7 +136,6 @@ def test_a_purchase_at_its_unit_price_is_audited(tmp_path):
     ({"workload": {**LORA8, "task": "sft"}}, "workload.task", "finetune"),
     ({"workload": {**LORA8, "method": "peft"}}, "workload.method", "lora"),
     ({"workload": {**SERVE8, "precision": "half"}}, "workload.precision", "fp16"),
-    ({"workload": {**SERVE8, "precision": "4bit"}}, "workload.precision", "int4"),
 ])
 def test_a_choice_in_other_words_is_offered(tmp_path, doc, field, meant):
     _write(tmp_path, "r.yaml", doc)

@@ -49,12 +49,12 @@ _STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "
 
 #: Words people use for a choice that the schema names otherwise, for the 'did you mean' of a refused choice: a
 #: service is ``inference``, supervised fine-tuning (SFT) ``finetune``, PEFT's adapters ``lora``, half precision
-#: ``fp16``, 4-bit weights ``int4``, a purchase ``buy``, a lease ``rent``, second-hand cards ``used`` (difflib found
-#: none of them; hostile round 50).
+#: ``fp16``, a purchase ``buy``, a lease ``rent``, second-hand cards ``used`` (difflib found none of them; hostile
+#: round 50). A width ('4bit', '8-bit') is not here: two choices have it (round 46's ``_word_or_prefix``).
 _CHOICE_WORDS = {"serving": "inference", "serve": "inference", "sft": "finetune", "fine-tuning": "finetune",
-                 "finetuning": "finetune", "peft": "lora", "half": "fp16", "4bit": "int4", "4-bit": "int4",
-                 "8bit": "int8", "8-bit": "int8", "purchase": "buy", "lease": "rent", "rental": "rent",
-                 "second-hand": "used", "secondhand": "used", "second hand": "used", "pre-owned": "used"}
+                 "finetuning": "finetune", "peft": "lora", "half": "fp16", "purchase": "buy", "lease": "rent",
+                 "rental": "rent", "second-hand": "used", "secondhand": "used", "second hand": "used",
+                 "pre-owned": "used"}
 
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
