@@ -175,6 +175,15 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("size50: llama-3.1-8b with params_b 8 (its size): estimated", {"workload": {**SERVE8, "params_b": 8}}, _answered)
     rcase("size50: llama-2-7b with params_b 7 (the name's size, 6.74 in the catalog): estimated", {"workload": {**SERVE8, "model": "llama-2-7b", "params_b": 7}}, _answered)
 
+    # ------------------------------------------------------------ other text where YAML goes (added after the blind run)
+    fenced = "```yaml\nworkload: " + json.dumps(SERVE8) + "\n```\n"
+    case("text50: a requirements file in a Markdown code fence (copied from a README): refused, the fence named", {"r.yaml": fenced}, list(EST), expect="any",
+         check=_refused("r.yaml", "line 1", "Markdown code fence"))
+    case("text50: a plan ending in a closing fence: refused, the fence named", {"plan.yaml": ns["PLAN"] + "```\n"}, ["plan", "plan.yaml"], expect="any",
+         check=_refused("plan.yaml", "Markdown code fence"))
+    case("text50: a TOML file ([workload], task = ...): refused, TOML named", {"r.toml": '[workload]\ntask = "inference"\nmodel = "llama-3.1-8b"\n'},
+         ["estimate", "r.toml", "--gpu", "h100"], expect="any", check=_refused("r.toml", "TOML", "workload:"))
+
     # ------------------------------------------------------------ neighbours: options, file kinds, price CSVs
     case("opt50: --currency usd (lower case): refused, USD offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--currency", "usd"], expect="any", check=_refused("did you mean USD?"))
     case("opt50: --lang zh-TW: refused, zh offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--lang", "zh-TW"], expect="any", check=_refused("did you mean zh?"))

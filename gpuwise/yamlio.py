@@ -404,6 +404,24 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, path: Path) -> UserError:
                              "byte": f"{raw[exc.start]:02X}", "char": legacy[exc.start]})  # one byte a character
 
 
+_TOML_SECTION = re.compile(r"^\s*\[\[?[\w.\-\"]+\]\]?\s*(#.*)?$", re.MULTILINE)
+_TOML_KEY = re.compile(r"^\s*[\w.\-\"]+\s*=\s*\S", re.MULTILINE)
+
+
+def _other_text(text: str, mark: Any) -> tuple[str, str] | None:
+    """The file is YAML copied with a Markdown code fence round it (a README's or a chat's ```yaml), or TOML
+    (``[workload]`` and ``task = "inference"``): said as such, where the parser stopped (hostile round 50)."""
+    lines = text.splitlines()
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    if line.lstrip().startswith(("```", "~~~")):
+        return (N_("invalid YAML at line %(line)s: a Markdown code fence (```), as a copy from a README or a chat "
+                   "brings"), N_("remove the fence lines; the YAML between them is the file"))
+    if _TOML_SECTION.search(text) and _TOML_KEY.search(text):
+        return (N_("invalid YAML at line %(line)s: this is TOML ([section] and key = value), not YAML"),
+                N_("write each section as 'workload:' with its keys indented under it as 'task: inference'"))
+    return None
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
@@ -436,6 +454,9 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
                                "two files were joined"), where=str(path),
                             hint=N_("remove it: only the file's first bytes may hold one"),
                             values={"line": text.count("\n", 0, inner) + 1}) from None
+        if mark and (kind := _other_text(text, mark)) is not None:  # a README's fence or a TOML file: the parser's
+            # words ("found character '`'", "did not find expected <document start>") named neither (round 50)
+            raise UserError(kind[0], where=str(path), hint=kind[1], values={"line": mark.line + 1}) from None
         if mark and problem == "found character that cannot start any token" and (ch := _char_at(text, mark)):
             problem = f"found character {ch!r} that cannot start any token"  # the C loader leaves it out; PyYAML's
             # own scanner names it ('@' and '`' are reserved at a value's start)

@@ -17,7 +17,9 @@
   a second offered (units.py ``_RATE_MULT``, ``/day``);
 * a catalog model beside a ``params_b`` of another size (llama-3.1-8b with 70) was sized silently as the catalog's
   shape at the given count, titled with the model named: refused past half again either way (job.py
-  ``_check_size``).
+  ``_check_size``);
+* a YAML file in a Markdown code fence (copied from a README) or a TOML file was the parser's words alone: the kind of
+  text is named (yamlio ``_other_text``).
 
 The guards beside them (passing before too): a key misspelt in its own section keeps its close match, a plain GPU
 name is estimated, a purchase with unit_price_usd is audited, params_b within the name's rounding is kept.
@@ -180,3 +182,20 @@ def test_a_size_within_the_names_rounding_is_kept(tmp_path, model, params_b):
     _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "model": model, "params_b": params_b}})
     r = cli(*EST, cwd=tmp_path)
     assert r.returncode == 0 and not r.stderr.strip()
+
+
+def test_a_markdown_fence_and_a_toml_file_are_named(tmp_path):
+    """A README's ```yaml fence copied with the file, and a TOML file, were the parser's words ("found character '`'
+    that cannot start any token", "did not find expected <document start>"): the kind of text is named."""
+    _write(tmp_path, "r.yaml", "```yaml\nworkload: " + json.dumps(SERVE8) + "\n```\n")
+    err = _one_line(cli(*EST, cwd=tmp_path))
+    assert "r.yaml: invalid YAML at line 1: a Markdown code fence (```)" in err and "remove the fence lines" in err
+    _write(tmp_path, "r.toml", '[workload]\ntask = "inference"\nmodel = "llama-3.1-8b"\n')
+    err = _one_line(cli("estimate", "r.toml", "--gpu", "h100", "--lang", "zh", cwd=tmp_path))
+    assert "r.toml" in err and "TOML" in err and "workload:" in err
+
+
+def test_yaml_with_a_brace_line_is_still_the_parsers_words(tmp_path):
+    _write(tmp_path, "r.yaml", "workload: {task: inference\n")
+    err = _one_line(cli(*EST, cwd=tmp_path))
+    assert "invalid YAML at line" in err and "TOML" not in err and "fence" not in err
