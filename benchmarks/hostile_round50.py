@@ -184,6 +184,13 @@ def add(case, ns: dict[str, Any]) -> None:
     case("text50: a TOML file ([workload], task = ...): refused, TOML named", {"r.toml": '[workload]\ntask = "inference"\nmodel = "llama-3.1-8b"\n'},
          ["estimate", "r.toml", "--gpu", "h100"], expect="any", check=_refused("r.toml", "TOML", "workload:"))
 
+    # ------------------------------------------------------------ a plan's cadence by the week (added after the blind run)
+    for given, cad, words in (("per_week: 2", {"per_week": 2}, ("cadence.per_week", "per_month: 8.69")),
+                              ("per_month: weekly", {"per_month": "weekly"}, ("cadence.per_month", "per_month: 4.345")),
+                              ("weekly: true", {"weekly": True}, ("cadence.weekly", "per_month: 4.345"))):
+        pcase(f"cad50: a plan's cadence {given}: refused, runs a month offered", _plan(lambda d, cad=cad: d["workloads"][0].update(cadence=cad)),
+              _refused("plan.yaml", *words), argv=("plan", "plan.yaml"))
+
     # ------------------------------------------------------------ neighbours: options, file kinds, price CSVs
     case("opt50: --currency usd (lower case): refused, USD offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--currency", "usd"], expect="any", check=_refused("did you mean USD?"))
     case("opt50: --lang zh-TW: refused, zh offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--lang", "zh-TW"], expect="any", check=_refused("did you mean zh?"))

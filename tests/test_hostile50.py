@@ -199,3 +199,17 @@ def test_yaml_with_a_brace_line_is_still_the_parsers_words(tmp_path):
     _write(tmp_path, "r.yaml", "workload: {task: inference\n")
     err = _one_line(cli(*EST, cwd=tmp_path))
     assert "invalid YAML at line" in err and "TOML" not in err and "fence" not in err
+
+
+@pytest.mark.parametrize("cadence, field, meant", [({"per_week": 2}, "per_week", "8.69"),
+                                                   ({"per_month": "weekly"}, "per_month", "4.345"),
+                                                   ({"weekly": True}, "weekly", "4.345"),
+                                                   ({"per_day": 1}, "per_day", "30.42")])
+def test_a_plan_cadence_by_the_week_or_day_offers_runs_a_month(tmp_path, cadence, field, meant):
+    """The ledger's month is 730 hours (ledger.HOURS_PER_MONTH), 30.4167 days: 2 a week = 2 x 30.4167 / 7 = 8.69,
+    weekly = 4.345, daily = 30.42 runs a month."""
+    plan = yaml.safe_load((ROOT / "examples" / "plan-team-4090.yaml").read_text())
+    plan["workloads"][0]["cadence"] = cadence
+    _write(tmp_path, "plan.yaml", plan)
+    err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
+    assert f"workloads[0].cadence.{field}: " in err and f"per_month: {meant}" in err

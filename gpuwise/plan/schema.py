@@ -113,6 +113,30 @@ class Cadence(Strict):
 
     _v = field_validator("per_month", "hours_per_day", "growth_per_month")(_finite)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _runs_a_week(cls, data: Any) -> Any:
+        """``per_week: 2`` or ``per_day: 1`` (a team's habit) listed the cadence keys, nothing offered (hostile round
+        50): per_month counts runs a month, and the number is offered at the ledger's month of 730 hours
+        (30.42 days; ledger.HOURS_PER_MONTH)."""
+        from ..ledger import HOURS_PER_MONTH
+
+        days = {"per_week": 7.0, "per_day": 1.0, "per_year": 365.0, "per_quarter": 3 * HOURS_PER_MONTH / 24}
+        every = {"daily": 1.0, "weekly": 7.0, "biweekly": 14.0, "fortnightly": 14.0, "monthly": HOURS_PER_MONTH / 24,
+                 "quarterly": 3 * HOURS_PER_MONTH / 24}
+        for key, value in (data.items() if isinstance(data, dict) else ()):
+            word = value.strip().lower() if key == "per_month" and isinstance(value, str) else (
+                key.lower() if isinstance(key, str) and value is True else None)  # 'per_month: weekly', 'weekly: true'
+            if word in every:
+                raise SaidAt((key,), N_("per_month counts the runs a month: %(word)s is per_month: %(meant)s"),
+                             word=word, meant=f"{HOURS_PER_MONTH / 24 / every[word]:.4g}")
+            if (key in days and isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+                    and value == value and value != float("inf")):
+                meant = value * HOURS_PER_MONTH / 24 / days[key]
+                raise SaidAt((key,), N_("unknown key: per_month counts the runs a month; %(given)s %(key)s is "
+                                        "per_month: %(meant)s"), given=f"{value:g}", key=key, meant=f"{meant:.4g}")
+        return data
+
     @model_validator(mode="after")
     def _one(self) -> Cadence:
         given = [n for n, v in (("at_month", self.at_month), ("per_month", self.per_month),
