@@ -184,6 +184,14 @@ def add(case, ns: dict[str, Any]) -> None:
     case("text50: a TOML file ([workload], task = ...): refused, TOML named", {"r.toml": '[workload]\ntask = "inference"\nmodel = "llama-3.1-8b"\n'},
          ["estimate", "r.toml", "--gpu", "h100"], expect="any", check=_refused("r.toml", "TOML", "workload:"))
 
+    # ------------------------------------------------------------ two GPUs where one goes (added after the blind run)
+    case("two50: --gpu 'h100,a100': refused, both named, constraints.gpus said", {"r.yaml": json.dumps({"workload": SERVE8})}, ["estimate", "r.yaml", "--gpu", "h100,a100"], expect="any",
+         check=_refused("--gpu", "names 2 GPUs", "h100-80gb-sxm", "a100", "constraints.gpus"))
+    acase("two50: hardware.gpu 'H100 / H200': refused, both named", {**_rent(), "hardware": {**BUY8, "gpu": "H100 / H200"}},
+          _refused("p.yaml", "hardware.gpu", "names 2 GPUs", "h200-141gb-sxm"))
+    rcase("two50: a constraints.gpus entry 'a100/h200': refused, an entry each offered", {"workload": SERVE8, "constraints": {"gpus": ["h100", "a100/h200"]}},
+          _refused("r.yaml", "constraints.gpus[1]", "[a100, h200-141gb-sxm]"), argv=("recommend", "r.yaml"))
+
     # ------------------------------------------------------------ a plan's cadence by the week (added after the blind run)
     for given, cad, words in (("per_week: 2", {"per_week": 2}, ("cadence.per_week", "per_month: 8.69")),
                               ("per_month: weekly", {"per_month": "weekly"}, ("cadence.per_month", "per_month: 4.345")),

@@ -213,3 +213,16 @@ def test_a_plan_cadence_by_the_week_or_day_offers_runs_a_month(tmp_path, cadence
     _write(tmp_path, "plan.yaml", plan)
     err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
     assert f"workloads[0].cadence.{field}: " in err and f"per_month: {meant}" in err
+
+
+def test_two_gpus_where_one_goes_are_named(tmp_path):
+    """'h100,a100' for --gpu offered h100-80gb-sxm alone (difflib); an entry 'a100/h200' of constraints.gpus offered
+    h200, then the two A100s."""
+    _write(tmp_path, "r.yaml", {"workload": SERVE8})
+    err = _one_line(cli("estimate", "r.yaml", "--gpu", "h100,a100", cwd=tmp_path))
+    assert "--gpu: 'h100,a100' names 2 GPUs, and this takes one (give one of h100-80gb-sxm or a100;" in err
+    _write(tmp_path, "r.yaml", {"workload": SERVE8, "constraints": {"gpus": ["h100", "a100/h200"]}})
+    err = _one_line(cli("recommend", "r.yaml", cwd=tmp_path))
+    assert "constraints.gpus[1]: 'a100/h200' names 2 GPUs" in err and "[a100, h200-141gb-sxm]" in err
+    _write(tmp_path, "r.yaml", {"workload": SERVE8})
+    assert cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path).returncode == 0

@@ -194,6 +194,7 @@ class NameIndex:
                             hint=N_("give the whole name: did you mean %(names)s?"), hint_values={"names": family[0]})
         self._several(str(name), where)
         self._counted(str(name), where)
+        self._listed(str(name), where)
         ids = self.close(str(name))
         sizes = _sizes(str(name)) if self.kind == "model" and not ids else set()
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
@@ -221,6 +222,27 @@ class NameIndex:
                         hint=N_("a count is not part of the GPU's name: give --gpu %(gpu)s --gpus %(count)s") if flag
                         else N_("a count is not part of the GPU's name: give gpu %(gpu)s and count %(count)s"),
                         hint_values={"gpu": ident, "count": count})
+
+    def _listed(self, name: str, where: str | None) -> None:
+        """Two GPUs where one goes ('h100,a100', 'H100 / A100' in ``--gpu`` or ``hardware.gpu``): difflib offered the
+        first alone (hostile round 50). Refused naming both; a list of candidates is ``constraints.gpus``'s."""
+        parts = [p.strip() for p in re.split(r"[,;/|]| or ", name) if p.strip()] if self.kind == "gpu" else []
+        if len(parts) < 2:
+            return
+        ids = []
+        for part in parts:
+            try:
+                ids.append(self.resolve(part).id)
+            except UserError as exc:  # an ambiguous family ('A100') is a GPU named too, as written
+                if "ambiguous" not in str(exc.template):
+                    return
+                ids.append(part)
+        entry = bool(where) and re.search(r"gpus\[\d+\]$", str(where).rstrip()) is not None  # a list's entry
+        raise UserError(N_("'%(name)s' names %(n)s GPUs, and this takes one"), where=where,
+                        values={"name": visible(name), "n": len(ids)},
+                        hint=N_("give each its own entry: [%(list)s]") if entry else N_(
+                            "give one of %(names)s; constraints.gpus lists the GPUs a recommendation may choose from"),
+                        hint_values={"names": either(ids), "list": ", ".join(ids)})
 
     def _stated(self, name: str, where: str | None = None) -> Resolved | None:
         """Rule 7 of docs/names.md: a GPU name that fits no entry as typed, but does once the words that say its form
