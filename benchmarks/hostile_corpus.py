@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 4,095 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 4,104 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -128,9 +128,10 @@ nothing, numbers written as prose: '~1000', '16-32', '2x8', '15 cents', a date f
 benchmarks/hostile_left60.py: growth as a whole percentage, bounds in ask, amounts in EUR or GBP) and 60 of round 49
 (benchmarks/hostile_round49.py: the 2026 serving inputs combined badly, checkpoint_every_n_layers 0 or past the model's
 layers, attention kernels (and where they have no build) and stacks as users name them, quantized releases, owned networks by their generation, an
-overlay's model, gpuhunt's catalog, proposal folders with other files, explain given a topic) and 47 of round 50 (benchmarks/hostile_round50.py: keys in another section,
-a count in a GPU's name, a quote's total and a price of the other mode, choice words people use, rates as 1.2k or
-1M/day, a catalog model beside another size), over every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
+overlay's model, gpuhunt's catalog, proposal folders with other files, explain given a topic) and 56 of round 50 (benchmarks/hostile_round50.py: keys in another section,
+a count or two GPUs in a GPU's name, a quote's total and a price of the other mode, choice words people use, rates as
+1.2k or 1M/day, a catalog model beside another size, YAML in a Markdown fence and TOML, a plan's runs a week), over
+every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
 real process, and judged against the promise: bad input is one line on stderr and exit 2 (with the
