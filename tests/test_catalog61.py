@@ -65,6 +65,12 @@ def test_geforce_peaks_by_hand(kb, gid):
         assert g.peaks.int8 == pytest.approx(ai_tops / 2, abs=0.6)
 
 
+def test_rtx_4080_whitepaper_peak_matches_the_compare_page(kb):
+    """NVIDIA's GeForce compare page gives the RTX 4080 '780 AI TOPS' (sparse FP8 / INT8, FP16 accumulate): the
+    Ada whitepaper's dense INT8 389.9 doubled, 76 SMs x 4,096 x 2.505 GHz = 779.8 (catalogcheck61)."""
+    assert 2 * kb.gpus["rtx-4080"].peaks.int8 == pytest.approx(780, abs=0.6)
+
+
 @pytest.mark.parametrize(("typed", "gid"), [
     ("RTX4080", "rtx-4080"), ("4080 super", "rtx-4080-super"), ("4080S", "rtx-4080-super"), ("A5000", "rtx-a5000"),
     ("RTX A4000", "rtx-a4000"), ("RTX 4000 Ada", "rtx-4000-ada"), ("5000 Ada", "rtx-5000-ada"), ("A2", "a2"),
@@ -131,6 +137,8 @@ def test_rdna3_cards(kb, typed, gid, gb, bw, fp16, tdp):
     assert (g.id, g.architecture, g.isa, g.memory.gb, g.memory.bandwidth_gb_s, g.power.tdp_w) == \
         (gid, "rdna3", "gfx1100", gb, bw, tdp)
     assert g.peaks.bf16 == g.peaks.fp16 == pytest.approx(fp16, abs=0.1) and g.peaks.fp8 is None
+    # AMD GPUOpen's RDNA 4 matrix-core post: the RX 7900 XTX (RDNA 3) runs FP16, BF16 and I8 at 512 per clock per CU
+    assert g.peaks.int8 == g.peaks.fp16
 
 
 def test_rdna3_training_share_by_hand(kb):
