@@ -449,13 +449,19 @@ def main() -> int:
                              ("DY", "branch decodeblind9", "RTX A6000 / 5090 / PRO 6000: llama.cpp PR threads, vLLM"),
                              ("DW", "branch decodeblind10", "1-2 x RTX PRO 6000 Max-Q: vLLM, TensorRT-LLM, llama.cpp"),
                              ("DT", "branch decodeblind11", "GB10 / RTX PRO 6000 vLLM by format, RTX 4090, P40"),
-                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100"),
-                             # branch catalog61's ids DU.. (cards new to the catalog: XiongjieDai's May 2024
-                             # llama-bench notebooks, llama.cpp build 2824, on RTX 3080 / 3080 Ti / 4080 and one
-                             # and four RTX 4000 / 5000 Ada)
-                             ("DU", "branch catalog61", "RTX 3080 / 3080 Ti / 4080, 1-4 RTX 4000 / 5000 Ada")):
+                             ("SU", "branch decodeblind13", "4 x PRO 6000 Max-Q, A100 llama.cpp, MI300X, H100")):
         report(f"  of which the rows added at {when} (ids {ids}..; {where}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(rf"{ids}\d", c[0])], False)
+    # the DU.. ids by round: catalog61 (DU01-DU15: cards new to the catalog, XiongjieDai's May 2024 llama-bench
+    # notebooks, llama.cpp build 2824, on RTX 3080 / 3080 Ti / 4080 and one and four RTX 4000 / 5000 Ada; an RTX 3080 at
+    # build 3622) and decodeblind34 (DU16-DU40: the RX 7900 XTX under llama.cpp's HIP build in pull request #26284;
+    # geerlingguy/ai-benchmarks' Vulkan llama-bench runs on an RTX 3060 12GB and an RTX A4000)
+    for branch, lo, hi, what in (
+            ("catalog61", 1, 15, "ids DU01-DU15; RTX 3080 / 3080 Ti / 4080, 1-4 RTX 4000 / 5000 Ada"),
+            ("decodeblind34", 16, 40, "ids DU16..; RX 7900 XTX HIP, RTX 3060 12GB / RTX A4000 Vulkan")):
+        report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
+               [c for c in independent if re.match(r"DU\d", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi],
+               False)
     # the DF.. ids by round: decodeblind29 (DF01-DF36, above), decodeblind30 (DF37-DF45: the baselines engine
     # projects keep beside their own engine's figures: llama.cpp BF16 and transformers on an RTX 3090 / GB10 in
     # Luce-Org/luce-megakernel, vLLM / SGLang on a GH200 and vLLM on a GB10 in EricLBuehler/mistral.rs's release

@@ -1,5 +1,7 @@
 """Rows DU01-DU14 of validation/decode_independent.csv (branch catalog61, blind figures in the validation README): the
 first decode rows on cards catalog61 added (RTX 3080, 3080 Ti, 4080, RTX 4000 Ada and RTX 5000 Ada, one and four).
+Rows DU16-DU22 (branch decodeblind34): an RX 7900 XTX under llama.cpp's HIP build, an RTX 3060 12GB and an RTX A4000
+under its Vulkan build (sources at ROWS34 below).
 
 Source: XiongjieDai/GPU-Benchmarks-on-LLM-Inference (RunPod, May 2024), the notebooks 'LLaMA 3/Gaming GPUs/<card>_v3'
 at 9232c8d5 and 'LLaMA 3/Professional GPUs/<card>_v3' at 7d5af524: each builds llama.cpp 4426e298 (build 2824) with
@@ -62,7 +64,7 @@ def estimated(kb, accuracy):
 
 
 def test_the_round_has_its_rows():
-    assert sorted(_rows()) == [*IDS, "DU15"]
+    assert sorted(_rows()) == [*IDS, "DU15", *IDS34]
 
 
 def test_du15_is_the_issue_figure():
@@ -113,3 +115,67 @@ def test_four_cards_separate_rate_from_fixed_time(row_8b, row_70b, bandwidth, sh
     rate = (Q4KM_70B - Q4KM_8B * LAYERS_70B / LAYERS_8B) / (t70 - t8 * LAYERS_70B / LAYERS_8B)
     assert rate / bandwidth == pytest.approx(share, abs=0.01)
     assert (t8 - Q4KM_8B / rate) / LAYERS_8B * 1e6 == pytest.approx(layer_us, abs=2)
+
+
+# Rows DU16-DU22 (branch decodeblind34). DU16 / DU17: ggml-org/llama.cpp pull request #26284 ('HIP: tune rdna 3 mmq
+# configs'), the t/s master column of its RX 7900 XTX table, 'llama 8B Q4_K_M' at micro-batch 512: tg64 and tg64@d4096.
+# DU18-DU22: geerlingguy/ai-benchmarks README at 022fb931, the 'Intel 265K Custom PC' lines (llama.cpp Vulkan build,
+# llama-bench tg128; issues #40 and #36 hold the tables).
+_PR = "https://github.com/ggml-org/llama.cpp/pull/26284"
+_GE = "https://github.com/geerlingguy/ai-benchmarks/blob/022fb93162585171e0551bfed5679dbaf728d02c/README.md"
+# id: (source, model, format, gpu, build, prompt tokens, output tokens, t/s as printed)
+ROWS34 = {
+    "DU16": (_PR, "llama-3.1-8b", "gguf-q4_k_m", "rx-7900-xtx", "10000", 0, 64, 105.75),
+    "DU17": (_PR, "llama-3.1-8b", "gguf-q4_k_m", "rx-7900-xtx", "10000", 4096, 64, 98.67),
+    "DU18": (_GE, "llama-3.2-3b", "gguf-q4_k_m", "rtx-3060-12gb", "7293", 0, 128, 122.85),
+    "DU19": (_GE, "qwen2.5-14b", "gguf-q4_k_m", "rtx-3060-12gb", "7293", 0, 128, 29.77),
+    "DU20": (_GE, "gpt-oss-20b", "", "rtx-3060-12gb", "7293", 0, 128, 83.96),
+    "DU21": (_GE, "llama-3.2-3b", "gguf-q4_k_m", "rtx-a4000", "7190", 0, 128, 149.44),
+    "DU22": (_GE, "gpt-oss-20b", "", "rtx-a4000", "7190", 0, 128, 93.55),
+}
+IDS34 = sorted(ROWS34)
+# blind (validation README, 'Rows DU16-DU22'), on the code at the branch's start
+BLIND34 = {"DU16": 15.2, "DU17": 13.8, "DU18": 7.6, "DU19": 6.9, "DU20": 19.3, "DU21": 8.5, "DU22": 30.8}
+
+
+@pytest.mark.parametrize("row_id", IDS34)
+def test_decodeblind34_rows_are_the_printed_figures(row_id):
+    url, model, fmt, gpu, build, prompt, output, figure = ROWS34[row_id]
+    row = _rows()[row_id]
+    assert (row["source"], row["model"], row["weight_format"], row["gpu"], int(row["count"])) == (
+        url, model, fmt, gpu, 1)
+    assert (row["framework"], row["framework_version"], row["precision"]) == (
+        "llama.cpp", build, "int4" if fmt else "fp4")
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"]), float(row["decode_tok_s"])) == (
+        prompt, output, figure)
+
+
+@pytest.mark.parametrize("row_id", IDS34)
+def test_decodeblind34_rows_are_estimated_near_their_blind_figures(estimated, row_id):
+    decode_rounds.assert_estimated(estimated, _rows()[row_id], row_id)
+    est, got = estimated[row_id]
+    assert abs((est / got - 1) * 100 - BLIND34[row_id]) <= 15 and 0.5 < est / got < 2.0, (row_id, est, got)
+
+
+def test_the_xtx_reads_its_kv_cache_near_the_framework_share():
+    """tg64@d4096 less tg64 is the 4,096 tokens of F16 KV (32 layers x 8 KV heads x 128 x K and V x 2 B = 131,072 B a
+    token, 0.537 GB) read once a token: 0.679 ms, 0.82 of the card's 960 GB/s, near llama.cpp's 0.80 share."""
+    extra = 1 / ROWS34["DU17"][-1] - 1 / ROWS34["DU16"][-1]
+    assert extra * 1e3 == pytest.approx(0.679, abs=0.002)
+    assert LAYERS_8B * 8 * 128 * 2 * 2 * 4096 / extra / 960e9 == pytest.approx(0.82, abs=0.01)
+
+
+def test_the_xtx_weights_leave_a_larger_fixed_time_at_the_framework_share():
+    """The Q4_K_M weights (the file less its Q4_K embedding table, 4.626e9 B with tg64's mean 32 tokens of KV) at
+    llama.cpp's 0.80 of 960 GB/s take 6.02 ms; the 9.456 ms token leaves 107 us a layer, against the 60 us the HIP
+    build takes from the framework (the 1.8x that makes DU16 / DU17 read 14-15% fast). One card, one table: not set."""
+    size = 4.58 * GIB - VOCAB * 4096 * 144 / 256 + LAYERS_8B * 8 * 128 * 2 * 2 * 32
+    assert size / 1e9 == pytest.approx(4.626, abs=0.001)
+    assert (1 / ROWS34["DU16"][-1] - size / (0.80 * 960e9)) / LAYERS_8B * 1e6 == pytest.approx(107, abs=1)
+
+
+@pytest.mark.parametrize(("row_id", "bandwidth", "share"), [("DU18", 360e9, 0.685), ("DU21", 448e9, 0.670)])
+def test_the_vulkan_dense_rows_read_two_thirds_of_the_datasheet(row_id, bandwidth, share):
+    """Llama 3.2 3B Q4_K_M (1.87 GiB; tied embeddings, so the output reads the whole table) a token, fixed time
+    included: 0.685 of the RTX 3060's 360 GB/s and 0.670 of the RTX A4000's 448 GB/s."""
+    assert 1.87 * GIB * ROWS34[row_id][-1] / bandwidth == pytest.approx(share, abs=0.003)
