@@ -120,7 +120,7 @@ def test_four_cards_separate_rate_from_fixed_time(row_8b, row_70b, bandwidth, sh
 # Rows DU16-DU22 (branch decodeblind34). DU16 / DU17: ggml-org/llama.cpp pull request #26284 ('HIP: tune rdna 3 mmq
 # configs'), the t/s master column of its RX 7900 XTX table, 'llama 8B Q4_K_M' at micro-batch 512: tg64 and tg64@d4096.
 # DU18-DU22: geerlingguy/ai-benchmarks README at 022fb931, the 'Intel 265K Custom PC' lines (llama.cpp Vulkan build,
-# llama-bench tg128; issues #40 and #36 hold the tables).
+# llama-bench tg128; issues #40, #36 and #39 hold the tables).
 _PR = "https://github.com/ggml-org/llama.cpp/pull/26284"
 _GE = "https://github.com/geerlingguy/ai-benchmarks/blob/022fb93162585171e0551bfed5679dbaf728d02c/README.md"
 # id: (source, model, format, gpu, build, prompt tokens, output tokens, t/s as printed)
@@ -132,10 +132,13 @@ ROWS34 = {
     "DU20": (_GE, "gpt-oss-20b", "", "rtx-3060-12gb", "7293", 0, 128, 83.96),
     "DU21": (_GE, "llama-3.2-3b", "gguf-q4_k_m", "rtx-a4000", "7190", 0, 128, 149.44),
     "DU22": (_GE, "gpt-oss-20b", "", "rtx-a4000", "7190", 0, 128, 93.55),
+    "DU23": (_GE, "llama-3.2-3b", "gguf-q4_k_m", "rtx-3080-ti", "7190", 0, 128, 263.24),
+    "DU24": (_GE, "qwen2.5-14b", "gguf-q4_k_m", "rtx-3080-ti", "7190", 0, 128, 70.74),
 }
 IDS34 = sorted(ROWS34)
 # blind (validation README, 'Rows DU16-DU22'), on the code at the branch's start
-BLIND34 = {"DU16": 15.2, "DU17": 13.8, "DU18": 7.6, "DU19": 6.9, "DU20": 19.3, "DU21": 8.5, "DU22": 30.8}
+BLIND34 = {"DU16": 15.2, "DU17": 13.8, "DU18": 7.6, "DU19": 6.9, "DU20": 19.3, "DU21": 8.5, "DU22": 30.8,
+           "DU23": 14.3, "DU24": 9.0}
 
 
 @pytest.mark.parametrize("row_id", IDS34)
@@ -179,3 +182,19 @@ def test_the_vulkan_dense_rows_read_two_thirds_of_the_datasheet(row_id, bandwidt
     """Llama 3.2 3B Q4_K_M (1.87 GiB; tied embeddings, so the output reads the whole table) a token, fixed time
     included: 0.685 of the RTX 3060's 360 GB/s and 0.670 of the RTX A4000's 448 GB/s."""
     assert 1.87 * GIB * ROWS34[row_id][-1] / bandwidth == pytest.approx(share, abs=0.003)
+
+
+@pytest.mark.parametrize(("small", "large", "bandwidth", "share", "layer_us"), [
+    ("DU23", "DU24", 912e9, 0.735, 28.6), ("DU18", "DU19", 360e9, 0.722, 15.0),
+])
+def test_two_sizes_on_one_ampere_card_separate_share_from_fixed_time(small, large, bandwidth, share, layer_us):
+    """Llama 3.2 3B Q4_K_M (1.87 GiB, 28 layers, all of it read: tied embeddings) and R1-Distill-Qwen-14B Q4_K_M
+    (ASSUMPTION (U): Qwen2.5-14B's 8.37 GiB, less its Q4_K embedding table, 48 layers) on one card at one build are
+    two equations, token = bytes / rate + layers x fixed time: the RTX 3080 Ti reads at 0.735 of its 912 GB/s with
+    28.6 us a layer, the RTX 3060 at 0.722 of 360 GB/s with 15.0 us, the GA10x share llama.cpp's sm86 override takes
+    from build 6100 (0.72, read on an RTX 3090 under the CUDA build; these Vulkan pairs check it, not set it)."""
+    b3, b14 = 1.87 * GIB, 8.37 * GIB - 152064 * 5120 * 144 / 256
+    t3, t14 = 1 / ROWS34[small][-1], 1 / ROWS34[large][-1]
+    rate = (b14 - b3 * 48 / 28) / (t14 - t3 * 48 / 28)
+    assert rate / bandwidth == pytest.approx(share, abs=0.003)
+    assert (t3 - b3 / rate) / 28 * 1e6 == pytest.approx(layer_us, abs=0.5)
