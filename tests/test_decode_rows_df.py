@@ -202,14 +202,23 @@ def test_the_pipeline_rows_are_one_gpu_at_a_time():
 # ROCm build walks Gemma 4's cache on its Triton unified attention kernel in every release (serving.yaml vllm
 # rocm_unified_attention_walk mixed_head_dims)
 MOVED = {f"DF{n}" for n in range(14, 32)}
+# moved by branch decodeblind34 (serving.yaml llama.cpp architecture_overrides.sm86: a GA10x part reads at 0.72 from
+# build 6100): closer to the measurement, held by the test below
+MOVED_SM86 = {"DF37"}
 
 
 def test_the_blind_estimates_stay_near_their_blind_band(estimated):
     for row_id in IDS:
-        if row_id in MOVED:
+        if row_id in MOVED or row_id in MOVED_SM86:
             continue
         est, got = estimated[row_id]
         assert abs((est / got - 1) * 100 - BLIND[row_id]) <= 10, row_id
+
+
+def test_the_ga10x_rows_moved_toward_their_measurement(estimated):
+    for row_id in sorted(MOVED_SM86):
+        est, got = estimated[row_id]
+        assert abs(est / got - 1) * 100 < abs(BLIND[row_id]), row_id
 
 
 def _mi350x_engine(kb, accuracy, model="gemma-4-31b", version="0.25.1", options=""):

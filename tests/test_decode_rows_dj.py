@@ -98,14 +98,23 @@ def test_the_max_q_pair_is_one_card_three_weeks_apart():
 # llama.cpp's one-token attention below Turing's MMA reads the cache once per query head (serving.yaml
 # kv_per_query_head)
 MOVED = {"DJ10", "DJ11", "DJ12", "DJ13"}
+# moved by branch decodeblind34 (serving.yaml llama.cpp architecture_overrides.sm86: a GA10x part reads at 0.72 from
+# build 6100): closer to the measurement, held by the test below
+MOVED_SM86 = {"DJ06"}
 
 
 def test_the_blind_estimates_stay_near_their_blind_band(estimated):
     for row_id in IDS:
-        if row_id in MOVED:
+        if row_id in MOVED or row_id in MOVED_SM86:
             continue
         est, got = estimated[row_id]
         assert abs((est / got - 1) * 100 - BLIND[row_id]) <= 10, row_id
+
+
+def test_the_ga10x_rows_moved_toward_their_measurement(estimated):
+    for row_id in sorted(MOVED_SM86):
+        est, got = estimated[row_id]
+        assert abs(est / got - 1) * 100 < abs(BLIND[row_id]), row_id
 
 
 def _engine(kb, accuracy, gpu, model="gpt-oss-20b", precision="fp4", framework="llama.cpp", version="6129"):

@@ -248,7 +248,7 @@ def clock_factor(gpus: dict[str, Gpu], gpu: Gpu, sources: tuple[Any, ...], compu
     return 1.0 if ref is None else C.held_clock_ratio(gpu, ref, compute)
 
 
-FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from"}
+FROM_RELEASE = {"allreduce_latency_us": "allreduce_latency_from", "bandwidth_fraction": "bandwidth_fraction_from"}
 """Override figures that hold only from a stated release of the build on (the field naming that release)."""
 
 

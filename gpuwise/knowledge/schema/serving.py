@@ -131,6 +131,10 @@ class VendorOverride(Strict):
     """The framework's constants on another vendor's GPUs (its ROCm or oneAPI build), where they differ."""
 
     bandwidth_fraction: float | None = Field(default=None, gt=0, le=1)
+    bandwidth_fraction_from: str | None = Field(default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.post[0-9]+)?$",
+                                                description="first release whose build reads at "
+                                                "`bandwidth_fraction` (earlier releases keep the next override's or "
+                                                "the framework's); unset: every release")
     compute_efficiency: float | None = Field(default=None, gt=0, le=1)
     step_overhead_us: float | None = Field(default=None, ge=0)
     layer_overhead_us: float | None = Field(default=None, ge=0)
