@@ -91,15 +91,15 @@ def test_a_purchase_within_the_solver_s_tolerance_is_said_to_be_a_tie(tmp_path: 
 
 
 @pytest.mark.parametrize("framework, written, said", [
-    ("vllm", "1e3", "1000 is no release of vLLM: the newest gpuwise knows is 0.20.0"),
-    ("vllm", "1000", "1000 is no release of vLLM: the newest gpuwise knows is 0.20.0"),
+    ("vllm", "1e3", "1000 is no release of vLLM: the newest gpuwise knows is 0.29.0"),
+    ("vllm", "1000", "1000 is no release of vLLM: the newest gpuwise knows is 0.29.0"),
     ("sglang", "1e3", "1000 is no release of SGLang: the newest gpuwise knows is 0.5.14"),
     ("tensorrt-llm", "3", "3 is no release of TensorRT-LLM: the newest gpuwise knows is 1.1.0"),
 ])
 def test_a_number_past_every_release_is_no_release(framework: str, written: str, said: str) -> None:
     """``framework_version: 1e3`` is read by YAML as the number 1000.0, and was asked for in quotes as "1000.0" (a
     float's repr, as if it were a release); a number whose major is past the newest release the framework's knowledge
-    names (knowledge/serving.yaml: vLLM's release bounds end at 0.20.0, SGLang's releases at 0.5.14, TensorRT-LLM's
+    names (knowledge/serving.yaml: vLLM's release bounds end at 0.29.0, SGLang's releases at 0.5.14, TensorRT-LLM's
     at 1.1.0) by more than one is refused as no release of the framework, naming that newest release."""
     from gpuwise.inputs.schema import Requirements
 

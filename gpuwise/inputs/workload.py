@@ -218,7 +218,7 @@ class Speculative(Strict):
 
 def _past_releases(framework: Any, v: float) -> Meant | None:
     """The refusal of a release written as a YAML number whose major is past the newest release the framework's
-    knowledge names by more than one (vLLM, whose newest named is 0.20.0: 1000, or 1e3 read as 1000.0; 2.0 is still
+    knowledge names by more than one (vLLM, whose newest named is 0.29.0: 1000, or 1e3 read as 1000.0; 2.0 is still
     asked for in quotes), naming the number as a number, not a float's repr, and that newest release, the framework's
     nearest real one; None where the framework's knowledge names no release (nothing to say it is none of them)."""
     if not isinstance(framework, str) or v < 0:

@@ -187,6 +187,11 @@ def in_releases(span: Any, version: str | None) -> bool:
     return version is not None and release_key(span.first) <= release_key(version) < release_key(span.before)
 
 
+_NOT_RELEASES = re.compile(r"compute_capabilit")
+"""Fields whose texts have a release's form but are not releases: GPU compute capabilities ('12.0', '12.1', as
+serving.yaml's fla_gdn_prefill lists them), which a framework's newest release must not be read from."""
+
+
 def named_releases(record: Any) -> list[str]:
     """The releases a knowledge record names, in :func:`release_key`'s order: its release list and every release
     bound of its windows and overrides (a framework's ``releases[].version``, ``scheduled_ahead.first``, a vendor
@@ -198,14 +203,16 @@ def named_releases(record: Any) -> list[str]:
             if "." in x and _RELEASE.fullmatch(x.strip()):
                 found.add(x.strip())
         elif depth < 12 and isinstance(x, dict):
-            for v in x.values():
-                walk(v, depth + 1)
+            for k, v in x.items():
+                if not _NOT_RELEASES.search(str(k)):
+                    walk(v, depth + 1)
         elif depth < 12 and isinstance(x, list | tuple):
             for v in x:
                 walk(v, depth + 1)
         elif depth < 12 and hasattr(x, "__dict__") and not isinstance(x, type):
-            for v in vars(x).values():
-                walk(v, depth + 1)
+            for k, v in vars(x).items():
+                if not _NOT_RELEASES.search(k):
+                    walk(v, depth + 1)
 
     walk(record, 0)
     return sorted(found, key=lambda v: (release_key(v), len(v)))  # 1.1 before 1.1.0, the same release
