@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from ...inputs.job import VENDOR_NAMES
 from ...knowledge.records import in_releases, release_at_least, version_key
 from ...messages import Phrase, phrase_text, quoted
 from .. import compute as C
@@ -166,8 +167,9 @@ def support_figures(fw: Framework, gpu: Gpu, precision: str) -> SupportFigures:
     cc = _cc(gpu)
     cuda = gpu.vendor == "nvidia" and cc is not None
     fp = fw.precisions.get(precision)  # type: ignore[call-overload]
-    units = fp is not None and (has_units(gpu, fp.compute)
-                                or bool(fp.fallback_compute and has_units(gpu, fp.fallback_compute)))
+    fallback = fp is not None and bool(fp.fallback_compute and has_units(gpu, fp.fallback_compute)) and (
+        fp.fallback_vendors is None or gpu.vendor in fp.fallback_vendors)  # a weight-only path made for this vendor
+    units = fp is not None and (has_units(gpu, fp.compute) or fallback)
     return SupportFigures(
         framework_vendor_listed=gpu.vendor in fw.vendors,
         framework_min_cc=float(fw.min_compute_capability) if cuda else 0.0,
@@ -219,6 +221,10 @@ def support(fw: Framework, gpu: Gpu, precision: str, gpus_per_copy: int = 1, bac
         elif not has_units(gpu, fp.compute):
             if fig.precision_units:  # the fallback's units
                 compute, weight_only = fp.fallback_compute, True
+            elif fp.fallback_compute and has_units(gpu, fp.fallback_compute):  # a weight-only path, not this maker's
+                bad = ("precision_hardware", ("", "serve.precision_no_weight_only", {
+                    "fw": fw.name, "precision": precision, "units": fp.compute.upper(), "gpu": gpu.name,
+                    "vendor": VENDOR_NAMES.get(gpu.vendor, gpu.vendor)}))
             else:
                 bad = ("precision_hardware", ("", "serve.precision_hardware", {
                     "fw": fw.name, "precision": precision, "units": fp.compute.upper(), "gpu": gpu.name}))

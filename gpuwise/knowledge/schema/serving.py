@@ -51,6 +51,9 @@ class FrameworkPrecision(Strict):
     fallback_compute: ComputeKind | None = Field(
         default=None, description="matmul precision of the weight-only path on GPUs without `compute` units; "
         "None = such GPUs cannot run it")
+    fallback_vendors: list[Vendor] | None = Field(
+        default=None, description="vendors whose GPUs without `compute` units take the `fallback_compute` path (its "
+        "weight-only kernels are theirs alone: vLLM's FP8 Marlin runs on NVIDIA only); default: every vendor listed")
     min_compute_capability: float | None = Field(default=None, description="NVIDIA SM floor of this path")
     vendors: list[Vendor] | None = Field(default=None, description="vendors with this kernel (default: all of "
                                          "the framework's)")
