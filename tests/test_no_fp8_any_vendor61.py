@@ -79,3 +79,22 @@ def test_fp8_serving_rules_say_what_happens_instead():
     assert not _hits(r, "CMP-NO-FP8")
     mi210 = next(c for c in r.candidates if c.gpu == "mi210")
     assert "no weight-only fp8 kernel for AMD GPUs" in " ".join(s.text for s in mi210.reason_sentences), mi210
+
+
+def test_fp4_training_without_fp4_units_is_a_training_finding_priced_at_fp8():
+    """The same question for FP4: full training in fp4 on an H100 or an MI300X (FP8 units, no FP4) got
+    CMP-FP4-EMULATED's serving sentence ('fp4 weights are dequantized to 16 bit') while its step was priced at the
+    FP8 speed. Now CMP-NO-FP4 says so for training, the serving rule stays silent, and a B200 gets neither; the
+    H100's fp4 GPU-hours are its fp8 ones (25.95 on 8 GPUs, Megatron), the B200's fp4 run is faster than its fp8."""
+    job = {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1.0e9, "stack": "megatron"}
+    gpus = ["h100-80gb-sxm", "mi300x", "b200"]
+    r = gpuwise.recommend({"workload": {**job, "precision": "fp4"},
+                           "constraints": {"gpus": gpus, "max_gpus": 8, "acquisition": "buy"}})
+    assert _hits(r, "CMP-NO-FP4") == {"h100-80gb-sxm", "mi300x"} and not _hits(r, "CMP-FP4-EMULATED")
+    r8 = gpuwise.recommend({"workload": {**job, "precision": "fp8"},
+                            "constraints": {"gpus": gpus, "max_gpus": 8, "acquisition": "buy"}})
+
+    def hours(res, gid):
+        return next(c.gpu_hours for c in res.candidates if c.gpu == gid and c.count == 8)
+    assert hours(r, "h100-80gb-sxm") == hours(r8, "h100-80gb-sxm")
+    assert hours(r, "b200") < hours(r8, "b200")
