@@ -180,6 +180,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     eff = pick("compute_efficiency")
     cf = fp.compute_factor if fp else 1.0
     bw_factor = fp.bandwidth_factor if fp else 1.0
+    if fp is not None and fmt == fp.format and memory_kind(gpu) == "gddr":  # the format's own GDDR read (F16 GEMV)
+        bw_factor *= fp.gddr_bandwidth_factor
     compute, weight_only = sup.compute, sup.weight_only
     if getattr(w, "weight_only_gemm", None) and fp is not None and fp.fallback_compute:  # forced Marlin: as on a
         compute, weight_only = fp.fallback_compute, True  # GPU without the precision's units (support.py)

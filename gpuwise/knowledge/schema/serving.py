@@ -63,6 +63,10 @@ class FrameworkPrecision(Strict):
         "it is not `format` (a key of the quantization formats): FP4 on AMD Instinct is OCP MXFP4")
     bandwidth_factor: float = Field(default=1.0, gt=0, le=2, description="weight-streaming speed relative to the "
                                     "framework's 16-bit GEMV (dequantization cost)")
+    gddr_bandwidth_factor: float = Field(
+        default=1.0, gt=0, le=2, description="on a GDDR part, this precision's own weight format streams at this times "
+        "the framework's bandwidth share there, where its batch-1 kernel reads a byte faster or slower than the kernel "
+        "the share was read on (llama.cpp's F16 matrix-vector path against its quantized one); HBM parts keep 1")
     compute_factor: float = Field(default=1.0, gt=0, le=2, description="large-batch GEMM speed relative to the "
                                   "dense peak of `compute` x the framework's compute efficiency")
     extra_layer_overhead_us: float = Field(default=0.0, ge=0, description="extra fixed cost per layer per step "
