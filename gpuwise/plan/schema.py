@@ -121,7 +121,8 @@ class Cadence(Strict):
         (30.42 days; ledger.HOURS_PER_MONTH)."""
         from ..ledger import HOURS_PER_MONTH
 
-        days = {"per_week": 7.0, "per_day": 1.0, "per_year": 365.0, "per_quarter": 3 * HOURS_PER_MONTH / 24}
+        month_days = HOURS_PER_MONTH / 24
+        days = {"per_week": 7.0, "per_day": 1.0, "per_year": 12 * month_days, "per_quarter": 3 * month_days}
         every = {"daily": 1.0, "weekly": 7.0, "biweekly": 14.0, "fortnightly": 14.0, "monthly": HOURS_PER_MONTH / 24,
                  "quarterly": 3 * HOURS_PER_MONTH / 24}
         for key, value in (data.items() if isinstance(data, dict) else ()):
