@@ -166,9 +166,9 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("name47: --gpu 'H100 NVL 188GB' (the pair's memory): refused, h100-nvl-94gb offered", serve, _refused_no("--gpu", "h100-nvl-94gb"), argv=_est("H100 NVL 188GB"))
     rcase("name47: --gpu 'RTX 6000' (Ada or Blackwell): ambiguous, both named", serve, _refused_no("--gpu", "ambiguous", "rtx-6000-ada"), argv=_est("RTX 6000"))
     rcase("name47: --gpu 'A100 PCIe' (40 or 80 GB): ambiguous, the two PCIe cards", serve, _refused_no("--gpu", "a100-40gb-pcie", "a100-80gb-pcie", absent=("sxm",)), argv=_est("A100 PCIe"))
-    rcase("name47: --gpu 'V100S' (a PCIe card of its own, not in the catalog): refused as such, v100-32gb-pcie offered", serve,
-          _refused_no("--gpu", "not in the catalog", "v100-32gb-pcie", absent=("sxm2",)), argv=_est("V100S"))
-    rcase("name47: --gpu 'Tesla V100S PCIe 32GB': refused as not in the catalog", serve, _refused_no("--gpu", "not in the catalog", "v100-32gb-pcie"), argv=_est("Tesla V100S PCIe 32GB"))
+    rcase("name47: --gpu 'V100S' (a PCIe card of its own, in the catalog since catalog61): v100s-pcie-32gb, never an SXM2",
+          serve, _estimated_on("v100s-pcie-32gb"), argv=_est("V100S"))
+    rcase("name47: --gpu 'Tesla V100S PCIe 32GB': v100s-pcie-32gb", serve, _estimated_on("v100s-pcie-32gb"), argv=_est("Tesla V100S PCIe 32GB"))
     rcase("name47: --gpu 'DGX A100' (shipped with 40 and 80 GB modules): ambiguous between the two SXM parts", serve,
           _refused_no("--gpu", "ambiguous", "a100-40gb-sxm", "a100-80gb-sxm", "memory size", absent=("pcie",)), argv=_est("DGX A100"))
     rcase("name47: --gpu 'DGX A100 80GB': a100-80gb-sxm", serve, _estimated_on("a100-80gb-sxm"), argv=_est("DGX A100 80GB"))

@@ -136,8 +136,8 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("ckpt49: checkpoint_every_n_layers 32 of 32 layers (one a stage): answered", {"workload": {**PRE8, "checkpoint_every_n_layers": 32}}, _answered())
     rcase("ckpt49: checkpoint_every_n_layers 2 beside gradient_checkpointing false: refused", {"workload": {**PRE8, "checkpoint_every_n_layers": 2, "gradient_checkpointing": False}},
           _refused("r.yaml", "workload.checkpoint_every_n_layers", "gradient_checkpointing"))
-    rcase("kern49: attention_kernel fa3: refused, the choices listed", {"workload": {**PRE8, "attention_kernel": "fa3"}},
-          _refused("r.yaml", "workload.attention_kernel", "'fa3'"))
+    rcase("kern49: attention_kernel fa3 (accepted since product61: FlashAttention-3, Hopper only): answered on an H100",
+          {"workload": {**PRE8, "attention_kernel": "fa3"}}, _answered())
     rcase("kern49: attention_kernel 'flash' (FlashAttention as people say it): refused, fa2 offered", {"workload": {**PRE8, "attention_kernel": "flash"}},
           _refused("r.yaml", "workload.attention_kernel", "did you mean fa2"))
     rcase("kern49: attention_kernel 'flash_attention_2' (transformers' attn_implementation): refused, fa2 offered", {"workload": {**PRE8, "attention_kernel": "flash_attention_2"}},
@@ -199,7 +199,7 @@ def add(case, ns: dict[str, Any]) -> None:
     case("explain49: explain Serving --lang zh: refused, the SRV- rules named", {}, ["explain", "Serving", "--lang", "zh"], expect="any",
          check=_refused_no("SRV-", absent=("USED-THROTTLING",)))
     case("explain49: explain SRV (an id's prefix): refused, the SRV- rules named", {}, ["explain", "SRV"], expect="any",
-         check=_refused("'SRV'", "14 rules", "SRV-P95-TTFT-TARGET"))
+         check=_refused("'SRV'", "rules, not one", "SRV-P95-TTFT-TARGET"))  # 16 since product61
     case("explain49: explain mem-fits (lower case): explained", {}, ["explain", "mem-fits"], expect="ok", check=lambda r: "MEM-FITS" in r.stdout)
     case("explain49: explain MEM-FIT (one letter short): refused, MEM-FITS offered", {}, ["explain", "MEM-FIT"], expect="any", check=_refused("MEM-FITS"))
     case("cli49: rules --topic memory: refused in one line", {}, ["rules", "--topic", "memory"], expect="any", check=_refused("--topic"))
