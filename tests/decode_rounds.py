@@ -32,3 +32,20 @@ def assert_estimated(estimated: dict[str, tuple[float, float]], row: dict, row_i
     est, got = estimated[row_id]
     assert math.isfinite(est) and est > 0
     assert got == pytest.approx(float(row["decode_tok_s"]))
+
+
+def assert_near_blind(estimated: dict[str, tuple[float, float]], blind: dict[str, float], skip: set[str],
+                      band: float = 10.0) -> None:
+    """Every row not moved on purpose (``skip``) still reads within ``band`` points of its blind error (%)."""
+    for row_id in blind:
+        if row_id in skip:
+            continue
+        est, got = estimated[row_id]
+        assert abs((est / got - 1) * 100 - blind[row_id]) <= band, row_id
+
+
+def assert_moved_closer(estimated: dict[str, tuple[float, float]], blind: dict[str, float], moved: set[str]) -> None:
+    """Each row a later mechanism moved reads closer to its measurement than it did blind."""
+    for row_id in sorted(moved):
+        est, got = estimated[row_id]
+        assert abs(est / got - 1) * 100 < abs(blind[row_id]), row_id
