@@ -253,6 +253,9 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_pipeline_zero=spec.pipeline_zero,
                        stack_interleaves=spec.interleaved_pipeline,
                        stack_pipeline_slots=spec.pipeline_split_slots,
+                       # only where the job names the stack: an unnamed FP8 job's default (default_stack) stands for
+                       # Megatron-Core or NeMo, whose recipes' splits the calibrated figure already holds
+                       stack_pipeline_head_last=spec.pipeline_head_last and bool(getattr(w, "stack", None)),
                        stack_local_batch=(spec.local_batch or 0) if "batch_size" not in w.model_fields_set else 0,
                        stack_tp_overlap=0.0 if fp4 else tp_overlap(job, spec),
                        stack_te=spec.transformer_engine,

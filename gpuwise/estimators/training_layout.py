@@ -190,6 +190,9 @@ class TrainingJob:
     # places beside the layers a pinned interleaved schedule splits over (Megatron-Core's embedding and loss counted as
     # a layer each: runtime.yaml training_stacks pipeline_split_slots); the planner's own interleaves never use them
     stack_pipeline_slots: int = 0
+    # the stack splits a pipeline by transformer layers alone, so the output head and the loss ride on the last rank
+    # beside its share of the layers (runtime.yaml training_stacks pipeline_head_last)
+    stack_pipeline_head_last: bool = False
     # sequences a data-parallel rank takes a micro-step on the stack by default, where the user set no micro-batch
     # (runtime.yaml training_stacks local_batch; 0: none, the user's or gpuwise's micro_batch only)
     stack_local_batch: int = 0
@@ -375,6 +378,19 @@ class Static:
     fetched: float = 0.0
 
 
+def pipeline_head_share(tj: TrainingJob, lay: Layout) -> float:
+    """The busiest pipeline rank's training FLOPs over the mean rank's where the stack splits the pipeline by
+    transformer layers alone (runtime.yaml training_stacks pipeline_head_last): each rank holds layers / pp of the
+    decoder and the last also the output head and the loss, V x h weights a token (6 FLOPs a weight for a full
+    fine-tune or pretraining, 4 with the head frozen), and a 1F1B pipeline steps at its slowest stage. A split the
+    layers do not fill evenly (pp x vpp not dividing them) is one that counts the embedding and the loss as places
+    (pipeline_split_slots) or is set by hand: no share then."""
+    if lay.pp <= 1 or not tj.stack_pipeline_head_last or tj.shape.layers % (lay.pp * lay.interleave):
+        return 1.0
+    head = (6.0 if tj.method == "full" else 4.0) * tj.shape.vocab * tj.shape.hidden
+    return 1.0 + (lay.pp - 1) * head / tj.layout_flops_per_token(lay)
+
+
 def figures(tj: TrainingJob, lay: Layout) -> Static:
     """Memory and per-step traffic of a layout (memoised: they do not depend on the GPU)."""
     key = ("static", lay)
@@ -401,7 +417,7 @@ def figures(tj: TrainingJob, lay: Layout) -> Static:
     else:
         grad_dense, grad_expert = dense * gb, expert * gb
     tokens = float(lay.replicas * lay.micro_batch * tj.seq * lay.grad_accum)
-    flops = tj.layout_flops_per_token(lay) * tokens / lay.gpus
+    flops = tj.layout_flops_per_token(lay) * tokens / lay.gpus * pipeline_head_share(tj, lay)
     layers_stage = math.ceil(shape.layers / lay.pp)
     mb_tokens = lay.micro_batch * tj.seq / lay.cp
     # per-op selective checkpointing: the two sequence-parallel all-gathers of a layer (half an all-reduce's volume

@@ -461,6 +461,11 @@ class StackSpeed(Strict):
         "split the pipeline over: Megatron-Core counts the embedding and the loss as a layer each when told to "
         "(account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split), so pp x vpp virtual stages "
         "need layers + 2 places; 0: each virtual stage holds at least one transformer layer")
+    pipeline_head_last: bool = Field(
+        default=False, description="the stack splits a pipeline by transformer layers alone, so the last rank "
+        "runs the output head and the loss beside its share of the layers and the pipeline steps at that rank's "
+        "pace (Megatron-Core's default split); False: the split counts the head (torchtitan's, DeepSpeed's by "
+        "parameters) or the stack has no pipeline")
     local_batch: int | None = Field(
         default=None, ge=1, le=1024, description="sequences a GPU's data-parallel rank takes a micro-step when its "
         "user sets no per-GPU batch (torchtitan's training.local_batch_size), gradient accumulation making up the "
