@@ -271,6 +271,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
     ("RT(?=3[3-9]|4[0-5])", "  of which the rows added by capacity56 (ids RT33..: MLPerf Inference v5.0 Offline; "
      "figures on unchanged code in the validation README): throughput", None),
+    # the serveblind38 round (ids ST01-ST07: MLPerf Inference v5.0 Offline logs of submitters no row had cited, read
+    # from ntuhpc's copy: AMD's, ASUSTeK's and Supermicro's 8 x MI325X on AMD's vLLM 0.6.5 harness, ASUSTeK's
+    # 8 x H200 SXM Llama 2 70B and Llama 3.1 405B, ASUSTeK's and Dell's 8 x H200 NVL on NVIDIA's harness)
+    ("ST", "  of which the rows added by serveblind38 (ids ST01-ST07: MLPerf Inference v5.0 Offline; blind figures "
+     "in the validation README): throughput", None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -329,4 +334,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # serveblind36 (ids RW..: surajssd/llm-k8s's vLLM 0.8.3 upstream serving suite on Azure ND96asr_v4, Llama 3.3 70B
     # BF16 on 8 x A100-SXM4-40GB, TP 8 on one node and TP 4 PP 2 over two, ShareGPT 200 prompts at 1, 4 and 16/s)
     ("RW", "  of which the rows added by serveblind36 (ids RW..; blind figures in the validation README): throughput"),
+    # serveblind38 (ids ST08-ST16: the same submitters' v5.0 Server logs, loadgen's Poisson arrivals: the three MI325X
+    # systems on AMD's vLLM harness, ASUSTeK's 8 x H200 SXM Llama 2 70B (Server and Interactive) and Llama 3.1 405B,
+    # ASUSTeK's and Dell's 8 x H200 NVL Llama 2 70B, Dell's Interactive)
+    ("ST", "  of which the rows added by serveblind38 (ids ST08-ST16: MLPerf Inference v5.0 Server; blind figures "
+     "in the validation README): throughput"),
 )
