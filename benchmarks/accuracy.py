@@ -551,7 +551,7 @@ def main() -> int:
                      ("serveblind33 (ids RT110-RT120)", r"RT(?=11\d\b|120\b)"),
                       ("serveblind34 (ids RV..)", r"RV"),
                       ("serveblind37 (ids RX..)", r"RX"), ("serveblind36 (ids RW..)", r"RW"),
-                      ("serveblind38 (ids ST08-ST16)", r"ST")):
+                      ("serveblind38 (ids ST08-ST16, ST19)", r"ST")):
         mine = [c for c in lat_rate if re.match(ids + r"\d", c[0])]
         report(f"  of which the rows added by {who}: latency", "ms", mine, False)
     # the mlperfinf round's Server rows (ids ML..: MLPerf Inference loadgen's Poisson arrivals at the scheduled rate)

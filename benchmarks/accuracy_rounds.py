@@ -273,9 +273,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "figures on unchanged code in the validation README): throughput", None),
     # the serveblind38 round (ids ST01-ST07: MLPerf Inference v5.0 Offline logs of submitters no row had cited, read
     # from ntuhpc's copy: AMD's, ASUSTeK's and Supermicro's 8 x MI325X on AMD's vLLM 0.6.5 harness, ASUSTeK's
-    # 8 x H200 SXM Llama 2 70B and Llama 3.1 405B, ASUSTeK's and Dell's 8 x H200 NVL on NVIDIA's harness)
-    ("ST", "  of which the rows added by serveblind38 (ids ST01-ST07: MLPerf Inference v5.0 Offline; blind figures "
-     "in the validation README): throughput", None),
+    # 8 x H200 SXM Llama 2 70B and Llama 3.1 405B, ASUSTeK's and Dell's 8 x H200 NVL on NVIDIA's harness; ST17-ST18:
+    # btbtyler09/mi100-llm-testing, Qwen3-32B and Qwen3-30B-A3B BF16 on 4 x MI100, vLLM 0.8.5 at concurrency 5 / 16)
+    ("ST", "  of which the rows added by serveblind38 (ids ST01-ST07 MLPerf v5.0 Offline, ST17-ST18 4 x MI100; blind "
+     "figures in the validation README): throughput", "  of which the rows added by serveblind38 (ids ST17-ST18): "
+     "latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -336,7 +338,7 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     ("RW", "  of which the rows added by serveblind36 (ids RW..; blind figures in the validation README): throughput"),
     # serveblind38 (ids ST08-ST16: the same submitters' v5.0 Server logs, loadgen's Poisson arrivals: the three MI325X
     # systems on AMD's vLLM harness, ASUSTeK's 8 x H200 SXM Llama 2 70B (Server and Interactive) and Llama 3.1 405B,
-    # ASUSTeK's and Dell's 8 x H200 NVL Llama 2 70B, Dell's Interactive)
-    ("ST", "  of which the rows added by serveblind38 (ids ST08-ST16: MLPerf Inference v5.0 Server; blind figures "
-     "in the validation README): throughput"),
+    # ASUSTeK's and Dell's 8 x H200 NVL Llama 2 70B, Dell's Interactive; ST19: Qwen3-32B BF16 on 4 x MI100 at 0.5/s)
+    ("ST", "  of which the rows added by serveblind38 (ids ST08-ST16 MLPerf v5.0 Server, ST19 4 x MI100; blind "
+     "figures in the validation README): throughput"),
 )

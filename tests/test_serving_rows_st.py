@@ -1,5 +1,6 @@
-"""Rows ST01-ST16 (serveblind38): MLPerf Inference v5.0 Offline and Server logs of submitters no row had cited, read
-from ntuhpc/mlperf_inference_results_v5.0 at cf354115 (a copy of mlcommons/inference_results_v5.0), scored blind.
+"""Rows ST01-ST19 (serveblind38): MLPerf Inference v5.0 Offline and Server logs of submitters no row had cited, read
+from ntuhpc/mlperf_inference_results_v5.0 at cf354115 (a copy of mlcommons/inference_results_v5.0), and three vLLM
+printouts on 4 x MI100 (btbtyler09/mi100-llm-testing), scored blind.
 
 The rule (validation README, 'Rows ST01-ST16'): every performance log in that copy of AMD's, ASUSTeK's, Supermicro's
 and Dell's closed submissions for llama2-70b and llama3_1-405b on a catalogued card, one a system-benchmark-scenario:
@@ -72,9 +73,50 @@ def _engine(gpu: str) -> tuple[str, str]:
     return ("vllm", "0.6.5") if gpu == "mi325x" else ("tensorrt-llm", "")
 
 
+MI100_SRC = ("https://github.com/btbtyler09/mi100-llm-testing/blob/3e46add426158c2fbf8c427c4e0397afc4a3fe05/"
+             "VLLM%20Benchmarks.md")
+# row -> (model, vLLM, concurrency or request rate, prompts, input tokens, generated tokens, output tok/s,
+#         TTFT mean, TPOT mean): the printouts' own figures
+MI100 = {
+    "ST17": ("qwen3-32b", "0.8.5", 5, 100, 102400, 11961, 58.32, 632.53, 83.03),
+    "ST18": ("qwen3-30b-a3b", "0.8.5", 16, 250, 256000, 32000, 324.07, 340.43, 46.07),
+    "ST19": ("qwen3-32b", "0.11.0", 0.5, 100, 102400, 12094, 58.50, 97.81, 53.45),
+}
+# blind est / published (README): ST17 1.548, ST18 1.444 (closed loop), ST19 1.007 (within reach at 0.5/s)
+MI100_BAND, MI100_RATE_BAND = (1.40, 1.60), (0.99, 1.02)
+
+
 def test_the_round_has_its_rows_and_no_more():
-    assert sorted(rows_in("serving_independent.csv", "ST", 1, 40)) == sorted(OFFLINE)
-    assert sorted(rows_in("serving_rate.csv", "ST", 1, 40)) == sorted(SERVER)
+    assert sorted(rows_in("serving_independent.csv", "ST", 1, 40)) == sorted([*OFFLINE, "ST17", "ST18"])
+    assert sorted(rows_in("serving_rate.csv", "ST", 1, 40)) == sorted([*SERVER, "ST19"])
+
+
+@pytest.mark.parametrize("row_id", sorted(MI100))
+def test_an_mi100_row_is_its_printout(row_id):
+    model, version, load, prompts, isl_total, osl_total, tps, ttft, tpot = MI100[row_id]
+    name = "serving_rate.csv" if row_id == "ST19" else "serving_independent.csv"
+    r = rows_in(name, "ST", 17, 19)[row_id]
+    assert (r["source"], r["model"], r["precision"], r["gpu"], int(r["count"]), int(r["tp"])) == (
+        MI100_SRC, model, "bf16", "mi100", 4, 4)
+    assert (r["framework"], r["framework_version"], int(r["prompts"])) == ("vllm", version, prompts)
+    # the random dataset's prompts: 102,400 input tokens over 100 requests = 1,024 each
+    assert int(r["prompt_tokens"]) == isl_total / prompts == 1024
+    assert int(r["output_tokens"]) == round(osl_total / prompts)  # 11,961 / 100 = 119.6 -> 120 (ST17)
+    assert (float(r["output_tokens_per_s"]), float(r["ttft_ms"]), float(r["tpot_ms"])) == (tps, ttft, tpot)
+    assert r["workload_options"] == "memory_fraction=0.98"  # the file's --gpu-memory-utilization 0.98
+    if row_id == "ST19":
+        assert float(r["request_rate"]) == load and r["concurrency"] == ""
+    else:
+        assert int(r["concurrency"]) == load
+
+
+def test_the_harness_estimates_the_mi100_rows_within_the_blind_band(tmp_path):
+    from gpuwise import knowledge
+
+    ratios = serving_ratios(knowledge.load(), tmp_path, {"ST17", "ST18"})
+    assert sorted(ratios) == ["ST17", "ST18"]
+    assert all(MI100_BAND[0] <= v <= MI100_BAND[1] for v in ratios.values()), ratios
+    assert_rate_rows_within(rows_in("serving_rate.csv", "ST", 19, 19), {"ST19": MI100["ST19"]}, MI100_RATE_BAND)
 
 
 @pytest.mark.parametrize("row_id", sorted(OFFLINE))
