@@ -275,9 +275,17 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # from ntuhpc's copy: AMD's, ASUSTeK's and Supermicro's 8 x MI325X on AMD's vLLM 0.6.5 harness, ASUSTeK's
     # 8 x H200 SXM Llama 2 70B and Llama 3.1 405B, ASUSTeK's and Dell's 8 x H200 NVL on NVIDIA's harness; ST17-ST18:
     # btbtyler09/mi100-llm-testing, Qwen3-32B and Qwen3-30B-A3B BF16 on 4 x MI100, vLLM 0.8.5 at concurrency 5 / 16)
-    ("ST", "  of which the rows added by serveblind38 (ids ST01-ST07 MLPerf v5.0 Offline, ST17-ST18 4 x MI100; blind "
-     "figures in the validation README): throughput", "  of which the rows added by serveblind38 (ids ST17-ST18): "
-     "latency"),
+    # (bounded to ST01-ST19: serveblind39 took ST20..)
+    ("ST(?=0\\d\\b|1\\d\\b)", "  of which the rows added by serveblind38 (ids ST01-ST07 MLPerf v5.0 Offline, ST17-ST18 "
+     "4 x MI100; blind figures in the validation README): throughput", "  of which the rows added by serveblind38 (ids "
+     "ST17-ST18): latency"),
+    # the serveblind39 round (ids ST20-ST24: MLPerf Inference v5.0 Offline logs of Dell systems no row had cited, its
+    # configs in the same copy: XE9680L 8 x H200 SXM Llama 2 70B and Mixtral 8x7B, XE7745 8 x L40S Llama 2 70B, XE9680
+    # 8 x H100 SXM Llama 2 70B and Llama 3.1 405B; ST30-ST36: btbtyler09/mi100-llm-testing 'vLLM Concurrency.md',
+    # Qwen3-32B GPTQ 4-bit on 4 x MI100, vLLM 0.9.1.dev at concurrency 1-100)
+    ("ST(?=2[0-4]\\b|3[0-6]\\b)", "  of which the rows added by serveblind39 (ids ST20-ST24 MLPerf v5.0 Offline, "
+     "ST30-ST36 4 x MI100 GPTQ; blind figures in the validation README): throughput", "  of which the rows added by "
+     "serveblind39 (ids ST30-ST36): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -339,6 +347,10 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # serveblind38 (ids ST08-ST16: the same submitters' v5.0 Server logs, loadgen's Poisson arrivals: the three MI325X
     # systems on AMD's vLLM harness, ASUSTeK's 8 x H200 SXM Llama 2 70B (Server and Interactive) and Llama 3.1 405B,
     # ASUSTeK's and Dell's 8 x H200 NVL Llama 2 70B, Dell's Interactive; ST19: Qwen3-32B BF16 on 4 x MI100 at 0.5/s)
-    ("ST", "  of which the rows added by serveblind38 (ids ST08-ST16 MLPerf v5.0 Server, ST19 4 x MI100; blind "
+    # (bounded to ST01-ST19: serveblind39 took ST20..)
+    ("ST(?=0\\d\\b|1\\d\\b)", "  of which the rows added by serveblind38 (ids ST08-ST16 MLPerf v5.0 Server, ST19 "
+     "4 x MI100; blind figures in the validation README): throughput"),
+    # serveblind39 (ids ST25-ST29: the same Dell systems' v5.0 Server logs, loadgen's Poisson arrivals)
+    ("ST(?=2[5-9]\\b)", "  of which the rows added by serveblind39 (ids ST25-ST29 MLPerf v5.0 Server, Dell; blind "
      "figures in the validation README): throughput"),
 )
