@@ -282,8 +282,8 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the serveblind39 round (ids ST20-ST24: MLPerf Inference v5.0 Offline logs of Dell systems no row had cited, its
     # configs in the same copy: XE9680L 8 x H200 SXM Llama 2 70B and Mixtral 8x7B, XE7745 8 x L40S Llama 2 70B, XE9680
     # 8 x H100 SXM Llama 2 70B and Llama 3.1 405B; ST30-ST36: btbtyler09/mi100-llm-testing 'vLLM Concurrency.md',
-    # Qwen3-32B GPTQ 4-bit on 4 x MI100, vLLM 0.9.1.dev at concurrency 1-100)
-    ("ST(?=2[0-4]\\b|3[0-6]\\b)", "  of which the rows added by serveblind39 (ids ST20-ST24 MLPerf v5.0 Offline, "
+    # Qwen3-32B GPTQ 4-bit on 4 x MI100, vLLM 0.9.1.dev at concurrency 1-100; ST37: Lenovo's 4 x H100 NVL Mixtral)
+    ("ST(?=2[0-4]\\b|3[0-7]\\b)", "  of which the rows added by serveblind39 (ids ST20-ST24, ST37 MLPerf v5.0 Offline, "
      "ST30-ST36 4 x MI100 GPTQ; blind figures in the validation README): throughput", "  of which the rows added by "
      "serveblind39 (ids ST30-ST36): latency"),
 )
@@ -350,7 +350,8 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # (bounded to ST01-ST19: serveblind39 took ST20..)
     ("ST(?=0\\d\\b|1\\d\\b)", "  of which the rows added by serveblind38 (ids ST08-ST16 MLPerf v5.0 Server, ST19 "
      "4 x MI100; blind figures in the validation README): throughput"),
-    # serveblind39 (ids ST25-ST29: the same Dell systems' v5.0 Server logs, loadgen's Poisson arrivals)
-    ("ST(?=2[5-9]\\b)", "  of which the rows added by serveblind39 (ids ST25-ST29 MLPerf v5.0 Server, Dell; blind "
-     "figures in the validation README): throughput"),
+    # serveblind39 (ids ST25-ST29: the same Dell systems' v5.0 Server logs, loadgen's Poisson arrivals; ST38: Lenovo's
+    # 4 x H100 NVL Mixtral Server)
+    ("ST(?=2[5-9]\\b|38\\b)", "  of which the rows added by serveblind39 (ids ST25-ST29, ST38 MLPerf v5.0 Server; "
+     "blind figures in the validation README): throughput"),
 )

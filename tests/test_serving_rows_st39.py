@@ -1,13 +1,14 @@
-"""Rows ST20-ST36 (serveblind39): MLPerf Inference v5.0 Offline and Server logs of three Dell systems no row had cited,
-read with Dell's own config classes from ntuhpc/mlperf_inference_results_v5.0 at cf354115, and one sweep of vLLM on
-4 x MI100 (btbtyler09/mi100-llm-testing 'vLLM Concurrency.md'), scored blind.
+"""Rows ST20-ST38 (serveblind39): MLPerf Inference v5.0 Offline and Server logs of three Dell systems and one Lenovo
+system no row had cited, read with their own config classes from ntuhpc/mlperf_inference_results_v5.0 at cf354115, and
+one sweep of vLLM on 4 x MI100 (btbtyler09/mi100-llm-testing 'vLLM Concurrency.md'), scored blind.
 
-The rule (validation README, 'Rows ST20-ST36'): every Offline and Server performance log of Dell's XE9680L (8 x H200
+The rule (validation README, 'Rows ST20-ST38'): every Offline and Server performance log of Dell's XE9680L (8 x H200
 SXM), XE7745 (8 x L40S) and XE9680 (8 x H100 SXM) for llama2-70b, mixtral-8x7b and llama3_1-405b whose summary is in the
 copy and whose layout Dell's stored config class states (the H100's Interactive class overwrites its own layout, so its
-log is left). The figures below are copied from each log's mlperf_log_summary.txt and from the MI100 file's tables; the
-checks redo their arithmetic, hold each valid Server run to its benchmark's p99 constraints, show that the MI100 sweep's
-first tokens cannot be whole 1,024-token prefills, and hold the harness to the blind reading recorded in the README.
+log is left); then Lenovo's 4 x H100 NVL Mixtral pair (ST37 / ST38), whose classes and NVIDIA's parents are stored. The
+figures below are copied from each log's mlperf_log_summary.txt and from the MI100 file's tables; the checks redo
+their arithmetic, hold each valid Server run to its benchmark's p99 constraints, show that the MI100 sweep's first
+tokens cannot be whole 1,024-token prefills, and hold the harness to the blind reading recorded in the README.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ import pytest
 
 from .validation_rows import assert_logs_read_once, assert_rate_rows_within, rows_in, serving_ratios
 
-DELL = "https://github.com/ntuhpc/mlperf_inference_results_v5.0/blob/cf354115915ea369f05db424b051da8c5bf957dc/closed/Dell/"
-H200, L40S, H100 = "XE9680L_H200_SXM_141GBx8_TRT", "XE7745_L40Sx8_TRT", "XE9680_H100_SXM_80GBx8_TRT"
+V50 = "https://github.com/ntuhpc/mlperf_inference_results_v5.0/blob/cf354115915ea369f05db424b051da8c5bf957dc/closed/"
+H200, L40S, H100 = (f"Dell/results/{s}" for s in (
+    "XE9680L_H200_SXM_141GBx8_TRT", "XE7745_L40Sx8_TRT", "XE9680_H100_SXM_80GBx8_TRT"))
+NVL = "Lenovo/results/H100-NVL-94GBx4_TRT"
+COUNT = {H200: 8, L40S: 8, H100: 8, NVL: 4}
 # row -> (system, benchmark, model, gpu, tp, pp, samples/s, tokens/s, samples_per_query, workload_options)
 OFFLINE = {
     "ST20": (H200, "llama2-70b-99.9", "llama-2-70b", "h200-141gb-sxm", 1, 1, 119.236, 34763.2, 304128,
@@ -30,6 +34,8 @@ OFFLINE = {
              "max_batch_size=1024;prefill_chunk_tokens=1024"),
     "ST24": (H100, "llama3_1-405b", "llama-3.1-405b", "h100-80gb-sxm", 8, 1, 0.614247, 397.31, 8313,
              "max_batch_size=512"),
+    "ST37": (NVL, "mixtral-8x7b", "mixtral-8x7b", "h100-nvl-94gb", 1, 1, 134.071, 19500.9, 380160,
+             "max_batch_size=3072;prefill_chunk_tokens=16384"),
 }
 # row -> (system, benchmark, model, gpu, tp, pp, scheduled /s, completed /s, tokens/s, TTFT mean / p50 / p95 / p99 ms,
 #         TPOT mean / p50 / p95 / p99 ms, the log's target_qps, workload_options)
@@ -48,6 +54,8 @@ SERVER = {
              "max_batch_size=1024;prefill_chunk_tokens=1024;api_servers=0"),
     "ST29": (H100, "llama3_1-405b", "llama-3.1-405b", "h100-80gb-sxm", 4, 2, 0.43, 0.43, 277.12,
              (1868.8, 1556.5, 4146.9, 5730.6), (62.1, 58.9, 91.0, 111.2), 0.43, "max_batch_size=64;api_servers=0"),
+    "ST38": (NVL, "mixtral-8x7b", "mixtral-8x7b", "h100-nvl-94gb", 1, 1, 132.22, 132.02, 19334.92,
+             (277.1, 268.8, 436.8, 522.5), (147.0, 148.5, 163.1, 169.7), 132, "max_batch_size=3072;api_servers=0"),
 }
 PROMPT = {"llama-2-70b": 222, "mixtral-8x7b": 427, "llama-3.1-405b": 9429}  # the sets' mean prompts (README)
 # the benchmarks' p99 constraints in the logs' test parameters (ttft_latency, tpot_latency), ms
@@ -59,9 +67,9 @@ MI100_SRC = ("https://github.com/btbtyler09/mi100-llm-testing/blob/af0f77fae1597
 MI100 = {"ST30": (1, 28.7, 273.5, 63), "ST31": (2, 53, 505.3, 110), "ST32": (6, 114.5, 1088.7, 169),
          "ST33": (8, 162.3, 1542.5, 190.1), "ST34": (10, 172, 1638, 213), "ST35": (50, 377, 3583, 750.5),
          "ST36": (100, 488, 4654, 1145)}
-# blind est / published (README): Offline 0.665 (ST23) to 1.392 (ST22); Server 0.668 (ST28) to 1.008 (ST27);
+# blind est / published (README): Offline 0.665 (ST23) to 1.440 (ST37); Server 0.668 (ST28) to 1.008 (ST27);
 # MI100 0.266 (ST36) to 2.006 (ST30)
-OFFLINE_BAND, SERVER_BAND, MI100_BAND = (0.66, 1.40), (0.66, 1.01), (0.26, 2.02)
+OFFLINE_BAND, SERVER_BAND, MI100_BAND = (0.66, 1.45), (0.66, 1.01), (0.26, 2.02)
 
 
 def test_the_round_has_its_rows_and_no_more():
@@ -72,13 +80,13 @@ def test_the_round_has_its_rows_and_no_more():
 @pytest.mark.parametrize("row_id", sorted(OFFLINE))
 def test_an_offline_row_is_its_log(row_id):
     system, bench, model, gpu, tp, pp, sps, tps, spq, options = OFFLINE[row_id]
-    r = rows_in("serving_independent.csv", "ST", 20, 24)[row_id]
-    assert r["source"] == f"{DELL}results/{system}/{bench}/Offline/performance/run_1/mlperf_log_summary.txt"
+    r = {**rows_in("serving_independent.csv", "ST", 20, 24), **rows_in("serving_independent.csv", "ST", 37, 37)}[row_id]
+    assert r["source"] == f"{V50}{system}/{bench}/Offline/performance/run_1/mlperf_log_summary.txt"
     stated = (r["model"], r["precision"], r["gpu"], int(r["count"]), int(r["tp"]), int(r["pp"]),
               int(r["prompt_tokens"]), r["framework"], r["framework_version"], r["kv_precision"], r["concurrency"])
-    assert stated == (model, "fp8", gpu, 8, tp, pp, PROMPT[model], "tensorrt-llm", "", "fp8", "max")
+    assert stated == (model, "fp8", gpu, COUNT[system], tp, pp, PROMPT[model], "tensorrt-llm", "", "fp8", "max")
     assert float(r["output_tokens_per_s"]) == tps
-    # loadgen counts generated tokens only: 34,763.2 / 119.236 = 291.5 -> 292 (ST20); 397.31 / 0.614247 = 646.8
+    # loadgen counts generated tokens only: 34,763.2 / 119.236 = 291.5 -> 292 (ST20); 397.31 / 0.614247 = 646.8 (ST24)
     assert int(r["output_tokens"]) == round(tps / sps)
     assert f"{spq:,}" in r["notes"] and r["workload_options"] == options
     assert r["ep"] == ("1" if model == "mixtral-8x7b" else "")
@@ -87,10 +95,10 @@ def test_an_offline_row_is_its_log(row_id):
 @pytest.mark.parametrize("row_id", sorted(SERVER))
 def test_a_server_row_is_its_log(row_id):
     system, bench, model, gpu, tp, pp, sched, done, tps, ttft, tpot, target, options = SERVER[row_id]
-    r = rows_in("serving_rate.csv", "ST", 25, 29)[row_id]
-    assert r["source"] == f"{DELL}results/{system}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
+    r = {**rows_in("serving_rate.csv", "ST", 25, 29), **rows_in("serving_rate.csv", "ST", 38, 38)}[row_id]
+    assert r["source"] == f"{V50}{system}/{bench}/Server/performance/run_1/mlperf_log_summary.txt"
     assert (r["model"], r["gpu"], int(r["count"]), int(r["tp"]), int(r["pp"]), int(r["prompt_tokens"])) == (
-        model, gpu, 8, tp, pp, PROMPT[model])
+        model, gpu, COUNT[system], tp, pp, PROMPT[model])
     assert (r["framework"], r["framework_version"], r["kv_precision"]) == ("tensorrt-llm", "", "fp8")
     assert (float(r["request_rate"]), float(r["served_requests_per_s"]), float(r["output_tokens_per_s"])) == (
         sched, done, tps)
@@ -106,7 +114,8 @@ def test_a_server_row_is_its_log(row_id):
 
 def test_no_log_is_read_twice():
     logs = {**OFFLINE, **SERVER}
-    rows = {**rows_in("serving_independent.csv", "ST", 20, 24), **rows_in("serving_rate.csv", "ST", 25, 29)}
+    rows = {r: v for name in ("serving_independent.csv", "serving_rate.csv")
+            for r, v in rows_in(name, "ST", 20, 38).items() if r in logs}
     assert_logs_read_once(rows, logs)
 
 
@@ -150,7 +159,8 @@ def test_the_harness_estimates_the_offline_rows_within_the_blind_band(tmp_path):
 
 
 def test_the_harness_estimates_the_server_rows_within_the_blind_band():
-    assert_rate_rows_within(rows_in("serving_rate.csv", "ST", 25, 29), SERVER, SERVER_BAND)
+    assert_rate_rows_within({r: v for r, v in rows_in("serving_rate.csv", "ST", 25, 38).items() if r in SERVER}, SERVER,
+                            SERVER_BAND)
 
 
 def test_the_harness_estimates_the_mi100_rows_within_the_blind_band(tmp_path):
