@@ -30,7 +30,7 @@ from .recurrent import fla_prefill_seconds, graphs_dropped, hybrid_consts
 from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .support import fp8_depth as depth_share
-from .support import rocm_unified_walk as unified_walk
+from .support import rocm_walk as rocm_decode_walk
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -264,7 +264,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
         kv_per_query_head=kv_per_query_head(fw, gpu),
-        **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), unified_walk(job, fw, gpu.vendor, kv_b)),
+        **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), rocm_decode_walk(job, fw, gpu, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
         fla_prefill=fla_prefill_seconds(kb, fw, gpu, getattr(w, "framework_version", None)),
         framework_version=getattr(w, "framework_version", None),
@@ -277,7 +277,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
 
 def _walks(split: float, unified: tuple[float, float, int]) -> dict[str, Any]:
     """Engine's walk fields: a stated split-KV kernel's rate (triton_decode_walk), else the ROCm build's unified
-    attention kernel's (support.rocm_unified_walk: split-KV and one-program rates, the grid between them)."""
+    attention kernel's, or its paged-decode kernel's on gfx908 (support.rocm_walk: the two rates, the grid between)."""
     if split or not unified[0]:
         return {"kv_walk": split}
     return {"kv_walk": unified[0], "kv_walk_one": unified[1], "kv_walk_grid": unified[2]}

@@ -207,9 +207,9 @@ def _fusion_off(job: Any, s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any
 def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     """Where a split-KV decode kernel the job states reads the cache at its programs' rate (serving.yaml
     ``triton_decode_walk``, engine.py ``kv_walk_rate``), or the ROCm build's unified attention kernel its release
-    runs with AITER off (``rocm_unified_attention_walk``, support.py ``rocm_unified_walk``): the formula's part
-    that says so, and the rates a KV head of one sequence is walked at; None elsewhere, or where a speculative
-    step is shown."""
+    runs with AITER off (``rocm_unified_attention_walk``, support.py ``rocm_unified_walk``), or on gfx908 its
+    paged-decode kernel (``rocm_paged_decode_walk``): the formula's part that says so, and the rates a KV head of one
+    sequence is walked at; None elsewhere, or where a speculative step is shown."""
     eng = s.engine
     if not eng.kv_walk or eng.spec is not None:
         return None
@@ -218,6 +218,9 @@ def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
                        one_gb_s=eng.kv_walk_one / 1e9), {
             "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk, "kv_walk_one_bytes_per_s_per_kv_head": eng.kv_walk_one,
             "kv_walk_launch_grid": eng.kv_walk_grid}
+    if eng.kv_walk_one:  # gfx908's paged-decode kernel: one program a pair (serving.yaml rocm_paged_decode_walk)
+        return formula("formula.serving.kv_walk_paged", "; ", gb_s=eng.kv_walk / 1e9), {
+            "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
     return formula("formula.serving.kv_walk", "; ", gb_s=eng.kv_walk / 1e9), {
         "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
 

@@ -389,3 +389,26 @@ def rocm_unified_walk(job: Any, fw: Any, vendor: str, kv_bytes: float) -> tuple[
     per_s = 1e6 / walk.iteration_us  # tiles a program walks a second
     return (walk.segments * walk.decode_tile_tokens * head_bytes * per_s,
             walk.prefill_tile_tokens * head_bytes * per_s, walk.launch_grid)
+
+
+def rocm_paged_walk(job: Any, fw: Any, gpu: Any, kv_bytes: float) -> tuple[float, float, int]:
+    """(B/s one program walks one sequence's KV head at, the same, 0: at every batch) where the job's stated release
+    of the framework's ROCm build decodes on a GPU architecture its custom paged-attention kernel's gate leaves out
+    (serving.yaml ``rocm_paged_decode_walk``: vLLM 0.8.5-0.10.x on gfx908, whose V1 Triton paged-decode and unified
+    kernels give a (sequence, KV head) one program, walking a cache block per ``iteration_us``). A model with
+    multi-head latent attention runs its own Triton MLA kernel and a job that states no release the current default:
+    (0, 0, 0) for both, as elsewhere."""
+    walk = getattr(fw, "rocm_paged_decode_walk", None)
+    if (walk is None or gpu.vendor not in walk.vendors or (gpu.architecture or "") not in walk.architectures
+            or job.shape.mla or not in_releases(walk, getattr(job.w, "framework_version", None))):
+        return 0.0, 0.0, 0
+    rate = walk.tile_tokens * 2 * job.shape.head_dim * kv_bytes * 1e6 / walk.iteration_us
+    return rate, rate, 0
+
+
+def rocm_walk(job: Any, fw: Any, gpu: Any, kv_bytes: float) -> tuple[float, float, int]:
+    """The ROCm build's decode walk for the job: its unified attention kernel's where the release runs it
+    (:func:`rocm_unified_walk`), else its paged-decode kernel's on an architecture without the custom kernel
+    (:func:`rocm_paged_walk`); the two windows do not meet."""
+    unified = rocm_unified_walk(job, fw, gpu.vendor, kv_bytes)
+    return unified if unified[0] else rocm_paged_walk(job, fw, gpu, kv_bytes)

@@ -34,7 +34,7 @@ from .recurrent_state import HybridStatePool, RecurrentStateDtype
 from .releases import RELEASE_VERSION, ReleaseWindow
 from .runtime import Factor, QuantFormat
 from .shared_expert import SerialSharedExpert
-from .unified_walk import RocmUnifiedAttentionWalk
+from .unified_walk import RocmPagedDecodeWalk, RocmUnifiedAttentionWalk
 from .vlm_share import VlmMemoryShare
 
 Vendor = Literal["nvidia", "amd", "intel", "huawei"]
@@ -607,6 +607,9 @@ class Framework(Strict):
                                                         "attention kernel a job may state (None: none)")
     rocm_unified_attention_walk: RocmUnifiedAttentionWalk | None = Field(
         default=None, description="the ROCm build's decode attention kernel with AITER off, walked a tile at a time")
+    rocm_paged_decode_walk: RocmPagedDecodeWalk | None = Field(
+        default=None, description="the ROCm build's decode attention kernel on architectures its custom "
+        "paged-attention kernel leaves out, one program a sequence's KV head walking a block at a time")
     attention_backend_vendors: AttentionBackendVendors | None = None  # backends that run on one maker's GPUs only
     torch_router: TorchRouter | None = Field(default=None, description="the models whose MoE router runs a "
                                              "torch.compile'd top-k function, not a fused gate (None: none)")

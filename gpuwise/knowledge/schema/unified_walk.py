@@ -45,3 +45,31 @@ class RocmUnifiedAttentionWalk(Strict):
             raise Said(N_("before %(before)s is not after first %(first)s: no release is in the window"),
                        before=self.before, first=self.first)
         return self
+
+
+class RocmPagedDecodeWalk(Strict):
+    """The releases (``first`` up to, not including, ``before``) whose ROCm build decodes, on the GPU architectures
+    its custom paged-attention kernel's arch gate leaves out, on a Triton kernel that gives each (sequence, KV head)
+    one program walking the cache one paged block of ``tile_tokens`` tokens per ``iteration_us``, whatever the batch:
+    vLLM's V1 paged-decode and unified '2D' kernels on gfx908 (CDNA 1), which ``on_mi250_mi300`` / ``ON_GFX9``
+    exclude. The cache is read at the smaller of the card's rate and the programs' together."""
+
+    vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
+        min_length=1, description="the GPU vendors whose builds run it (gpus.yaml vendors)")
+    architectures: list[str] = Field(min_length=1, description="gpus.yaml architectures the custom kernel's gate "
+                                     "leaves out, on which the build walks")
+    first: str = Field(pattern=RELEASE, description="the first release read that walks there")
+    before: str = Field(pattern=RELEASE, description="the first release whose default there is another kernel")
+    tile_tokens: int = Field(ge=1, description="tokens a program walks per loop iteration (the KV cache's block)")
+    iteration_us: float = Field(gt=0, description="microseconds a program takes per tile it walks")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
+    source: Prose = Field(min_length=3)
+    check: Check = "U"
+
+    @model_validator(mode="after")
+    def _holds_one(self) -> "RocmPagedDecodeWalk":
+        # as RocmUnifiedAttentionWalk: a window whose before is not after its first holds no release
+        if release_key(self.before) <= release_key(self.first):
+            raise Said(N_("before %(before)s is not after first %(first)s: no release is in the window"),
+                       before=self.before, first=self.first)
+        return self
