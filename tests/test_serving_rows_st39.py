@@ -68,8 +68,8 @@ MI100 = {"ST30": (1, 28.7, 273.5, 63), "ST31": (2, 53, 505.3, 110), "ST32": (6, 
          "ST33": (8, 162.3, 1542.5, 190.1), "ST34": (10, 172, 1638, 213), "ST35": (50, 377, 3583, 750.5),
          "ST36": (100, 488, 4654, 1145)}
 # blind est / published (README): Offline 0.665 (ST23) to 1.440 (ST37); Server 0.668 (ST28) to 1.008 (ST27);
-# MI100 0.266 (ST36) to 2.006 (ST30)
-OFFLINE_BAND, SERVER_BAND, MI100_BAND = (0.66, 1.45), (0.66, 1.01), (0.26, 2.02)
+# MI100 0.266 (ST36) to 2.006 (ST30); since branch gfx908_62's gfx908 decode walk 0.265 (ST36) to 1.131 (ST30)
+OFFLINE_BAND, SERVER_BAND, MI100_BAND = (0.66, 1.45), (0.66, 1.01), (0.26, 1.15)
 
 
 def test_the_round_has_its_rows_and_no_more():
@@ -169,5 +169,7 @@ def test_the_harness_estimates_the_mi100_rows_within_the_blind_band(tmp_path):
     ratios = serving_ratios(knowledge.load(), tmp_path, set(MI100))
     assert sorted(ratios) == sorted(MI100)
     assert all(MI100_BAND[0] <= v <= MI100_BAND[1] for v in ratios.values()), ratios
-    # the sweep rises 17x from 1 to 100 in flight; the harness's only 2.3x (blind: 57.6 -> 129.6 tok/s)
-    assert ratios["ST30"] > 1.9 and ratios["ST36"] < 0.3
+    # the sweep rises 17x from 1 to 100 in flight; the harness's only 2.3x blind (57.6 -> 129.6 tok/s), 4.0x since
+    # branch gfx908_62's gfx908 decode walk (serving.yaml vllm rocm_paged_decode_walk: 32.45 -> 129.3 tok/s, ST30
+    # 1.13x): the walk lengthens the one-sequence step by 13.5 ms, the long modelled prefills still cap the high loads
+    assert 1.05 < ratios["ST30"] < 1.2 and ratios["ST36"] < 0.3
