@@ -570,7 +570,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         judged = search.judged
         added = len(job.assumptions)
         con = consult(job, [proposed, *(alternatives if judged is None else [])], book,
-                      proposed_total_gb=proposed.capacity * hw.count / GB,
+                      proposed_total_gb=proposed.capacity * hw.count / GB, proposed_gpus=hw.count,
                       extra_facts=[prop_fact, *({"t": "card", **c} for c in cards)],
                       modes={0: [acq.mode], **{i + 1: ms for i, ms in modes.items()}},
                       server=roomiest(server, Server.of(proposed)),

@@ -80,7 +80,7 @@ class Consultation:
 
 
 def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
-            extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0,
+            extra_facts: list[dict[str, Any]] | None = None, proposed_total_gb: float = -1.0, proposed_gpus: int = 0,
             modes: dict[int, list[str]] | None = None, server: Server | None,
             judged_before: tuple[list[Evaluation], list[tuple[Evaluation, str]]] | None = None,
             before_host_ram: tuple[Evaluation | None] | None = None, every_rule: bool = False) -> Consultation:
@@ -112,7 +112,7 @@ def consult(job: Job, evaluations: list[Evaluation], book: rulebook.Rulebook, *,
         other = before_host_ram[0]
         if other is not None and (host is None or host_ram_key(other) < host_ram_key(host)):
             host = other
-    facts.append(job_fact(job, judged, proposed_total_gb, server, host))
+    facts.append(job_fact(job, judged, proposed_total_gb, server, host, proposed_gpus))
     facts += environment(job, list(dict.fromkeys(e.gpu.id for e in evaluations)))
     facts += price_facts(job, [*options.values(), *before_options])
     facts += extra_facts or []

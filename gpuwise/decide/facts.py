@@ -371,6 +371,8 @@ class JobFact(FactModel):
     pin_off_stack_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
                                      "report words in its own language")
     proposed_total_gb: float = _f("memory of the proposed hardware in total, GB (-1 not an audit)")
+    proposal_pure_state: bool = _f("an audit of one GPU for a full fine-tune planned with every state in bf16 "
+                                   "there (runtime.yaml training.one_gpu_full_finetune)")
     framework_name: str = _f("inference: the serving framework's name")
     speculative_method: str = _f("inference: the speculative decoding method asked for ('none')")
     speculative_supported: bool = _f("inference: the framework runs that method (true when none is asked)")

@@ -24,7 +24,7 @@ from ..estimators.serving import facts as SVR
 from ..estimators.serving.layout import pinned_gpus, pins_not_kept
 from ..estimators.serving.support import backend_majors, backend_refusal, majors_text, support_figures
 from ..frozen import frozen
-from ..inputs.job import Job, note
+from ..inputs.job import Job, note, one_gpu_pure
 from ..knowledge.compat import environment_facts, feature_runs, flash_min_cc, stack_of
 from ..messages import Phrase, phrase_json, phrase_text
 from ..prices.markets import jurisdiction_fields
@@ -526,7 +526,7 @@ def roomiest(*servers: Server | None) -> Server | None:
 
 
 def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
-             server: Server | None, host: Evaluation | None = None) -> dict[str, Any]:
+             server: Server | None, host: Evaluation | None = None, proposed_gpus: int = 0) -> dict[str, Any]:
     """The job as the rules see it. ``server``: the server's worth of GPUs that comes closest to
     holding the job (:func:`roomiest`), whose need and capacity the memory rules judge; ``host``:
     of the one-server estimates the memory rules may let through, the one that comes closest to
@@ -554,6 +554,9 @@ def job_fact(job: Job, evaluations: list[Evaluation], proposed_total_gb: float,
         "weights_gb": M.weight_bytes(shape, "bf16").value / GB,
         "int4_weights_gb": M.weight_bytes(shape, "int4", quant).value / GB,
         "explicit_gpus": bool(job.c.gpus), "proposed_total_gb": proposed_total_gb,
+        # an audit of one GPU for a full fine-tune the planner keeps in bf16 there (TrainingJob.on): it sizes 8 B a
+        # parameter by the single-device recipes' practice, not the articles' mistake (MEM-MYTH-8-BYTES)
+        "proposal_pure_state": proposed_gpus == 1 and job.training and one_gpu_pure(w, job.kb),
         **_stack_part(job),
         **SVR.job_fact(job, [e.serving for e in evaluations]),
     }

@@ -74,6 +74,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     step; None where the micro-batch was not stated, the stated layout takes no such measure or does not fit, some
     layout of the stated micro-batch fits without the measure (it was taken for speed, not to fit), or no smaller
     micro-batch fits without it."""
+    tj = tj.on(n)  # the job as the planner laid it over n GPUs
     lay = req.layout
     measure = _measure(req, pins, bool(tj.stack_recompute)) if stated and req.fits and lay.micro_batch > 1 else None
     if measure is None:

@@ -567,6 +567,7 @@ def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: 
     under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
     may offload parameters the unpinned search does not try). The layouts' memory does not depend
     on the GPU type, so across a catalog this costs one comparison per GPU type after the first."""
+    tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     return least_per_gpu(tj, n, topo, pins) <= usable
 
 
@@ -575,6 +576,7 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
     (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
     raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
     in the job fact)."""
+    tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     least = math.inf
     for p in (_host_pins(topo, Pins()), _host_pins(topo, pins)) if pins.any else (_host_pins(topo, Pins()),):
         search = _search(tj, n, topo.per_node, topo.tp_domain, p)
@@ -590,6 +592,7 @@ def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pin
     the splits nothing else fits and kept where one trains faster than every layout without it. A GPU whose memory
     is the system's only memory (``memory.shared_with_host``: the GB10 of a DGX Spark) has no host memory apart to
     offload to, so no layout offloads there unless the user pinned it."""
+    tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     pins = _host_pins(topo, pins)
     search = _search(tj, n, topo.per_node, topo.tp_domain, pins)
     rates = gpu_rates(tj, gpu, topo)
@@ -646,6 +649,7 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
 
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
     """One given layout (no search): its memory, step time and totals."""
+    tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     rates = gpu_rates(tj, gpu, topo)
     st = figures(tj, lay)
     t = step_time(tj, st, rates)

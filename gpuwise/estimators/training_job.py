@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..inputs.job import Job, note
+from ..inputs.job import Job, note, one_gpu_pure
 from ..results import Assumption
 from . import planner as P
 
@@ -289,6 +289,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_reference=stack_reference(job.kb),
                        mfu_read_on=mfu_read_on(job.kb))
     tj.batch_given = why is None
+    tj.one_gpu_pure = one_gpu_pure(w, job.kb)  # planned on one GPU: every state in bf16 (TrainingJob.on)
     if why is not None and w.task == "pretrain":  # a default batch grows with the cluster
         f = rt.training
         tj.batch_per_gpu, tj.batch_max = f.pretrain_tokens_per_gpu.value, f.pretrain_global_batch_max.value

@@ -11,6 +11,7 @@ optimizer step (:class:`Static`), which step_time.py turns into seconds on a GPU
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
@@ -273,7 +274,21 @@ class TrainingJob:
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one
+    # a full fine-tune stating no mixed_precision and naming no stack: on one GPU every state in the compute dtype,
+    # as the single-device recipes keep it (runtime.yaml training.one_gpu_full_finetune; :meth:`on`)
+    one_gpu_pure: bool = False
     memo: dict = field(default_factory=dict)
+
+    def on(self, n: int) -> TrainingJob:
+        """The job the planner lays over ``n`` GPUs: itself, or on one GPU where :attr:`one_gpu_pure` holds, the same
+        job with its weights, gradients and AdamW moments in the compute dtype (no fp32 master: 8 B a parameter, not
+        16), made once and kept in the memo. More GPUs shard the state instead (ZeRO), and keep fp32 masters."""
+        if n != 1 or not self.one_gpu_pure or not self.mixed:
+            return self
+        twin = self.memo.get("one_gpu_pure")
+        if twin is None:
+            twin = self.memo["one_gpu_pure"] = dataclasses.replace(self, mixed=False, one_gpu_pure=False, memo={})
+        return twin
 
     def batch_tokens(self, n: int) -> float:
         """Tokens per optimizer step on ``n`` GPUs: the given or size-based batch, or on a cluster large

@@ -131,6 +131,16 @@ class Job:
             w.pop("lora_targets", None)
 
 
+def one_gpu_pure(w: Any, kb: Knowledge) -> bool:
+    """Whether a training workload, planned on one GPU, keeps every state in its compute dtype: a full fine-tune that
+    states no ``mixed_precision`` and names no stack, in a precision runtime.yaml training.one_gpu_full_finetune
+    lists (the single-device fine-tuning recipes' practice; on more GPUs gpuwise keeps fp32 master weights)."""
+    rule = kb.runtime.training.one_gpu_full_finetune
+    return (rule is not None and w.task == "finetune" and w.method == "full"
+            and "mixed_precision" not in w.model_fields_set and getattr(w, "stack", None) is None
+            and w.precision in rule.precisions)
+
+
 def note(field: str, value: Any, message_id: str, values: dict[str, Any] | None = None) -> Assumption:
     """An assumption whose reason is a sentence of reports/messages.yaml (so a report can
     translate it)."""
@@ -706,6 +716,10 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         if name == "optimizer" and named is not None and named.adamw:  # a JAX stack's own AdamW (optax's)
             assumptions.append(note("workload.optimizer", value, "assume.default.workload.optimizer.stack",
                                     {"stack": named.name, "adamw": named.adamw}))
+            continue
+        if name == "mixed_precision" and one_gpu_pure(w, kb):  # one GPU: the single-device recipes' pure bf16
+            assumptions.append(note("workload.mixed_precision", value,
+                                    "assume.default.workload.mixed_precision.one_gpu", {"precision": w.precision}))
             continue
         if name == "mixed_precision" and named is not None and named.mixed_precision_policy:  # a JAX stack's own
             assumptions.append(note("workload.mixed_precision", value, "assume.default.workload.mixed_precision.stack",

@@ -277,6 +277,19 @@ class Zero3GradHook(Strict):
     check: Check = "S"
 
 
+class OneGpuFullFinetune(Strict):
+    """The state a full fine-tune on one GPU keeps where its user states no ``mixed_precision`` and names no stack:
+    the single-device fine-tuning recipes train every state in the compute dtype (no fp32 master copy), where
+    gpuwise's default for the rest keeps fp32 masters (16 B a parameter before activations, which on one GPU only
+    offload holds once the model passes a few billion parameters)."""
+
+    precisions: list[Literal["bf16"]] = Field(
+        min_length=1, description="compute precisions (workload.precision) whose one-GPU full fine-tune keeps its "
+        "weights, gradients and AdamW moments in that dtype (8 B a parameter)")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class Zero3ModuleFetch(Strict):
     """Host time DeepSpeed ZeRO-3 spends on each module that holds parameters, every pass over it (forward, backward,
     a recomputed forward): the pre- and post-hooks, the coordinator's trace and fetch bookkeeping and the gather's
@@ -389,6 +402,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     zero3_module_fetch: Zero3ModuleFetch | None = None
     attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
+    one_gpu_full_finetune: OneGpuFullFinetune | None = Field(
+        default=None, description="a one-GPU full fine-tune stating no mixed_precision and naming no stack: every "
+        "state in the compute dtype (training_layout.TrainingJob.on); none: fp32 master weights on one GPU too")
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: _within(NonNegative, 0, 1)
     hours_lost_per_failure: _within(NonNegative, 0, 10_000)
