@@ -20,9 +20,7 @@ LLAMA70_PARAMS = 70.55e9  # meta-llama/Llama-3.1-70B, 70,553,706,496
 
 def _job(model: str, tokens: float, max_gpus: int, **constraints) -> dict:
     return {"workload": {"task": "finetune", "method": "full", "model": model, "precision": "bf16", "seq_len": 2048,
-                         "zero_stage": 3, "offload": "cpu", "train_tokens": tokens,
-                         # fp32 master weights on one GPU too (left out, one GPU keeps bf16: branch bare62)
-                         "mixed_precision": True},
+                         "zero_stage": 3, "offload": "cpu", "train_tokens": tokens},
             "constraints": {"gpus": ["rtx-4090"], "max_gpus": max_gpus, **constraints}}
 
 

@@ -75,8 +75,7 @@ def _bought_plan(tmp: Path, model: str, gpu: str) -> dict:
     import yaml
 
     ft = {"task": "finetune", "method": "full", "model": model, "precision": "bf16", "seq_len": 2048,
-          "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True,
-          "mixed_precision": True}  # fp32 masters on one GPU too (left out, one GPU keeps bf16: branch bare62)
+          "zero_stage": 3, "offload": "cpu", "train_tokens": 2.0e7, "gradient_checkpointing": True}
     doc = {"horizon_months": 3, "constraints": {"acquisition": "buy", "gpus": [gpu]},
            "workloads": [{"name": "ft", "workload": ft, "cadence": {"at_month": 3}}]}  # after the delivery month
     (tmp / "plan.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")

@@ -54,6 +54,14 @@ def test_stated_mixed_precision_keeps_fp32_masters_on_one_gpu():
     assert not [a for a in e.assumptions if a.message_id == "assume.default.workload.mixed_precision.one_gpu"]
 
 
+def test_a_pinned_zero_offload_keeps_fp32_masters_on_one_gpu():
+    """ZeRO-3 with CPU offload pinned is DeepSpeed's or FSDP's engine, whose ZeRO-Offload keeps the fp32 masters and
+    moments on the host (Ren et al. 2021, arXiv:2101.06840): planned so, and the one-GPU default not said."""
+    e = _est(1, zero_stage=3, offload="cpu")
+    assert e.gpu.training.requested_layout.offload == "cpu"
+    assert not [a for a in e.assumptions if a.message_id == "assume.default.workload.mixed_precision.one_gpu"]
+
+
 def test_more_gpus_keep_fp32_masters():
     """Two GPUs keep fp32 master weights: the optimizer's 12 B a parameter (4 B master + 2 x 4 B moments) on the
     parameters each holds, and 'mixed precision' in the layout's words."""

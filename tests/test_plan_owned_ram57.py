@@ -18,7 +18,10 @@ import yaml
 
 from tests.clirun import gpuwise
 
-FT13 = {"task": "finetune", "method": "full", "model": "llama-2-13b", "seq_len": 4096, "train_tokens": 5.0e8}
+# fp32 master weights stated: left out, a one-GPU layout keeps every state in bf16 (branch bare62) and the one-A100
+# run these cases judge would no longer offload
+FT13 = {"task": "finetune", "method": "full", "model": "llama-2-13b", "seq_len": 4096, "train_tokens": 5.0e8,
+        "mixed_precision": True}
 OWNED = {"gpu": "a100-40gb-sxm", "count": 8, "servers": 2, "host_ram_gb": 128}
 PLAN = {"horizon_months": 6, "owned": [OWNED],
         "workloads": [{"name": "ft13", "workload": FT13, "cadence": {"at_month": 1}, "deadline_days": 10}],

@@ -58,7 +58,9 @@ def test_a_service_on_t4s_rented_only_as_one_gpu_instances_is_sized_on_them(tmp_
     assert opt["rent_per_hour"] * HOURS_PER_MONTH * 3 == pytest.approx(18431.04, rel=1e-6)
 
 
-FT8 = {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 2048, "train_tokens": 1.0e8}
+# fp32 master weights stated: left out, a one-GPU layout keeps every state in bf16 (branch bare62)
+FT8 = {"task": "finetune", "method": "full", "model": "llama-3.1-8b", "seq_len": 2048, "train_tokens": 1.0e8,
+       "mixed_precision": True}
 OWNED_5090 = {"horizon_months": 3, "owned": [{"gpu": "rtx-5090", "count": 8, "servers": 2, "host_ram_gb": 64}],
               "workloads": [{"name": "ft8", "workload": FT8, "cadence": {"at_month": 1}, "deadline_days": 30}],
               "constraints": {"gpus": ["rtx-5090"], "max_gpus": 8}}
@@ -105,7 +107,9 @@ def test_a_run_over_two_owned_servers_is_timed_over_the_network_between_them(tmp
     assert said["values"]["network"] == "ethernet-25" and "a run's hours estimated over it" in said["reason"]
 
 
-FT13 = {"task": "finetune", "method": "full", "model": "llama-2-13b", "seq_len": 4096, "train_tokens": 5.0e8}
+# fp32 master weights stated: left out, a one-GPU layout keeps every state in bf16 (branch bare62)
+FT13 = {"task": "finetune", "method": "full", "model": "llama-2-13b", "seq_len": 4096, "train_tokens": 5.0e8,
+        "mixed_precision": True}
 OWNED_A100 = {"horizon_months": 6, "owned": [{"gpu": "a100-40gb-sxm", "count": 8, "servers": 2, "host_ram_gb": 128}],
               "workloads": [{"name": "ft13", "workload": FT13, "cadence": {"at_month": 1}, "deadline_days": 10}],
               "constraints": {"gpus": ["a100-40gb-sxm"], "max_gpus": 8}}

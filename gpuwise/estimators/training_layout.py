@@ -274,7 +274,7 @@ class TrainingJob:
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)
     batch_grown_max: float = math.inf  # ...the growth with the cluster only up to this many (a dense model's cap)
     batch_given: bool = False  # the user stated the global batch: no layout may run a larger one
-    # a full fine-tune stating no mixed_precision and naming no stack: on one GPU every state in the compute dtype,
+    # a full fine-tune stating no mixed_precision, stack, ZeRO stage or offload: on one GPU every state in bf16,
     # as the single-device recipes keep it (runtime.yaml training.one_gpu_full_finetune; :meth:`on`)
     one_gpu_pure: bool = False
     memo: dict = field(default_factory=dict)

@@ -134,10 +134,13 @@ class Job:
 def one_gpu_pure(w: Any, kb: Knowledge) -> bool:
     """Whether a training workload, planned on one GPU, keeps every state in its compute dtype: a full fine-tune that
     states no ``mixed_precision`` and names no stack, in a precision runtime.yaml training.one_gpu_full_finetune
-    lists (the single-device fine-tuning recipes' practice; on more GPUs gpuwise keeps fp32 master weights)."""
+    lists (the single-device fine-tuning recipes' practice; on more GPUs gpuwise keeps fp32 master weights). A job
+    that pins a ZeRO stage or offload asks for DeepSpeed's or FSDP's engine, whose ZeRO-Offload keeps fp32 masters
+    and moments on the host (Ren et al. 2021, arXiv:2101.06840): it keeps them too."""
     rule = kb.runtime.training.one_gpu_full_finetune
+    given = w.model_fields_set
     return (rule is not None and w.task == "finetune" and w.method == "full"
-            and "mixed_precision" not in w.model_fields_set and getattr(w, "stack", None) is None
+            and not {"mixed_precision", "zero_stage", "offload"} & given and getattr(w, "stack", None) is None
             and w.precision in rule.precisions)
 
 

@@ -403,8 +403,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
     attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
     one_gpu_full_finetune: OneGpuFullFinetune | None = Field(
-        default=None, description="a one-GPU full fine-tune stating no mixed_precision and naming no stack: every "
-        "state in the compute dtype (training_layout.TrainingJob.on); none: fp32 master weights on one GPU too")
+        default=None, description="a one-GPU full fine-tune stating no mixed_precision, naming no stack and pinning "
+        "no zero_stage or offload: every state in the compute dtype (training_layout.TrainingJob.on); none: fp32 "
+        "master weights on one GPU too")
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: _within(NonNegative, 0, 1)
     hours_lost_per_failure: _within(NonNegative, 0, 10_000)
