@@ -43,7 +43,8 @@ def days_en(days: float) -> str:
 
 def months_en(months: float) -> str:
     """A span of months in English: '1 month', '6 months', '0.5 months' (a one-month project read '1 months')."""
-    return "1 month" if months == 1 else f"{months:g} months"
+    n = format(months, ".3g")  # three figures, as the reports write a span (render/fmt.py Fmt.months)
+    return "1 month" if n == "1" else f"{n} months"
 
 
 def usd(amount: float, decimals: int = 0) -> str:

@@ -239,6 +239,7 @@ class CandidateFact(FactModel):
     has_budget: bool = _f("a budget applies")
     break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
     project_months: float = _f("project length, months")
+    owned_months: float = _f("months a purchase is owned and resold after: the project's, or a longer run's")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")

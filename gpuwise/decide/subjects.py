@@ -277,6 +277,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "cost_usd": _n(cost), "price_known": cost is not None, "cash_out_usd": _n(_cash_out(ev, mode, cost)),
         "buy_cash_out_usd": _n(_cash_out(ev, "buy", buy)),
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
+        # the months a purchase is owned and resold after: the project's, or the run's where it is longer
+        "owned_months": buy_led.period.months if (buy_led := ev.ledger("buy")) is not None else c.project_months,
         **_rent_fees(ev, rent),
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,

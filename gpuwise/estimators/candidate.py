@@ -676,11 +676,15 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
                                usd_cny=rate, unit_price=unit_price, nodes=ev.nodes)
-    buy = K.buy_cost(ev.gpu, ev.count, months=months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
+    # GPUs bought for a run are owned, hosted and resold no sooner than the run ends: a run longer than the project
+    # keeps them the run's months (review58: 16 H100 bought for a 61-day run were powered 1,463 h but hosted and
+    # resold after the proposal's 1 month, $58,964 net beside a 2-month rental of $62,962)
+    owned_months = max(months, busy / HOURS_PER_MONTH)
+    buy = K.buy_cost(ev.gpu, ev.count, months=owned_months, busy_hours=busy, electricity=c.electricity_usd_per_kwh,
                      tco=kb.tco, prices=kb.prices, networks=kb.runtime.networks, hosting=c.hosting,
                      usd_cny=rate, plan=plan) if plan else None
     ev.buy = buy
-    buy_led = K.buy_ledger(buy, L.period_months("project", months)) if buy else None
+    buy_led = K.buy_ledger(buy, L.period_months("project", owned_months)) if buy else None
     ev.ledgers = {k: v for k, v in (("rent", rent_led), ("buy", buy_led)) if v is not None}
     if rent:
         ev.terms["rent"] = rent

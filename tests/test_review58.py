@@ -1,0 +1,52 @@
+"""review58: every report of the bundled examples, the held-out inputs and review58's own (tests/data/review58) read
+as the buyer and as the approver who signs it; each test fails before its fix.
+
+1. A purchase for a training run longer than the project was hosted and resold after the project's months while its
+   power ran for the run's hours: 16 H100 for a 13B fine-tune that takes 61 days over RunPod's 100 Mb/s between pods
+   (heldout audit-runpod-16-h100.yaml, acquisition months 1) read 'Buying pays $663,800 up front and $674,397 in all
+   over the 1 month it is owned; resold then, it comes to $58,964 net', and TCO-RENT-DEARER-PROPOSED set that against
+   the 1,462.9 hours' rental of $62,962 ('renting around the clock passes owning in month 5' beside it). The GPUs are
+   now owned, hosted and resold after the longer of the project and the run (estimators/candidate.py _cost_step), and
+   the rules say those months (candidate fact owned_months).
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.clirun import ROOT, json_of, text_of
+
+HERE = ROOT / "tests/data/review58"
+RUNPOD = ROOT / "tests/data/heldout/audit-runpod-16-h100.yaml"
+LONG = HERE / "recommend-long-pretrain-buy.yaml"
+
+
+def _buy_term(data: dict) -> dict:
+    (tco,) = [s for s in data["steps"] if s["step"] == "tco"]
+    return next(t for t in tco["terms"] if t["name"] == "buy_usd")
+
+
+def test_a_purchase_is_owned_as_long_as_the_run_it_is_bought_for(tmp_path):
+    data = json_of(tmp_path, "audit", str(RUNPOD))
+    hours = data["proposed"]["timeline"]["wall_hours"]
+    months = hours / 730  # ledger.HOURS_PER_MONTH: 8,760 / 12
+    assert months > 2  # the 61-day run outlasts the proposal's 1 month
+    i = _buy_term(data)["inputs"]
+    # knowledge/tco.yaml: colocation $250 per kW-month; 16 H100 SXM in two HGX servers draw 17.76 kW of IT load,
+    # $4,440 a month (the 1-month figure before the fix); resale 0.70 a year (resale_fraction_per_year)
+    assert i["hosting_usd"] == pytest.approx(4440 * months, rel=1e-6)
+    assert i["resale_usd"] == pytest.approx(634_000 * 0.7 ** (months / 12), rel=1e-6)
+    buy = i["hardware_usd"] + i["network_usd"] + i["power_usd"] + i["hosting_usd"] - i["resale_usd"]
+    assert data["proposed"]["buy_cost_usd"] == pytest.approx(buy, rel=1e-9)
+    # owning for the run costs more than the run's rental, so the rental is not called the dearer way
+    assert data["proposed"]["buy_cost_usd"] > data["proposed"]["rent_cost_usd"]
+    assert "TCO-RENT-DEARER-PROPOSED" not in {f["rule"] for f in data["findings"]}
+    text = text_of(tmp_path, "audit", str(RUNPOD), "--detail", "full")
+    assert "over the 2 months it is owned" in text
+
+
+def test_a_recommended_purchase_resold_after_the_run_says_so(tmp_path):
+    # 8 x A100 SXM4 80GB for a 3B model on 600B tokens: 127.3 days, past the stated 3-month project
+    text = text_of(tmp_path, "estimate", str(LONG), "--gpu", "A100 SXM4 80GB", "--gpus", "8")
+    assert "127.3 days" in text
+    # hosting $1,620 a month (8 cards, 6.48 kW x $250) over 3,054.3 h / 730 = 4.18 months, $6,778 (was 3 months, $4,860)
+    assert "$6,778.09" in text and "$4,860.00" not in text
