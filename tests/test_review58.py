@@ -8,6 +8,11 @@ as the buyer and as the approver who signs it; each test fails before its fix.
    the 1,462.9 hours' rental of $62,962 ('renting around the clock passes owning in month 5' beside it). The GPUs are
    now owned, hosted and resold after the longer of the project and the run (estimators/candidate.py _cost_step), and
    the rules say those months (candidate fact owned_months).
+
+2. The spot proposal of 8 H100 on AWS for 3 months (examples/proposal-spot-h100-pretrain.yaml) is billed the run's
+   739.9 hours, and its ledger charges the egress and storage over them; FEE-EGRESS said 'Moving 50 TB a month out of
+   aws costs about $4,350 over 3 months' (one month's egress said as three months'), FEE-PREMIUM-STORAGE the same of
+   its $1,622. The fee rules now say the months the fees are billed over (proposal fact fees_months): '1.01 months'.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import pytest
 from tests.clirun import ROOT, json_of, text_of
 
 HERE = ROOT / "tests/data/review58"
+SPOT = ROOT / "examples/proposal-spot-h100-pretrain.yaml"
 RUNPOD = ROOT / "tests/data/heldout/audit-runpod-16-h100.yaml"
 LONG = HERE / "recommend-long-pretrain-buy.yaml"
 
@@ -50,3 +56,20 @@ def test_a_recommended_purchase_resold_after_the_run_says_so(tmp_path):
     assert "127.3 days" in text
     # hosting $1,620 a month (8 cards, 6.48 kW x $250) over 3,054.3 h / 730 = 4.18 months, $6,778 (was 3 months, $4,860)
     assert "$6,778.09" in text and "$4,860.00" not in text
+
+
+@pytest.mark.parametrize(("lang", "said"),
+                         [("en", "Moving 50 TB a month out of aws costs about $4,350 over 1.01 months"),
+                          ("zh", "每月从 aws 转出 50 TB 数据，1.01 个月约需 $4,350")])
+def test_the_fee_findings_say_the_months_the_fees_are_billed_over(tmp_path, lang, said):
+    data = json_of(tmp_path, "audit", str(SPOT))
+    billed = data["proposed"]["ledger"]["period"]["hours"]
+    (egress,) = [ln for ln in data["proposed"]["ledger"]["lines"] if ln["kind"] == "fee" and ln["item"] == "egress"]
+    # knowledge/clouds.yaml aws: 100 GB a month free, then $0.09/GB to 10 TB, $0.085/GB to 50 TB:
+    # (10,000 x 0.09 + 39,900 x 0.085) = $4,291.50 a month, over 739.94 h / 730 = 1.0136 months
+    assert billed / 730 == pytest.approx(1.0136, abs=1e-4)
+    assert egress["amount"] == pytest.approx(4291.5 * billed / 730, rel=1e-6)
+    # compared without spaces: a zh line wraps inside a word
+    text = "".join(text_of(tmp_path, "audit", str(SPOT), "--lang", lang).split())
+    assert "".join(said.split()) in text
+    assert "over3months" not in text and "3个月约需" not in text

@@ -73,7 +73,8 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     fees = {item: led.amount("fee", item=item) if led is not None and acq.mode == "rent" else 0.0
             for item in ("egress", "cross-region", "storage")}
     tl = ev.timeline
-    # a bought machine is paid for over every hour of the period its ledger covers (the project's months)
+    # a bought machine is paid for over every hour of the period its ledger covers (the project's months, or
+    # a longer run's)
     owned = led.period if led is not None and acq.mode == "buy" else None
     owned_hours = owned.hours if owned is not None else -1.0
     per_node = math.ceil(hw.count / hw.nodes)
@@ -111,6 +112,9 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "provider": acq.provider or "none", "hyperscaler": _kind_of(kb, acq.provider) == "hyperscaler",
         "egress_usd": fees["egress"], "cross_region_usd": fees["cross-region"], "storage_usd": fees["storage"],
         "fees_usd": sum(fees.values()), "fees_pct": 100 * sum(fees.values()) / rent_cost if rent_cost > 0 else -1.0,
+        # the months the fee lines are billed over (review58: a 3-month spot proposal whose run is billed 739.9 hours
+        # read 'costs about $4,350 over 3 months', the one month's egress its ledger charges)
+        "fees_months": led.period.months if led is not None and acq.mode == "rent" else months,
         "commitment": led is not None and led.period.kind == "commitment",
         "commitment_hours": tl.billed_hours if tl is not None else -1.0,
         "gpus_paid": int(ev.offer.gpus) if acq.mode == "rent" and ev.offer is not None else -1,

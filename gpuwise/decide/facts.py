@@ -557,6 +557,8 @@ class ProposalFact(FactModel):
     storage_usd: float = _f("storage fees, USD")
     fees_usd: float = _f("all transfer and storage fees, USD")
     fees_pct: float = _f("fees as a percentage of the rental bill (-1 not rented)")
+    fees_months: float = _f("rented: the months the fees are billed over, the rental's (a job's billed hours / 730, "
+                            "a committed term, a service's project); months of use where not rented")
     commitment: bool = _f("the rental states a term, billed in full whatever the job uses of it")
     commitment_hours: float = _f("hours billed: the committed term, else the hours used (-1 unknown)")
     gpus_paid: int = _f("rented: the GPUs billed, a listed instance's whole GPUs (a p4de.24xlarge's 8 for 2 used); "
@@ -569,8 +571,9 @@ class ProposalFact(FactModel):
                               "none, the offer chosen for it ('none' bought or unpriced)")
     job_hours: float = _f("wall-clock hours the training job needs (-1 a service)")
     idle_fraction: float = _f("share of the billed hours the job leaves idle (0 none)")
-    owned_hours: float = _f("bought: hours the hardware is owned, the project's months x 730 (-1 rented)")
-    owned_months: float = _f("bought: months the hardware is owned, the project's (-1 rented)")
+    owned_hours: float = _f("bought: hours the hardware is owned, the project's or a longer run's months x 730 "
+                            "(-1 rented)")
+    owned_months: float = _f("bought: months the hardware is owned, the project's or a longer run's (-1 rented)")
     owned_idle_fraction: float = _f("bought, training: share of the owned hours the job leaves idle (0 otherwise)")
     storage_kind: str = _f("storage kind")
     storage_priced_as: str = _f("storage kind the fee is priced at: the kind asked for, the provider's dearest"
