@@ -59,7 +59,7 @@ def test_two_sparks_on_25_gbe_are_still_warned(tmp_path: Path) -> None:
                                      encoding="utf-8")
     d = json.loads(gpuwise("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
     slow = [f["message"] for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
-    assert slow and "over ethernet-25 (3.1 GB/s per node)" in slow[0]
+    assert slow and "over ethernet-25 (3.125 GB/s per node)" in slow[0]  # review58: four figures
 
 
 def test_three_sparks_are_cabled_in_a_ring(tmp_path: Path) -> None:

@@ -13,6 +13,10 @@ as the buyer and as the approver who signs it; each test fails before its fix.
    739.9 hours, and its ledger charges the egress and storage over them; FEE-EGRESS said 'Moving 50 TB a month out of
    aws costs about $4,350 over 3 months' (one month's egress said as three months'), FEE-PREMIUM-STORAGE the same of
    its $1,622. The fee rules now say the months the fees are billed over (proposal fact fees_months): '1.01 months'.
+
+3. NET-SLOW-NETWORK said the RunPod proposal's 100 Mb/s between pods was '0.0 GB/s per node' (its evidence held
+   network_gb_s = 0.0125): the speed the whole finding is about read as none. Now four figures, '0.0125 GB/s'
+   (25 GbE's '3.125').
 """
 from __future__ import annotations
 
@@ -73,3 +77,15 @@ def test_the_fee_findings_say_the_months_the_fees_are_billed_over(tmp_path, lang
     text = "".join(text_of(tmp_path, "audit", str(SPOT), "--lang", lang).split())
     assert "".join(said.split()) in text
     assert "over3months" not in text and "3个月约需" not in text
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "over ethernet-0.1 (0.0125 GB/s per node)"),
+                                            ("zh", "经由 ethernet-0.1 互联（每节点 0.0125 GB/s）")])
+def test_a_slow_network_says_its_speed(tmp_path, lang, said):
+    data = json_of(tmp_path, "audit", str(RUNPOD))
+    (slow,) = [f for f in data["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
+    # knowledge/runtime.yaml networks ethernet-0.1: 0.1 Gb/s / 8 bits = 0.0125 GB/s, shared by the node
+    assert slow["evidence"]["network_gb_s"] == pytest.approx(0.1 / 8)
+    text = "".join(text_of(tmp_path, "audit", str(RUNPOD), "--lang", lang).split())
+    assert "".join(said.split()) in text
+    assert "(0.0GB/spernode)" not in text and "每节点0.0GB/s" not in text
