@@ -17,6 +17,12 @@ as the buyer and as the approver who signs it; each test fails before its fix.
 3. NET-SLOW-NETWORK said the RunPod proposal's 100 Mb/s between pods was '0.0 GB/s per node' (its evidence held
    network_gb_s = 0.0125): the speed the whole finding is about read as none. Now four figures, '0.0125 GB/s'
    (25 GbE's '3.125').
+
+4. A purchase that wins against renting (TCO-BUY-CHEAPER) was said to beat renting 'over {project_months}': 4 L4
+   bought for a 1B pretraining run of 183.6 days in a 12-month project (recommend-l4-pretrain-buy-cheaper.yaml) read
+   'buying costs $27,069 (net of resale) against $58,818 to rent over 12 months', where the rental is the run's
+   4,405.7 billed hours (6.04 months). The rule now says what the rental is priced over (candidate fact rent_span,
+   worded per language): 'to rent for the run's 4,406 hours'; a service's stays 'over 12 months'.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ HERE = ROOT / "tests/data/review58"
 SPOT = ROOT / "examples/proposal-spot-h100-pretrain.yaml"
 RUNPOD = ROOT / "tests/data/heldout/audit-runpod-16-h100.yaml"
 LONG = HERE / "recommend-long-pretrain-buy.yaml"
+L4 = HERE / "recommend-l4-pretrain-buy-cheaper.yaml"
 
 
 def _buy_term(data: dict) -> dict:
@@ -89,3 +96,26 @@ def test_a_slow_network_says_its_speed(tmp_path, lang, said):
     text = "".join(text_of(tmp_path, "audit", str(RUNPOD), "--lang", lang).split())
     assert "".join(said.split()) in text
     assert "(0.0GB/spernode)" not in text and "每节点0.0GB/s" not in text
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "against $58,818 to rent for the run's 4,406 hours"),
+                                            ("zh", "租用本次运行的 4,406 小时需要 $58,818")])
+def test_a_purchase_cheaper_than_renting_says_what_the_rental_covers(tmp_path, lang, said):
+    data = json_of(tmp_path, "recommend", str(L4))
+    rec = data["recommendation"]
+    assert (rec["gpu"], rec["count"], rec["acquisition"]) == ("l4", 4, "buy")
+    (chosen,) = [c for c in data["candidates"] if c["rank"] == 1]
+    assert "TCO-BUY-CHEAPER" in chosen["rules"]
+    hours = rec["timeline"]["billed_hours"]
+    # the rental is billed for the run: its wall-clock hours with the 0.25 h start-up, 183.6 days x 24
+    assert hours == pytest.approx(rec["wall_days"] * 24, rel=1e-9)
+    assert round(hours) == 4406 and hours / 730 < 12
+    text = "".join(text_of(tmp_path, "recommend", str(L4), "--lang", lang).split())
+    assert "".join(said.split()) in text
+    assert "torentover12months" not in text and "租用12个月需要" not in text
+
+
+def test_a_service_bought_still_compares_the_rental_over_the_project(tmp_path):
+    # tests/rules/TCO-BUY-CHEAPER: 8 A100 40GB serving Llama 3.1 70B for a 12-month project
+    text = " ".join(text_of(tmp_path, "recommend", str(ROOT / "tests/rules/TCO-BUY-CHEAPER/input.yaml")).split())
+    assert "against $121,949 to rent over 12 months" in text

@@ -240,6 +240,9 @@ class CandidateFact(FactModel):
     break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
     project_months: float = _f("project length, months")
     owned_months: float = _f("months a purchase is owned and resold after: the project's, or a longer run's")
+    rent_span: str = _f("what the rental is priced over, in words: the run's billed hours, the committed term or "
+                        "the project's months")
+    rent_span_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")
@@ -720,6 +723,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
         "pin_not_kept_phrases": "the pins' parts, for the report's language (pin_not_kept is what rules show)",
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
+        "rent_span_phrases": "its parts, for the report's language (rent_span is what rules show)",
         "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
                                     "rules show)",

@@ -215,6 +215,17 @@ def _off_stack(job: Job, fact: dict[str, Any]) -> dict[str, Any]:
     return fact
 
 
+def _rent_span(ev: Evaluation, project_months: float) -> dict[str, Any]:
+    """What the rental is priced over, in words (rent_span, its parts beside it): a run's billed hours, a committed
+    term or the project's months, as its ledger's period is."""
+    led = ev.ledger("rent")
+    kind = led.period.kind if led is not None else "project"
+    values = {"hours": led.period.hours} if led is not None and kind == "job" else {
+        "months": led.period.months if led is not None else project_months}
+    parts: tuple[Phrase, ...] = (("", f"span.rent.{kind}", values),)
+    return {"rent_span": phrase_text(parts), "rent_span_phrases": phrase_json(parts)}
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, k = job.c, ev.cost
@@ -279,6 +290,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "rent_usd": _n(rent), "buy_usd": _n(buy), "rent_known": rent is not None, "buy_known": buy is not None,
         # the months a purchase is owned and resold after: the project's, or the run's where it is longer
         "owned_months": buy_led.period.months if (buy_led := ev.ledger("buy")) is not None else c.project_months,
+        **_rent_span(ev, c.project_months),
         **_rent_fees(ev, rent),
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
