@@ -23,6 +23,12 @@ as the buyer and as the approver who signs it; each test fails before its fix.
    'buying costs $27,069 (net of resale) against $58,818 to rent over 12 months', where the rental is the run's
    4,405.7 billed hours (6.04 months). The rule now says what the rental is priced over (candidate fact rent_span,
    worded per language): 'to rent for the run's 4,406 hours'; a service's stays 'over 12 months'.
+
+5. The spot proposal's Cost line said 'renting from aws at $5.19 per GPU-hour costs $28,347' and its Data freshness
+   listed 'rent ... on aws p5.48xlarge, 1-month reservation: $5.19 per GPU-hour (2026-09-27)': the term the offer's
+   price was chosen on for the run's hours, while the ledger bills the p5.48xlarge's spot price, $30.24 an hour for
+   its 8 GPUs ($3.78 each). A spot rental now keeps the offer as listed (its spot price's date, 2026-11-09) and says
+   the spot rate and the term 'spot' (zh 竞价).
 """
 from __future__ import annotations
 
@@ -119,3 +125,18 @@ def test_a_service_bought_still_compares_the_rental_over_the_project(tmp_path):
     # tests/rules/TCO-BUY-CHEAPER: 8 A100 40GB serving Llama 3.1 70B for a 12-month project
     text = " ".join(text_of(tmp_path, "recommend", str(ROOT / "tests/rules/TCO-BUY-CHEAPER/input.yaml")).split())
     assert "against $121,949 to rent over 12 months" in text
+
+
+def test_a_spot_rental_says_the_spot_rate_it_is_billed_at(tmp_path):
+    data = json_of(tmp_path, "audit", str(SPOT))
+    (rent,) = [ln for ln in data["proposed"]["ledger"]["lines"] if ln["kind"] == "rent"]
+    # knowledge/clouds.yaml instances p5.48xlarge: spot_usd_per_hour 30.24 for its 8 H100, as_of 2026-11-09
+    assert rent["inputs"]["usd_per_hour"] == pytest.approx(30.24) and rent["inputs"]["as_of"] == "2026-11-09"
+    (used,) = [p for p in data["prices_used"] if p["kind"] == "rent" and not p.get("alternative")]
+    assert used["term"] == "spot" and used["amount"] == pytest.approx(30.24 / 8) and used["as_of"] == "2026-11-09"
+    text = " ".join(text_of(tmp_path, "audit", str(SPOT), "--detail", "full").split())
+    assert "renting from aws at $3.78 per GPU-hour costs $28,347" in text  # 30.24 / 8 = 3.78
+    assert "on aws p5.48xlarge, spot: $3.78 per GPU-hour (2026-11-09" in text
+    assert "$5.19" not in text and "1-month reservation" not in text
+    zh = "".join(text_of(tmp_path, "audit", str(SPOT), "--lang", "zh").split())
+    assert "在awsp5.48xlarge租用NVIDIAH100SXM580GB（竞价）（2026-11-09" in zh

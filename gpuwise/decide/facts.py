@@ -301,7 +301,7 @@ class CandidateFact(FactModel):
     china_import_as_of: str = _f("date of the import guidance (YYYY-MM-DD, none)")
     procurement: str = _f("constraints.procurement: any, or domestic (Chinese parts only)")
     rent_reserved_only: bool = _f("the rented size is sold only reserved (a multi-node cluster with a minimum term)")
-    rent_term: str = _f("the term the rental is priced on: on-demand, reserved, 1-month, 1-year, 3-year")
+    rent_term: str = _f("the term the rental is priced on: on-demand, reserved, 1-month, 1-year, 3-year, spot")
     rent_min_term_days: float = _f("the shortest term the rental is billed for, days (0: none)")
     rent_term_why: str = _f("why that term, in words")
     rent_term_why_phrases: list = _f("the same reason as message ids and values ([separator, id, values] parts), "

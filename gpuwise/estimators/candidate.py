@@ -605,6 +605,11 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     # job's (review56: 16 H100 committed 36 months for a 209.6-day run were priced at the 1-month reservation)
     sold_hours = max(busy, commitment_months * HOURS_PER_MONTH) if commitment_months and not spot else busy
     offer, sold = O.as_sold(offers, ev.count, sold_hours, kb.runtime.networks) if offers else (None, None)
+    if spot and offer is not None:
+        # spot capacity is billed at its spot price, not on a reserved term: the offer as listed, its date the spot
+        # price's (review58: a spot rental was dated and listed at its 1-month reservation's $5.19 a GPU-hour)
+        offer = next((o for o in offers if (o.provider, o.instance) == (offer.provider, offer.instance)), offer)
+        sold = None
     if hourly_usd is not None:
         # the proposal's own price; the server it rents is the named provider's listed offer at that price
         # (within 5%: RunPod's Secure and Community Cloud differ in price and in the RAM they state)
@@ -722,14 +727,18 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
                                                              ev.topology.gpus)
     ev.cost = Cost(
         rent_usd=rent_v, buy_usd=buy_v, cost_usd=cost, acquisition=chosen, break_even_month=be, rent_hours=rent_hours,
-        usd_per_gpu_hour=offer.per_gpu_hour if offer else None,
+        # on spot capacity the rate billed is the spot one (review58: a spot proposal's Cost line read 'at $5.19 per
+        # GPU-hour', the 1-month reservation's, beside a rent of $30.24 an hour for 8 GPUs, $3.78 each)
+        usd_per_gpu_hour=(K.spot_rate(offer, kb.clouds) / offer.gpus if spot else offer.per_gpu_hour)
+        if offer else None,
         # the rental's place only with a rental: a bought plan carries no provider
         provider=offer.provider if offer and chosen == "rent" else None,
         instance=offer.instance if offer and chosen == "rent" else None,
         rent_provider=offer.provider if offer else None, rent_instance=offer.instance if offer else None,
         rent_currency=offer.currency if offer else None,
         rent_native_per_hour=offer.native_per_hour if offer else None, price_as_of=offer.as_of if offer else None,
-        rent_term=sold.term if sold else "on-demand", rent_reserved_only=bool(sold and sold.reserved_only),
+        rent_term="spot" if spot else sold.term if sold else "on-demand",
+        rent_reserved_only=bool(sold and sold.reserved_only),
         rent_min_term_hours=sold.min_hours if sold else 0.0, rent_term_why=sold.why_phrases if sold else (),
         buy_price_as_of=plan.as_of if plan and plan.as_of != "proposal" else None,
         buy_price_source=plan.source if plan else None,

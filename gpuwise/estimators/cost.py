@@ -46,12 +46,18 @@ def discount(clouds: CloudFile, hours: float, schedule: str | None = None) -> tu
     return 0.0, "none"
 
 
+def spot_rate(offer: Offer, clouds: CloudFile) -> float:
+    """What ``offer`` costs an hour on spot capacity, for all its paid GPUs: its spot price, else the fallback
+    discount off its price."""
+    return offer.spot_usd_per_hour or offer.usd_per_hour * (1 - clouds.spot.fallback_discount)
+
+
 def rent_cost(offer: Offer, hours: float, clouds: CloudFile, *, spot: bool = False,
               schedule: str | None = None) -> Term:
     """Rental bill for ``hours`` of ``offer`` (spot: its price, longer by preemptions)."""
     sm = clouds.spot
     if spot:
-        rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
+        rate = spot_rate(offer, clouds)
         billed = hours * (1 + sm.restart_overhead)
         value = rate * billed
         return Term("rent_usd", value, "USD", formula("formula.rent_spot"),
@@ -578,7 +584,7 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
              if offer.instance else _item(f"item.rent{one}", gpus=offer.gpus, provider=offer.provider))
     if spot:
         sm = clouds.spot
-        rate = offer.spot_usd_per_hour or offer.usd_per_hour * (1 - sm.fallback_discount)
+        rate = spot_rate(offer, clouds)
         common = {"usd_per_hour": rate, "provider": offer.provider, "instance": offer.instance,
                   "gpus_paid": offer.gpus, "as_of": offer.as_of, "restart_overhead": sm.restart_overhead,
                   "spot_price_known": offer.spot_usd_per_hour is not None}

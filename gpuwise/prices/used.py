@@ -56,6 +56,11 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
         if committed_months and o.as_of == "proposal" and term == "on-demand":
             term = TERMS_BY_MONTHS.get(int(committed_months) if float(committed_months).is_integer() else 0,
                                        "commitment")
+        if term == "spot":  # the spot price billed, in USD as the offer gives it (review58: a spot rental was
+            # listed at its 1-month reservation's $5.19 a GPU-hour, the term as_sold chose for its hours)
+            from ..estimators.cost import spot_rate
+
+            native, cur = spot_rate(o, kb.clouds), "USD"
         published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
         out.append(_entry(_said("price.rent", gpu=ev.gpu.name, where=where, term=term), native / o.gpus, cur,
                           _said("price.unit.gpu_hour"), o.terms_as_of if published else o.as_of,
