@@ -29,6 +29,11 @@ as the buyer and as the approver who signs it; each test fails before its fix.
    price was chosen on for the run's hours, while the ledger bills the p5.48xlarge's spot price, $30.24 an hour for
    its 8 GPUs ($3.78 each). A spot rental now keeps the offer as listed (its spot price's date, 2026-11-09) and says
    the spot rate and the term 'spot' (zh 竞价).
+
+6. `gpuwise estimate examples/inference-70b.yaml --gpu H100 --gpus 4` showed 'Cost: $70,088 net of resale (buy)' and
+   'Refused by the rules: TCO-RENT-DEARER (Renting costs more than buying)': the rules judged the first way the user
+   allows (rent), the page showed the way the cost step chose (buy), and the buyer read the bought configuration as
+   refused. An estimate is now judged the way it is priced and shown (verdicts.judge chosen_way).
 """
 from __future__ import annotations
 
@@ -140,3 +145,17 @@ def test_a_spot_rental_says_the_spot_rate_it_is_billed_at(tmp_path):
     assert "$5.19" not in text and "1-month reservation" not in text
     zh = "".join(text_of(tmp_path, "audit", str(SPOT), "--lang", "zh").split())
     assert "在awsp5.48xlarge租用NVIDIAH100SXM580GB（竞价）（2026-11-09" in zh
+
+
+def test_an_estimate_is_judged_the_way_it_is_priced(tmp_path):
+    args = ("estimate", str(ROOT / "examples/inference-70b.yaml"), "--gpu", "H100", "--gpus", "4")
+    gpu = json_of(tmp_path, *args)["gpu"]
+    terms = {t["name"]: t["value"] for t in gpu["terms"]}
+    # a year of 4 H100 (knowledge/clouds.yaml RunPod $2.69 a GPU-hour): rent $10.76/h x 8,760 h = $94,258, dearer
+    # than buying ($158,500 + power + hosting - resale), so the cost step buys
+    assert terms["rent_usd"] == pytest.approx(4 * 2.69 * 8760, rel=1e-6)
+    assert gpu["acquisition"] == "buy" and terms["buy_usd"] < terms["rent_usd"]
+    assert gpu["cost_usd"] == pytest.approx(terms["buy_usd"])
+    assert gpu["rejected_by"] == []
+    text = text_of(tmp_path, *args)
+    assert "$70,088 net of resale (buy)" in text and "Refused by the rules" not in text

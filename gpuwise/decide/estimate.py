@@ -158,7 +158,7 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         assumptions += notes_of(job, [priced])
         job = priced
     ev = evaluate(job, g, count)
-    verdict = verdicts.judge(book, job, [ev])[0]
+    verdict = verdicts.judge(book, job, [ev], chosen_way=True)[0]
     out = gpu_out(job, ev, verdict).model_copy(update={"rejected_by": [
         made(RuleRef, dict(rule=rid, title=book.rules[rid].title)) for rid in verdict.rejected]})
     return made(EstimateResult, dict(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,

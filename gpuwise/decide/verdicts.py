@@ -136,13 +136,21 @@ def copy_allowed(book: Rulebook, job: Job, gpu: Any, count: int, gpus_per_copy: 
     return bool(got)
 
 
-def judge(book: Rulebook, job: Job, evaluations: list[Evaluation]) -> list[Verdict]:
+def judge(book: Rulebook, job: Job, evaluations: list[Evaluation], *, chosen_way: bool = False) -> list[Verdict]:
     """Each estimate as the rules see it, in one session: only the rules that decide run
     (``detail: 0``), the first way of acquiring it the user allows (the memory and compatibility
-    rules do not read the way)."""
+    rules do not read the way), or with ``chosen_way`` the way its cost step chose where the user allows it: the
+    way an estimate prices and shows (review58: 4 H100 serving a 70B model, shown bought at $70,088, read 'Refused
+    by the rules: TCO-RENT-DEARER', the rental's verdict)."""
     if not evaluations:
         return []
-    facts = [{**candidate_fact(ev.job or job, ev, modes_for(job, ev)[0]), "detail": 0} for ev in evaluations]
+
+    def way(ev: Evaluation) -> str:
+        allowed = modes_for(job, ev)
+        chosen = ev.cost.acquisition if chosen_way and ev.cost is not None else None
+        return chosen if chosen in allowed else allowed[0]
+
+    facts = [{**candidate_fact(ev.job or job, ev, way(ev)), "detail": 0} for ev in evaluations]
     session = engine.run(book, facts)
     order = {rid: i for i, rid in enumerate(book.rules)}
     rejected: dict[int, set[str]] = {}
