@@ -34,6 +34,12 @@ as the buyer and as the approver who signs it; each test fails before its fix.
    'Refused by the rules: TCO-RENT-DEARER (Renting costs more than buying)': the rules judged the first way the user
    allows (rent), the page showed the way the cost step chose (buy), and the buyer read the bought configuration as
    refused. An estimate is now judged the way it is priced and shown (verdicts.judge chosen_way).
+
+7. An audit's saving did not equal the difference of the two totals its table shows: 16 RTX 4090 bought ($116,975
+   net) against 32 B200 rented ($1,048) read 'The alternative saves $115,926' (116,975 - 1,048 = 115,927); the sound
+   LoRA proposal ($252) against its alternative ($296), 'costs $43.40 more'; the A800 proposal in yuan (CN¥2,021 and
+   CN¥1,964), 'saves CN¥57.09'; the batch summary the same. The saving is now worked from the totals as shown
+   (money_view.gap), whole where both are shown whole.
 """
 from __future__ import annotations
 
@@ -159,3 +165,22 @@ def test_an_estimate_is_judged_the_way_it_is_priced(tmp_path):
     assert gpu["rejected_by"] == []
     text = text_of(tmp_path, *args)
     assert "$70,088 net of resale (buy)" in text and "Refused by the rules" not in text
+
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("examples/proposal-16x4090-70b-full.yaml", "The alternative saves $115,927 (99% of the proposed cost)."),
+    ("examples/proposal-good-lora-8xh100.yaml", "The alternative costs $44 more and finishes sooner"),
+    ("tests/data/heldout/audit-china-rent-16-a800-cny.yaml", "The alternative saves CN¥57 (3% of the proposed cost)."),
+])
+def test_the_saving_is_the_difference_of_the_totals_shown(tmp_path, path, said):
+    data = json_of(tmp_path, "audit", str(ROOT / path))
+    rate = data["currency"]["usd_cny"] if data["currency"]["asked"] == "CNY" else 1.0
+    shown = [round(c["total_cost_usd"] * rate) for c in (data["proposed"], data["alternative"])]
+    text = " ".join(text_of(tmp_path, "audit", str(ROOT / path)).split())
+    for total in shown:  # the table's two totals, whole units
+        assert f"{total:,}" in text
+    gap = f"{abs(shown[0] - shown[1]):,}"
+    assert said.replace(gap, "") != said and said in text
+    if path.endswith("16x4090-70b-full.yaml"):  # the batch summary says the same
+        batch = " ".join(text_of(tmp_path, "audit", str(ROOT / path), str(SPOT)).split())
+        assert f"(saves ${gap})" in batch

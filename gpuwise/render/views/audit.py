@@ -46,18 +46,24 @@ class AuditView(StepsView, ChartsView):
         vm = self.base()
         savings = ""
         given_up = MV.given_up(f, self._, r.alternative_gives_up)
+        # the saving as the two totals are shown (their difference, each rounded as the table rounds it)
+        alt_total = r.alternative.total_cost_usd if r.alternative is not None else None
+        saved = (MV.gap(f, r.proposed.total_cost_usd, alt_total) if r.savings_usd is not None and r.proposed
+                 and r.proposed.total_cost_usd is not None and alt_total is not None else f.money(r.savings_usd))
+        dearer = (MV.gap(f, alt_total, r.proposed.total_cost_usd) if r.savings_usd is not None and r.proposed
+                  and r.proposed.total_cost_usd is not None and alt_total is not None else f.money(r.savings_usd))
         if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up:
             savings = self._("The alternative costs %(amount)s less but does not do the same work: %(what)s.",
-                             amount=f.money(r.savings_usd), what=given_up)
+                             amount=saved, what=given_up)
         elif r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:
             base_cost = r.proposed.total_cost_usd if r.proposed else None
             if base_cost:
                 share = r.savings_usd / base_cost  # 99.8% is not "100%": the alternative still costs something
                 savings = self._("The alternative saves %(amount)s (%(pct)s of the proposed cost).",
-                                 amount=f.money(r.savings_usd),
+                                 amount=saved,
                                  pct=f.pct(share, 1 if 0.995 <= share < 1 else 0))
             else:
-                savings = self._("The alternative saves %(amount)s.", amount=f.money(r.savings_usd))
+                savings = self._("The alternative saves %(amount)s.", amount=saved)
         elif r.alternative is None:
             savings = self._("No feasible alternative was found in the catalog.")
         elif getattr(r, "alternative_is_proposal", False):
@@ -74,7 +80,7 @@ class AuditView(StepsView, ChartsView):
             # dearer but sooner: the ranking weighs a day sooner as money (decide/rank.py), so say the trade
             savings = self._("The alternative costs %(amount)s more and finishes sooner (%(alt)s against the "
                              "proposal's %(prop)s): it ranks first because each day sooner is weighed at "
-                             "constraints.value_of_a_day_usd.", amount=f.money(-r.savings_usd),
+                             "constraints.value_of_a_day_usd.", amount=dearer,
                              alt=f.days(r.alternative.wall_days), prop=f.days(r.proposed.wall_days))
         else:
             savings = self._("The alternative is not cheaper than the proposal.")

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .. import money_view as MV
 from ..fmt import HTML_LANG, VERDICT_LABELS, Fmt, _lang, currency_for, table
 from ..formats import normalise_detail, normalise_format
 from .audit import AuditView
@@ -32,8 +33,11 @@ def entry(i: int, path: str, res: AuditResult | None, err: str, fr: Fmt, f: Fmt,
         # a saving that is not like for like is said so, as the proposal's own section says it (review53: 'saves
         # $364,066' in the summary above 'costs $364,066 less but does not do the same work: 48.7 ms per output
         # token instead of 26.7')
-        role = (_("costs %(amount)s less, not the same work", amount=fr.money(res.savings_usd))
-                if res.alternative_gives_up else _("saves %(amount)s", amount=fr.money(res.savings_usd)))
+        saved = (MV.gap(fr, res.proposed.total_cost_usd, alt.total_cost_usd) if res.proposed is not None and
+                 res.proposed.total_cost_usd is not None and alt.total_cost_usd is not None
+                 else fr.money(res.savings_usd))  # as the proposal's section says it, from the totals shown
+        role = (_("costs %(amount)s less, not the same work", amount=saved)
+                if res.alternative_gives_up else _("saves %(amount)s", amount=saved))
         better = _("%(name)s (%(role)s)", name=better, role=role)
     elif alt and getattr(res, "alternative_is_proposal", False):
         better = _("%(name)s (%(role)s)", name=better, role=_("the proposal's own setup"))
