@@ -85,7 +85,7 @@ def test_a_slow_network_warning_says_what_the_estimate_counted(tmp_path: Path) -
     own = " ".join(_audit(tmp_path, SPARKS % 2).split())
     assert "NET-SLOW-NETWORK" not in own and "bottleneck" not in own and "200-400" not in own
     slow = " ".join(_audit(tmp_path, (SPARKS % 2).replace("count: 2}", "count: 2, network: ethernet-25}")).split())
-    assert re.search(r"over ethernet-25 \(3\.1 GB/s per node\), less than the 400 Gb/s port DGX/HGX designs give "
+    assert re.search(r"over ethernet-25 \(3\.125 GB/s per node\), less than the 400 Gb/s port DGX/HGX designs give "
                      r"each GPU: the estimate counts the traffic between nodes at that speed \(\d+% scaling "
                      r"efficiency\)", slow), slow
     assert "Fix: Use InfiniBand or RoCE at 400 Gb/s per GPU (as in DGX/HGX clusters), or keep the job on one " \
