@@ -558,7 +558,8 @@ class PlanAsk:
         vm = plan_view.view(result, lang=self.lang)
         for line in vm["brief"]:
             self.show("  " + line)
-        text = plan_view.render(result, report_format(self.report, None), lang=self.lang)
+        text = plan_view.render(result, report_format(self.report, None, format_option=False),
+                                lang=self.lang)
         try:
             atomic_write_text(self.report, text)
         except OSError as exc:

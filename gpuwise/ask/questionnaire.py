@@ -101,7 +101,8 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
 
             check_target(report_path, protect=read_by_run(SimpleNamespace(knowledge=knowledge), [str(path)],
                                                           cards=False))
-            report_format(report_path, None)  # a suffix no report is written in (.pdf): said before any question
+            # a suffix no report is written in (.pdf): said before any question, without naming --format (ask has none)
+            report_format(report_path, None, format_option=False)
 
     from rich.console import Console
 

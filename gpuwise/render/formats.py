@@ -36,8 +36,10 @@ def normalise_detail(detail: str | None) -> str:
     return key
 
 
-def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
-    """The report format: ``fmt`` when given, else from the suffix of ``path`` (text when neither)."""
+def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None, *, format_option: bool = True) -> str:
+    """The report format: ``fmt`` when given, else from the suffix of ``path`` (text when neither).
+    ``format_option``: whether the command has ``--format`` to name in the refusal's hint (``gpuwise ask``
+    has none: its hint sent the user to an option it refuses)."""
     if fmt:
         return normalise_format(fmt)
     if path is None or str(path) == "-":
@@ -45,7 +47,8 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> s
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise UserError(N_("cannot tell the report format from the suffix '%(suffix)s'"),
-                        where=str(path), hint=N_("name the file .md, .html, .json or .txt, or give --format"),
+                        where=str(path), hint=N_("name the file .md, .html, .json or .txt, or give --format")
+                        if format_option else N_("name the file .md, .html, .json or .txt"),
                         values={"suffix": suffix or '(none)'})
     return SUFFIXES[suffix]
 

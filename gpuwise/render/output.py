@@ -99,13 +99,14 @@ def names_a_file(target: str | os.PathLike[str] | None) -> bool:
         return not str(os.fspath(target)).endswith(("/", os.sep))  # (check_target) is not its suffix's (round 47)
 
 
-def report_format(target: str | os.PathLike[str] | None, fmt: str | None) -> str:
+def report_format(target: str | os.PathLike[str] | None, fmt: str | None, *, format_option: bool = True) -> str:
     """The report format: ``fmt`` when given, else the suffix of ``target`` (text for standard
-    output, a descriptor, a device or a FIFO)."""
+    output, a descriptor, a device or a FIFO). ``format_option``: the command has ``--format`` (see
+    :func:`format_for`)."""
     if target is not None and not os.fspath(target):  # -o "": an unset shell variable, most often
         raise UserError(N_("the output path is empty"), where="-o",
                         hint=N_("give a file name, or leave -o out to write to standard output"))
-    return format_for(target if names_a_file(target) else None, fmt)
+    return format_for(target if names_a_file(target) else None, fmt, format_option=format_option)
 
 
 _CONTROL = re.compile(
