@@ -22,3 +22,49 @@ def test_ask_refuses_a_report_suffix_without_naming_an_option_it_lacks(tmp_path:
     r = gpuwise("recommend", str(Path(__file__).parents[1] / "examples" / "lora-70b.yaml"), "-o", "r.pdf",
                 cwd=tmp_path)
     assert r.returncode == 2 and "or give --format" in r.stderr
+
+
+def _resume(tmp_path: Path, text: str, keys: list[str]) -> tuple[int, dict, str]:
+    """``gpuwise ask --answers a.yaml`` on a file holding ``text``, driven by ``keys`` (prompt_toolkit's pipe, as
+    tests/test_ask_go_back.py drives it): the exit status, the file as left, the file's text."""
+    import yaml
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import run_ask
+
+    path = tmp_path / "a.yaml"
+    path.write_text(text, encoding="utf-8")
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(keys))
+        pipe.close()
+        rc = run_ask(str(path), None, lang="en", currency=None, input=pipe, output=DummyOutput())
+    saved = path.read_text(encoding="utf-8")
+    return rc, yaml.safe_load(saved), saved
+
+
+_HAND_WRITTEN = ("workload:\n  task: finetune\n  method: lora\n  model: nonesuch-9000\n  train_tokens: 2e8\n"
+                 "constraints:\n  deadline_days: two weeks\n")
+
+
+def test_ctrl_c_on_resume_keeps_the_values_to_be_asked_again(tmp_path: Path) -> None:
+    # a hand-written file with a model the catalog lacks and a deadline in words: resumed, both were said to be
+    # 'asking again' and dropped from the file at once, so a Ctrl-C before their questions came (here at the
+    # first one) left the file without the two lines the user wrote
+    rc, data, _ = _resume(tmp_path, _HAND_WRITTEN, ["\x03"])
+    assert rc == 130
+    assert data["workload"]["model"] == "nonesuch-9000"
+    assert data["constraints"]["deadline_days"] == "two weeks"
+    assert data["workload"]["train_tokens"] == 2e8
+
+
+def test_an_answer_given_again_replaces_the_refused_value(tmp_path: Path) -> None:
+    # the model asked again and answered; Ctrl-C at the deadline: the model is the answer, the deadline as written
+    rc, data, _ = _resume(tmp_path, _HAND_WRITTEN, ["\x15llama-3.1-8b\r", "\x03"])
+    assert rc == 130
+    assert data["workload"]["model"] == "llama-3.1-8b"
+    assert data["constraints"]["deadline_days"] == "two weeks"
+    # then answered too: nothing refused is left in the file
+    rc, data, _ = _resume(tmp_path, _HAND_WRITTEN, ["\x15llama-3.1-8b\r", "\x1514\r", "\x03"])
+    assert rc == 130
+    assert data["workload"]["model"] == "llama-3.1-8b" and data["constraints"]["deadline_days"] == 14

@@ -70,6 +70,9 @@ class _Session:
         self.advanced: bool | None = None  # the answer to the advanced-settings question
         self.owner = {k: q for q in questionnaire.questions for k in q.keys}
         self._rate: float | None = None
+        # a resumed file's values that were refused and are to be asked again, as the file wrote them: saved
+        # back until answered, so a Ctrl-C before the question comes keeps what the user wrote (review59)
+        self.refused: dict[str, Any] = {}
 
     # ---- language and currency
     def t(self, msg: str, **params: Any) -> str:
@@ -234,7 +237,13 @@ class _Session:
         return ", ".join(parts)
 
     def save(self) -> None:
-        save_answers(self.path, self.answers, self.qn, lang=self.lang, currency=self.currency,
+        answers = self.answers
+        kept = {k: v for k, v in self.refused.items() if self.applies(self.owner[k]) and not self.answered(self.owner[k])}
+        if kept:  # not yet asked again: the file keeps the value it had, not nothing
+            answers = copy.deepcopy(answers)
+            for k, v in kept.items():
+                _put(answers, k, v)
+        save_answers(self.path, answers, self.qn, lang=self.lang, currency=self.currency,
                      state=self.state())
 
     def apply(self, q: Question, update: _Update) -> None:
@@ -471,6 +480,7 @@ class _Session:
             try:
                 update = self.validate(q, value)
             except _Invalid as exc:
+                self.refused[key] = _get(self.answers, key)
                 for k in q.keys:
                     _drop(self.answers, k)
                 notes.append(self.t("asking_again", key=key, error=self.message(exc)))
