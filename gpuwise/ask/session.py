@@ -238,7 +238,8 @@ class _Session:
 
     def save(self) -> None:
         answers = self.answers
-        kept = {k: v for k, v in self.refused.items() if self.applies(self.owner[k]) and not self.answered(self.owner[k])}
+        kept = {k: v for k, v in self.refused.items()
+                if self.applies(self.owner[k]) and not self.answered(self.owner[k])}
         if kept:  # not yet asked again: the file keeps the value it had, not nothing
             answers = copy.deepcopy(answers)
             for k, v in kept.items():
