@@ -68,3 +68,26 @@ def test_an_answer_given_again_replaces_the_refused_value(tmp_path: Path) -> Non
     rc, data, _ = _resume(tmp_path, _HAND_WRITTEN, ["\x15llama-3.1-8b\r", "\x1514\r", "\x03"])
     assert rc == 130
     assert data["workload"]["model"] == "llama-3.1-8b" and data["constraints"]["deadline_days"] == 14
+
+
+def test_a_narrow_listing_keeps_each_label_with_its_figure() -> None:
+    # `gpuwise gpus` and `gpuwise prices` in a 60-column terminal stack each row as 'label: value' pairs; the pairs
+    # were wrapped word by word, so a label ended one line and its figure began the next ('TDP:' / '300',
+    # 'price:' / '-', 'provider' / '/ item: ...', 'chk:' / 'U')
+    import re
+
+    gpus = gpuwise("gpus", env={"COLUMNS": "60"}).stdout
+    cards = int(re.match(r"GPU catalog \((\d+) cards", gpus).group(1))
+    assert cards > 50
+    lines = gpus.splitlines()
+    assert all(len(x) <= 60 for x in lines)
+    assert not [x for x in lines if x.rstrip().endswith(":")]
+    for label in ("TDP: ", "price: ", "BW: ", "link GB/s: "):
+        assert len(re.findall(rf"{re.escape(label)}\S", gpus)) == cards, label
+    prices = gpuwise("prices", env={"COLUMNS": "60"}).stdout
+    entries = len(re.findall(r"^\d{4}-\d\d-\d\d$", prices, re.M))
+    assert entries > 50
+    for label in ("provider / item: ", "chk: ", "amount: ", "age (d): "):
+        assert len(re.findall(rf"{re.escape(label)}\S", prices)) == entries, label
+    zh = gpuwise("gpus", "--lang", "zh", env={"COLUMNS": "60"}).stdout
+    assert len(re.findall(r"TDP：\d", zh)) == cards and len(re.findall(r"价格：\S", zh)) == cards

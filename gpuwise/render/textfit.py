@@ -296,7 +296,34 @@ def _stacked(headers: list[str], rows: list[list[str]], width: int) -> list[str]
         out += wrap(r[0] if r else "", width)
         said = [f"{h}{colon}{v}" if h else v for h, v in zip(headers[1:], r[1:], strict=False) if v]
         if said:
-            out += wrap(sep.join(said), width, "    ")
+            out += _pairs(said, sep, width, "    ")
+    return out
+
+
+def _pairs(said: list[str], sep: str, width: int, indent: str) -> list[str]:
+    """``header: value`` pairs joined by ``sep`` on lines of ``width`` columns, a line broken between pairs:
+    wrapping the joined text word by word broke inside a pair, a label on one line and its figure on the next
+    ('TDP:' / '300', 'provider' / '/ item: ...' in a 60-column `gpuwise gpus` and `gpuwise prices`, review59).
+    A pair longer than a line is wrapped by itself."""
+    room = max(1, width - display_width(indent))
+    joint = " " if sep.endswith(" ") else ""
+    out: list[str] = []
+    line = ""
+    for i, pair in enumerate(said):
+        piece = " ".join(pair.split()) + (sep.rstrip() if i < len(said) - 1 else "")
+        if line and display_width(line) + len(joint) + display_width(piece) <= room:
+            line += joint + piece
+            continue
+        if line:
+            out.append(indent + line)
+        if display_width(piece) <= room:
+            line = piece
+        else:
+            lines = wrap(piece, width, indent)
+            out += lines[:-1]
+            line = lines[-1][len(indent):]
+    if line:
+        out.append(indent + line)
     return out
 
 
