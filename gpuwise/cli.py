@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             args = parser.parse_args(argv)
     else:
         args = parser.parse_args(argv)
+    _command_lang(args, given)
     if args.command == "ask":  # the questionnaire saves the answers given so far on Ctrl-C
         import signal
 
@@ -113,6 +114,18 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
+
+
+def _command_lang(args: argparse.Namespace, given: list[str]) -> None:
+    """``gpuwise --lang zh gpus``: the language put before the command is the command's where it gives none of its
+    own. argparse keeps the two apart (the first is ``help_lang``), so the listing, the report and a one-line error
+    came in English with no word said (review59); a ``--lang`` after the command still wins."""
+    top = getattr(args, "help_lang", None)
+    if top is None or sum(a == "--lang" or a.startswith("--lang=") for a in given) > 1:
+        return
+    for dest in ("lang", "import_lang"):  # `prices import` names its own
+        if hasattr(args, dest):
+            setattr(args, dest, top)
 
 
 def _dispatch(args: argparse.Namespace) -> int:

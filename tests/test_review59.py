@@ -91,3 +91,14 @@ def test_a_narrow_listing_keeps_each_label_with_its_figure() -> None:
         assert len(re.findall(rf"{re.escape(label)}\S", prices)) == entries, label
     zh = gpuwise("gpus", "--lang", "zh", env={"COLUMNS": "60"}).stdout
     assert len(re.findall(r"TDP：\d", zh)) == cards and len(re.findall(r"价格：\S", zh)) == cards
+
+
+def test_the_language_before_the_command_is_the_commands() -> None:
+    # `gpuwise --lang zh gpus` (the usage line reads 'gpuwise [-h] [--version] [--lang {en,zh}] COMMAND') wrote the
+    # listing and the one-line errors in English, saying nothing: the first --lang was only --help's
+    assert gpuwise("--lang", "zh", "gpus").stdout.startswith("GPU 目录")
+    assert "未知规则" in gpuwise("--lang", "zh", "explain", "NOPE").stderr
+    assert "未知 GPU" in gpuwise("--lang", "zh", "prices", "--gpu", "h1OO").stderr
+    # the command's own --lang still wins; without either, English
+    assert "unknown rule 'NOPE'" in gpuwise("--lang", "zh", "explain", "NOPE", "--lang", "en").stderr
+    assert gpuwise("gpus").stdout.startswith("GPU catalog")
