@@ -354,7 +354,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="gpuwise", description=N_("Which GPUs to rent or buy for large-model work, and why."))
     parser.add_argument("--version", action="version", version=f"gpuwise {__version__}")
     parser.add_argument("--lang", choices=("en", "zh"), dest="help_lang",  # `gpuwise --lang zh --help`
-                        help=N_("language of this help, and of the command where it gives no --lang of its own (default: en)"))
+                        help=N_("language of this help, and of the command where it gives no --lang of its own "
+                                "(default: en)"))
     # required: a bare `gpuwise` is a usage error of one line, as every other one (it printed the
     # whole help on standard error, exit 2)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
