@@ -102,3 +102,27 @@ def test_the_language_before_the_command_is_the_commands() -> None:
     # the command's own --lang still wins; without either, English
     assert "unknown rule 'NOPE'" in gpuwise("--lang", "zh", "explain", "NOPE", "--lang", "en").stderr
     assert gpuwise("gpus").stdout.startswith("GPU catalog")
+
+
+def test_chinese_compound_multipliers(tmp_path: Path) -> None:
+    # a Chinese user sizing a pretraining run says its corpus in 万亿 (1e12: Llama 3's '15万亿' tokens) and a budget
+    # in 千万 (1e7); both were "'3万亿' 不是数字（例如 ... 5万）" at the questionnaire. Each character multiplies:
+    # 3 x 10^4 x 10^8 = 3e12 tokens, 3 x 10^3 x 10^4 = 3e7 yuan
+    import yaml
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.answers import parse_number
+    from gpuwise.ask.questionnaire import run_ask
+
+    assert parse_number("1.5万亿") == 1.5e12 and parse_number("5百万") == 5e6 and parse_number("2千亿") == 2e11
+    assert parse_number("30万") == 3e5 and parse_number("3亿") == 3e8 and parse_number("2千") == 2e3
+    path = tmp_path / "a.yaml"
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(["\x1b[B\r", "\x15llama-3.1-8b\r", "\x153万亿\r", "\r", "\x153千万\r", "\x03"]))
+        pipe.close()
+        rc = run_ask(str(path), None, lang="zh", currency="CNY", input=pipe, output=DummyOutput())
+    assert rc == 130
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["workload"]["task"] == "pretrain" and data["workload"]["train_tokens"] == 3e12
+    assert data["constraints"]["budget_cny"] == 3e7

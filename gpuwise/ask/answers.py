@@ -156,8 +156,11 @@ def save_answers(path: str | Path, answers: dict, questionnaire: Questionnaire |
 
 
 # -------------------------------------------------------------------------------- parsing
-_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "千": 1e3, "万": 1e4, "亿": 1e8}
-_NUMBER = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([kmbgt千万亿])?$", re.IGNORECASE)
+_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "十": 10, "百": 100, "千": 1e3, "万": 1e4, "亿": 1e8}
+# a Chinese multiplier may be compound, each character multiplying: '3万亿' (3e12 tokens, how a pretraining corpus is
+# said), '3千万' (3e7), '5百万', '2千亿'; only '3万' and '3亿' were read, and '3万亿' was 'not a number' (review59)
+_CJK_MULT = r"[十百千]?万亿|[十百千]?[万亿]|千"
+_NUMBER = re.compile(rf"^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([kmbgt]|{_CJK_MULT})?$", re.IGNORECASE)
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?|\.\d+)\s*b?$", re.IGNORECASE)
 # currency marks a user may type around an amount, longest first
 _MARK_BEFORE = (("us$", "USD"), ("cn¥", "CNY"), ("rmb", "CNY"), ("$", "USD"), ("¥", "CNY"), ("￥", "CNY"))
@@ -194,7 +197,7 @@ def parse_number(text: str, *, integer: bool = False, currency: str | None = Non
     m = _NUMBER.match(s)
     if not m:
         raise _Invalid("not_a_number", text=repr(text.strip()))
-    value = float(m.group(1)) * _SUFFIX.get((m.group(2) or "").lower(), 1)
+    value = float(m.group(1)) * math.prod(_SUFFIX[c] for c in (m.group(2) or "").lower())
     if not math.isfinite(value):
         raise _Invalid("not_finite")
     if integer:
@@ -204,7 +207,7 @@ def parse_number(text: str, *, integer: bool = False, currency: str | None = Non
     return value
 
 
-_MULTIPLIED = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*[kmbgt千万亿]", re.IGNORECASE)
+_MULTIPLIED = re.compile(rf"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*(?:[kmbgt]|{_CJK_MULT})", re.IGNORECASE)
 _NOT_MULTIPLIED = ("s", "ms", "days", "months", "hours", "fraction")
 """The units of the fields a k / M / B suffix does not multiply: '500m' at a time in seconds is 500 million seconds to
 parse_number, where the user meant milliseconds or minutes (and '2m' at max_ttft_ms was saved as 2,000,000 ms)."""
