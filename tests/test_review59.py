@@ -126,3 +126,39 @@ def test_chinese_compound_multipliers(tmp_path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert data["workload"]["task"] == "pretrain" and data["workload"]["train_tokens"] == 3e12
     assert data["constraints"]["budget_cny"] == 3e7
+
+
+def test_the_command_shown_to_run_the_answers_again_gives_the_sessions_report(
+        tmp_path: Path, capsys) -> None:
+    # a zh session ended 'Answers saved to FILE (replay with `gpuwise recommend FILE`)': that command wrote the
+    # report in English (the file keeps the currency, not the language), and a session with --knowledge DIR was
+    # replayed without its overlay; the resume line after Ctrl-C likewise restarted the questions in English
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import run_ask
+
+    path, report = tmp_path / "a.yaml", tmp_path / "r.md"
+    with create_pipe_input() as pipe:  # fine-tuning with every default (tests/test_ask_pty.py DEFAULT_FLOW), Run
+        pipe.send_text("\r" * 9 + "\r")
+        pipe.close()
+        rc = run_ask(str(path), str(report), lang="zh", currency=None, input=pipe, output=DummyOutput())
+    assert rc == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"`gpuwise recommend {path} --lang zh`" in said, said
+    again = gpuwise("recommend", str(path), "--lang", "zh", "-o", str(tmp_path / "again.md"), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "again.md").read_text(encoding="utf-8") == report.read_text(encoding="utf-8")
+    assert report.read_text(encoding="utf-8").startswith("# GPU 选型建议")
+    # Ctrl-C with an overlay: the resume line names the language and the overlay
+    overlay = tmp_path / "kb"
+    overlay.mkdir()
+    with create_pipe_input() as pipe:
+        pipe.send_text("\r\x03")
+        pipe.close()
+        rc = run_ask(str(tmp_path / "b.yaml"), None, lang="zh", currency=None, knowledge=str(overlay), input=pipe,
+                     output=DummyOutput())
+    assert rc == 130
+    captured = capsys.readouterr()
+    said = " ".join((captured.out + captured.err).split())
+    assert f"`gpuwise ask --answers {tmp_path / 'b.yaml'} --lang zh --knowledge {overlay}`" in said, said

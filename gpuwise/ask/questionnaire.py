@@ -130,7 +130,8 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         return _PLAN
 
     def interrupted() -> str:
-        return qn.say("interrupted", lang, path=path) if path.exists() else qn.say("interrupted_empty", lang)
+        return (qn.say("interrupted", lang, path=path, opts=_rerun(lang, knowledge)) if path.exists()
+                else qn.say("interrupted_empty", lang))
 
     def held_body() -> int:  # Ctrl-C as a signal between questions: raised where gpuwise asks (.sigint)
         with held():
@@ -143,6 +144,15 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         return got
     return run_plan_ask(plan, Path(report_path) if report_path else None, knowledge=knowledge, lang=lang,
                         currency=currency, prompter=prompter, console=console, existing=existing)
+
+
+def _rerun(lang: str, knowledge: str | None) -> str:
+    """The options a command shown to run the saved answers again needs to give what this session gave: its
+    language (the file keeps its currency, not the report's language) and its knowledge overlay."""
+    import shlex
+
+    opts = " --lang zh" if lang == "zh" else ""
+    return opts + (f" --knowledge {shlex.quote(knowledge)}" if knowledge else "")
 
 
 def _no_terminal(qn: Questionnaire, answers: Path | None, report: str | None, lang: str) -> str:
@@ -222,7 +232,7 @@ def _interact(s: _Session, notes: list[str], report: Path, knowledge: str | None
             _edit(s, prompter, asker)
             continue
         if choice == 2:
-            asker.say(s.t("saved_quit", path=s.path))
+            asker.say(s.t("saved_quit", path=s.path, opts=_rerun(s.lang, knowledge)))
             return 0
         return _finish(s, report, knowledge, console, asker)
 
@@ -245,7 +255,7 @@ def _finish(s: _Session, report: Path, knowledge: str | None, console: Any, aske
     from ..errors import N_, UserError
     from ..render.report import write_report
 
-    asker.say(s.t("saved_replay", path=s.path))
+    asker.say(s.t("saved_replay", path=s.path, opts=_rerun(s.lang, knowledge)))
     asker.say(s.t("working"))  # no spinner: no second thread near durable-rules
     # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
     with released():  # the work: Ctrl-C ends it at once
