@@ -162,3 +162,12 @@ def test_the_command_shown_to_run_the_answers_again_gives_the_sessions_report(
     captured = capsys.readouterr()
     said = " ".join((captured.out + captured.err).split())
     assert f"`gpuwise ask --answers {tmp_path / 'b.yaml'} --lang zh --knowledge {overlay}`" in said, said
+
+
+def test_a_zh_answers_files_header_names_the_language() -> None:
+    # the header of a file a zh session wrote said '用 `gpuwise recommend FILE` 运行', an English report
+    from gpuwise.ask.answers import render_answers
+    from gpuwise.ask.questionnaire import load_questions
+
+    text = render_answers({"workload": {"task": "finetune"}}, load_questions(), lang="zh", currency="CNY")
+    assert "`gpuwise recommend FILE --lang zh`" in text and "`gpuwise ask --answers FILE --lang zh`" in text
