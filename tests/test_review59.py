@@ -171,3 +171,19 @@ def test_a_zh_answers_files_header_names_the_language() -> None:
 
     text = render_answers({"workload": {"task": "finetune"}}, load_questions(), lang="zh", currency="CNY")
     assert "`gpuwise recommend FILE --lang zh`" in text and "`gpuwise ask --answers FILE --lang zh`" in text
+
+
+def test_the_zh_summary_brackets_the_model_in_full_width(tmp_path: Path, capsys) -> None:
+    # the zh summary's model read 'llama-3.1-8b (Llama 3.1 8B，8.0B)': a half-width bracket around a full-width comma
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import run_ask
+
+    with create_pipe_input() as pipe:  # every default, then 'Save and quit' at the summary
+        pipe.send_text("\r" * 9 + "\x1b[B\x1b[B\r")
+        pipe.close()
+        rc = run_ask(str(tmp_path / "a.yaml"), None, lang="zh", currency=None, input=pipe, output=DummyOutput())
+    assert rc == 0
+    shown = capsys.readouterr().out
+    assert "llama-3.1-8b（Llama 3.1" in shown and "llama-3.1-8b (" not in shown  # the table may wrap after it

@@ -205,7 +205,7 @@ def _show_value(s: _Session, q: Question | None, key: str, value: Any) -> str:
         return s.t("value_custom_model", size=f"{value:g}")
     if key == "workload.model" and value in s.kb.models:
         m = s.kb.models[value]
-        return f"{value} ({s.t('model_meta', name=m.name, size=f'{m.params_b:.1f}')})"
+        return s.t("model_shown", value=value, meta=s.t("model_meta", name=m.name, size=f"{m.params_b:.1f}"))
     if isinstance(value, list):
         if key == "constraints.gpus" and not value:
             return s.t("value_all_gpus")
