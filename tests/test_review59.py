@@ -187,3 +187,18 @@ def test_the_zh_summary_brackets_the_model_in_full_width(tmp_path: Path, capsys)
     assert rc == 0
     shown = capsys.readouterr().out
     assert "llama-3.1-8b（Llama 3.1" in shown and "llama-3.1-8b (" not in shown  # the table may wrap after it
+
+
+def test_no_question_says_what_enter_gives_before_its_hint_does() -> None:
+    # 'Only consider these GPUs (comma-separated, e.g. H100-80G, RTX 4090; Enter = all)?  (Enter = all, ? explains)':
+    # the hint after every text question states Enter's answer, so a question saying it too read it twice
+    from gpuwise.ask.questionnaire import load_questions
+
+    qn = load_questions()
+    hint = {"en": "Enter =", "zh": "回车 ="}
+    for q in qn.questions:
+        texts = [q.question, *(said["question"] for _, said in q.variants if "question" in said)]
+        for text in texts:
+            for lang, words in hint.items():
+                assert words not in text[lang], (q.key, text[lang])
+    assert qn.by_key("constraints.gpus").question["en"].endswith("RTX 4090)?")
