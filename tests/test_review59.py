@@ -202,3 +202,18 @@ def test_no_question_says_what_enter_gives_before_its_hint_does() -> None:
             for lang, words in hint.items():
                 assert words not in text[lang], (q.key, text[lang])
     assert qn.by_key("constraints.gpus").question["en"].endswith("RTX 4090)?")
+
+
+def test_a_refused_value_on_resume_is_quoted_once(tmp_path: Path, capsys) -> None:
+    # "workload.p95_ttft_s: '500ms': p95_ttft_s is a number of seconds: write 0.5 (got '500ms') - asking again"
+    rc, data, _ = _resume(tmp_path, "workload:\n  task: inference\n  model: llama-3.1-8b\n  p95_ttft_s: 500ms\n",
+                          ["\x03"])
+    assert rc == 130 and data["workload"]["p95_ttft_s"] == "500ms"  # kept in the file until answered (above)
+    note = next(line for line in capsys.readouterr().out.splitlines() if "asking again" in line)
+    assert note.count("500ms") == 1 and "write 0.5" in note, note
+    # a number the message does not quote still gets its '(got ...)'
+    capsys.readouterr()
+    rc, data, _ = _resume(tmp_path, "workload:\n  task: finetune\n  model: llama-3.1-8b\n  train_tokens: -3\n",
+                          ["\x03"])
+    note = next(line for line in capsys.readouterr().out.splitlines() if "asking again" in line)
+    assert "(got -3)" in note, note

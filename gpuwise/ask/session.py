@@ -420,6 +420,8 @@ class _Session:
         if err.get("loc") and "input" in err and kind not in ("model_type", "dict_type"):
             given = err["input"]  # a number as typed: -3, not the float it was read as (-3.0)
             shown = _short_float(given) if isinstance(given, float) and math.isfinite(given) else _short(given)
+            if isinstance(given, str) and shown in msg:  # the message quotes it already ("'500ms': ... write 0.5")
+                return msg
             return self.t("got", message=msg, input=shown)
         return msg
 
