@@ -217,3 +217,27 @@ def test_a_refused_value_on_resume_is_quoted_once(tmp_path: Path, capsys) -> Non
                           ["\x03"])
     note = next(line for line in capsys.readouterr().out.splitlines() if "asking again" in line)
     assert "(got -3)" in note, note
+
+
+def test_the_plan_questions_show_the_plan_command_with_the_sessions_language(tmp_path: Path, capsys) -> None:
+    # the plan questions' 'Plan file written to FILE (run it again with `gpuwise plan FILE`)' gave an English plan
+    # of a zh session, as the questionnaire's replay line did (defect 6); the keys of tests/test_plan_ask.py's
+    # test_cny_plan_in_chinese, ending with 'write the plan file and quit'
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gpuwise.ask.questionnaire import load_questions, run_ask
+
+    qn = load_questions()
+    tasks = [c.value for c in qn.by_key("workload.task").choices]
+    plan = "\x1b[B" * (tasks.index("plan") - tasks.index(qn.by_key("workload.task").default)) + "\r"
+    keys = [plan, "12\r", "n", "\r", "qwen2.5-7b\r", "\r", "\r", "\r", "1\r", "\r", "\r", "\r", "\r", "0\r", "\r", "\r",
+            "n", "30万\r", "\r", "\r", "\r", "\r", "\x1b[B\r"]
+    answers = tmp_path / "cn.yaml"
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(keys))
+        pipe.close()
+        rc = run_ask(str(answers), None, lang="zh", currency="CNY", input=pipe, output=DummyOutput())
+    out = " ".join(capsys.readouterr().out.split())
+    assert rc == 0, out
+    assert f"`gpuwise plan {answers} --lang zh`" in out, out

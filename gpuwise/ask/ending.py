@@ -35,3 +35,13 @@ def guarded(body: Callable[[], int], *, console: Any, interrupted: Callable[[], 
         assert on_also is not None
         print(one_line(on_also(exc)), file=sys.stderr)
         return EXIT_USAGE
+
+
+def rerun_options(lang: str, knowledge: str | None) -> str:
+    """The options a command shown to run the saved answers again needs to give what this session gave: its
+    language (a file keeps its currency, not the report's language) and its knowledge overlay (review59). Both
+    flows show such a command: the questionnaire's `gpuwise recommend FILE`, the plan questions' `gpuwise plan FILE`."""
+    import shlex
+
+    opts = " --lang zh" if lang == "zh" else ""
+    return opts + (f" --knowledge {shlex.quote(knowledge)}" if knowledge else "")

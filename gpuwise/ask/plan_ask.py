@@ -24,6 +24,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..inputs.notation import other_digits, typed_form
+from .ending import rerun_options as _rerun
 from .sigint import held, released
 
 PLAN_CHOICE = "plan"
@@ -587,7 +588,7 @@ class PlanAsk:
             if existing is None:
                 self.write(data)
             self.written = True
-            self.show(self.w("written", path=self.path))
+            self.show(self.w("written", path=self.path, opts=_rerun(self.lang, self.knowledge)))
             if menu[got] == "write_quit":
                 return 0
             return self.run_plan()
@@ -645,7 +646,7 @@ def run_plan_ask(path: Path, report: Path | None, *, knowledge: str | None, lang
 
     def interrupted() -> str:
         if session is not None and session.written:
-            return texts.get("interrupted_written", lang, path=path)
+            return texts.get("interrupted_written", lang, path=path, opts=_rerun(lang, knowledge))
         return texts.get("interrupted", lang)
 
     def held_body() -> int:  # Ctrl-C as a signal between questions: raised where gpuwise asks (.sigint)

@@ -38,6 +38,7 @@ from .answers import (  # noqa: F401  (the package's API and the tests' entry po
     save_answers,
 )
 from .ending import EXIT_INTERRUPTED, EXIT_USAGE, guarded  # noqa: F401  (EXIT_*: the package's API)
+from .ending import rerun_options as _rerun
 from .plan_ask import StartPlan, is_plan_file, plan_path, run_plan_ask
 from .questions import (  # noqa: F401
     QUESTIONS_FILE,
@@ -144,15 +145,6 @@ def run_ask(answers_path: str | None, report_path: str | None, *, knowledge: str
         return got
     return run_plan_ask(plan, Path(report_path) if report_path else None, knowledge=knowledge, lang=lang,
                         currency=currency, prompter=prompter, console=console, existing=existing)
-
-
-def _rerun(lang: str, knowledge: str | None) -> str:
-    """The options a command shown to run the saved answers again needs to give what this session gave: its
-    language (the file keeps its currency, not the report's language) and its knowledge overlay."""
-    import shlex
-
-    opts = " --lang zh" if lang == "zh" else ""
-    return opts + (f" --knowledge {shlex.quote(knowledge)}" if knowledge else "")
 
 
 def _no_terminal(qn: Questionnaire, answers: Path | None, report: str | None, lang: str) -> str:
