@@ -26,7 +26,7 @@ from .extract import extract
 from .hardware import on_hardware
 from .judge import judge, owned_hosting
 from .milp import Solution
-from .reading import _capacity_note, _ranges, _served_months, _spent
+from .reading import _capacity_note, _ranges, _served_months, _spent, capacity_months
 from .result import (
     Answer,
     ApiAlternative,
@@ -379,22 +379,17 @@ class Planner:
                                subject=name[len("budget["):-1], over=self._money(over),
                                note=messages.text("plan.binding.over" if over else "plan.binding.tight" if tight
                                                   else "plan.binding.slack", {"usd": over})))
-        per_gpu: dict[str, list[tuple[int, float, str]]] = {}  # 'count': every GPU held at once; 'hours': all hours
-        for name, i in p.rows.items():
-            if name.startswith(("count[", "hours[")):
-                dual = sol.duals[i] if i < len(sol.duals) else 0.0
-                if abs(dual) > 1e-6:
-                    g, m = name[name.index("[") + 1:-1].split(",")
-                    per_gpu.setdefault(g, []).append((int(m), dual, name[:name.index("[")]))
+        per_gpu = capacity_months(p, sol)
         for g, items in per_gpu.items():  # the months the type has GPUs (owned, or bought and arrived) to be full
             items = [x for x in items if x[0] < len(ex.fleet.get(g, ())) and ex.fleet[g][x[0]] > 0]
             if not items:  # none held, or bought ones not arrived yet: its rows only price what one would be worth
                 continue
-            held, hours = (sorted({m for m, _, k in items if k == row}) for row in ("count", "hours"))
+            held, hours, narrow = (sorted({m for m, _, ks in items if row in ks})
+                                   for row in ("count", "hours", "narrow"))
             out.append(Binding(constraint=f"capacity[{g}]", kind="capacity", binding=True,
                                value=round(max(abs(d) for _, d, _ in items), 4), subject=g,
                                months=sorted({m for m, _, _ in items}), held_months=held, hours_months=hours,
-                               note=_capacity_note(self.fleets[g].gpu.name, held, hours)))
+                               narrow_months=narrow, note=_capacity_note(self.fleets[g].gpu.name, held, hours, narrow)))
         for sz in self.sized:
             for kind in ("deadline", "latency", "memory"):
                 hit = sorted(g for g, why in sz.why_not.items() if why.kind == kind)

@@ -91,6 +91,9 @@ class Solution:
     duals: list[float]
     optimal: bool
     usable: bool  # a solution to read (optimal, or stopped by a limit with one found)
+    # the row duals with the :attr:`Model.loose` variables free between their bounds (the others fixed); the same as
+    # ``duals`` where none is, or none was 0 in the solution
+    loose_duals: list[float] = field(default_factory=list)
 
 
 @record
@@ -108,6 +111,11 @@ class Model:
     search's relative gap (MIP_REL_GAP) is measured on what it decides. Counted in, a plan with a workload nothing
     runs had an objective of 1e9 a run, and a 0.1 % gap let its money part sit $2M from the optimum (hostile round
     41: a 26-workload plan cost $103,766 without one of its services and $94,217 with it)."""
+
+    loose: set[int] = field(default_factory=set)
+    """Binary variables left free between their bounds in a second dual LP (:attr:`Solution.loose_duals`) where the
+    solution holds one at 0: a switch that keeps a run off the GPUs (the plan's ``held``), fixed at 0, takes the
+    rows it sits in out of the LP, whose duals then say that more GPUs are worth nothing."""
 
     def var(self, name: str, *, lb: float = 0.0, ub: float = INF, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
@@ -143,7 +151,14 @@ class Model:
                 lb2[j] = ub2[j] = round(sol.values[j])
         lp = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
         if lp.optimal:
-            sol.duals = lp.duals
+            sol.duals = sol.loose_duals = lp.duals
+        off = [j for j in self.loose if integer[j] and round(sol.values[j]) == 0]
+        if off:
+            for j in off:
+                lb2[j], ub2[j] = lb[j], ub[j]
+            free = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
+            if free.optimal:
+                sol.loose_duals = free.duals
         return sol
 
 

@@ -9,15 +9,50 @@ from .milp import Solution
 from .solve import Program
 
 
-def _capacity_note(gpu: str, held: list[int], hours: list[int]) -> str:
+def _capacity_note(gpu: str, held: list[int], hours: list[int], narrow: list[int] | None = None) -> str:
     """What a full fleet is full of: every GPU held at once (the month's Fleet use, which counts hours, may be
-    low: review52 read 'full in months 13-24' beside 7-50%), or every schedulable hour used."""
+    low: review52 read 'full in months 13-24' beside 7-50%), or every schedulable hour used; or, in ``narrow``
+    months, fewer GPUs free at once than a run needs (plansolve62: 4 of 16 serving leave 12 for a 16-GPU run)."""
     def when(ms: list[int]) -> str:
         return messages.text("plan.when.months" if len(ms) > 1 else "plan.when.month", {"months": _ranges(ms)})
+    if narrow:
+        said = messages.text("plan.binding.capacity_narrow", {"gpu": gpu, "when": when(narrow)})
+        return "; ".join([said, _capacity_note(gpu, held, hours)] if held or hours else [said])
     if held and hours:
         return messages.text("plan.binding.capacity_both", {"gpu": gpu, "held": when(held), "hours": when(hours)})
     return messages.text("plan.binding.capacity_held" if held else "plan.binding.capacity_hours",
                          {"gpu": gpu, "when": when(held or hours)})
+
+
+def capacity_months(p: Program, sol: Solution) -> dict[str, list[tuple[int, float, set[str]]]]:
+    """The months more GPUs of a type would lower the plan's cost: g -> [(month, the larger dual, which rows are
+    full)]. One more GPU adds one to the GPUs at once (``count``, a dual a GPU) and a month's schedulable hours
+    (``hours``, a dual a GPU-hour): the duals are read with the runs' held switches free (milp ``Model.loose``: a
+    run kept off the fleet because its GPUs are not free together holds its switch at 0, which in the LP of the
+    fixed integers keeps both rows from pricing it). Where both rows are full the LP may price either (a degenerate
+    vertex), so which is full is read from the plan: each row where the plan fills it; where neither is, a run
+    needs more GPUs at once than those held leave free (``narrow``: review57's 16-GPU run beside 4 of 16 owned A100
+    serving)."""
+    duals = sol.loose_duals or sol.duals
+    rows: dict[tuple[str, int], dict[str, list[int]]] = {}
+    for name, i in p.rows.items():
+        if name.startswith(("count[", "hours[")):
+            g, m = name[name.index("[") + 1:-1].split(",")
+            rows.setdefault((g, int(m)), {})[name[:name.index("[")]] = [i]
+    for key, width in p.width.items():  # each run's GPUs free together beside the copies (solve.build)
+        rows.setdefault(key, {})["width"] = width
+    out: dict[str, list[tuple[int, float, set[str]]]] = {}
+    for (g, m), named in rows.items():
+        dual = {kind: max((duals[i] if i < len(duals) else 0.0 for i in ids), key=abs) for kind, ids in named.items()}
+        worth = max(dual.values(), key=abs)
+        if abs(worth) <= 1e-6:
+            continue
+        full = {kind for kind, ids in named.items() if kind != "width"
+                and all(sol.activity[i] >= p.model.rows[i][3] - 1e-6 for i in ids)}
+        if "count" not in full and (abs(dual.get("width", 0.0)) > 1e-6 or not full):
+            full.add("narrow")
+        out.setdefault(g, []).append((m, worth, full))
+    return out
 
 
 def month_runs(months: list[int]) -> list[str]:

@@ -132,6 +132,8 @@ class Binding(Frozen):
                                    "once (however many hours each runs)")
     hours_months: list[int] = Field(default=[], description="capacity: the months every schedulable hour of the "
                                     "type is used")
+    narrow_months: list[int] = Field(default=[], description="capacity: the months a run on the type needs more of "
+                                     "its GPUs at once than the copies and runs held leave free")
     gpus: list[str] = Field(default=[], description="GPU types a deadline, latency target or memory rules out")
     over: float = Field(default=0.0, description="budget: the amount over it")
 

@@ -18,10 +18,11 @@ Variables, per GPU type ``g`` and month ``m``:
   so the program uses them only when nothing else is possible (the result states what was left).
 
 Constraints: each month's runs and service load are placed; the fleet (owned + arrived purchases)
-is never booked beyond its GPUs (a run or a copy needs that many at once) nor beyond its
-schedulable hours (``plan_owned_availability`` of the month); cash out per quarter and in total
-within the budgets. Objective: cash over the horizon - capex, hosting, power, rent - less the
-resale of what was bought, at the end.
+is never booked beyond its GPUs (a copy holds its GPUs all month; a run holds its GPUs together for its hours,
+so a binary ``held[w,m,g]``, 1 where any of the month's runs of ``w`` are on the fleet, asks that its GPUs be
+free beside every copy, while runs take turns) nor beyond its schedulable hours
+(``plan_owned_availability`` of the month); cash out per quarter and in total within the budgets.
+Objective: cash over the horizon - capex, hosting, power, rent - less the resale of what was bought, at the end.
 
 Baselines are points of the same program: *rent everything* (no purchase, the fleet unused) and
 *buy for the peak* (the cheapest GPU type bought in the first month in the units that carry the
@@ -272,6 +273,9 @@ class Program:
     buy: dict[tuple[str, int], int] = field(default_factory=dict)
     own_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     wide_run: dict[tuple[str, int, str], int] = field(default_factory=dict)  # a server bought's GPUs, or more owned
+    # (workload, month, gpu, 'own' or 'wide') -> 1 where the month's runs on the fleet hold their GPUs (binary)
+    held: dict[tuple[str, int, str, str], int] = field(default_factory=dict)
+    width: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # (gpu, month) -> its runs' width rows
     rent_run: dict[tuple[str, int, str], int] = field(default_factory=dict)
     own_copy: dict[tuple[str, int, str], int] = field(default_factory=dict)
     # a service's copies on GPUs bought, where its owned copies span the owned servers (Option.own_capacity)
@@ -344,7 +348,8 @@ def build(inp: Inputs, s: Setting) -> Program:
         for m in range(o + L, H + 1):
             add(m, j, u.hosting_per_month)
     committed = _commitments(inp, s, p, add)
-    use_count: dict[tuple[str, int], dict[int, float]] = {}
+    use_count: dict[tuple[str, int], dict[int, float]] = {}  # GPUs the copies hold all month
+    runs_at: dict[tuple[str, int], list[int]] = {}  # the runs' held switches (their GPUs: ``size``)
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
@@ -379,15 +384,25 @@ def build(inp: Inputs, s: Setting) -> Program:
                         ways.append((p.wide_run, opt.wide_count, opt.wide_gpu_hours))  # or on more of the owned
                     for table, n, gpu_hours in ways:
                         power = _power(p, g, f, gpu_hours)
-                        j = m_.var(f"{'wide' if n != opt.count else 'own'}[{sz.name},{m},{g}]", ub=R, cost=power)
+                        kind = 'wide' if n != opt.count else 'own'
+                        j = m_.var(f"{kind}[{sz.name},{m},{g}]", ub=R, cost=power)
                         table[(sz.name, m, g)] = j
                         terms[j] = 1.0
                         add(m, j, power)
                         use(power_hours, (g, m), j, gpu_hours)
-                        use(use_count, (g, m), j, n / R)
-                        use(at_once, (g, m), j, 1 / R)
-                        size[j] = n
                         use(use_hours, (g, m), j, gpu_hours)
+                        # a run holds its n GPUs together for its hours, whatever share of the month's runs is on
+                        # the fleet: ``held`` is 1 where any is, and its n GPUs must then be free beside every copy,
+                        # which serves all month (its width row, below); runs take turns, so their
+                        # GPU-hours together are bounded by the hours row. Counted as n x its share of the month's
+                        # runs (n / R a run) in the GPUs at once, a 16-GPU run was placed 0.26 on 16 owned GPUs
+                        # while 4 of them served (review57), as if it could borrow fractions of GPUs
+                        y = p.held[(sz.name, m, g, kind)] = m_.var(f"held[{sz.name},{m},{g},{kind}]", ub=1.0,
+                                                                   integer=True)
+                        m_.row(f"held[{sz.name},{m},{g},{kind}]", {j: 1.0, y: -R}, ub=0.0)
+                        m_.loose.add(y)  # what more GPUs at once are worth: read with it free (milp Model.loose)
+                        runs_at.setdefault((g, m), []).append(y)
+                        size[y] = n
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * opt.rented_wall_hours  # on every GPU paid for
                         j = m_.var(f"rent[{sz.name},{m},{g}]", ub=R, cost=price)
@@ -457,7 +472,9 @@ def build(inp: Inputs, s: Setting) -> Program:
                 terms[j] = 1.0
                 m_.row(f"load[{sz.name},{m}]", terms, lb=D)
     _power_sites(inp, s, p, power_hours, add)
-    _most_units(inp, s, p, use_count, use_hours)
+    widths = {(g, m): [({y: float(size[y]), **use_count.get((g, m), {})}, y) for y in ys]
+              for (g, m), ys in runs_at.items()}
+    _most_units(inp, s, p, use_count, use_hours, widths)
     _site_minimums(inp, p, joint, add)
     # the fleet: GPUs at once, and schedulable hours
     for g, f in inp.fleets.items():
@@ -472,6 +489,12 @@ def build(inp: Inputs, s: Setting) -> Program:
                     coefs[j] = coefs.get(j, 0.0) - u.gpus * cap
                 p.rows[f"{kind}[{g},{m}]"] = m_.row(f"{kind}[{g},{m}]", coefs, ub=owned * cap)
             _fits(m_, g, m, f, owned, arrived, at_once.get((g, m), {}), size)
+            for coefs, y in widths.get((g, m), ()):  # each run's GPUs free together beside the copies
+                row = dict(coefs)
+                for j, u in arrived.items():
+                    row[j] = row.get(j, 0.0) - u.gpus
+                p.width.setdefault((g, m), []).append(m_.row(f"width[{g},{m},{m_.names[y]}]", row, ub=owned))
+                _fits(m_, g, m, f, owned, arrived, {**at_once.get((g, m), {}), y: 1.0}, size, run=y)
             if (g, m) in bought_count:  # those copies on the units arrived, not on the owned GPUs
                 coefs = dict(bought_count[(g, m)])
                 for j, u in arrived.items():
@@ -505,31 +528,34 @@ def build(inp: Inputs, s: Setting) -> Program:
 
 
 def _fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Unit], at_once: dict[int, float],
-          size: dict[int, int]) -> None:
+          size: dict[int, int], run: int | None = None) -> None:
     """Each copy or run larger than the first unit's machine sits whole in one machine: for each such size
     ``t``, the copies of ``t`` GPUs or more at once are at most those the owned GPUs hold (``owned // t``)
     and those the units arrived hold (a unit that holds ``t``: ``gpus // t``). The GPU count row alone let a
-    copy of eight RTX 4090s take the owned one and seven bought one-GPU workstations (hostile round 27)."""
+    copy of eight RTX 4090s take the owned one and seven bought one-GPU workstations (hostile round 27).
+    ``run``: a run's held switch in ``at_once``, beside the copies: the rows of the sizes up to its own."""
     if not f.units:  # owned only: the GPUs as the team has them
         return
-    for t in sorted({size[j] for j in at_once if size[j] > f.holds}):
+    for t in sorted({size[j] for j in at_once if size[j] > f.holds and (run is None or size[j] <= size[run])}):
         coefs = {j: a for j, a in at_once.items() if size[j] >= t}
         for j, u in arrived.items():
             if u.holds >= t:
                 coefs[j] = -float(u.gpus // t)
-        m_.row(f"fits[{g},{m},{t}]", coefs, ub=float(owned // t))
+        m_.row(f"fits[{g},{m},{t}{'' if run is None else ',' + m_.names[run]}]", coefs, ub=float(owned // t))
 
 
 def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, int], dict[int, float]],
-                use_hours: dict[tuple[str, int], dict[int, float]]) -> None:
+                use_hours: dict[tuple[str, int], dict[int, float]],
+                widths: dict[tuple[str, int], list[tuple[dict[int, float], int]]]) -> None:
     """Each order's bound: the units that carry, beyond the owned GPUs, the most GPUs (or GPU-hours) of the type
     the month that asks most of it could use with every copy and run on the fleet. A unit past them carries
     nothing and costs its price less resale and its hosting, so no plan buys it; the bound (10,000 before) is the
     big M that makes the site-in-use binary of :func:`_site_minimums` 1, and the search's range of each order."""
     m_ = p.model
     need: dict[str, float] = {}
-    for table, cap in ((use_count, 1.0), (use_hours, inp.availability * HOURS)):
-        for (g, _m), coefs in table.items():
+    width = {(g, m, i): coefs for (g, m), rows in widths.items() for i, (coefs, _y) in enumerate(rows)}
+    for table, cap in ((use_count, 1.0), (use_hours, inp.availability * HOURS), (width, 1.0)):
+        for (g, *_m), coefs in table.items():
             gpus = sum(a * m_.ub[j] for j, a in coefs.items() if a > 0) / cap
             need[g] = max(need.get(g, 0.0), gpus)
     if s.fixed_buy is not None:  # a baseline's purchases, as stated

@@ -648,6 +648,15 @@ def _binding(b: Any, f: Fmt, gpu: Any) -> str:
         if b.over:
             return _("%(period)s is over budget by %(amount)s", period=period, amount=f.local(b.over))
         return _("%(period)s: more budget would lower the cost", period=period)
+    narrow = getattr(b, "narrow_months", None)
+    if b.kind == "capacity" and narrow:  # a run needs more GPUs at once than are free (plansolve62)
+        def when_(ms: list[int]) -> str:
+            return (_("months %(months)s", months=_ranges(ms, f.lang)) if len(ms) > 1 else
+                    _("month %(months)s", months=_ranges(ms, f.lang)))
+        said = _("in %(when)s a run needs more of the %(gpu)s GPUs at once than the copies serving on them "
+                 "leave free: more of them would lower the cost", gpu=gpu(b.subject), when=when_(narrow))
+        rest = b.model_copy(update={"narrow_months": []})
+        return f.clause.join([said, _binding(rest, f, gpu)]) if b.held_months or b.hours_months else said
     if b.kind == "capacity" and (b.held_months or b.hours_months):  # which is full: GPUs held at once, or hours
         def when(ms: list[int]) -> str:
             return (_("months %(months)s", months=_ranges(ms, f.lang)) if len(ms) > 1 else
