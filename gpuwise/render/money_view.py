@@ -119,6 +119,31 @@ def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
     as printed add up to the total as printed, the cash out's lines to the cash out: the total and the cash out are
     their own amounts rounded to the cent, and a line may be a cent off its own rounding (cents59: review49's
     bought 4090 D, CN¥25,998.00 + 10,825.76 + 43.93 - 21,751.49 = 15,116.20 under a total of CN¥15,116.21)."""
+    shown, cash, total = _shown(f, led)
+    rows = [[kind_label(_, ln.kind),
+             words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
+             money] for ln, money in zip(led.lines, shown, strict=True)]
+    if led.amount("resale") < 0:
+        rows.append([_("cash out"), _("before resale"), cash])
+    rows.append([_("total"), _("the sum of the lines"), total])
+    return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
+
+
+def parts_said(f: Fmt, _: Callable[..., str], led: Ledger | None) -> str:
+    """A rental's bill in its lines, as the full report's 'Cost, line by line' shows them ('that is rent $86,056 +
+    start-up $114 = $86,170'), for a brief whose cost line says the price a GPU-hour and the total beside the
+    GPU-hours of training: the total also pays the start-up's hours and any fees (plansolve62, review57's $7.15 x
+    12,036 GPU-hours = $86,057 under '$86,170'). '' for a ledger of one line or one that buys."""
+    if led is None or len(led.lines) < 2 or led.line("rent") is None or led.amount("capex") > 0:
+        return ""
+    shown, _cash, total = _shown(f, led)
+    parts = " + ".join(f"{item_label(_, ln.item) if ln.kind == 'fee' else kind_label(_, ln.kind)} {money}"
+                       for ln, money in zip(led.lines, shown, strict=True))
+    return _("that is %(parts)s = %(total)s", parts=parts, total=total)
+
+
+def _shown(f: Fmt, led: Ledger) -> tuple[list[str], str, str]:
+    """The ledger's lines, its cash out and its total as :func:`ledger_table` shows them (adding up as shown)."""
     if _adds_up_rounded(f, led):
         shown = [f.money(ln.amount) for ln in led.lines]
         cash, total = f.money(led.cash_out), f.money(led.total)
@@ -133,13 +158,7 @@ def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
                 cents[i] = c
         shown = [_cents_text(f, c) for c in cents]
         cash, total = _cents_text(f, cash_c), _cents_text(f, total_c)
-    rows = [[kind_label(_, ln.kind),
-             words.said(ln.item_phrases, f) if ln.item_phrases else item_label(_, ln.item),
-             money] for ln, money in zip(led.lines, shown, strict=True)]
-    if led.amount("resale") < 0:
-        rows.append([_("cash out"), _("before resale"), cash])
-    rows.append([_("total"), _("the sum of the lines"), total])
-    return table([_("Kind"), _("Item"), _("Amount")], rows, right=(2,))
+    return shown, cash, total
 
 
 def apportioned(units: list[float], target: int) -> list[int]:
