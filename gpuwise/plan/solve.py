@@ -350,6 +350,7 @@ def build(inp: Inputs, s: Setting) -> Program:
     committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}  # GPUs the copies hold all month
     runs_at: dict[tuple[str, int], list[int]] = {}  # the runs' held switches (their GPUs: ``size``)
+    turns: dict[tuple[str, int], dict[int, float]] = {}  # runs wider than half the owned GPUs: wall hours a run
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
@@ -402,6 +403,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                         m_.row(f"held[{sz.name},{m},{g},{kind}]", {j: 1.0, y: -R}, ub=0.0)
                         m_.loose.add(y)  # what more GPUs at once are worth: read with it free (milp Model.loose)
                         runs_at.setdefault((g, m), []).append(y)
+                        if 2 * n > fleet_here:  # no two at once on the owned GPUs (:func:`_turns`)
+                            use(turns, (g, m), j, gpu_hours / n)
                         size[y] = n
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * opt.rented_wall_hours  # on every GPU paid for
@@ -495,6 +498,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                     row[j] = row.get(j, 0.0) - u.gpus
                 p.width.setdefault((g, m), []).append(m_.row(f"width[{g},{m},{m_.names[y]}]", row, ub=owned))
                 _fits(m_, g, m, f, owned, arrived, {**at_once.get((g, m), {}), y: 1.0}, size, run=y)
+            _turns(m_, g, m, inp, s, f, turns.get((g, m)))
             if (g, m) in bought_count:  # those copies on the units arrived, not on the owned GPUs
                 coefs = dict(bought_count[(g, m)])
                 for j, u in arrived.items():
@@ -525,6 +529,14 @@ def build(inp: Inputs, s: Setting) -> Program:
         p.rows[name] = m_.row(name, coefs, ub=inp.budget_total - fixed_month * H)
     m_.offset = p.fixed_cost
     return p
+
+
+def _turns(m_: Model, g: str, m: int, inp: Inputs, s: Setting, f: Fleet, wide: dict[int, float] | None) -> None:
+    """Runs wider than half the owned GPUs, on a type the plan cannot buy, never run two at once: one after the
+    other, their wall hours within the month's schedulable hours. The hours row bounds their GPU-hours together,
+    which lets two 2-GPU runs of 400 hours share 3 GPUs' 1,971 schedulable GPU-hours that they cannot use in turn."""
+    if wide and not (s.buy and f.unit):
+        m_.row(f"turns[{g},{m}]", wide, ub=inp.availability * HOURS)
 
 
 def _fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Unit], at_once: dict[int, float],
