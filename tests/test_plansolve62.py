@@ -9,7 +9,8 @@
    GPU-hours of training': 7.15 x 12,036 = $86,057; the $114 start-up (0.25 h x 64 GPUs x $7.15) was only in the full
    report's 'Cost, line by line'. The brief's Cost line now says the lines: 'rent $86,056 + start-up $114 = $86,170'.
 
-Figures worked by hand from the knowledge files the plan reads; each test fails on the base (e113951e).
+Figures worked by hand from the knowledge files the plan reads; each test but the one that fits fails on the base
+(e113951e).
 """
 
 from __future__ import annotations
