@@ -113,10 +113,11 @@ def test_owned_gpu_carries_the_service_and_a_burst_rents():
     assert r.total == pytest.approx(6 * power + rent, rel=1e-6)
     assert r.baselines["rent_all"] == pytest.approx(6 * HOURS * rate.usd_per_gpu_hour + rent, rel=1e-6)
     (cap,) = [b for b in r.binding if b.binding]
-    # the copy holds the one GPU and every schedulable hour of it in month 3: both rows are full; the LP prices one
-    # more GPU-hour (plansolve62: read with the run's held switch free), the run's rent less its power,
-    # $0.34 - 0.70 kW x $0.20 = $0.20 (it priced the count row, the whole run's $1.69, before runs held GPUs whole)
-    assert (cap.kind, cap.held_months, cap.hours_months) == ("capacity", [3], [3])
+    # the copy holds the one GPU and every schedulable hour of it in month 3: both rows are full (the entry says the
+    # GPUs held); the LP prices one more GPU-hour (plansolve62: read with the run's held switch free), the run's rent
+    # less its power, $0.34 - 0.70 kW x $0.20 = $0.20 (it priced the count row, the whole run's $1.69, before runs
+    # held their GPUs whole: the two sides of one degenerate vertex)
+    assert (cap.kind, cap.held_months, cap.hours_months) == ("capacity", [3], [])
     assert cap.value == pytest.approx(rate.usd_per_gpu_hour - (450 + 250) / 1000 * 0.20, rel=1e-3)
 
 

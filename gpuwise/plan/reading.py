@@ -30,7 +30,8 @@ def capacity_months(p: Program, sol: Solution) -> dict[str, list[tuple[int, floa
     (``hours``, a dual a GPU-hour): the duals are read with the runs' held switches free (milp ``Model.loose``: a
     run kept off the fleet because its GPUs are not free together holds its switch at 0, which in the LP of the
     fixed integers keeps both rows from pricing it). Where both rows are full the LP may price either (a degenerate
-    vertex), so which is full is read from the plan: each row where the plan fills it; where neither is, a run
+    vertex), so which is full is read from the plan: the GPUs at once where the copies hold them all, else the
+    hours where the plan uses them all; where neither is, a run
     needs more GPUs at once than those held leave free (``narrow``: review57's 16-GPU run beside 4 of 16 owned A100
     serving)."""
     duals = sol.loose_duals or sol.duals
@@ -49,6 +50,8 @@ def capacity_months(p: Program, sol: Solution) -> dict[str, list[tuple[int, floa
             continue
         full = {kind for kind, ids in named.items() if kind != "width"
                 and all(sol.activity[i] >= p.model.rows[i][3] - 1e-6 for i in ids)}
+        if "count" in full:  # copies that hold every GPU fill its hours as far as they run: 'held at once' says it
+            full.discard("hours")
         if "count" not in full and (abs(dual.get("width", 0.0)) > 1e-6 or not full):
             full.add("narrow")
         out.setdefault(g, []).append((m, worth, full))

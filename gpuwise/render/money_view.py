@@ -131,15 +131,15 @@ def ledger_table(f: Fmt, _: Callable[..., str], led: Ledger) -> dict[str, Any]:
 
 def parts_said(f: Fmt, _: Callable[..., str], led: Ledger | None) -> str:
     """A rental's bill in its lines, as the full report's 'Cost, line by line' shows them ('that is rent $86,056 +
-    start-up $114 = $86,170'), for a brief whose cost line says the price a GPU-hour and the total beside the
-    GPU-hours of training: the total also pays the start-up's hours and any fees (plansolve62, review57's $7.15 x
-    12,036 GPU-hours = $86,057 under '$86,170'). '' for a ledger of one line or one that buys."""
+    start-up $114' under a total of $86,170), for a cost line that says the price a GPU-hour and the total beside
+    the GPU-hours of training: the total also pays the start-up's hours and any fees (plansolve62, review57's $7.15
+    x 12,036 GPU-hours = $86,057 under '$86,170'). '' for a ledger of one line or one that buys."""
     if led is None or len(led.lines) < 2 or led.line("rent") is None or led.amount("capex") > 0:
         return ""
-    shown, _cash, total = _shown(f, led)
+    shown = _shown(f, led)[0]
     parts = " + ".join(f"{item_label(_, ln.item) if ln.kind == 'fee' else kind_label(_, ln.kind)} {money}"
                        for ln, money in zip(led.lines, shown, strict=True))
-    return _("that is %(parts)s = %(total)s", parts=parts, total=total)
+    return _("that is %(parts)s", parts=parts)
 
 
 def _shown(f: Fmt, led: Ledger) -> tuple[list[str], str, str]:

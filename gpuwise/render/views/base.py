@@ -651,11 +651,11 @@ class BaseView:
             floor = self.host_floor(s.terms)  # the release's host floor sets the speed: said beside it
             if floor:
                 text, short = self.f.clause.join((text, floor)), self.f.clause.join((short, floor))
-            # the brief has no 'Cost, line by line': its cost line says the rental's lines, so that the price a
+            # the brief has no 'Cost, line by line': the cost line says the rental's lines, so that the price a
             # GPU-hour and the GPU-hours of training beside it are seen not to be the whole total (plansolve62)
             parts = MV.parts_said(self.f, self._, getattr(subject, "ledger", None)) if sid == "tco" else ""
             if parts:
-                short = self.f.clause.join((short, parts))
+                text, short = self.f.clause.join((text, parts)), self.f.clause.join((short, parts))
             rows.append({"title": self._(STEP_SHORT[sid]), "text": text,
                          # the brief names the answer (or the proposal) above: its lines need not repeat it
                          "short": short})
