@@ -724,6 +724,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "pin_not_kept_phrases": "the pins' parts, for the report's language (pin_not_kept is what rules show)",
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
         "rent_span_phrases": "its parts, for the report's language (rent_span is what rules show)",
+        "project_months": "the project's length, shown beside the cost; the TCO rules judge owned_months",
         "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
                                     "rules show)",
