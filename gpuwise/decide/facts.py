@@ -765,6 +765,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "fees_usd": _HOUSE + " (fees_pct is the built-in test)", "segment": _HOUSE,
         "link": _HOUSE, "network": _HOUSE, "network_gb_s": _HOUSE, "host_ram_gb": _HOUSE,
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
+        "months": _HOUSE + " (fees_months and owned_months are what the built-in rules read)",
     },
     "card": {
         "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",
