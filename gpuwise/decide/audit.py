@@ -87,10 +87,11 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market = street[0] if street else None
     market_hourly, market_offer, market_basis, market_as_of = None, "", "none", ""
+    per_instance, dearest = None, None
     if acq.hourly_usd is not None:
         # the listed offer the proposal's own price is compared with: the instance or provider it
         # names, else the cheapest of the kind the job is rented as in its market (spot with spot)
-        from ..estimators.offers import reference_offer
+        from ..estimators.offers import dearest_offer, instance_reading, reference_offer
         from ..estimators.rental import named_offers, offers_for
 
         pool = (named_offers(job, gpu, hw.count, acq.provider) if acq.provider else []) or offers_for(
@@ -99,9 +100,11 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
                               spot=acq.spot, quote=acq.hourly_usd)
         if ref is not None:
             o, market_hourly, market_basis = ref
-            name = next((pr.name for pr in kb.clouds.providers if pr.id == o.provider), o.provider)
-            market_offer = f"{name} {o.instance}" if o.instance else name
+            market_offer = _offer_name(kb, o)
             market_as_of = o.as_of
+            # the price read as one instance's or server's, for FEE-PRICE-INSTANCE-RATE to judge (hostile round 51)
+            per_instance = instance_reading(acq.hourly_usd, market_hourly, [per_node, o.gpus if o.instance else 1])
+        dearest = dearest_offer(kb.clouds, gpu.id, kb.tco_value("usd_cny").value)
     rent_cost = rent if acq.mode == "rent" else 0.0
     return {
         "t": "proposal", "title": p.title, "gpu": gpu.id, "gpu_name": gpu.name, "vendor": gpu.vendor,
@@ -146,12 +149,22 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "market_hourly_offer": market_offer, "market_hourly_basis": market_basis,
         "market_hourly_as_of": market_as_of,
         "hourly_ratio": (acq.hourly_usd / market_hourly) if (acq.hourly_usd and market_hourly) else -1.0,
+        "dearest_hourly_usd": dearest.per_gpu_hour if dearest else -1.0,
+        "dearest_hourly_offer": _offer_name(kb, dearest) if dearest else "",
+        "instance_gpus": per_instance[0] if per_instance else -1,
+        "instance_hourly_usd": per_instance[1] if per_instance else -1.0,
         "spot_availability": kb.clouds.spot.availability,
         "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
         "network_gb_s": ev.topology.network_gb_s if ev.topology and math.isfinite(ev.topology.network_gb_s) else -1.0,
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def _offer_name(kb: Any, o: Any) -> str:
+    """An offer as a report names it: its provider's name and instance."""
+    name = next((pr.name for pr in kb.clouds.providers if pr.id == o.provider), o.provider)
+    return f"{name} {o.instance}" if o.instance else name
 
 
 def _site(p: Proposal, ev: Any) -> str:

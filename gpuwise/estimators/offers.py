@@ -251,3 +251,24 @@ def reference_offer(offers: list[Offer], networks: dict[str, Any], *, provider: 
         best = max(reached, key=lambda o: (rate(o), -bill(o))) if reached else best
     amount, paid = listed(best)
     return best, amount / paid, basis
+
+
+def dearest_offer(clouds: Any, gpu_id: str, usd_cny: float | None) -> Offer | None:
+    """The offer with the highest rate a GPU-hour that gpuwise knows for the GPU, in every market: a proposal's
+    hourly price above it is no GPU's listed rate anywhere."""
+    offers = rent_offers(clouds, gpu_id, 1, usd_cny)
+    return max(offers, key=lambda o: o.per_gpu_hour) if offers else None
+
+
+def instance_reading(hourly_usd: float, listed: float, sizes: list[int]) -> tuple[int, float] | None:
+    """An hourly price read as one instance's (or one server's) price: of the GPU counts in ``sizes`` above one, the
+    one that puts ``hourly_usd`` a GPU nearest the ``listed`` rate a GPU-hour (by ratio), and that rate; None
+    without such a count. A price quoted for the whole 8-GPU instance (Lambda's, or AWS's p5.48xlarge at $55.04)
+    was audited as 8 GPUs at that price each (hostile round 50's leftover); the rules judge what this gives."""
+    if hourly_usd <= 0 or listed <= 0:
+        return None
+    counts = sorted({n for n in sizes if n > 1})
+    if not counts:
+        return None
+    n = min(counts, key=lambda k: (abs(math.log(hourly_usd / k / listed)), k))
+    return n, hourly_usd / n

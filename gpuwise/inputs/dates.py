@@ -132,3 +132,49 @@ def month_text(v: Any) -> Any:
     if isinstance(v, int | float):
         raise Said(N_("%(given)s is a number, not a year and month: write it YYYY-MM (e.g. 2024-03)"), given=shown)
     return v
+
+
+def this_month() -> dt.date:
+    """The first day of the current month: a plan's month 1 (plan/judge.py reads owned warranties from it too)."""
+    return dt.date.today().replace(day=1)
+
+
+_NTH_MONTH = re.compile(r"(?:month|mo|m)\.?\s*(\d{1,3})|(\d{1,3})\s*(?:st|nd|rd|th)(?:\s+month)?"
+                        r"|第\s*(\d{1,3})\s*个?月", re.IGNORECASE)
+_HAN_MONTH = re.compile(r"(\d{1,2})\s*月(?:份)?")
+
+
+def plan_month_text(v: Any, field: str) -> Any:
+    """A plan's month field (``cadence.at_month``, ``start_month``, ``end_month``), which counts the plan's months
+    from 1, the current month, written as a calendar month: a month's name ('June', 'jun', '6月': the next such
+    month, this one if it is it), a year and month in any form :func:`iso_month` reads ('2027-06', 'March 2027', a
+    YAML date) or an ordinal ('month 4', 'M4', '4th'). Each was pydantic's 'unable to parse string as an integer'
+    (hostile round 50's leftover): refused, the month's number offered, or said to be before the plan's first month.
+    Anything else passes on to the field's own check."""
+    if isinstance(v, bool) or not isinstance(v, str | dt.date):
+        return v
+    text = v.strip() if isinstance(v, str) else ""
+    if isinstance(v, str) and re.fullmatch(r"\d{1,3}", text):
+        return v  # '4': the number, as pydantic reads it
+    first = this_month()
+    shown = repr(text) if isinstance(v, str) else v.isoformat()
+    ordinal = _NTH_MONTH.fullmatch(text)
+    if ordinal:
+        n = int(next(g for g in ordinal.groups() if g))
+        raise Said(N_("%(field)s counts the plan's months from 1: %(given)s is %(field)s: %(n)s"), field=field,
+                   given=shown, n=n)
+    name = _month(text.rstrip(".")) if text else None
+    if name is None and (han := _HAN_MONTH.fullmatch(text)) and 1 <= int(han.group(1)) <= 12:
+        name = int(han.group(1))
+    if name is not None:
+        n = (name - first.month) % 12 + 1
+    else:
+        meant = iso_month(v)
+        if meant is None:
+            return v
+        n = int(meant[:4]) * 12 + int(meant[5:7]) - (first.year * 12 + first.month) + 1
+        if n < 1:
+            raise Said(N_("%(given)s is before the plan's first month: %(field)s counts the plan's months from 1, "
+                          "this month (%(now)s)"), given=shown, field=field, now=f"{first:%Y-%m}")
+    raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s is %(field)s: %(n)s"),
+               field=field, given=shown, now=f"{first:%Y-%m}", n=n)

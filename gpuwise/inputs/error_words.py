@@ -19,11 +19,33 @@ _ENGINE_NAMES = {"ollama": "llama.cpp", "lm studio": "llama.cpp", "lmstudio": "l
                  "llama-cpp": "llama.cpp", "trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm",
                  "tensorrt": "tensorrt-llm", "exllamav2": "exllama", "exllamav3": "exllama", "hf": "transformers",
                  "huggingface": "transformers", "mlc-llm": "mlc",
+                 # KoboldCpp is a llama.cpp fork serving GGUF files with its kernels (github.com/LostRuins/koboldcpp
+                 # README: 'builds off llama.cpp'; hostile round 51)
+                 "koboldcpp": "llama.cpp", "kobold.cpp": "llama.cpp", "kobold-cpp": "llama.cpp",
                  # an element type as PyTorch and the engines' flags spell it, or as gpuwise's precision does
                  # (recurrent_state_dtype takes torch's names, precision and kv_precision the short ones)
                  "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "half": "float16", "float": "float32",
                  "float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "torch.float32": "float32",
                  "torch.bfloat16": "bfloat16", "torch.float16": "float16"}
+
+#: Serving engines users name that gpuwise has no figures for (knowledge/serving.yaml models none of them): named in
+#: the refusal, as difflib matched none of them by spelling and the list of engines alone left the user guessing
+#: whether a misspelling was meant (hostile round 50's leftover). TGI is Hugging Face's text-generation-inference
+#: (github.com/huggingface/text-generation-inference); LMDeploy serves with its TurboMind or PyTorch engine
+#: (github.com/InternLM/lmdeploy); DeepSpeed-MII (github.com/deepspeedai/DeepSpeed-MII); CTranslate2
+#: (github.com/OpenNMT/CTranslate2).
+_ENGINES_NOT_MODELLED = {"tgi": "Hugging Face Text Generation Inference (TGI)",
+                         "text-generation-inference": "Hugging Face Text Generation Inference (TGI)",
+                         "text generation inference": "Hugging Face Text Generation Inference (TGI)",
+                         "hf-tgi": "Hugging Face Text Generation Inference (TGI)",
+                         "lmdeploy": "LMDeploy", "turbomind": "LMDeploy's TurboMind",
+                         "deepspeed-mii": "DeepSpeed-MII", "mii": "DeepSpeed-MII", "ctranslate2": "CTranslate2"}
+
+
+def engine_not_modelled(given: Any) -> str | None:
+    """The engine a refused ``framework`` names, where it is one gpuwise has no figures for (TGI, LMDeploy)."""
+    return _ENGINES_NOT_MODELLED.get(given.strip().lower()) if isinstance(given, str) and len(given) <= 100 else None
+
 
 #: Names users give a training stack (or its attention kernel) that the schema spells otherwise, for the 'did you mean'
 #: of a refused ``stack`` or ``attention_kernel``:

@@ -34,6 +34,7 @@ from .error_words import (  # _BOUNDS, _short and literal_close are imported fro
     _short,
     _version_written_otherwise,
     bound_words,
+    engine_not_modelled,
     home_elsewhere,
     literal_close,
     too_long_text,
@@ -81,6 +82,11 @@ def __getattr__(name: str) -> Any:
 
 # ----------------------------------------------------------------------------- loading
 
+_ONE_VALUE = {"int_type", "int_parsing", "float_type", "float_parsing", "string_type", "literal_error", "bool_type",
+              "bool_parsing", "enum"}
+"""pydantic's complaints of a field that takes one value, where a list given is told as a list (round 51)."""
+
+
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     errors = exc.errors()
     # a misspelt key is also a missing one ('wrkload' given, 'workload' missing): the misspelling is the news
@@ -99,7 +105,17 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     msg = "; or ".join([err["msg"], *alternatives]).replace("Value error, ", "")
     values: dict[str, Any] = {"msg": msg}
     hint, hint_values, msgid = None, None, None
-    if err["type"] == "extra_forbidden":
+    if isinstance(err.get("input"), list) and err["type"] in _ONE_VALUE:
+        # a list where one value goes ('prompt_tokens: [1000, 2000]', 'count: [8]') was pydantic's 'Input should
+        # be a valid integer' or the field's choices quoting the list (hostile round 51): one value asked, the one
+        # item offered where there is one
+        given = err["input"]
+        one = given[0] if len(given) == 1 and isinstance(given[0], str | int | float) else None
+        values = {"given": _short(given), "n": len(given), "one": one}
+        msg = (N_("%(given)s is a list, and one value goes here: write %(one)s") if one is not None
+               else N_("%(given)s is a list of %(n)s, and one value goes here: give one (a file for each, to compare "
+                       "them)"))
+    elif err["type"] == "extra_forbidden":
         valid = _fields_of(model, loc)
         home = home_elsewhere(model, loc) if str(loc[-1]) not in valid else None
         close = [home] if home else _close_key(str(loc[-1]), valid)
@@ -131,6 +147,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             values["expected"] = expected
         msg = N_("%(given)s is not one of %(expected)s")
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+        engine = engine_not_modelled(given) if loc and loc[-1] == "framework" else None
+        if engine is not None:  # TGI, LMDeploy: named, not matched by spelling (round 50's leftover)
+            msg, values["engine"] = N_("%(given)s is %(engine)s, a serving engine gpuwise has no figures for"), engine
+            hint, hint_values = N_("give one it models, %(expected)s, or leave framework out (vllm)"), values
         pin = re.fullmatch(r"\s*([\w.-]+?)\s*(?:==|@|\s)\s*v?(\d+(?:\.\d+){1,3})\s*", given) if isinstance(
             given, str) else None
         release = f"{loc[-1]}_version" if loc else ""

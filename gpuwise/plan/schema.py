@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ..errors import N_, Said, SaidAt
-from ..inputs.dates import month_text
+from ..inputs.dates import month_text, plan_month_text
 from ..inputs.requirements import gpus_as_text
 from ..inputs.schema import MAX_GPUS, Strict, Workload, _finite, parse_money
 
@@ -112,6 +112,12 @@ class Cadence(Strict):
     end_month: int | None = Field(default=None, ge=1, le=120, description="the last month (default: the horizon)")
 
     _v = field_validator("per_month", "hours_per_day", "growth_per_month")(_finite)
+
+    @field_validator("at_month", "start_month", "end_month", mode="before")
+    @classmethod
+    def _calendar_month(cls, v: Any, info: ValidationInfo) -> Any:
+        """A month written as the calendar's ('June', '2027-06'): its number in the plan offered (dates.py)."""
+        return plan_month_text(v, info.field_name or "at_month")
 
     @model_validator(mode="before")
     @classmethod
