@@ -193,6 +193,33 @@ class Proposal(Strict):
 
     @model_validator(mode="before")
     @classmethod
+    def _price_currency(cls, data: Any) -> Any:
+        """A price written in a currency other than the file's ('28 CNY/h', '28 RMB', '28元/小时', '1.5万元' in a file
+        in USD) was offered its number ('write 28') as if it were in USD, 28 yuan priced as 28 dollars (hostile
+        round 51): refused, both currencies named, as a plan's amounts are."""
+        from .units import amount_per_unit
+
+        acq = data.get("acquisition") if isinstance(data, dict) else None
+        cons = data.get("constraints") if isinstance(data, dict) else None
+        declared = cons.get("currency") if isinstance(cons, dict) else None
+        if not isinstance(acq, dict) or not isinstance(declared or "USD", str):
+            return data
+        for key in ("hourly_usd", "unit_price_usd"):
+            text = acq.get(key)
+            if not isinstance(text, str) or len(text) > 60:
+                continue
+            try:
+                read = amount_per_unit(text, key) if key == "hourly_usd" else parse_money(text)
+            except (Said, ValueError):  # no amount: the field's own check says what one looks like
+                continue
+            if read is not None and read[1] is not None and read[1] != (declared or "USD"):
+                raise SaidAt(("acquisition", key), N_("%(text)s is in %(cur)s but constraints.currency is "
+                                                      "%(declared)s: every amount in the file is in the one currency"),
+                             text=repr(text.strip()), cur=read[1], declared=declared or "USD")
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _total_price(cls, data: Any) -> Any:
         """A quote's total written beside the GPUs (``acquisition.total_usd: 240000`` for 8) was an unknown key with
         hourly_usd or unit_price_usd offered as if it were one (hostile round 50): unit_price_usd is per GPU, and the

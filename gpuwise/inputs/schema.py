@@ -122,6 +122,12 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         msg = N_("unknown key")
         hint, hint_values = ((N_("did you mean '%(name)s'?"), {"name": close[0]}) if close
                              else (N_("valid keys: %(names)s"), {"names": ", ".join(valid)}) if valid else (None, None))
+        key = str(loc[-1])
+        if key.lower().endswith("_cny") and f"{key[:-4].lower()}_usd" in valid:
+            # 'hourly_cny: 28' was offered hourly_usd alone, as if 28 yuan were 28 dollars (hostile round 51)
+            hint = N_("did you mean '%(name)s' with constraints.currency: CNY? Every amount is written under its "
+                      "_usd name, in the file's one currency")
+            hint_values = {"name": f"{key[:-4].lower()}_usd"}
     elif err["type"] == "missing":
         msg = N_("required field is missing")
     elif err["type"] == "string_pattern_mismatch":  # the field's own words, not its regular expression
