@@ -208,15 +208,21 @@ class NameIndex:
     def _counted(self, name: str, where: str | None) -> None:
         """A GPU name with its count written in ('8x H100', '8 x H100', '2× RTX 4090', as quotes and invoices write a
         server): refused naming the GPU and the count, each for its own field -- difflib offered h100-80gb-sxm, the
-        H100 NVL and a V100 (hostile round 50)."""
-        got = re.fullmatch(r"\s*(\d{1,6})\s*[x×*]\s*(.+)", name, flags=re.IGNORECASE) if self.kind == "gpu" else None
-        if got is None or int(got.group(1)) < 1:
+        H100 NVL and a V100 (hostile round 50); the count after the name ('H100x8', 'H100 x 8', 'RTX 4090 ×2', round
+        51) too."""
+        if self.kind != "gpu":
+            return
+        got = re.fullmatch(r"\s*(\d{1,6})\s*[x×*]\s*(.+)", name, flags=re.IGNORECASE)
+        after = re.fullmatch(r"\s*(.+?)\s*[x×*]\s*(\d{1,6})\s*", name, flags=re.IGNORECASE)
+        count_text, gpu_text = (got.group(1), got.group(2)) if got else (after.group(2), after.group(1)) if after else (
+            "0", "")
+        if int(count_text) < 1:
             return
         try:
-            ident = self.resolve(got.group(2)).id
+            ident = self.resolve(gpu_text).id
         except UserError:
             return
-        count = int(got.group(1))
+        count = int(count_text)
         flag = bool(where) and str(where).rstrip().endswith("--gpu")
         raise UserError(N_("unknown gpu '%(name)s'"), where=where, values={"name": visible(name)},
                         hint=N_("a count is not part of the GPU's name: give --gpu %(gpu)s --gpus %(count)s") if flag
