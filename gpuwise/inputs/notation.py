@@ -49,7 +49,8 @@ def fold_digits(text: str) -> str:
     (fullwidth, Arabic-Indic, Devanagari...) as its ASCII digit: one fold for every reader that offers or
     checks the ASCII form of what was typed. A number sign that is no decimal digit (Unicode category No: a
     superscript '²', a subscript, a circled '①', a fraction '½') is kept as written: NFKC writes '10²' as '102'
-    and '2⁸' as '28', not the 100 and 256 they mean, so no reader offers that (hostile round 41)."""
+    and '2⁸' as '28', not the 100 and 256 they mean, so no reader offers that (hostile round 41). The minus sign
+    U+2212, which NFKC keeps and word processors and web pages write ('−0.05'), is ASCII's (hostile round 51)."""
     out: list[str] = []
     run = ""
     for ch in text + "\0":  # the runs between such signs normalised whole (a combining mark stays with its letter)
@@ -59,7 +60,7 @@ def fold_digits(text: str) -> str:
             run = ""
         else:
             run += ch
-    return "".join(str(unicodedata.decimal(ch, ch)) for ch in "".join(out)[:-1])
+    return "".join(str(unicodedata.decimal(ch, ch)) for ch in "".join(out)[:-1]).replace("\u2212", "-")
 
 
 def typed_form(text: str) -> str:

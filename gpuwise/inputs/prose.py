@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import N_
 from .notation import PLAIN, Meant
-from .units import _AMOUNT, _kind, _number, _offer, raise_unit_written
+from .units import _AMOUNT, _SAID, _kind, _number, _offer, raise_unit_written
 
 _APPROX = re.compile(r"\s*(?:~|≈|about|approx\.?|approximately|around|roughly|circa|ca\.)\s*(?P<rest>.+?)\s*", re.I)
 _RANGE = re.compile(rf"\s*(?P<low>{PLAIN.pattern})\s*(?:-|–|—|to|\.\.)\s*(?P<high>{PLAIN.pattern})\s*", re.I)
@@ -55,6 +55,8 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
         except Meant as said:
             raise Meant(said.template, **{**said.values, "given": repr(v)}) from None
         return
+    if (_kind(name) or ("",))[0] == "hours":
+        _working_day(v, name, bounds)
     span = _RANGE.fullmatch(v)
     if span is not None and float(span.group("low")) < float(span.group("high")):
         raise Meant(_RANGE_SAID, given=repr(v), field=name, low=_number(float(span.group("low"))),
@@ -68,6 +70,37 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
     if cents is not None:
         amount = float(cents.group("num")) / 100
         raise _offer(_AMOUNT, amount, bounds, given=repr(v.strip()), field=name, meant=_number(amount))
+
+
+_ROUND_CLOCK = re.compile(r"\s*24\s*/\s*7\s*|\s*24\s*x\s*7\s*|\s*around the clock\s*|\s*always\s*", re.I)
+_CLOCK = r"(?P<{0}>\d{{1,2}})(?::(?P<{0}m>[0-5]\d))?\s*(?P<{0}p>am|pm|a\.m\.|p\.m\.)?"
+_WORKING_DAY = re.compile(rf"\s*{_CLOCK.format('a')}\s*(?:-|–|—|to)\s*{_CLOCK.format('b')}\s*", re.I)
+
+
+def _working_day(v: str, name: str, bounds: dict[str, float]) -> None:
+    """Hours a day written as people say a service's day: '24/7' (24), '9-5', '9am-5pm', '09:00-17:00' (8 hours;
+    an end at or before the start without am/pm is the afternoon's): pydantic's 'unable to parse string as a
+    number' (hostile round 51), the hours offered. '8-10' with neither am/pm nor minutes could be a range of hours
+    as well as a clock's: left to the range's refusal, which offers both ends."""
+    if _ROUND_CLOCK.fullmatch(v):
+        raise _offer(_SAID["hours"], 24.0, bounds, given=repr(v), field=name, meant="24")
+    m = _WORKING_DAY.fullmatch(v)
+    if m is None:
+        return
+
+    def hour(k: str) -> float:
+        h = int(m.group(k)) % 12 if m.group(f"{k}p") else int(m.group(k))
+        h += 12 if (m.group(f"{k}p") or "").lower().startswith("p") else 0
+        return h + int(m.group(f"{k}m") or 0) / 60
+
+    start, end = hour("a"), hour("b")
+    clock = any(m.group(k) for k in ("ap", "bp", "am", "bm"))
+    if start > 24 or end > 24 or (end > start and not clock):
+        return
+    if end <= start and not m.group("bp") and start < 12 and end < 12:
+        end += 12  # '9-5': five in the afternoon ('22-6' wraps past midnight instead: 8 hours)
+    hours = (end - start) % 24 or 24.0
+    raise _offer(_SAID["hours"], hours, bounds, given=repr(v), field=name, meant=_number(hours))
 
 
 def _date_for_days(day: dt.date, given: str, name: str, bounds: dict[str, float], today: dt.date | None) -> None:
