@@ -408,17 +408,34 @@ _TOML_SECTION = re.compile(r"^\s*\[\[?[\w.\-\"]+\]\]?\s*(#.*)?$", re.MULTILINE)
 _TOML_KEY = re.compile(r"^\s*[\w.\-\"]+\s*=\s*\S", re.MULTILINE)
 
 
-def _other_text(text: str, mark: Any) -> tuple[str, str] | None:
+_FULL_WIDTH_COLON = re.compile(r"^[ \t-]*[^\s:#'\"][^:#'\"]*?\s*\uff1a", re.M)
+"""A key ended by the full-width colon (U+FF1A) a Chinese input method types ('model： llama-3.1-8b')."""
+_JSON_COMMENT = re.compile(r"^\s*(?://|/\*)|[,{\[]\s*(?://|/\*)|/\*.*\*/", re.M)
+"""A // or /* */ comment at a line's start or after a JSON separator (a JSON file commented as JavaScript is)."""
+
+
+def _other_text(text: str, mark: Any) -> tuple[str, str, int] | None:
     """The file is YAML copied with a Markdown code fence round it (a README's or a chat's ```yaml), or TOML
-    (``[workload]`` and ``task = "inference"``): said as such, where the parser stopped (hostile round 50)."""
+    (``[workload]`` and ``task = "inference"``) (hostile round 50), JSON with // or /* */ comments, or YAML whose key
+    ends in a full-width colon (round 51): said as such, with the line (1-based) where the parser stopped or the
+    text is."""
     lines = text.splitlines()
     line = lines[mark.line] if mark.line < len(lines) else ""
     if line.lstrip().startswith(("```", "~~~")):
         return (N_("invalid YAML at line %(line)s: a Markdown code fence (```), as a copy from a README or a chat "
-                   "brings"), N_("remove the fence lines; the YAML between them is the file"))
+                   "brings"), N_("remove the fence lines; the YAML between them is the file"), mark.line + 1)
     if _TOML_SECTION.search(text) and _TOML_KEY.search(text):
         return (N_("invalid YAML at line %(line)s: this is TOML ([section] and key = value), not YAML"),
-                N_("write each section as 'workload:' with its keys indented under it as 'task: inference'"))
+                N_("write each section as 'workload:' with its keys indented under it as 'task: inference'"),
+                mark.line + 1)
+    if (colon := _FULL_WIDTH_COLON.search(text)) is not None:
+        return (N_("invalid YAML at line %(line)s: a full-width colon (\uff1a, U+FF1A) ends a key, as a Chinese input "
+                   "method types it; YAML's is ':'"), N_("type the colon in ASCII, ':' and a space"),
+                text.count("\n", 0, colon.start()) + 1)
+    if text.lstrip().startswith(("{", "[", "//", "/*")) and (note := _JSON_COMMENT.search(text)) is not None:
+        return (N_("invalid YAML at line %(line)s: a // or /* */ comment, which JSON does not have"),
+                N_("remove the comment, or write the file as YAML with its comments after a #"),
+                text.count("\n", 0, note.start()) + 1)
     return None
 
 
@@ -456,7 +473,7 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
                             values={"line": text.count("\n", 0, inner) + 1}) from None
         if mark and (kind := _other_text(text, mark)) is not None:  # a README's fence or a TOML file: the parser's
             # words ("found character '`'", "did not find expected <document start>") named neither (round 50)
-            raise UserError(kind[0], where=str(path), hint=kind[1], values={"line": mark.line + 1}) from None
+            raise UserError(kind[0], where=str(path), hint=kind[1], values={"line": kind[2]}) from None
         if mark and problem == "found character that cannot start any token" and (ch := _char_at(text, mark)):
             problem = f"found character {ch!r} that cannot start any token"  # the C loader leaves it out; PyYAML's
             # own scanner names it ('@' and '`' are reserved at a value's start)
