@@ -435,7 +435,7 @@ def _other_text(text: str, mark: Any) -> tuple[str, str, int] | None:
     if text.lstrip().startswith(("{", "[", "//", "/*")) and (note := _JSON_COMMENT.search(text)) is not None:
         return (N_("invalid YAML at line %(line)s: a // or /* */ comment, which JSON does not have"),
                 N_("remove the comment, or write the file as YAML with its comments after a #"),
-                text.count("\n", 0, note.start()) + 1)
+                text.count("\n", 0, note.start() + note.group().index("/")) + 1)
     return None
 
 
