@@ -11,6 +11,39 @@ neighbours (a byte-order mark, CRLF line ends, UTF-16, tabs, duplicate keys, tho
 percent strings, 4万, Excel's CSVs). Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
 The checks that name a month compute it from today's date, as the plan does (month 1 is the current month).
+
+Run on main at e113951e (before this branch's fixes, with the round's file added: 2394d09b): 63 cases, 19 clean; on
+this branch 63 of 63. One check changed after that run: the three instance-price cases first also asked that
+FEE-PRICE-ABOVE-LIST not fire; it still fires (the price is that many times the list, and the new finding says why),
+so they ask for FEE-PRICE-INSTANCE-RATE alone (failing on e113951e either way). Fixed (each with its test in
+tests/test_hostile51.py, 41 of whose 45 tests fail on e113951e):
+
+* a plan's month as the calendar's ('June', 'jun', '6月', '2027-06', 'March 2027', a YAML date, 'month 4', '4th', 'M4'
+  in ``at_month``, ``start_month``, ``end_month``) was pydantic's 'unable to parse string as an integer': its number
+  in the plan offered, month 1 being this month, or said to be before the plan's first (dates.plan_month_text);
+* a rental priced at a whole instance's hourly price was audited that many times over, the ratio warning alone:
+  FEE-PRICE-INSTANCE-RATE (a warning) says it reads as the instance's price where it is half again above the dearest
+  GPU-hour known for the GPU in any market and, over one instance's or node's GPUs, within hourly_price_ratio_warning
+  of the listed rate; the GPU-hour's price offered (audit.py, offers.instance_reading / dearest_offer);
+* ``framework`` TGI, text-generation-inference, LMDeploy (and DeepSpeed-MII, CTranslate2) listed the engines: named as
+  engines gpuwise has no figures for, the modelled ones and 'leave framework out' offered; KoboldCpp offers llama.cpp
+  (error_words); supporting them was not possible: knowledge/serving.yaml holds no measured figure of either;
+* a list where one value goes was pydantic's 'Input should be a valid integer (got [8])' or the choices quoting the
+  list: said as a list, its one item offered (schema.explain_validation);
+* a CNY price in a USD proposal ('28 CNY/h', '28 RMB', '28元/小时', '1.5万元') was offered 'write 28' (15000), yuan
+  as dollars: both currencies named, as a plan's amounts are (proposal._price_currency); ``hourly_cny`` /
+  ``unit_price_cny`` offered the _usd field alone: with constraints.currency CNY;
+* a count after the GPU's name ('H100x8', 'H100 x 8', 'RTX 4090 ×2', 'H100*8', 'H100-80G x8', owned 'RTX 4090 x8')
+  offered other GPUs: the GPU and the count (names._counted);
+* hours_per_day '24/7', '9-5', '9am-5pm' were pydantic's words: 24 and 8 offered (prose._working_day); a Unicode
+  minus ('−0.05') the same: -0.05 offered (notation.fold_digits);
+* JSON with // comments and a key ended by a full-width colon were the parser's words at the next line: named, at
+  their line (yamlio._other_text).
+
+Clean on main already: '4' quoted, a rental at the list rate and at 8.00 (above the list, no instance's price), vLLM
+as 'vLLM', '¥28' in a CNY proposal, 4万 in a plan, a byte-order mark, CRLF, both, UTF-16, a tab, a duplicate key,
+'1,000', a no-break space's thousands, 1e21, '50 %', an Excel CSV with a BOM, a ';' CSV, a '¥150' cell in a USD
+catalog.
 """
 from __future__ import annotations
 
