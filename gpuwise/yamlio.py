@@ -428,10 +428,13 @@ def _other_text(text: str, mark: Any) -> tuple[str, str, int] | None:
         return (N_("invalid YAML at line %(line)s: this is TOML ([section] and key = value), not YAML"),
                 N_("write each section as 'workload:' with its keys indented under it as 'task: inference'"),
                 mark.line + 1)
-    if (colon := _FULL_WIDTH_COLON.search(text)) is not None:
+    # where the parser stopped or the line before it (libyaml finds the ':' missing at the next line): a value
+    # holding a full-width colon ('- 说明：...') elsewhere in the file is a string, not the fault
+    near = [n for c in _FULL_WIDTH_COLON.finditer(text) if (n := text.count("\n", 0, c.start()) + 1) in (
+        mark.line, mark.line + 1)]
+    if near:
         return (N_("invalid YAML at line %(line)s: a full-width colon (\uff1a, U+FF1A) ends a key, as a Chinese input "
-                   "method types it; YAML's is ':'"), N_("type the colon in ASCII, ':' and a space"),
-                text.count("\n", 0, colon.start()) + 1)
+                   "method types it; YAML's is ':'"), N_("type the colon in ASCII, ':' and a space"), near[0])
     if text.lstrip().startswith(("{", "[", "//", "/*")) and (note := _JSON_COMMENT.search(text)) is not None:
         return (N_("invalid YAML at line %(line)s: a // or /* */ comment, which JSON does not have"),
                 N_("remove the comment, or write the file as YAML with its comments after a #"),

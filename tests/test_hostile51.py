@@ -222,3 +222,10 @@ def test_json_comments_and_a_full_width_colon_are_named(tmp_path):
         cli("estimate", "r.json", "--gpu", "h100", cwd=tmp_path))
     _write(tmp_path, "r.yaml", "workload:\n  task: inference\n  model\uff1a llama-3.1-8b\n")
     assert "r.yaml: invalid YAML at line 3: a full-width colon" in _one_line(cli(*EST, cwd=tmp_path))
+
+
+def test_a_full_width_colon_in_a_value_elsewhere_is_not_the_fault(tmp_path):
+    # '方案：租用' is a title's text; the fault is line 4's key without its colon, which libyaml finds at line 5
+    _write(tmp_path, "r.yaml", "title: 方案\uff1a租用\nworkload:\n  task: inference\n  model llama\n  x: 1\n")
+    err = _one_line(cli(*EST, cwd=tmp_path))
+    assert "full-width" not in err and "line 5" in err
