@@ -16,7 +16,7 @@
 
 The guards beside them (passing before too): a quoted month number is planned, a rental at the list rate draws no
 price finding, 8.00 at Lambda is above its list and no instance's price, a CNY price in a CNY proposal is offered its
-number, 'MI300X' is a GPU, '8-10' hours is a range.
+number, 'MI300X' is a GPU, '8-10' hours is a range, a full-width colon in a value elsewhere is not the fault.
 """
 
 from __future__ import annotations
