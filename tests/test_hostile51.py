@@ -119,7 +119,7 @@ def test_a_whole_instances_price_is_said(tmp_path):
     assert f["evidence"]["instance_hourly_usd"] == pytest.approx(8 * 4.29 / 8)
     # above the dearest H100 SXM GPU-hour known, half again over (policy hourly_price_ratio_warning 1.5)
     assert f["evidence"]["hourly_usd"] > 1.5 * f["evidence"]["dearest_hourly_usd"] > 0
-    assert "write hourly_usd: 4.29" in f["fix"]
+    assert "hourly_usd is $4.29, the price of one GPU-hour" in f["fix"]
     # 16 GPUs on 2 nodes at one node's price: the 8 GPUs of a node
     assert found["FEE-PRICE-INSTANCE-RATE"]["evidence"]["instance_gpus"] == _audit(
         tmp_path, hourly_usd=8 * 4.29, hardware={**H100X8, "count": 16, "nodes": 2})[
