@@ -131,6 +131,11 @@ class CandidateFact(FactModel):
     host_ram_from_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
                                      "report words in its language")
     wall_days: float = _f("wall-clock days of the training run (-1 for inference)")
+    wall_clock_days: float = _f("wall-clock days as the report's tables show them: the timeline's, on spot capacity "
+                                "with the work redone after reclaims and the waits for capacity (-1 for inference)")
+    wall_clock_with: str = _f("what wall_clock_days holds, in words: the start-up, and on spot capacity the redone "
+                              "work and the waits")
+    wall_clock_with_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     gpu_hours: float = _f("GPU-hours of the training run (-1 for inference)")
     deadline_days: float = _f("deadline in days (-1 none)")
     has_deadline: bool = _f("a deadline applies")
@@ -729,6 +734,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
         "rent_span_phrases": "its parts, for the report's language (rent_span is what rules show)",
         "project_months": "the project's length, shown beside the cost; the TCO rules judge owned_months",
+        "wall_clock_with_phrases": "its parts, for the report's language (wall_clock_with is what rules show)",
         "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
                                     "rules show)",

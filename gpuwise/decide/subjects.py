@@ -26,7 +26,7 @@ from ..estimators.serving.support import backend_majors, backend_refusal, majors
 from ..frozen import frozen
 from ..inputs.job import Job, note, one_gpu_pure
 from ..knowledge.compat import environment_facts, feature_runs, flash_min_cc, stack_of
-from ..messages import Phrase, phrase_json, phrase_text
+from ..messages import Phrase, phrase_json, phrase_text, template
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 
@@ -226,6 +226,19 @@ def _rent_span(ev: Evaluation, project_months: float) -> dict[str, Any]:
     return {"rent_span": phrase_text(parts), "rent_span_phrases": phrase_json(parts)}
 
 
+def _wall_clock(ev: Evaluation) -> dict[str, Any]:
+    """The wall-clock days the report's tables show (the timeline's, as results.wall_days has them) and what they
+    hold, in words (wall_clock_with, its parts beside it): the start-up, and on spot capacity the work redone after
+    reclaims and the waits for capacity (spotfix62: a spot rental's Compute line read '28.5 days wall-clock', the run
+    on demand, beside its table's 38.5 days)."""
+    tl = ev.timeline
+    days = tl.wall_days if tl is not None and ev.wall_days is not None else ev.wall_days
+    spot = tl is not None and any(p.name == template("part.spot_wait") for p in tl.parts)
+    parts: tuple[Phrase, ...] = (("", "wall.with.spot" if spot else "wall.with.setup", {}),)
+    return {"wall_clock_days": _n(days), "wall_clock_with": phrase_text(parts),
+            "wall_clock_with_phrases": phrase_json(parts)}
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, k = job.c, ev.cost
@@ -268,6 +281,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "offloaded_state_gb": ev.memory.host_bytes * topo.per_node / GB,
         **_host_ram_from(ev, ram_gb, ram_from),
         "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
+        **_wall_clock(ev),
         "efficiency": efficiency, "efficiency_pct": 100 * efficiency,
         "link_kind": topo.intra_kind, "link": topo.description, "link_phrases": [list(p) for p in topo.phrases],
         "p2p": topo.p2p,
