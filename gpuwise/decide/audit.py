@@ -483,7 +483,7 @@ def _provider_network(p: Proposal, job: Any, gpu: Any, proposed: Any, match: Any
     if not _provider_only(p) or topo is None or topo.nodes <= 1:
         return None
     known = kb.runtime.networks.get(topo.network)
-    offer = match or named_offer(job, gpu, hw.count, acq.provider)
+    offer = match or named_offer(job, gpu, hw.count, acq.provider, spot=acq.spot)
     if known is None or offer is None or rent_network(kb, gpu, offer) != topo.network:
         return None
     values = {"provider": acq.provider, "instance": offer.instance or "", "nodes": topo.nodes, "gpus": offer.gpus,

@@ -313,7 +313,7 @@ def evaluate(job: Job, gpu: Gpu, count: int, *, strategy: Strategy | None = None
     requested = requested_strategy(job)
     tp = 1
     if network is None and acquisition == "rent" and (provider or instance):  # renting from a named cloud
-        network = named_network(job, gpu, count, provider, instance)
+        network = named_network(job, gpu, count, provider, instance, spot=spot)
     if network is None:  # the user's own cluster network (constraints.network), else the catalog's default
         network = job.c.network
     topo = I.topology(gpu, count, rt, nodes=nodes, network=network, link_override=link)
@@ -604,12 +604,13 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     # a term the proposal commits to is billed in full, so the offer's term is chosen for those hours, not the
     # job's (review56: 16 H100 committed 36 months for a 209.6-day run were priced at the 1-month reservation)
     sold_hours = max(busy, commitment_months * HOURS_PER_MONTH) if commitment_months and not spot else busy
-    offer, sold = O.as_sold(offers, ev.count, sold_hours, kb.runtime.networks) if offers else (None, None)
-    if spot and offer is not None:
+    if spot and offers:
         # spot capacity is billed at its spot price, not on a reserved term: the offer as listed, its date the spot
-        # price's (review58: a spot rental was dated and listed at its 1-month reservation's $5.19 a GPU-hour)
-        offer = next((o for o in offers if (o.provider, o.instance) == (offer.provider, offer.instance)), offer)
-        sold = None
+        # price's (review58: a spot rental was dated and listed at its 1-month reservation's $5.19 a GPU-hour), and
+        # chosen on that spot price (spotfix62: 8 H200 on AWS took the p5e.48xlarge for its cheaper 1-month block)
+        offer, sold = O.as_spot(offers, kb.runtime.networks, kb.clouds.spot.fallback_discount), None
+    else:
+        offer, sold = O.as_sold(offers, ev.count, sold_hours, kb.runtime.networks) if offers else (None, None)
     if hourly_usd is not None:
         # the proposal's own price; the server it rents is the named provider's listed offer at that price
         # (within 5%: RunPod's Secure and Community Cloud differ in price and in the RAM they state)

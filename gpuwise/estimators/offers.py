@@ -187,16 +187,36 @@ def term_for(offer: Offer, gpus: int, hours: float) -> SoldTerm:
     return best
 
 
-def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, Any]) -> tuple[Offer, SoldTerm]:
-    """The offer a job of ``hours`` takes, priced on the term it is sold on: of the offers in the
-    first one's network class (a cluster network or not, as ``offers`` are ordered), the one with
-    the lowest bill for the job, minimum terms included. The returned offer carries the term's rate."""
+def first_class(offers: list[Offer], networks: dict[str, Any]) -> list[Offer]:
+    """The offers in the first one's network class: a cluster network (one shared per GPU) or not, as ``offers``
+    are ordered (training over several servers puts the cluster offers first)."""
     def cluster(o: Offer) -> bool:
         net = networks.get(o.network) if o.network else None
         return net is not None and getattr(net, "shared_by", None) == "gpu"
 
     first = cluster(offers[0])
-    priced = [(o, term_for(o, gpus, hours)) for o in offers if cluster(o) == first]
+    return [o for o in offers if cluster(o) == first]
+
+
+def as_spot(offers: list[Offer], networks: dict[str, Any], fallback_discount: float) -> Offer:
+    """The offer a job on spot capacity takes, as listed: of the offers in the first one's network class, the one
+    whose spot rate an hour is lowest for the GPUs it bills (its published spot price, else its on-demand price
+    less the spot model's fallback discount, as cost.spot_rate bills it), the fewest GPUs paid on a tie. A spot
+    job is billed for the same hours whichever offer (the run's, longer by its restart overhead), so the lowest
+    rate is the lowest bill; a reserved term's rate does not enter (spotfix62: 8 H200 on AWS were rented as the
+    p5e.48xlarge, whose 1-month block is the cheaper term, and billed its fallback spot rate of $48.15 an hour
+    beside the p5en.48xlarge's published $27.20)."""
+    def rate(o: Offer) -> float:
+        return o.spot_usd_per_hour or o.usd_per_hour * (1 - fallback_discount)
+
+    return min(first_class(offers, networks), key=lambda o: (rate(o), o.gpus))
+
+
+def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, Any]) -> tuple[Offer, SoldTerm]:
+    """The offer a job of ``hours`` takes, priced on the term it is sold on: of the offers in the
+    first one's network class (a cluster network or not, as ``offers`` are ordered), the one with
+    the lowest bill for the job, minimum terms included. The returned offer carries the term's rate."""
+    priced = [(o, term_for(o, gpus, hours)) for o in first_class(offers, networks)]
     o, t = min(priced, key=lambda p: (p[1].usd_per_hour * max(hours, p[1].min_hours), p[0].gpus))
     if t.usd_per_hour != o.usd_per_hour or t.gpus_paid:
         # a published term's rate is dated when the terms were read, as the prices used list it (review56: a 3-year

@@ -71,19 +71,22 @@ def named_offers(job: Job, gpu: Gpu, count: int, provider: str) -> list[K.Offer]
             if o.provider == provider]
 
 
-def named_network(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None) -> str | None:
+def named_network(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None, *,
+                  spot: bool = False) -> str | None:
     """Between the servers of a rental from a named provider: the network that provider states
     for its offer, or the clouds' Ethernet-class default; None when it does not rent this GPU. A named
     instance the provider lists is the offer read (the cost step prices it): 4 x GCP's a3-highgpu-8g
     (400 Gb/s a node) were estimated on the 25 GbE default of the provider's cheaper a3-highgpu-1g, and with no
     provider named, on the catalog's InfiniBand default; such an instance names its provider."""
-    offer = named_offer(job, gpu, count, provider, instance)
+    offer = named_offer(job, gpu, count, provider, instance, spot=spot)
     return _rent_network(job, gpu, offer) if offer is not None else None
 
 
-def named_offer(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None) -> K.Offer | None:
+def named_offer(job: Job, gpu: Gpu, count: int, provider: str | None, instance: str | None = None, *,
+                spot: bool = False) -> K.Offer | None:
     """The offer :func:`named_network` reads: the named instance's, else the provider's offer as sold for the
-    expected hours (the cheapest bill); None when the provider does not rent this GPU."""
+    expected hours (the cheapest bill), on spot capacity the one the cost step bills (offers.as_spot); None when
+    the provider does not rent this GPU."""
     if not provider and instance:
         provider = next((i.provider for i in job.kb.clouds.instances if i.id == instance), None)
     if not provider:
@@ -91,6 +94,8 @@ def named_offer(job: Job, gpu: Gpu, count: int, provider: str | None, instance: 
     offers = named_offers(job, gpu, count, provider)
     if instance:
         offers = [o for o in offers if o.instance == instance] or offers
+    if spot and offers:
+        return O.as_spot(offers, job.kb.runtime.networks, job.kb.clouds.spot.fallback_discount)
     return _sold_offer(job, gpu, count, offers) if offers else None
 
 
