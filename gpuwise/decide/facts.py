@@ -717,6 +717,7 @@ def vocabulary() -> dict[str, dict[str, dict[str, str]]]:
 
 # ------------------------------------------------------------------------------ read by no rule
 _HOUSE = "offered to house rules (a team's own policy may read it); no built-in rule needs it"
+_parts = "its parts, for the report's language ({} is what rules show)".format
 _KEY = "names the subject: its key in a consultation and the subject of its findings"
 OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "candidate": {
@@ -730,20 +731,16 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "zero": _HOUSE,
         "efficiency_pct": _HOUSE + " (efficiency, a fraction, is what the rules compare)",
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
-        "pin_not_kept_phrases": "the pins' parts, for the report's language (pin_not_kept is what rules show)",
-        "link_phrases": "the link description's parts, for the report's language (link is what rules show)",
-        "rent_span_phrases": "its parts, for the report's language (rent_span is what rules show)",
+        "pin_not_kept_phrases": _parts("pin_not_kept"), "link_phrases": _parts("link"),
+        "rent_span_phrases": _parts("rent_span"),
         "project_months": "the project's length, shown beside the cost; the TCO rules judge owned_months",
-        "wall_clock_with_phrases": "its parts, for the report's language (wall_clock_with is what rules show)",
-        "host_ram_from_phrases": "the origin's parts, for the report's language (host_ram_from is what rules show)",
+        "wall_clock_with_phrases": _parts("wall_clock_with"), "host_ram_from_phrases": _parts("host_ram_from"),
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "
                                     "rules show)",
         "buy_unavailable_reason_phrases": "the reason's parts, for the report's language "
                                           "(buy_unavailable_reason is what rules show)",
-        "rent_term_why_phrases": "the reason's parts, for the report's language (rent_term_why is what rules show)",
-        "copies_needed_phrases": "its parts, for the report's language (copies_needed is what rules show)",
-        "copies_spare_phrases": "its parts, for the report's language (copies_spare is what rules show)",
-        "strategy_phrases": "the strategy's parts, for the report's language (strategy is what rules show)",
+        "rent_term_why_phrases": _parts("rent_term_why"), "copies_needed_phrases": _parts("copies_needed"),
+        "copies_spare_phrases": _parts("copies_spare"), "strategy_phrases": _parts("strategy"),
         "attention_backend_reason_phrases": "the reason's parts, for the report's language "
                                             "(attention_backend_reason is what rules show)",
         "attention_backend_devices": _HOUSE + " (the backend's makers and generations; the built-in rule shows "
@@ -761,7 +758,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "host_server_gpu": _HOUSE + " (the built-in rule compares its RAM with what it needs)",
         "host_server_gpus": _HOUSE,
         "seq_len": _HOUSE, "batch_size": _HOUSE, "explicit_gpus": _HOUSE,
-        "pin_off_stack_phrases": "the pins' parts, for the report's language (pin_off_stack is what rules show)",
+        "pin_off_stack_phrases": _parts("pin_off_stack"),
     },
     "environment": {
         "gpu": _KEY, "vendor": _HOUSE + " (stack is the built-in rules' test)", "launch_year": _HOUSE,
