@@ -23,17 +23,18 @@ LORA_8B = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.
 
 
 def test_a_lora_on_one_rtx_a5000_is_costed_by_hand(kb) -> None:
-    """One A5000 bought for a year: the card ($1,815.99) + tco.yaml's PCIe host share for a workstation-segment
-    card ($4,000) + electricity for the job's GPU-hours at (230 W TDP + 250 W desktop host) x PUE 1.0 (office)
-    x $0.12 - resale after 12 months at 0.70 a year of the card's price."""
+    """One A5000 bought for a year: the card ($1,815.99) + tco.yaml's desktop host share, the one a GeForce card in
+    the same office workstation carries ($800; it was charged the PCIe server's $4,000 before hostshare62) +
+    electricity for the job's GPU-hours at (230 W TDP + 250 W desktop host) x PUE 1.0 (office) x $0.12 - resale
+    after 12 months at 0.70 a year of the card's price."""
     r = recommend(LORA_8B)
     c = next(c for c in r.candidates if c.gpu == "rtx-a5000" and c.count == 1)
     assert c.feasible and "TCO-BUY" in c.rules
     tco = kb.tco.values
-    assert tco["server_share_usd_per_gpu_pcie"].value == 4000 and tco["resale_fraction_per_year"].value == 0.70
+    assert tco["server_share_usd_per_gpu_consumer"].value == 800 and tco["resale_fraction_per_year"].value == 0.70
     power = 0.480 * c.gpu_hours * 0.12
-    assert c.buy_cost_usd == pytest.approx(A5000_USD + 4000 + power - 0.70 * A5000_USD, rel=1e-6)
-    assert c.buy_cost_usd == pytest.approx(4545.1, abs=0.5)  # the card's part alone: $1,815.99 x 0.30 = $544.80
+    assert c.buy_cost_usd == pytest.approx(A5000_USD + 800 + power - 0.70 * A5000_USD, rel=1e-6)
+    assert c.buy_cost_usd == pytest.approx(1345.1, abs=0.5)  # the card's part alone: $1,815.99 x 0.30 = $544.80
     [used] = [p for p in r.prices_used if p.kind == "buy"]
     assert used.amount == A5000_USD and used.as_of == "2025-08-24" and "NVIDIA_RTX_A5000.json" in used.source
     # the RTX 3080 has no dated price: not costed

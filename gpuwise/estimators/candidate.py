@@ -681,7 +681,7 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         rent = Term("rent_usd", rent_led.amount("rent", "setup"), "USD", said,
                     {**first.inputs, "hours": tl.billed_hours, "period": rent_period.kind})
     plan, why_not = K.buy_plan(kb.prices, ev.gpu, ev.count, kb.tco, condition=condition, market=market,
-                               usd_cny=rate, unit_price=unit_price, nodes=ev.nodes)
+                               usd_cny=rate, unit_price=unit_price, nodes=ev.nodes, hosting=c.hosting)
     # GPUs bought for a run are owned, hosted and resold no sooner than the run ends: a run longer than the project
     # keeps them the run's months (review58: 16 H100 bought for a 61-day run were powered 1,463 h but hosted and
     # resold after the proposal's 1 month, $58,964 net beside a 2-month rental of $62,962)

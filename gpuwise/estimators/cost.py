@@ -72,11 +72,26 @@ def rent_cost(offer: Offer, hours: float, clouds: CloudFile, *, spot: bool = Fal
                  "as_of": offer.as_of})
 
 
-def server_share_key(gpu: Gpu) -> str:
+RACK_SITES = ("colocation", "datacenter")  # tco.yaml hosting sites whose machines are rack servers
+
+
+def server_share_key(gpu: Gpu, *, in_server: bool = False, desktop: bool = False,
+                     hosting: str | None = None) -> str:
+    """The tco.yaml host share a bought card is charged around, decided here alone (recommend, audit and the plan
+    all price through :func:`buy_plan`): more cards than a desktop holds (``in_server``) sit in PCIe servers; a
+    GeForce card in a workstation build; an SXM/OAM part on its baseboard's server; a workstation-segment card
+    (RTX A5000, RTX PRO) in a desktop (``desktop``: prices.yaml sold_as workstation, no more a machine than
+    max_per_node) in that desktop build too, unless the user states a rack site (``hosting``: colocation or
+    datacenter, :data:`RACK_SITES`), where it goes in a PCIe server. An RTX A5000 bought for one office
+    workstation was charged a 4U server's $4,000 beside a GeForce card's $800 (hostshare62)."""
+    if in_server:
+        return "server_share_usd_per_gpu_pcie"
     if gpu.segment == "consumer":
         return "server_share_usd_per_gpu_consumer"
     if gpu.form_factor in ("sxm", "oam", "mezzanine"):
         return "server_share_usd_per_gpu_sxm"
+    if desktop and hosting not in RACK_SITES:
+        return "server_share_usd_per_gpu_consumer"
     return "server_share_usd_per_gpu_pcie"
 
 
@@ -144,12 +159,13 @@ class BuyPlan:
 
 def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, condition: str = "new",
              market: str = "global", usd_cny: float = 7.0, unit_price: float | None = None,
-             nodes: int | None = None) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
+             nodes: int | None = None, hosting: str | None = None) -> tuple[BuyPlan | None, tuple[Phrase, ...] | None]:
     """The units a seller sells for ``count`` x ``gpu`` and their dated price; (None, why: message
     ids and values, reports/messages.yaml buy.*) when that count cannot be bought or no dated price
     is known. ``nodes``: the machines the cards are estimated in (a proposal's hardware.nodes); cards
     sold as workstation cards that many machines hold within a desktop's max_per_node each are that
-    many desktop workstations, not the 8-card PCIe servers more cards than one desktop holds go in."""
+    many desktop workstations, not the 8-card PCIe servers more cards than one desktop holds go in. ``hosting``:
+    the site the user states (none: none stated), which decides a workstation card's host (:func:`server_share_key`)."""
     entry = price_entry(prices, gpu.id)
     if entry is None and unit_price is not None:  # a part no price list carries (GB10), at the proposal's price
         return _proposal_plan(gpu, count, tco, unit_price, condition), None
@@ -189,11 +205,13 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
     sold_as = "workstation" if whole else "card" if in_server else u.sold_as
     if unit_price is not None and whole:
         return _proposal_plan(gpu, count, tco, unit_price, condition), None
+    share_key = server_share_key(gpu, in_server=in_server, desktop=u.sold_as == "workstation", hosting=hosting)
+    said = _desktop_said(gpu, share_key)
     if unit_price is not None:  # the proposal's own price per GPU
-        share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
         return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, unit_price * count, host,
-                       formula("formula.server.share_proposal", share_key=share_key), condition, "proposal", "USD",
+                       formula("formula.server.share_proposal", share_key=share_key) + said, condition,
+                       "proposal", "USD",
                        unit_price, "proposal", template("source.proposal"), "U", host_key=share_key), None
     wanted = "used" if condition in ("used", "refurbished") else "new"
     shapes = ("server", "baseboard") if u.sold_as == "server" else ("card",)
@@ -227,15 +245,21 @@ def buy_plan(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, c
         host_note = formula("formula.server.system")
     else:
         hardware = amount * count
-        share_key = "server_share_usd_per_gpu_pcie" if in_server else server_share_key(gpu)
         host = v[share_key].value * count
-        host_note = formula("formula.server.share", share_key=share_key)
+        host_note = formula("formula.server.share", share_key=share_key) + said
         if in_server:
             host_note += formula("formula.server.in_servers", " ", count=count, max_per_node=u.max_per_node,
                                  nodes=nodes, server_cards=SERVER_CARDS)
     return BuyPlan(gpu.id, count, sold_as, units, unit_gpus, nodes, hardware, host, host_note, p.condition,
                    p.kind, p.currency, p.amount, p.as_of.isoformat(), p.source, p.check, note, p.gpus,
                    host_key=share_key, whole_system=whole), None
+
+
+def _desktop_said(gpu: Gpu, share_key: str) -> tuple[Phrase, ...]:
+    """Why a workstation-segment card carries the desktop build's share (a GeForce card's), said beside it."""
+    if gpu.segment == "workstation" and share_key == "server_share_usd_per_gpu_consumer":
+        return formula("formula.server.desktop", " ")
+    return ()
 
 
 def _proposal_plan(gpu: Gpu, count: int, tco: TcoFile, unit_price: float, condition: str) -> BuyPlan:
@@ -412,7 +436,7 @@ def buy_cost(gpu: Gpu, count: int, *, months: float, busy_hours: float, electric
     None when the count cannot be bought or no dated price is known (see :func:`buy_plan`)."""
     if plan is None:
         plan, _ = buy_plan(prices, gpu, count, tco, condition=condition, market=market, usd_cny=usd_cny,
-                           unit_price=unit_price)
+                           unit_price=unit_price, hosting=hosting)
     if plan is None:
         return None
     v = tco.values
