@@ -179,14 +179,16 @@ def _one(result, key: tuple):
 
 
 def test_a_relaxed_p95_ttft_target_lets_a_cheaper_configuration_in_and_a_tight_one_removes_one(tmp_path):
-    """The retrieval chat on the full catalog. Built in (p95 first token within 0.25 s), one rented
-    H100 SXM is the answer ($23,564 over 12 months) serving about 4.1 requests/s within the
-    targets; two bought RTX PRO 6000 serve under the 3.5 asked (and, since the first token waits for
-    the step vLLM has already scheduled, one rented H100 NVL too: 3.39). A house rule allowing three
-    times the p95 TTFT target (0.75 s) lets the two PRO 6000 in: they serve over 3.5 requests/s, their
-    p95 first token at that rate between 0.25 and 0.75 s, and at $15,065 they are the answer. One
-    allowing half (0.125 s) removes the H100 SXM: even with requests arriving one at a time its p95
-    first token is over 0.125 s (SRV-P95-TTFT-TARGET), so it serves no rate within it."""
+    """The retrieval chat on the full catalog. Built in (p95 first token within 0.25 s), four bought RTX PRO
+    6000 in one office desktop are the answer ($17,002 over 12 months; $29,802 before hostshare62 charged their
+    desktop the $800 a card of host a GeForce card's carries, not a PCIe server's $4,000: 4 x $3,200 less), and
+    one rented H100 SXM ($23,564) serves about 4.1 requests/s within the targets; two bought RTX PRO 6000 serve
+    under the 3.5 asked (and, since the first token waits for the step vLLM has already scheduled, one rented
+    H100 NVL too: 3.39). A house rule allowing three times the p95 TTFT target (0.75 s) lets the two PRO 6000
+    in: they serve over 3.5 requests/s, their p95 first token at that rate between 0.25 and 0.75 s, and at
+    $8,665 ($15,065 before hostshare62: 2 x $3,200 more) they are the answer. One allowing half (0.125 s)
+    removes the H100 SXM: even with requests arriving one at a time its p95 first token is over 0.125 s
+    (SRV-P95-TTFT-TARGET), so it serves no rate within it."""
     d3, dh = tmp_path / "x3", tmp_path / "half"
     d3.mkdir()
     dh.mkdir()
@@ -195,13 +197,15 @@ def test_a_relaxed_p95_ttft_target_lets_a_cheaper_configuration_in_and_a_tight_o
     tight = gpuwise.recommend(copy.deepcopy(RAG), rules=_house(dh, p95("ttft", 0.5)))
     sxm, pro = ("h100-80gb-sxm", 1, "rent"), ("rtx-pro-6000-blackwell", 2, "buy")
 
-    assert _pick(builtin) == sxm and builtin.recommendation.total_cost_usd == pytest.approx(23564.4, abs=1)
+    assert _pick(builtin) == ("rtx-pro-6000-blackwell", 4, "buy")
+    assert builtin.recommendation.total_cost_usd == pytest.approx(17002.1, abs=1)
+    assert _one(builtin, sxm).feasible and _one(builtin, sxm).total_cost_usd == pytest.approx(23564.4, abs=1)
     at = _one(builtin, sxm).serving.rate
     assert 3.5 < at.max_requests_per_s < 4.5 and at.at_max.p95_ttft_s <= 0.25
     assert not _one(builtin, pro).feasible and "SRV-RATE-TARGET" in _one(builtin, pro).rules
     assert _one(builtin, pro).serving.rate.max_requests_per_s < 3.5
 
-    assert _pick(relaxed) == pro and relaxed.recommendation.total_cost_usd == pytest.approx(15065.3, abs=1)
+    assert _pick(relaxed) == pro and relaxed.recommendation.total_cost_usd == pytest.approx(8665.3, abs=1)
     r = _one(relaxed, pro).serving.rate
     assert r.targets.p95_ttft_s == 0.75 and r.max_requests_per_s > 3.5
     assert 0.25 < r.at_max.p95_ttft_s <= 0.75
