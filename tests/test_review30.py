@@ -191,7 +191,9 @@ def test_every_plan_money_line_adds_up_from_its_printed_numbers(source: str) -> 
     assert len(rows) == len(r.lines)
     kinds = set()
     for (_month, _kind, item, amount, _formula, shown), ln in zip(rows, r.lines, strict=True):
-        assert _evaluate(shown) == pytest.approx(_money(amount), rel=2e-3, abs=0.01), (item, shown, amount)
+        # abs 0.5: the amount is printed in whole dollars, rounded half to even ('1 x 0.85 x $250.00' = $212.50 is
+        # printed '$212': one PRO 6000 desktop in colocation since hostshare62 priced its host as a desktop's)
+        assert _evaluate(shown) == pytest.approx(_money(amount), rel=2e-3, abs=0.5), (item, shown, amount)
         kinds.add(ln.kind)
         if ln.kind == "rent" and "copies" in ln.inputs:  # the GPUs paid for: copies x the copy's GPUs
             said = ln.item_phrases[0][2]

@@ -64,21 +64,23 @@ def _stale(doc: dict) -> dict[str, str]:
 
 
 def test_a_recommendations_stale_host_share_is_a_finding_with_its_date(tmp_path: Path) -> None:
-    # buying 2 x RTX 3090 adds tco.yaml server_share_usd_per_gpu_consumer, $800 a card as_of 2019-01-01 (its anchor
-    # is a 2019 build): prices_used listed it '2,895 days old' and DATA-STALE-PRICE (price_max_age_days 365) never
-    # judged it, where the plan does (plan/judge.py prices)
+    # buying 1 x RTX 6000 Ada in a desktop adds tco.yaml server_share_usd_per_gpu_consumer, $800 a card as_of
+    # 2019-01-01 (its anchor is a 2019 build): prices_used listed it '2,895 days old' and DATA-STALE-PRICE
+    # (price_max_age_days 365) never judged it, where the plan does (plan/judge.py prices). The answer was 2 x RTX
+    # 3090 until hostshare62 charged the workstation card a desktop's host, not a PCIe server's $4,000
     r = gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     host = [e for e in doc["prices_used"] if e["kind"] == "host"]
     assert [(e["as_of"], e["amount"]) for e in host] == [("2019-01-01", 800)]
-    what = "the host around a bought NVIDIA GeForce RTX 3090 24GB (tco.yaml server_share_usd_per_gpu_consumer)"
+    what = "the host around a bought NVIDIA RTX 6000 Ada Generation 48GB (tco.yaml server_share_usd_per_gpu_consumer)"
     stale = _stale(doc)
     assert stale[what].startswith(f"The price '{what}' is from 2019-01-01, ")
     assert {s["what"]: s["as_of"] for s in doc["stale_prices"]}[what] == "2019-01-01"
-    # the brief names the answer's host share, not the PCIe-server share of 8 x RTX 3090 (another count)
+    # the brief names the answer's host share, not the PCIe-server share of 8 x RTX 6000 Ada (another count); its
+    # two notes MEM-HOST-RAM-NEEDED and MARKET-HOSTING-ASSUMED (one office desktop, assumed)
     brief = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--format", "md").stdout.split())
-    assert "Blockers and warnings (the answer's: 0 blockers, 3 warnings, 1 note)" in brief
+    assert "Blockers and warnings (the answer's: 0 blockers, 3 warnings, 2 notes)" in brief
     zh = gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--detail", "full", "--lang", "zh").stdout
     assert "server_share_usd_per_gpu_consumer" in zh and "2019-01-01" in zh
 

@@ -206,10 +206,12 @@ def test_the_gpu_hours_of_gpus_bought_are_hours_of_use_not_billed():
     power = next(x for x in rec["ledger"]["lines"] if x["kind"] == "power")
     # the power line is priced on the hours the GPUs are used: IT kW x PUE x hours x $/kWh
     assert power["inputs"]["busy_hours"] == tl["wall_hours"]
-    assert abs(power["amount"] - 0.95 * 1.0 * tl["wall_hours"] * 0.12) < 1e-9  # 2 x 350 W + a 250 W host
+    # one RTX 6000 Ada (300 W) + a 250 W desktop host (the answer since hostshare62; before, 2 x RTX 3090 at 0.95 kW)
+    assert rec["gpu"] == "rtx-6000-ada" and rec["count"] == 1
+    assert abs(power["amount"] - 0.55 * 1.0 * tl["wall_hours"] * 0.12) < 1e-9
     text = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--detail", "full").stdout.split())
-    used = f"{2 * tl['wall_hours']:.1f}"  # 67.8
-    assert f"Wall-clock time 1.4 days ({used} GPU-hours of use)" in text and f"GPU-hours of use {used}" in text
+    used = f"{1 * tl['wall_hours']:.1f}"  # 17.4
+    assert f"Wall-clock time {used} hours ({used} GPU-hours of use)" in text and f"GPU-hours of use {used}" in text
     assert "GPU-hours billed" not in text  # before: '(67.8 GPU-hours billed)'
     zh = " ".join(gpuwise("recommend", "examples/qlora-70b-4090.yaml", "--lang", "zh", "--detail", "full").stdout
                   .split())
