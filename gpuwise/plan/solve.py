@@ -179,12 +179,10 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
     unit = min(u.sizes) if u.sold_as == "server" else 1
     holds = unit if u.sold_as == "server" or whole else u.max_per_node
     # where the owned GPUs of its type are in colocation or a datacenter, there; else (None) where recommend and
-    # audit put a purchase (cost.hosting_for): an office while it holds them
+    # audit put a purchase (cost.hosting_for): an office while it holds them; priced() takes the host share by it
     where = hosting or (owned_hosting if owned and owned_hosting != "office" else None)
 
     def priced(n: int, site: str | None) -> Any:
-        # the host share by the site stated (``where``), not the default rule's: a workstation card past the
-        # office's limit sits in the same desktop in colocation (cost.server_share_key), as recommend prices it
         plan, _ = K.buy_plan(kb.prices, gpu, n, tco, market=market, usd_cny=usd_cny, hosting=where)
         return K.buy_cost(gpu, n, months=1, busy_hours=1, electricity=electricity, tco=tco, prices=kb.prices,
                           networks=kb.runtime.networks, hosting=site, usd_cny=usd_cny, market=market,
