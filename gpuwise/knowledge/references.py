@@ -46,6 +46,14 @@ def _check_references(kb: Knowledge, indexes: dict[str, dict[tuple[Any, ...], di
                                      hint_values={"name": close[0]} if close else None)
             if o.network is not None and o.network not in kb.runtime.networks:
                 raise KnowledgeError(N_("unknown network '%(network)s'"), where=label, values={"network": o.network})
+    seen: set[str] = set()
+    for i, e in enumerate(kb.clouds.not_rented):
+        label = f"{path}: not_rented[{at('not_rented', i)}]"
+        if e.id not in kb.gpus:
+            raise KnowledgeError(N_("unknown gpu '%(id)s'"), where=label, values={"id": e.id})
+        if e.id in seen:
+            raise KnowledgeError(N_("gpu '%(id)s' listed twice"), where=label, values={"id": e.id})
+        seen.add(e.id)
     if kb.clouds.default_network not in kb.runtime.networks:  # 'carrier-pigeon' was accepted and never checked
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = difflib.get_close_matches(kb.clouds.default_network, list(kb.runtime.networks), n=1)

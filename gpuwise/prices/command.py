@@ -15,7 +15,7 @@ def run_prices(args: argparse.Namespace) -> int:
     if getattr(args, "prices_command", None) == "import":
         return _import(args)
     from ..render.output import escape_controls, to_stdout
-    from .table import other_matches, price_rows, render_text
+    from .table import not_rented, other_matches, price_rows, render_text
 
     kb = knowledge_base.load(args.knowledge)
     rows = price_rows(kb, gpu=args.gpu, provider=args.provider, currency=args.currency)
@@ -31,7 +31,9 @@ def run_prices(args: argparse.Namespace) -> int:
         filters = {k: v for k, v in given.items() if v is not None}
         others = other_matches(kb, **given) if not rows and filters else None  # what to ask instead (round 48)
         # an overlay's source may carry terminal escapes (an OSC 8 link, a title-setting OSC): shown, not acted on
-        to_stdout(escape_controls(render_text(rows, max_age, args.lang, verdicts.stale(book, rows), filters, others)))
+        unrented = not_rented(kb, args.gpu, rows)  # why a GPU asked for has no rental (market62)
+        to_stdout(escape_controls(render_text(rows, max_age, args.lang, verdicts.stale(book, rows), filters, others,
+                                              unrented)))
     return 0
 
 

@@ -194,6 +194,16 @@ def price_rows(kb: Any, *, gpu: str | None = None, provider: str | None = None, 
     return sorted(rows, key=lambda r: (r.as_of is None, r.as_of or "", r.kind, r.gpu or "", r.item))
 
 
+def not_rented(kb: Any, gpu: str | None, rows: list[PriceRow]) -> list[Any]:
+    """For ``--gpu``: clouds.yaml ``not_rented`` entries of the GPUs it names that no rental row lists (an offer,
+    an overlay's included, supersedes the entry), so that the listing says why a GPU has no rental."""
+    if gpu is None or not gpu.strip():
+        return []
+    rented = {r.gpu for r in all_rows(kb, dt.date.today()) if r.kind == "rent"}
+    ids = _gpu_ids(kb, gpu)
+    return [e for e in kb.clouds.not_rented if e.id in ids and e.id not in rented]
+
+
 def other_matches(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,
                   today: dt.date | None = None) -> dict[str, list[str]]:
     """Where no price passes every filter given (``--gpu B200 --provider autodl``): by each filter given, the values
@@ -225,10 +235,11 @@ def _gpu_ids(kb: Any, name: str) -> set[str]:
 
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
-                others: dict[str, list[str]] | None = None) -> str:
+                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None) -> str:
     """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
     the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`); ``filters`` (the options given, as
-    typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do."""
+    typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do; ``unrented``
+    (:func:`not_rented`): why a GPU asked for has no rental."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang, stale, filters, others)
+    return view(rows, max_age, lang, stale, filters, others, unrented)

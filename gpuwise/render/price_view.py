@@ -110,18 +110,27 @@ def _no_match(f: Fmt, filters: dict[str, str], others: dict[str, list[str]]) -> 
     return "\n".join(lines) + "\n"
 
 
+def _unrented(f: Fmt, entries: list[Any]) -> str:
+    """Why a GPU asked for has no rental: its clouds.yaml ``not_rented`` reason, the date its sources were read and
+    the sources, as the knowledge base writes them (market62)."""
+    return "".join(f._("Not rented by any cloud listed: %(gpu)s: %(reason)s (sources read %(as_of)s: %(source)s)",
+                       gpu=e.id, reason=f.cite(e.reason), as_of=e.as_of.isoformat(),
+                       source=f.cite(e.source)) + "\n" for e in entries)
+
+
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
-                others: dict[str, list[str]] | None = None) -> str:
+                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None) -> str:
     """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
     (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself; with no row,
     ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead."""
     stale = stale or {}
     f = Fmt(lang)
+    said = fit_text(_unrented(f, unrented or []), terminal_width()) if unrented else ""
     if not rows:
         if filters and others:
-            return _no_match(f, filters, others)
-        return f._("No prices match.") + "\n"
+            return _no_match(f, filters, others) + said
+        return f._("No prices match.") + "\n" + said
     head = tuple(f._(h) for h in HEAD)
     colon = "：" if f.lang == "zh" else ": "
     sources: dict[str, int] = {}
@@ -144,6 +153,7 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
     elif fired:
         out += "\n" + f._("! stale by the rules %(rules)s: check it before committing money",
                           rules=", ".join(fired)) + "\n"
+    out += "\n" + said if said else ""
     if f.lang != "en":
         out += "\n" + f._("Amounts are as their sources write them, in the currency shown.") + "\n"
     quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}

@@ -217,6 +217,18 @@ class SpotModel(Strict):
     check: Check = "U"
 
 
+class NotRented(Strict):
+    """A catalog GPU no listed cloud rents, and why (market62: MI355X, with no public per-GPU-hour rate): said by
+    ``gpuwise prices --gpu`` where the GPU has no rental row, so a missing offer reads as looked for, not forgotten.
+    An offer for the GPU (an overlay's) supersedes the entry."""
+
+    id: str = Field(description="gpu id in gpus.yaml")
+    reason: Prose = Field(min_length=10, description="why no rental is listed: what was looked at, what it says")
+    as_of: _dt.date = Field(description="when the sources named were read")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class CloudFile(Strict):
     schema_version: int
     providers: list[Provider]
@@ -224,6 +236,8 @@ class CloudFile(Strict):
     gpu_hour_prices: list[GpuHourPrice] = []
     discount_schedules: list[DiscountSchedule] = []
     default_discount_schedule: str = "none"
+    not_rented: list[NotRented] = Field(
+        default=[], description="catalog GPUs no listed cloud rents, with the reason and the sources looked at")
     spot: SpotModel
     default_network: str = Field(
         default="ethernet-25", description="network assumed between rented nodes when the provider states none")
