@@ -55,14 +55,6 @@ def test_gb200_is_rented_by_the_nvl72_rack(kb):
     assert (o.provider, o.gpus, o.usd_per_hour) == ("coreweave", 72, pytest.approx(72 * 10.50))
 
 
-def test_crusoe_mi300x_on_demand_and_spot(kb):
-    [p] = _offers(kb, "crusoe", "mi300x")
-    # gpuhunt crusoe.py GPU_PRICING "MI300X-192GB": (3.45, 0.95), "from https://crusoe.ai/cloud/pricing"
-    assert (p.usd_per_gpu_hour, p.spot_usd_per_gpu_hour, p.as_of) == (3.45, 0.95, dt.date(2026, 2, 26))
-    [o] = rent_offers(kb.clouds, "mi300x", 8)
-    assert o.usd_per_hour == pytest.approx(8 * 3.45) and o.spot_usd_per_hour == pytest.approx(8 * 0.95)
-
-
 def test_not_rented_entries_name_gpus_without_an_offer(kb):
     rented = {p.gpu for p in kb.clouds.gpu_hour_prices} | {i.gpu for i in kb.clouds.instances}
     listed = {e.id for e in kb.clouds.not_rented}
