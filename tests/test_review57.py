@@ -80,17 +80,18 @@ def test_disaggregated_serving_says_how_its_copies_split(tmp_path, lang, words):
 
 def test_an_alternative_neither_rented_nor_bought_says_both_in_its_why_not(tmp_path):
     # knowledge/prices.yaml 'excluded': GB200 sold only as NVL72 racks on OEM quotes, MI355X in OEM platforms;
-    # knowledge/clouds.yaml lists no offer for either
+    # knowledge/clouds.yaml lists no offer for the MI355X (not_rented); the GB200 rents by the 72-GPU rack at
+    # CoreWeave since market62, so it is no longer priced neither way
     path = HERE / "recommend-dsv32-gb200-mi355x.yaml"
     data = json_of(tmp_path, "recommend", str(path))
     rules = {c["gpu"]: [s["id"] for s in c["reason_sentences"]] for c in data["candidates"] if c["count"] == 32}
-    assert rules == {"gb200": ["TCO-NO-RENTAL", "TCO-NO-PRICE-EITHER-WAY"],
-                     "mi355x": ["TCO-NO-RENTAL", "TCO-NO-PRICE-EITHER-WAY"]}
+    assert rules["mi355x"] == ["TCO-NO-RENTAL", "TCO-NO-PRICE-EITHER-WAY"]
+    assert "TCO-NO-RENTAL" not in rules["gb200"] and "TCO-NO-PRICE-EITHER-WAY" not in rules["gb200"]
     text = text_of(tmp_path, "recommend", str(path))
     alternatives = text.split("=== Alternatives ===")[1].split("===")[0]
-    for name in ("NVIDIA GB200 (per Blackwell GPU, NVL72)", "AMD Instinct MI355X 288GB"):
-        assert (f"Why not: No cloud in the knowledge base rents 32 × {name}; 32 × {name} has no dated purchase "
-                "price either, so buying cannot be costed instead of renting") in alternatives
+    name = "AMD Instinct MI355X 288GB"
+    assert (f"Why not: No cloud in the knowledge base rents 32 × {name}; 32 × {name} has no dated purchase "
+            "price either, so buying cannot be costed instead of renting") in alternatives
 
 
 def test_chinese_quotes_take_no_space_beside_a_chinese_word(tmp_path):
@@ -118,5 +119,6 @@ def test_one_drafted_token_is_said_in_the_singular(tmp_path):
 def test_an_alternative_priced_neither_way_is_not_said_rented(tmp_path):
     text = text_of(tmp_path, "recommend", str(HERE / "recommend-dsv32-gb200-mi355x.yaml"))
     alternatives = text.split("=== Alternatives ===")[1].split("===")[0]
-    assert alternatives.count("Rent or buy: n/a; Output tokens/s: 6,000; Total cost: n/a") == 2
-    assert "Rent or buy: rent" not in alternatives
+    # the MI355X alone now (the GB200 rents at CoreWeave since market62, and is said rented from there)
+    assert alternatives.count("Rent or buy: n/a; Output tokens/s: 6,000; Total cost: n/a") == 1
+    assert alternatives.count("Rent or buy: rent") == 1 and "Rent or buy: rent, from coreweave" in alternatives
