@@ -20,7 +20,8 @@ from gpuwise.estimators.offers import rent_offers
 from tests.clirun import gpuwise
 
 # gpu: {tier: $/GPU-hour} from carsonpo/gpus costs/runpod.md (commit d1e3f75, 2025-07-13), its transcription of
-# runpod.io/pricing: the Secure Cloud and Community Cloud tables
+# runpod.io/pricing: the Secure Cloud and Community Cloud tables. The only dated rental rates found for these cards;
+# 512 days old on 2026-12-07, past policy's price_max_age_days (365), so not offers: not_rented entries that quote them
 RUNPOD_2025_07_13 = {
     "rtx-a5000": {"Community Cloud": 0.16, "Secure Cloud": 0.26},
     "rtx-a4000": {"Community Cloud": 0.17, "Secure Cloud": 0.29},
@@ -35,13 +36,16 @@ def _offers(kb, provider: str, gpu: str) -> list:
 
 
 @pytest.mark.parametrize("gpu", sorted(RUNPOD_2025_07_13))
-def test_runpod_rates_read_back(kb, gpu):
-    offers = _offers(kb, "runpod", gpu)
-    got = {p.notes.split(".")[0]: p.usd_per_gpu_hour for p in offers}
-    assert got == RUNPOD_2025_07_13[gpu]
-    for p in offers:  # a pod is one machine of at most 8 GPUs, pods joined by 100 Mbps Global Networking
-        assert (p.as_of, p.check, p.max_gpus, p.network) == (dt.date(2025, 7, 13), "S", 8, "ethernet-0.1")
-        assert "runpod.io/pricing" in p.source and f"${p.usd_per_gpu_hour:.2f}/hr" in p.source
+def test_runpod_2025_rates_are_not_offers_but_not_rented_reasons(kb, gpu):
+    assert not [p for p in kb.clouds.gpu_hour_prices if p.gpu == gpu]
+    assert not [i for i in kb.clouds.instances if i.gpu == gpu]
+    [entry] = [e for e in kb.clouds.not_rented if e.id == gpu]
+    assert (dt.date(2026, 12, 7) - dt.date(2025, 7, 13)).days == 512 > kb.policy_value("price_max_age_days")
+    reason = " ".join(entry.reason.split())
+    assert "2025-07-13" in reason and "runpod.io/pricing" in reason and "price_max_age_days (365)" in reason
+    for tier, rate in RUNPOD_2025_07_13[gpu].items():
+        assert f"${rate:.2f} ({tier})" in reason or f"{tier} pod at ${rate:.2f}" in reason
+    assert "carsonpo/gpus costs/runpod.md" in entry.source and "skypilot-catalog" in entry.source
 
 
 def test_gb200_is_rented_by_the_nvl72_rack(kb):
@@ -68,9 +72,6 @@ def test_not_rented_entries_name_gpus_without_an_offer(kb):
 
 
 def test_prices_lists_the_new_rentals():
-    out = json.loads(gpuwise("prices", "--gpu", "RTX A5000", "--format", "json").stdout)
-    rent = sorted((r["provider"], r["amount"]) for r in out["prices"] if r["kind"] == "rent")
-    assert rent == [("runpod", 0.16), ("runpod", 0.26)]
     out = json.loads(gpuwise("prices", "--gpu", "gb200", "--format", "json").stdout)
     [row] = [r for r in out["prices"] if r["kind"] == "rent"]
     assert (row["provider"], row["amount"], row["as_of"]) == ("coreweave", 10.5, "2026-09-20")
@@ -84,7 +85,7 @@ def test_prices_says_why_a_gpu_has_no_rental():
     zh = gpuwise("prices", "--gpu", "mi355x", "--lang", "zh").stdout
     assert "所列云服务商均不出租：mi355x：" in zh
     # a GPU that rents says nothing of the kind
-    assert "Not rented" not in gpuwise("prices", "--gpu", "rtx-a5000").stdout
+    assert "Not rented" not in gpuwise("prices", "--gpu", "gb200").stdout
 
 
 def test_overlay_not_rented_is_checked(tmp_path):
@@ -104,23 +105,19 @@ A5000_LORA = {"workload": {"task": "finetune", "method": "lora", "model": "qwen2
               "constraints": {"gpus": ["RTX A5000"], "acquisition": "rent"}}
 
 
-def test_recommend_rents_an_rtx_a5000_costed_by_hand(tmp_path):
-    """Before market62 the same job had no answer: 'No cloud in the knowledge base rents 1 x NVIDIA RTX A5000
-    24GB' (TCO-NO-RENTAL) and no recommendation. Now 8 GPUs in one RunPod Community Cloud pod at 8 x $0.16 =
-    $1.28 an hour: the bill is $1.28 x the job's hours plus $1.28 x the quarter hour of start-up and wind-down."""
+def test_an_rtx_a5000_lora_to_rent_has_no_rental_and_the_listing_says_why(tmp_path):
+    """RunPod's 2025-07-13 A5000 rates are past the price-age limit, so no cloud rents the card: the same answer as
+    before market62 (TCO-NO-RENTAL on every count, no recommendation), and 'prices --gpu' gives the not_rented
+    reason that quotes the old rate and says why it is not an offer."""
     (tmp_path / "r.yaml").write_text(yaml.safe_dump(A5000_LORA), encoding="utf-8")
     r = gpuwise("recommend", "r.yaml", "--format", "json", cwd=tmp_path)
-    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     d = json.loads(r.stdout)
-    rec = d["recommendation"]
-    assert (rec["gpu"], rec["count"], rec["nodes"]) == ("rtx-a5000", 8, 1)
-    rent, setup = rec["ledger"]["lines"][:2]
-    assert (rent["kind"], setup["kind"]) == ("rent", "setup")
-    assert rent["inputs"]["provider"] == "runpod" and rent["inputs"]["as_of"] == "2025-07-13"
-    rate = 8 * 0.16
-    assert rent["inputs"]["usd_per_hour"] == pytest.approx(rate)
-    assert rent["amount"] == pytest.approx(rate * rent["inputs"]["hours"])
-    assert setup["amount"] == pytest.approx(rate * 0.25)
-    assert rec["ledger"]["total"] == pytest.approx(rate * (rent["inputs"]["hours"] + 0.25))
-    # the rate is 2025's: the freshness rule says so
-    assert any(f["rule"] == "DATA-STALE-PRICE" and "2025-07-13" in f["message"] for f in d["findings"])
+    assert d["recommendation"] is None
+    a5000 = [c for c in d["candidates"] if c["gpu"] == "rtx-a5000"]
+    assert a5000 and all([s["id"] for s in c["reason_sentences"]] == ["TCO-NO-RENTAL"] for c in a5000)
+    assert "No cloud in the knowledge base rents 1 x NVIDIA RTX A5000 24GB" in [f["message"] for f in d["findings"]]
+    text = " ".join(gpuwise("prices", "--gpu", "RTX A5000").stdout.split())
+    assert ("Not rented by any cloud listed: rtx-a5000: The only dated rental rate found is RunPod's pod at "
+            "$0.16") in text
+    assert "beyond policy's price_max_age_days (365)" in text
