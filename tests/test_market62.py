@@ -59,6 +59,16 @@ def test_gb200_is_rented_by_the_nvl72_rack(kb):
     assert (o.provider, o.gpus, o.usd_per_hour) == ("coreweave", 72, pytest.approx(72 * 10.50))
 
 
+def test_a_run_on_part_of_a_gb200_rack_offloads_to_its_own_hosts_ram(kb):
+    """The rack bills 72 GPUs, but a run of 8 offloads to its own GPUs' hosts: 8 x 240 GB = 1,920 GB, not the
+    72 x 240 = 17,280 GB of the whole rack (which let a 405B full fine-tune on 8 GB200s keep 8,117 GB there)."""
+    from gpuwise.estimators.rental import rented_host_ram
+
+    [o] = rent_offers(kb.clouds, "gb200", 8)
+    ram, src = rented_host_ram(kb, kb.gpus["gb200"], 8, o, 0.0, 8)
+    assert (ram, src) == (pytest.approx(8 * 960 / 4), "offer")
+
+
 def test_not_rented_entries_name_gpus_without_an_offer(kb):
     rented = {p.gpu for p in kb.clouds.gpu_hour_prices} | {i.gpu for i in kb.clouds.instances}
     listed = {e.id for e in kb.clouds.not_rented}

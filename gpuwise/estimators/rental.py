@@ -211,12 +211,15 @@ def rented_host_ram(kb: Any, gpu: Any, per_node: int, offer: Any,
     bytes), and no other. A run on fewer GPUs than the instance holds has the whole instance's RAM (its other GPUs
     idle, still paid for): 2 L4s on a g6.48xlarge have its 768 GiB, not 2/8 of it; likewise a run of ``run_gpus``
     on an offer rented only as a whole node (clouds.yaml min_gpus, "a whole node's 8 where only nodes are rented":
-    the offer bills more GPUs than the run has) has that node's RAM: 4 V100s on Lambda's 8x V100 have its 448 GiB."""
+    the offer bills more GPUs than the run has) has that node's RAM: 4 V100s on Lambda's 8x V100 have its 448 GiB.
+    Never more than one server's GPUs (interconnect.gpus_per_server): an offer sold by the rack (CoreWeave's GB200
+    NVL72, min_gpus 72) bills 72 GPUs, but a run of 8 offloads to the RAM of its own GPUs' hosts, 8 x 240 GB, not
+    to the idle rest of the rack's (market62)."""
     if gpu.memory.shared_with_host:
         return shared_host_ram_gb(gpu, per_node, held_per_gpu), "shared"
     per_node = max(per_node, instance_gpus(kb, offer.instance if offer else None))
     if offer is not None and offer.instance is None and 0 < run_gpus < offer.gpus:
-        per_node = max(per_node, offer.gpus)
+        per_node = max(per_node, min(offer.gpus, I.gpus_per_server(gpu)))
     per_gpu, src = instance_ram_per_gpu_gb(kb, offer.instance if offer else None), "instance"
     if not per_gpu and offer is not None and offer.host_ram_gb_per_gpu:
         per_gpu, src = offer.host_ram_gb_per_gpu, "offer"
