@@ -90,3 +90,15 @@ def assert_server_log_row(r: dict, folder: str, bench: str, model: str, gpu: str
     assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
     assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
     assert r["workload_options"] == f"max_batch_size={batch};api_servers=0"
+
+
+def assert_server_log(r: dict, sched: float, done: float, ttft: tuple, tpot: tuple, target: float, options: str,
+                      caps: tuple[float, float]) -> None:
+    """An MLPerf Inference Server row holds its log summary's mean / p50 / p95 / p99 TTFT and TPOT, its workload
+    options and target_qps; a VALID Server run keeps its benchmark's p99 constraints (``caps``: TTFT, TPOT ms) and
+    serves within 2% of the scheduled rate."""
+    assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
+    assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
+    assert r["workload_options"] == options and f"target_qps {target}" in r["notes"]
+    assert ttft[3] <= caps[0] and tpot[3] <= caps[1]
+    assert 0.98 * sched <= done <= sched
