@@ -408,7 +408,7 @@ _TOML_SECTION = re.compile(r"^\s*\[\[?[\w.\-\"]+\]\]?\s*(#.*)?$", re.MULTILINE)
 _TOML_KEY = re.compile(r"^\s*[\w.\-\"]+\s*=\s*\S", re.MULTILINE)
 
 
-_FULL_WIDTH_COLON = re.compile(r"^[ \t-]*[^\s:#'\"][^:#'\"]*?\s*\uff1a", re.M)
+_FULL_WIDTH_COLON = re.compile(r"^[ \t-]*[^\s:#'\"][^:#'\"\n]*?[ \t]*\uff1a", re.M)
 """A key ended by the full-width colon (U+FF1A) a Chinese input method types ('model： llama-3.1-8b')."""
 _JSON_COMMENT = re.compile(r"^\s*(?://|/\*)|[,{\[]\s*(?://|/\*)|/\*.*\*/", re.M)
 """A // or /* */ comment at a line's start or after a JSON separator (a JSON file commented as JavaScript is)."""
