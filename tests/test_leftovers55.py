@@ -63,29 +63,29 @@ def test_a_null_number_is_shown_as_the_file_wrote_it() -> None:
 
 
 def test_a_purchase_within_the_solver_s_tolerance_is_said_to_be_a_tie(tmp_path: Path) -> None:
-    """The bundled team plan held to copies of 2 RTX 4090s (tests/data/plans/team-4090-two-a-copy.yaml: since
-    plancopy57 the example itself serves on copies of 4 and buys nothing) buys two RTX PRO 6000s and costs $43,211.57;
-    the same plan file with ``acquisition: rent`` -- buying nothing, the owned 4090s and rentals alone -- costs
-    $43,241.41, $29.84 (0.069 %) more (before branch hfrecompute59 took the output head out of the recompute: $43,216.81
-    and $43,246.97), inside the 0.1 % gap HiGHS stops at (milp.MIP_REL_GAP): the answer says that
-    buying and not buying are a tie rather than letting the purchase pass for a saving."""
+    """The bundled team plan held to copies of 2 RTX 4090s at 15.1 cents a kWh
+    (tests/data/plans/team-4090-two-a-copy-tie.yaml) buys two RTX PRO 6000s and costs $43,271.51; the same plan file
+    with ``acquisition: rent`` -- buying nothing, the owned 4090s and rentals alone -- costs $43,294.27, $22.76
+    (0.053 %) more, inside the 0.1 % gap HiGHS stops at (milp.MIP_REL_GAP): the answer says that buying and not
+    buying are a tie rather than letting the purchase pass for a saving. (At 15 cents the plan was this tie,
+    $43,211.57 against $43,241.41, until branch plansolve62 made its purchase $15 cheaper, 0.104 % below.)"""
     from gpuwise.plan import plan
     from gpuwise.render import plan_view
-    from tests.conftest import TWO_A_COPY, answer_of
+    from tests.conftest import TIE, answer_of
 
-    r = answer_of("plan", TWO_A_COPY)
-    data = yaml.safe_load(TWO_A_COPY.read_text())
+    r = answer_of("plan", TIE)
+    data = yaml.safe_load(TIE.read_text())
     data["constraints"]["acquisition"] = "rent"
     (tmp_path / "rent.yaml").write_text(yaml.safe_dump(data))
     rent = plan(tmp_path / "rent.yaml")
     assert r.purchases and not rent.purchases
     assert r.answer.tie is not None and r.answer.tie.gap == 0.001
     assert r.answer.tie.total == pytest.approx(rent.total, rel=1e-9)
-    assert 0 < rent.total - r.total <= 0.001 * r.total  # $29.84 of $43,211.57: 0.069 %
-    assert r.answer.tie.more == round(rent.total) - round(r.total) == 29  # the totals as shown: $43,241 less $43,212
+    assert 0 < rent.total - r.total <= 0.001 * r.total  # $22.76 of $43,271.51: 0.053 %
+    assert r.answer.tie.more == round(rent.total) - round(r.total) == 22  # the totals as shown: $43,294 less $43,272
     text = " ".join(plan_view.render(r, "text", width=200).split())
-    # the difference of two figures shown whole is whole: '$29', not '$29.00' (hostile round 42: the gap was $30.16)
-    assert ("Buying nothing costs $43,241, $29 more: within the solver's 0.1% tolerance, so buying and not buying "
+    # the difference of two figures shown whole is whole: '$22', not '$22.00' (hostile round 42: the gap was $30.16)
+    assert ("Buying nothing costs $43,294, $22 more: within the solver's 0.1% tolerance, so buying and not buying "
             "are a tie.") in text
     assert rent.answer.tie is None  # a plan that buys nothing has nothing to tie
 
