@@ -103,8 +103,9 @@ def test_offer_min_gpus_a_whole_node_listed(tmp_path: Path):
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "clouds.yaml").write_text(OFFER.format(sizes="min_gpus: 8\n    max_gpus: 8"),
                                                  encoding="utf-8")
-    r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path)
-    assert r.returncode == 0 and "GPU (8 GPUs); amount: 1.1 USD per GPU-hour" in r.stdout, r.stderr
+    # a wide terminal: one line a row, the item's cell beside its amount
+    r = cli("prices", "--gpu", "h100-80gb-sxm", "--knowledge", "kb", cwd=tmp_path, env={"COLUMNS": "300"})
+    assert r.returncode == 0 and "GPU (8 GPUs) 1.1 USD per GPU-hour" in " ".join(r.stdout.split()), r.stderr
 
 
 # one GB10 (a DGX Spark: 128 GB its GPU and CPU share, gpus.yaml memory.shared_with_host) for an 8B full fine-tune

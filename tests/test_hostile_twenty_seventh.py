@@ -169,13 +169,18 @@ def test_one_month_is_said_in_the_singular(tmp_path: Path) -> None:
     # review49fix: in month 1 the fleet holds no GPU yet (the purchase arrives in month 2), so it is not "full" then:
     # the month-1 row only priced what a GPU would be worth, and no capacity line names that month
     assert not [b for b in d["binding"] if b["kind"] == "capacity" and 1 in b["months"]], d["binding"]
-    # the singular, where a fleet that holds GPUs is full in one month: the team example held to copies of 2 RTX
-    # 4090s (tests/data/plans/team-4090-two-a-copy.yaml; the example itself serves on copies of 4 since plancopy57):
-    # its 8 owned 4090s are full in month 4, the month the 1B pretraining runs beside the other work
+    # the singular, where a fleet that holds GPUs is full in one month, and the plural beside it (the team example
+    # held to copies of 2 RTX 4090s had its 8 owned 4090s full in month 4 alone until plansolve62 let its runs take
+    # turns on the 4090s the copies leave free; its RTX PRO 6000s are full in months 2-12)
+    from gpuwise.plan.reading import _capacity_note
+
+    assert _capacity_note("NVIDIA GeForce RTX 4090 24GB", [4], []) == (
+        "all the NVIDIA GeForce RTX 4090 24GB GPUs are held at once in month 4 (Fleet use counts the hours they run): "
+        "more of them would lower the cost")  # review52: which 'full' it is
     d = json.loads(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--format", "json").stdout)
-    notes = [b["note"] for b in d["binding"] if b["constraint"] == "capacity[rtx-4090]"]
-    assert notes == ["all the NVIDIA GeForce RTX 4090 24GB GPUs are held at once in month 4 (Fleet use counts the "
-                     "hours they run): more of them would lower the cost"]  # review52: which 'full' it is
+    notes = [b["note"] for b in d["binding"] if b["constraint"] == "capacity[rtx-pro-6000-blackwell]"]
+    assert notes == ["all the NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB GPUs are held at once in months "
+                     "2-12 (Fleet use counts the hours they run): more of them would lower the cost"]
 
 
 @pytest.mark.parametrize("workload, field", [

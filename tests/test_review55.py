@@ -277,7 +277,9 @@ def test_a_stale_host_share_is_told_where_to_overlay_it(tmp_path):
 
 
 def test_an_offers_note_ends_before_the_items_bracket():
-    text = _flat(gpuwise("prices", "--gpu", "rtx-4090").stdout)
+    # a wide terminal: one line a row, the item's cell beside its amount (a narrower one wraps the cells or stacks
+    # the rows, whichever takes fewer lines)
+    text = _flat(gpuwise("prices", "--gpu", "rtx-4090", env={"COLUMNS": "300"}).stdout)
     # knowledge/clouds.yaml RunPod RTX 4090 notes 'Community Cloud.' and 'Secure Cloud.'
-    assert "runpod: per GPU (up to 8 GPUs, Community Cloud); amount: 0.34 USD" in text
-    assert "Secure Cloud); amount: 0.74 USD" in text and "Cloud.)" not in text
+    assert "runpod: per GPU (up to 8 GPUs, Community Cloud) 0.34 USD" in text
+    assert "Secure Cloud) 0.74 USD" in text and "Cloud.)" not in text
