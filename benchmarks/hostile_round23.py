@@ -84,6 +84,13 @@ def _dump(d: Any) -> str:
     return yaml.safe_dump(d, allow_unicode=True, width=10**9, sort_keys=False)
 
 
+def _edited(doc: dict, edit: Any) -> dict:
+    """A deep copy of ``doc`` after ``edit(copy)`` (rounds 50 and 51: the example plan changed in place)."""
+    d = copy.deepcopy(doc)
+    edit(d)
+    return d
+
+
 def _edit(doc: dict, path: str, value: Any) -> dict:
     """``doc`` with ``path`` (dotted; a number indexes a list) set to ``value`` (``...`` removes it)."""
     d = copy.deepcopy(doc)

@@ -55,10 +55,12 @@ Running as root, a file with no read permission and -o into a read-only folder c
 """
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 from benchmarks.hostile_round12 import _refused
+from benchmarks.hostile_round23 import _edited
 from benchmarks.hostile_round28 import doc_cases
 
 SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000, "output_tokens": 200}
@@ -96,11 +98,7 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase, acase, pcase = doc_cases(case)
     plan = ns["_plan"]
 
-    def _plan(edit) -> dict:
-        import copy
-        d = copy.deepcopy(plan)
-        edit(d)
-        return d
+    _plan = functools.partial(_edited, plan)
 
     # ------------------------------------------------------------ a key in the wrong section
     rcase("place50: max_gpus under workload: refused, constraints.max_gpus offered (not max_tpot_ms)", {"workload": {**SERVE8, "max_gpus": 8}},

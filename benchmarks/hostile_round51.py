@@ -48,10 +48,12 @@ catalog.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from typing import Any
 
 from benchmarks.hostile_round12 import _refused
+from benchmarks.hostile_round23 import _edited
 from benchmarks.hostile_round28 import doc_cases
 
 SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000, "output_tokens": 200}
@@ -112,11 +114,7 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase, acase, pcase = doc_cases(case)
     plan = ns["_plan"]
 
-    def _plan(edit) -> dict:
-        import copy
-        d = copy.deepcopy(plan)
-        edit(d)
-        return d
+    _plan = functools.partial(_edited, plan)
 
     def _at(value) -> dict:  # the example plan's pretrain run, once, at ``value``
         return _plan(lambda d: d["workloads"][2].update(cadence={"at_month": value}))
