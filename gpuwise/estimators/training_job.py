@@ -501,6 +501,24 @@ def attention_class(job: Job, spec: StackSpeed) -> str:
     return spec.attention_kernel
 
 
+def method_recompute(job: Job) -> tuple[float, ...]:
+    """Every layer recomputed for a fine-tune whose method's tools turn recomputation on by default (runtime.yaml
+    training.method_recompute: QLoRA, PEFT's prepare_model_for_kbit_training), where the job states no
+    gradient_checkpointing and its stack has no recompute default of its own; said as the assumption. ()
+    otherwise: gpuwise's own choice (only where the layout needs it)."""
+    w = job.w
+    rule = job.kb.runtime.training.method_recompute
+    if rule is None or w.task != "finetune" or w.method not in rule.methods:
+        return ()
+    for i, a in enumerate(job.assumptions):
+        if (a.field == "workload.gradient_checkpointing"
+                and a.message_id == "assume.default.workload.gradient_checkpointing"):
+            job.assumptions[i] = note("workload.gradient_checkpointing", "auto",
+                                      "assume.default.workload.gradient_checkpointing.method_full",
+                                      {"method": w.method})
+    return (1.0,)
+
+
 def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:
     """The recomputation shares the planner tries for a dense model on a stack the job names, where
     gradient_checkpointing is left out: the stack's own default for the model's size (runtime.yaml training_stacks
@@ -511,9 +529,11 @@ def stack_recompute(job: Job, spec: StackSpeed) -> tuple[float, ...]:
     from .compute import sac_op_supported
 
     w = job.w
-    if (getattr(w, "stack", None) is None or spec.recompute is None or "gradient_checkpointing" in w.model_fields_set
-            or w.checkpoint_every_n_layers is not None
-            or (job.shape.moe and not spec.recompute_moe)):
+    if "gradient_checkpointing" in w.model_fields_set or w.checkpoint_every_n_layers is not None:
+        return ()
+    if getattr(w, "stack", None) is None or spec.recompute is None:
+        return method_recompute(job)
+    if job.shape.moe and not spec.recompute_moe:
         return ()
     size = job.shape.params / 1e9
     mode = next((r.mode for r in spec.recompute if r.upto_params_b is None or size <= r.upto_params_b), None)

@@ -290,6 +290,18 @@ class OneGpuFullFinetune(Strict):
     check: Check = "S"
 
 
+class MethodRecompute(Strict):
+    """The fine-tuning methods whose tools recompute every layer's activations unless told not to, whatever memory
+    needs: a job of such a method that states no gradient_checkpointing, on no stack with a recompute default of its
+    own (runtime.yaml training_stacks recompute), is laid out with every layer recomputed. gpuwise's own choice for
+    the rest recomputes only where the layout needs it to fit."""
+
+    methods: list[Literal["full", "lora", "qlora"]] = Field(
+        min_length=1, description="fine-tuning methods (workload.method) that recompute every layer by default")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class Zero3ModuleFetch(Strict):
     """Host time DeepSpeed ZeRO-3 spends on each module that holds parameters, every pass over it (forward, backward,
     a recomputed forward): the pre- and post-hooks, the coordinator's trace and fetch bookkeeping and the gather's
@@ -406,6 +418,10 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         default=None, description="a one-GPU full fine-tune stating no mixed_precision, naming no stack and pinning "
         "no zero_stage or offload: every state in the compute dtype (training_layout.TrainingJob.on); none: fp32 "
         "master weights on one GPU too")
+    method_recompute: MethodRecompute | None = Field(
+        default=None, description="fine-tuning methods recomputed in full where the job states no "
+        "gradient_checkpointing and its stack has no recompute default (training_job.stack_recompute); none: "
+        "gpuwise's own choice (only where the layout needs it)")
     whole_run_efficiency: Fraction
     failures_per_gpu_hour: _within(NonNegative, 0, 1)
     hours_lost_per_failure: _within(NonNegative, 0, 10_000)
