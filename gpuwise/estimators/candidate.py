@@ -264,7 +264,7 @@ def _memory(job: Job, count: int, strategy: Strategy, tp: int) -> M.MemoryEstima
         sac_op=strategy.sac_op and not strategy.checkpointing,
         zero=strategy.zero, offload=strategy.offload, dp=count, lora_rank=w.lora_rank, lora_targets=w.lora_targets,
         ce_chunks=tj.ce_chunks, ce_cut=tj.ce_cut, te=tj.stack_te, loss_bytes=tj.stack_loss_bytes,
-        fused_layers=tj.stack_fused_layers, grad_bytes=tj.stack_grad_bytes,
+        fused_layers=tj.stack_fused_layers, grad_bytes=tj.stack_grad_bytes, fp32_weights=tj.stack_fp32_weights,
     )
     return M.training_memory(job.shape, setup, quant=kb.runtime.quantization, overhead=_overhead(job))
 

@@ -187,6 +187,12 @@ class ParallelBytes:
     at_last_stage: float
     per_token_layer: float = 0.0  # saved bytes per token and layer (_per_token_layer)
     sac_again: float = 0.0  # per-op selective checkpointing: bytes a token of one layer's recomputed operands
+    store_b: float = 0.0  # bytes a parameter is stored in where not weight_b (a JAX stack's fp32 weights); 0: weight_b
+
+    @property
+    def stored_b(self) -> float:
+        """Bytes a parameter's stored weights take (weight_b is what a layer computes with and gathers)."""
+        return self.store_b or self.weight_b
 
     @property
     def tensors(self) -> float:
@@ -200,7 +206,9 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     (Megatron's distributed optimizer is ZeRO-1) the optimizer state / gradients / weights over
     the data-parallel GPUs (dp x cp; experts over dp x cp / ep). Activations follow Korthikanti et
     al. 2022: sequence parallelism splits all of a layer's activations by tp, context parallelism
-    by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers."""
+    by cp, and with 1F1B the first stage holds ``inflight`` micro-batches of its layers.
+    A stack that keeps fp32 weights as the only copy (``fp32_weights``: MaxText's weight_dtype float32, Levanter's
+    p=f32) holds 4 + 4 + 8 B instead: no 16-bit copy beside an fp32 master, the Adam moments in fp32."""
     dpc = max(1, s.dp * s.cp)
     dense, expert = stage_params(shape, s.tp, s.pp, s.ep, dpc, s.etp)
     zs = min(dpc, s.shard_group or dpc)  # the GPUs of a ZeRO group (hybrid sharding: fewer, the rest replicas)
@@ -226,8 +234,12 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         wb = 4.0 if s.precision == "fp32" else 2.0
         # fp32 main gradients unless everything is held in the training dtype or the stack says its own (llm.c's bf16)
         gb = wb if pure else (s.grad_bytes or 4.0)
-        opt_pp = _optimizer_bytes(s.optimizer, 1.0, int(wb) if pure else 4, shape, master=not pure)[0].value
-        weights = (sharded if s.zero >= 3 else local) * wb
+        jax32 = s.fp32_weights and not pure  # the fp32 weights are the master: the gradients in fp32, no copy
+        store = 4.0 if jax32 else wb
+        gb = 4.0 if jax32 else gb
+        opt_pp = _optimizer_bytes(s.optimizer, 1.0, int(wb) if pure else 4, shape,
+                                  master=not pure and not jax32)[0].value
+        weights = (sharded if s.zero >= 3 else local) * store
         grads = (sharded if s.zero >= 2 else local) * gb
         optimizer = (sharded if s.zero >= 1 else local) * opt_pp
         fp8_inputs = (s.te or s.fused_layers) and s.precision == "fp8"  # FP8 copies of the GEMM inputs saved
@@ -281,7 +293,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp
     return ParallelBytes(weights, grads, optimizer, max(first, last), host, dense, expert, gb, wb, opt_pp,
-                         first, last, per_layer, sac_again)
+                         first, last, per_layer, sac_again, 0.0 if lora else store)
 
 
 def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
@@ -309,10 +321,10 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
         said_w = formula("formula.gathered_layers", bytes=_g(b.weight_b)) + formula("formula.rest_offloaded", "; ",
                                                                                      target=s.offload)
     else:
-        said_w = (where(b.weight_b, s.zero >= 3) + (gathered if s.zero >= 3 else ())
+        said_w = (where(b.stored_b, s.zero >= 3) + (gathered if s.zero >= 3 else ())
                   + (formula("formula.adapters_on_gpu", " + ") if lora else ()) + (zs if s.zero >= 3 else ()))
     weights = Term("weights", b.weights, "B", said_w,
-                   {**inputs, "bytes_per_param": b.weight_b, "layers_per_stage": layers_stage}
+                   {**inputs, "bytes_per_param": b.stored_b, "layers_per_stage": layers_stage}
                    | ({"adapter_params_on_gpu": adapters} if lora else {}))
     if lora:  # fp32 adapter gradients and the optimizer's state of the adapters alone
         opt_b = _optimizer_bytes(s.optimizer, 1.0, 4, shape, master=False)[0].value
@@ -342,7 +354,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     # (it read 'mixed precision: 2 B weights, 2 B gradients' for mixed_precision: false, hostile round 27)
     kind = ("memory_layout.parallel_lora" if s.method != "full" else "memory_layout.parallel_pure"
             if not s.mixed or s.precision == "fp32" else "memory_layout.parallel")
-    layout = formula(kind, split=split, zero=s.zero, weight_bytes=_g(b.weight_b), grad_bytes=_g(b.grad_b))
+    layout = formula(kind, split=split, zero=s.zero, weight_bytes=_g(b.stored_b), grad_bytes=_g(b.grad_b))
     trainable = (lora_adapter_params(shape, s.lora_rank, s.lora_targets) if s.method != "full" else shape.params)
     comm = (b.dense + b.expert) * b.grad_b
     return MemoryEstimate(weights, grads, opt, act, Term("kv_cache", 0.0, "B", formula("formula.kv_training")), over,

@@ -88,6 +88,10 @@ class TrainSetup:
     recompute: float = 0.0  # without checkpointing: share of each stage's layers recomputed in full (block method)
     shard_group: int = 0  # hybrid sharding: the GPUs one ZeRO group spans (cp included); 0: all dp x cp of them
     sac_op: bool = False  # per-op selective checkpointing: a layer keeps compute.sac_op_saved_elements, one its rest
+    # the stack keeps fp32 weights as their only copy and casts them to 16 bits in each layer (runtime.yaml
+    # training_stacks mixed_precision_policy: MaxText, Levanter): under a model-parallel layout 4 B weights,
+    # 4 B gradients and the optimizer's moments with no master copy
+    fp32_weights: bool = False
 
     @property
     def model_parallel(self) -> bool:

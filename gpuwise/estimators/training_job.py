@@ -268,6 +268,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_loss_bytes=spec.loss_bytes_per_vocab or 0.0,
                        stack_fused_layers=spec.layer_activations == "korthikanti",
                        stack_grad_bytes=main_grad_bytes(job, spec),
+                       stack_fp32_weights=spec.mixed_precision_policy is not None,
                        stack_grad_bucket=(spec.grad_bucket_params,
                                           spec.grad_bucket_params_per_rank),
                        stack_overlap_comm=(spec.overlap_comm if w.overlap_comm is None

@@ -217,6 +217,8 @@ class TrainingJob:
     # layer_activations), and its gradients take stack_grad_bytes a parameter (0: the layout's)
     stack_fused_layers: bool = False
     stack_grad_bytes: float = 0.0
+    # the stack keeps fp32 weights as the only copy (runtime.yaml training_stacks mixed_precision_policy)
+    stack_fp32_weights: bool = False
     # the model parallelism the stack's training path runs (runtime.yaml training_stacks parallelism): the planner
     # offers it only these; a stack without a list (the middle) every kind
     stack_parallelism: tuple[str, ...] = ("tensor", "pipeline", "expert", "context")
@@ -343,7 +345,8 @@ class TrainingJob:
             cp=lay.cp, etp=lay.etp, inflight=float(max(1.0, inflight)), base_format=self.base_format,
             ce_chunks=self.ce_chunks, ce_cut=self.ce_cut,
             bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
-            loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes)
+            loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes,
+            fp32_weights=self.stack_fp32_weights)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
         """The memory of a layout with the formula behind each figure (memoised)."""

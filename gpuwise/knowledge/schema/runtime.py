@@ -594,8 +594,9 @@ class StackSpeed(Strict):
     mixed_precision_policy: str | None = Field(
         default=None, min_length=3, description="the setting by which the stack keeps fp32 weights and computes in "
         "16 bits, as its user writes it (Levanter's jmp policy mp: p=f32,c=bfloat16; MaxText's weight_dtype and "
-        "dtype): the default mixed-precision assumption names it; None: PyTorch autocast's (fp32 weights, 16-bit "
-        "matmuls), as the PyTorch stacks run it")
+        "dtype): the default mixed-precision assumption names it, and a model-parallel layout's memory holds the fp32 "
+        "weights as their only copy (4 B weights, 4 B gradients, the moments with no master); None: PyTorch "
+        "autocast's (fp32 weights, 16-bit matmuls), as the PyTorch stacks run it")
     mixed_precision_source: Prose = Field(
         default="", description="where the stack's mixed_precision_policy is read: its own source or documentation "
         "at a named commit (required with mixed_precision_policy)")
