@@ -498,8 +498,14 @@ def main() -> int:
     # branch decodeblind35's ids DO.. (a new prefix: no pattern above matches it): threads earlier rounds left for want
     # of cards catalog61 added: mainline llama.cpp's gpt-oss-20b sweep on an RTX 4080 (ik_llama.cpp discussion #758,
     # Sep 2025) and pull request #22254's HIP-graph tg64 on an RX 7900 XTX and an MI100 (Apr 2026)
-    report("  of which the rows added at branch decodeblind35 (ids DO..; llama.cpp on RTX 4080, RX 7900 XTX / MI100 "
-           "HIP; blind figures in the README)", "t/s", [c for c in independent if re.match(r"DO\d", c[0])], False)
+    # and branch decodeblind36's (DO11-DO40): a public results atlas's llama-server runs of 2025-26 dense and MoE models
+    # on one RTX 3090 (0xBakeer/inference-atlas, serve-single-i256-o256-v1) and the vLLM DiffusionGemma post's
+    # autoregressive Gemma 4 26B-A4B FP8 baseline at batch 1 on one H100 / H200
+    for branch, lo, hi, what in (
+            ("decodeblind35", 1, 10, "ids DO01-DO10; llama.cpp on RTX 4080, RX 7900 XTX / MI100 HIP"),
+            ("decodeblind36", 11, 40, "ids DO11..; llama-server on one RTX 3090 (inference-atlas), vLLM H100 / H200")):
+        report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
+               [c for c in independent if re.match(r"DO\d", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,
