@@ -1,7 +1,7 @@
-"""Rows DO11-DO21 of validation/decode_independent.csv (branch decodeblind36, issue 22 item 7; blind figures in the
-validation README, 'Rows DO11-DO21'): single-stream decode of 2025-26 dense and MoE models.
+"""Rows DO11-DO22 of validation/decode_independent.csv (branch decodeblind36, issue 22 item 7; blind figures in the
+validation README, 'Rows DO11-DO22'): single-stream decode of 2025-26 dense and MoE models.
 
-- DO11-DO19: 0xBakeer/inference-atlas's serve-single-i256-o256-v1 result files: llama-server on one RTX 3090
+- DO11-DO19, DO22: 0xBakeer/inference-atlas's serve-single-i256-o256-v1 result files: llama-server on one RTX 3090
   (350 W), 50 requests at concurrency 1 after 3 warm-ups; each row is 1 / the file's mean TPOT, its lengths the
   file's prompt and output totals over the 50 requests;
 - DO20-DO21: the vLLM DiffusionGemma post's figure, bar 'Gemma4 no-MTP · FP8' at batch size 1 on one H100 / H200."""
@@ -26,13 +26,15 @@ ATLAS = {
     "DO17": ("qwen2.5-32b", "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "q8_0", 27.076, 11175, 12800),
     "DO18": ("mistral-small-24b", "huihui-ai/Huihui-Mistral-Small-3.2-24B-abliterated", "q8_0", 19.312, 38784, 11745),
     "DO19": ("phi-4", "microsoft/phi-4", "q8_0", 12.843, 10625, 11929),
+    # added after the first blind scoring, scored blind on the same code: DO18's network and config, another fine-tune
+    "DO22": ("mistral-small-24b", "cognitivecomputations/Dolphin3.0-Mistral-24B", "q8_0", 19.122, 11426, 8474),
 }
 # the post's bars: id -> (card, generation tok/s)
 POST = {"DO20": ("h100-80gb-sxm", 197.0), "DO21": ("h200-141gb-sxm", 213.0)}
-IDS = sorted(ATLAS) + sorted(POST)
-# blind, on 7d24b25f with the rows added (validation README, 'Rows DO11-DO21')
+IDS = sorted(ATLAS | POST)
+# blind, on 7d24b25f with the rows added (validation README, 'Rows DO11-DO22'; DO22 scored after the rest, same code)
 BLIND = {"DO11": 22.9, "DO12": -0.4, "DO13": -5.6, "DO14": 6.1, "DO15": -5.4, "DO16": -12.4, "DO17": -12.5,
-         "DO18": -12.6, "DO19": -7.9, "DO20": -29.9, "DO21": -29.9}
+         "DO18": -12.6, "DO19": -7.9, "DO20": -29.9, "DO21": -29.9, "DO22": -13.2}
 
 
 def _rows() -> dict[str, dict]:
@@ -89,6 +91,11 @@ def test_each_post_row_is_its_bar(row_id):
 def test_the_same_model_reads_faster_with_the_smaller_cache():
     # DO14 and DO15: Qwen3.8-27B's Q4_K_M on the same card, q8_0 against q4_0 cache (the files' own TPOTs)
     assert ATLAS["DO15"][3] < ATLAS["DO14"][3]
+
+
+def test_two_fine_tunes_of_one_network_read_alike():
+    # DO18 and DO22: Mistral Small 24B's network in two fine-tunes, one card and harness config, TPOTs within 1%
+    assert ATLAS["DO22"][3] == pytest.approx(ATLAS["DO18"][3], rel=0.01)
 
 
 def test_the_h200_bar_is_the_faster_one():
