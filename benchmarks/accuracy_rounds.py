@@ -264,8 +264,9 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # the serveblind37 round (ids SO..: dstack's blog post on Llama 3.1 405B BF16 over 8 x MI300X and its data in
     # dstackai/benchmarks amd/inference, vLLM 0.6.3.dev116 on ROCm 6.1 with the release's defaults, bursts of 8-4,096
     # 80-token and 8-128 10,000-token prompts sent at once)
-    ("SO", "  of which the rows added by serveblind37 (ids SO..; blind figures in the validation README): throughput",
-     "  of which the rows added by serveblind37 (ids SO..): latency"),
+    # (bounded to SO01-SO15: serveblind40 took SO16..)
+    ("SO(?=0\\d\\b|1[0-5]\\b)", "  of which the rows added by serveblind37 (ids SO01-SO15; blind figures in the "
+     "validation README): throughput", "  of which the rows added by serveblind37 (ids SO01-SO15): latency"),
     # branch capacity56 (ids RT33..: MLPerf Inference v5.0 Offline logs of the systems whose Server runs are RT23..,
     # NVIDIA's 8 x H200 / DGX H100 / one GH200 / 8 x and one B200 llama2-70b, 8 x H200 / 8 x B200 Mixtral 8x7B, GB200
     # NVL72 Llama 3.1 405B; the figures were seen as capacity bounds before entry, scored on unchanged code first)
@@ -286,6 +287,13 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("ST(?=2[0-4]\\b|3[0-7]\\b)", "  of which the rows added by serveblind39 (ids ST20-ST24, ST37 MLPerf v5.0 Offline, "
      "ST30-ST36 4 x MI100 GPTQ; blind figures in the validation README): throughput", "  of which the rows added by "
      "serveblind39 (ids ST30-ST36): latency"),
+    # the serveblind40 round (ids SO16..: MLPerf Inference v5.1 Offline logs no row had cited, read from
+    # mlcommons/inference_results_v5.1 at 965182b0: DeepSeek-R1 on NVIDIA's GB200 and GB300 NVL72 racks (nine TP8
+    # attention-DP EP8 copies each), Mixtral 8x7B on MiTAC's, Quanta's and Vultr's 8 x MI325X on AMD's vLLM harness)
+    ("SO(?=1[6-9]\\b|[23]\\d\\b|40\\b)", "  of which the rows added by serveblind40 (ids SO16-SO20 MLPerf v5.1 "
+     "Offline, DeepSeek-R1 on GB200 / GB300 NVL72, Mixtral 8x7B on MI325X; blind figures in the validation "
+     "README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -340,7 +348,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     ("RV", "  of which the rows added by serveblind34 (ids RV..; blind figures in the validation README): throughput"),
     # serveblind37 (ids RX..: the same dstack data's Poisson runs, 300-1,500 ~918-token prompts at 1-5 requests/s;
     # the vLLM blog's 'Serving LLMs on AMD MI300X: Best Practices', served requests/s at 16 and 1,000 QPS, vLLM 0.6.2)
-    ("RX", "  of which the rows added by serveblind37 (ids RX..; blind figures in the validation README): throughput"),
+    # (bounded to RX01-RX07: serveblind40 took RX08..)
+    ("RX(?=0[1-7]\\b)", "  of which the rows added by serveblind37 (ids RX01-RX07; blind figures in the validation "
+     "README): throughput"),
     # serveblind36 (ids RW..: surajssd/llm-k8s's vLLM 0.8.3 upstream serving suite on Azure ND96asr_v4, Llama 3.3 70B
     # BF16 on 8 x A100-SXM4-40GB, TP 8 on one node and TP 4 PP 2 over two, ShareGPT 200 prompts at 1, 4 and 16/s)
     ("RW", "  of which the rows added by serveblind36 (ids RW..; blind figures in the validation README): throughput"),
@@ -354,4 +364,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # 4 x H100 NVL Mixtral Server)
     ("ST(?=2[5-9]\\b|38\\b)", "  of which the rows added by serveblind39 (ids ST25-ST29, ST38 MLPerf v5.0 Server; "
      "blind figures in the validation README): throughput"),
+    # serveblind40 (ids RX08-RX20: MLPerf Inference v5.1 Server and Interactive logs no row had cited, loadgen's Poisson
+    # arrivals: DeepSeek-R1 on the GB200 / GB300 NVL72 racks, Mixtral 8x7B on four partners' 8 x MI325X, llama2-70b-99
+    # Interactive on AMD's harness (MI300X / MI325X) and on NVIDIA's (Dell's, Google's and Nebius's 8 x H200))
+    ("RX(?=0[89]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind40 (ids RX08-RX20 MLPerf v5.1 Server / "
+     "Interactive; blind figures in the validation README): throughput"),
 )
