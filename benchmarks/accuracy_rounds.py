@@ -289,10 +289,11 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "serveblind39 (ids ST30-ST36): latency"),
     # the serveblind40 round (ids SO16..: MLPerf Inference v5.1 Offline logs no row had cited, read from
     # mlcommons/inference_results_v5.1 at 965182b0: DeepSeek-R1 on NVIDIA's GB200 and GB300 NVL72 racks (nine TP8
-    # attention-DP EP8 copies each), Mixtral 8x7B on MiTAC's, Quanta's and Vultr's 8 x MI325X on AMD's vLLM harness)
-    ("SO(?=1[6-9]\\b|[23]\\d\\b|40\\b)", "  of which the rows added by serveblind40 (ids SO16-SO20 MLPerf v5.1 "
-     "Offline, DeepSeek-R1 on GB200 / GB300 NVL72, Mixtral 8x7B on MI325X; blind figures in the validation "
-     "README): throughput",
+    # attention-DP EP8 copies each), Mixtral 8x7B on MiTAC's, Quanta's and Vultr's 8 x MI325X on AMD's vLLM harness;
+    # SO21-SO39: Llama 3.1 8B on partners' 8 x B200 / RTX PRO 6000, Llama 2 70B on 8 x MI325X / H200 / B200)
+    ("SO(?=1[6-9]\\b|[23]\\d\\b|40\\b)", "  of which the rows added by serveblind40 (ids SO16-SO39 MLPerf v5.1 "
+     "Offline: DeepSeek-R1 on GB200 / GB300 NVL72, Mixtral 8x7B, Llama 3.1 8B, Llama 2 70B; blind figures in the "
+     "validation README): throughput",
      None),
 )
 
