@@ -27,10 +27,10 @@ from gpuwise.inputs.shape import from_catalog
 
 from .test_heldout_trainblind11 import _rows
 
-IDS = {f"H{i}" for i in range(911, 931)}
+IDS = {f"H{i}" for i in range(911, 931)} - {"H918"}  # H918 withdrawn: a copy of H449 (see below)
 # blind (7d24b25f's model, unchanged), gpuwise against the published GPU-hours with the row's conditions, in %
 BLIND = {"H911": -14.6, "H912": -15.8, "H913": 8.3, "H914": -2.3, "H915": -17.7, "H916": -3.4, "H917": 5.0,
-         "H918": 11.2, "H919": -0.5, "H920": -16.7, "H921": 1.3, "H922": 15.4, "H923": -5.7, "H924": -7.1,
+         "H919": -0.5, "H920": -16.7, "H921": 1.3, "H922": 15.4, "H923": -5.7, "H924": -7.1,
          "H925": -5.3,
          "H926": -11.7, "H927": -32.9, "H928": -37.6, "H929": 126.5, "H930": -51.1}  # H926-H930: second batch
 NOW = {**BLIND, "H929": -43.4}  # after the fp32-weights layout (H929 fits at per-device batch 9, as it ran)
@@ -45,7 +45,6 @@ MLPERF = {
     "H915": (8, 3110.4, 25.8097, 8, 1, 1),  # v5.0 AMD MI300X_EPYC_9575F_pytorch
     "H916": (8, 2995.2, 18.4982, 8, 1, 1),  # v5.0 AMD MI325X_EPYC_9575F_pytorch
     "H917": (8, 3187.2, 10.1292, 8, 1, 1),  # v5.0 Oracle 1xBM.GPU.B200.8
-    "H918": (8, 3148.8, 20.6931, 8, 1, 2),  # v5.1 Dell 1xXE9680x8H200-SXM-141GB (the log: DGXH200_1x8x2xtp1pp1cp2)
     "H919": (8, 2995.2, 17.9494, 8, 1, 1),  # v5.1 MangoBoost AS-8126GS-TNMR (8 x MI325X)
     "H920": (8, 3148.8, 11.0702, 8, 1, 1),  # v5.1 Cisco 1xC885A_M8-8xMI350X-OAM-288GB
     "H921": (8, 3187.2, 8.6263, 8, 1, 1),  # v5.1 Dell 1xXE9780x8B300-SXM-270GB
@@ -96,10 +95,11 @@ def test_maxtext_by_hand(rid):
 
 
 def test_blind_band():
-    """Blind: the MLPerf batch 7.1% median over 15, worst 1.21x (H915, 8 x MI300X, 17.7% fast); the MaxText batch
+    """Blind: the MLPerf batch 6.4% median over 14 (7.1% over 15 before H918, a copy of H449's v5.0 result, was
+    withdrawn), worst 1.21x (H915, 8 x MI300X, 17.7% fast); the MaxText batch
     37.6% over 5, every row but H929 fast, H929 2.27x slow (the planner offloaded: per-device batch 9 did not fit)."""
     first = [abs(BLIND[k]) for k in MLPERF]
-    assert statistics.median(first) == pytest.approx(7.1) and max(first) == 17.7
+    assert statistics.median(first) == pytest.approx(6.4) and max(first) == 17.7
     second = [BLIND[k] for k in MAXTEXT]
     assert statistics.median(abs(v) for v in second) == pytest.approx(37.6)
     assert max(1 + v / 100 for v in second) == pytest.approx(2.265)
