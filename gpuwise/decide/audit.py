@@ -153,12 +153,25 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "dearest_hourly_offer": _offer_name(kb, dearest) if dearest else "",
         "instance_gpus": per_instance[0] if per_instance else -1,
         "instance_hourly_usd": per_instance[1] if per_instance else -1.0,
-        "spot_availability": kb.clouds.spot.availability,
+        "spot_availability": kb.clouds.spot.availability, **_spot_part(acq, ev, kb),
         "link": ev.topology.description if ev.topology else "", "network": hw.network or "none",
         "network_gb_s": ev.topology.network_gb_s if ev.topology and math.isfinite(ev.topology.network_gb_s) else -1.0,
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def _spot_part(acq: Any, ev: Any, kb: Any) -> dict[str, Any]:
+    """The spot rate a spot rental is billed at, and whether it is published (FEE-SPOT-PRICE-ASSUMED says when it is
+    an on-demand price less the assumed discount: offers.as_spot takes such a guess only where no offer of the kind
+    publishes a spot price)."""
+    o = ev.offer if acq.mode == "rent" and acq.spot else None
+    if o is None:
+        return {"spot_price_known": True, "spot_usd_per_gpu_hour": -1.0, "on_demand_usd_per_gpu_hour": -1.0,
+                "spot_fallback_discount": kb.clouds.spot.fallback_discount}
+    return {"spot_price_known": o.spot_usd_per_hour is not None,
+            "spot_usd_per_gpu_hour": K.spot_rate(o, kb.clouds) / o.gpus, "on_demand_usd_per_gpu_hour": o.per_gpu_hour,
+            "spot_fallback_discount": kb.clouds.spot.fallback_discount}
 
 
 def _offer_name(kb: Any, o: Any) -> str:

@@ -22,6 +22,7 @@ from typing import Literal
 from ..results import STAGES, Stage  # noqa: F401 - the stages are part of the vocabulary
 from .fact_base import FactModel, _f
 from .fact_card import CardFact
+from .fact_price import ComparisonFact, PriceFact
 
 
 class CandidateFact(FactModel):
@@ -620,39 +621,19 @@ class ProposalFact(FactModel):
     instance_gpus: int = _f("GPUs of one instance or server whose price the hourly price is nearest (-1 none)")
     instance_hourly_usd: float = _f("the hourly price over instance_gpus: a GPU-hour's, read so (-1 none)")
     spot_availability: float = _f("fraction of time spot capacity is there")
+    spot_price_known: bool = _f("rented on spot: the spot rate billed is a published spot price or the proposal's "
+                                "own; false where it is an on-demand price less spot_fallback_discount (true "
+                                "otherwise)")
+    spot_usd_per_gpu_hour: float = _f("rented on spot: the spot rate billed a GPU-hour, USD (-1 otherwise)")
+    on_demand_usd_per_gpu_hour: float = _f("rented on spot: that offer's on-demand rate a GPU-hour, USD (-1 otherwise)")
+    spot_fallback_discount: float = _f("the discount off on-demand assumed where no spot price is published "
+                                       "(clouds.yaml spot.fallback_discount)")
     link: str = _f("intra-node link, described")
     network: str = _f("network between servers as proposed ('none')")
     network_gb_s: float = _f("network bandwidth per server, GB/s (-1 none)")
     host_ram_gb: float = _f("host RAM per server, GB (-1 unknown)")
     used_cards: int = _f("used cards described")
     inspected_cards: int = _f("used cards with an nvidia-smi report")
-
-
-class PriceFact(FactModel):
-    """A dated price a result relies on."""
-
-    what: str = _f("what the price is for")
-    what_phrases: list = _f("the same as message ids and values (price.what.*), which a report words in its "
-                            "own language", default=[])
-    kind: str = _f("rent, buy, host (the host-server share around bought cards or baseboards) or fx (the USD to "
-                   "CNY rate the answer converts at)", default="rent")
-    as_of: str = _f("date of the price, YYYY-MM-DD")
-    age_days: int = _f("days since as_of")
-    source: str = _f("where the price comes from")
-    used: bool = _f("the result relies on it")
-
-
-class ComparisonFact(FactModel):
-    """One figure of an audited proposal beside the same figure of its alternative (the best
-    candidate the rules let through), asserted once the alternative is chosen: a rule that fires on
-    it concludes that the alternative gives that figure up, so its saving is not like for like
-    (rules/comparison.yaml; the audit's ``alternative_gives_up``)."""
-
-    what: Literal["throughput_tokens_per_s", "tpot_s", "wall_days"] = _f(
-        "the figure compared: output tokens/s of a service at its load, seconds per output token, or a "
-        "training run's wall-clock days")
-    proposed: float = _f("the proposal's figure (-1 not known)")
-    alternative: float = _f("the alternative's figure (-1 not known)")
 
 
 FACT_MODELS: dict[str, type[FactModel]] = {

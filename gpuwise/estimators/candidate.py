@@ -621,8 +621,10 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
         paid = max(topo.nodes if topo is not None else 1, -(-ev.count // shape)) * shape if shape else ev.count
         if listed is not None and listed.instance is None:
             paid = max(paid, listed.gpus)  # an offer rented only as a whole node (min_gpus) bills the node
+        # on spot capacity the proposal's price is its spot price, billed as quoted (product63: $4.00 a GPU-hour
+        # of spot H200 was billed at the assumed discount off it, $1.80)
         offer = K.Offer(provider or "proposal", instance, paid, hourly_usd * paid,
-                        None, "proposal", template("source.proposal"), "U",
+                        hourly_usd * paid if spot else None, "proposal", template("source.proposal"), "U",
                         network=offer.network if offer and offer.provider == provider else None,
                         host_ram_gb_per_gpu=listed.host_ram_gb_per_gpu if listed else None)
         sold = None

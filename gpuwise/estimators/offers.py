@@ -200,16 +200,19 @@ def first_class(offers: list[Offer], networks: dict[str, Any]) -> list[Offer]:
 
 def as_spot(offers: list[Offer], networks: dict[str, Any], fallback_discount: float) -> Offer:
     """The offer a job on spot capacity takes, as listed: of the offers in the first one's network class, the one
-    whose spot rate an hour is lowest for the GPUs it bills (its published spot price, else its on-demand price
-    less the spot model's fallback discount, as cost.spot_rate bills it), the fewest GPUs paid on a tie. A spot
-    job is billed for the same hours whichever offer (the run's, longer by its restart overhead), so the lowest
-    rate is the lowest bill; a reserved term's rate does not enter (spotfix62: 8 H200 on AWS were rented as the
-    p5e.48xlarge, whose 1-month block is the cheaper term, and billed its fallback spot rate of $48.15 an hour
-    beside the p5en.48xlarge's published $27.20)."""
-    def rate(o: Offer) -> float:
-        return o.spot_usd_per_hour or o.usd_per_hour * (1 - fallback_discount)
+    whose spot rate an hour is lowest for the GPUs it bills, the fewest GPUs paid on a tie. A spot job is billed for
+    the same hours whichever offer (the run's, longer by its restart overhead), so the lowest rate is the lowest
+    bill; a reserved term's rate does not enter (spotfix62: 8 H200 on AWS were rented as the p5e.48xlarge, whose
+    1-month block is the cheaper term, and billed its fallback spot rate of $48.15 an hour beside the
+    p5en.48xlarge's published $27.20). An offer with a published spot price comes before every offer without one,
+    whose rate is only its on-demand price less the spot model's assumed discount (cost.spot_rate): a guess does not
+    beat a quote (product63: 8 H100 took RunPod at an assumed $1.21 a GPU-hour, 55% off its on-demand $2.69, beside
+    the spot prices Google Cloud and CoreWeave publish); where no offer publishes one, the lowest guess is taken and
+    FEE-SPOT-PRICE-ASSUMED says so."""
+    def rate(o: Offer) -> tuple[bool, float]:
+        return not o.spot_usd_per_hour, o.spot_usd_per_hour or o.usd_per_hour * (1 - fallback_discount)
 
-    return min(first_class(offers, networks), key=lambda o: (rate(o), o.gpus))
+    return min(first_class(offers, networks), key=lambda o: (*rate(o), o.gpus))
 
 
 def as_sold(offers: list[Offer], gpus: int, hours: float, networks: dict[str, Any]) -> tuple[Offer, SoldTerm]:
