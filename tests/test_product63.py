@@ -47,8 +47,8 @@ def test_a_rental_billed_at_an_assumed_spot_price_says_so(tmp_path):
     assert i["usd_per_hour"] == pytest.approx(8 * 2.69 * 0.45)
     (f,) = [f for f in data["findings"] if f["rule"] == "FEE-SPOT-PRICE-ASSUMED"]
     assert f["severity"] == "warning" and data["verdict"] == "revise"
-    assert f["message"] == ("runpod publishes no spot price gpuwise knows for NVIDIA H100 SXM5 80GB: the spot rate billed, $1.21 a "
-            "GPU-hour, is its on-demand $2.69 less an assumed 55%, not a quoted price")
+    assert f["message"] == ("runpod publishes no spot price gpuwise knows for NVIDIA H100 SXM5 80GB: the spot rate "
+                            "billed, $1.21 a GPU-hour, is its on-demand $2.69 less an assumed 55%, not a quoted price")
     zh = "".join(text_of(tmp_path, "audit", str(SPOT_RUNPOD), "--lang", "zh").split())
     assert "是其按需价格$2.69减去假设的55%折扣，并非报价" in zh
 
