@@ -6,12 +6,21 @@
    its a3-highgpu-8g, $35.3957 an hour (clouds.yaml, Cloud Billing Catalog 2025-03-06). A published spot price now
    ranks before every guess (offers.as_spot); a rental billed at a guess (RunPod named) says so
    (FEE-SPOT-PRICE-ASSUMED), and a proposal's own spot price is billed as quoted, not discounted again.
+
+4. GB200. CoreWeave rents GB200 NVL72 only as full racks of 18 four-GPU nodes, a node pool a multiple of 18
+   (docs.coreweave.com/docs/platform/instances/gb200), but only `min_gpus: 72` said so: 100 GPUs were priced as 100.
+   A per-GPU-hour offer's `step_gpus` (clouds.yaml) rounds a count up to whole steps: 100 are 144 (two racks), said
+   by FEE-RENT-STEP. A GB200 server is one compute tray of 4 GPUs (NVIDIA DGX GB Rack Scale Systems User Guide,
+   Hardware: 18 1RU compute trays, each with 2 Grace CPUs and 4 Blackwell GPUs), not an 8-GPU server: 8 rented GB200
+   are 2 nodes of 4 on the rack's NVLink, each node with CoreWeave's 960 GB of host RAM (4 x 240).
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from tests.clirun import ROOT, json_of, text_of
+from tests.clirun import ROOT, gpuwise, json_of, text_of
 
 DATA = ROOT / "tests/data/product63"
 SPOT = DATA / "audit-spot-8-h100.yaml"
@@ -64,3 +73,64 @@ def test_a_proposals_own_spot_price_is_billed_as_quoted(tmp_path):
     assert rent["inputs"]["spot_price_known"] is True
     assert rent["amount"] == pytest.approx(32.0 * rent["inputs"]["hours"] * 1.08, rel=1e-9)
     assert "FEE-SPOT-PRICE-ASSUMED" not in _rules(data)
+
+
+GB200 = DATA / "audit-gb200-100.yaml"
+
+
+def test_gb200_racks_are_rented_in_whole_steps_of_72(kb):
+    from gpuwise.estimators.offers import rent_offers
+
+    # $10.50 a GPU-hour (coreweave.com/pricing, $42.00 for the 4-GPU instance); ceil(n / 72) x 72 GPUs are billed
+    for asked, paid in ((8, 72), (72, 72), (73, 144), (100, 144), (145, 216)):
+        [o] = rent_offers(kb.clouds, "gb200", asked)
+        assert (o.provider, o.gpus, o.step_gpus) == ("coreweave", paid, 72)
+        assert o.usd_per_hour == pytest.approx(paid * 10.50)
+
+
+def test_a_gb200_proposal_of_100_is_billed_for_two_racks(tmp_path):
+    data = json_of(tmp_path, "audit", str(GB200))
+    rent = _rent(data)
+    assert rent["inputs"]["gpus_paid"] == 144 and rent["inputs"]["usd_per_hour"] == pytest.approx(144 * 10.50)
+    assert rent["amount"] == pytest.approx(1512.0 * rent["inputs"]["hours"])
+    (f,) = [f for f in data["findings"] if f["rule"] == "FEE-RENT-STEP"]
+    assert f["message"] == ("100 x NVIDIA GB200 (per Blackwell GPU, NVL72) rented from coreweave: it rents them only "
+                            "in whole steps of 72, so 144 GPUs are billed and the job uses 100")
+    assert "FEE-NODE-WHOLE" not in _rules(data)
+    # the 100 GPUs sit in 25 compute trays of 4, not 13 servers of 8
+    assert data["proposed"]["nodes"] == 25
+
+
+def test_the_prices_listing_says_the_step():
+    listing = json.loads(gpuwise("prices", "--gpu", "gb200", "--format", "json").stdout)
+    row = next(r for r in listing["prices"] if r["kind"] == "rent")
+    assert "from 72 GPUs, in steps of 72" in row["item"]
+    zh = "".join(gpuwise("prices", "--gpu", "gb200", "--lang", "zh").stdout.split())
+    assert "72块GPU起，以72块为一档" in zh
+
+
+def test_a_gb200_server_is_a_tray_of_four(kb):
+    from gpuwise.estimators.interconnect import gpus_per_server, topology
+    from gpuwise.estimators.offers import rent_offers
+    from gpuwise.estimators.rental import rented_host_ram
+
+    gpu = kb.gpus["gb200"]
+    assert gpus_per_server(gpu) == 4
+    topo = topology(gpu, 8, kb.runtime)
+    # two trays, joined by the rack's NVLink switch trays (a fabric of 8 GPUs), not by the network
+    assert (topo.nodes, topo.per_node, topo.fabric) == (2, 4, 8)
+    [o] = rent_offers(kb.clouds, "gb200", 8)
+    # a rented node is CoreWeave's gb200-4x instance: 960 GB of RAM (coreweave.com/pricing), 4 x 240
+    ram, src = rented_host_ram(kb, gpu, topo.per_node, o, 0.0, 8)
+    assert (ram, src) == (pytest.approx(960.0), "offer")
+
+
+def test_a_step_the_largest_rental_cannot_hold_is_refused():
+    from pydantic import ValidationError
+
+    from gpuwise.knowledge.schema.clouds import GpuHourPrice
+
+    base = {"provider": "x", "gpu": "gb200", "usd_per_gpu_hour": 10.5, "as_of": "2026-09-20", "source": "a page"}
+    assert GpuHourPrice(**base, step_gpus=72, max_gpus=144).step_gpus == 72
+    with pytest.raises(ValidationError, match="not a whole multiple of step_gpus 72"):
+        GpuHourPrice(**base, step_gpus=72, max_gpus=100)

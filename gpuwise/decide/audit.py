@@ -123,6 +123,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "gpus_paid": int(ev.offer.gpus) if acq.mode == "rent" and ev.offer is not None else -1,
         "rental_max_gpus": (ev.offer.max_gpus or instance_gpus(kb, ev.offer.instance) or -1)
         if acq.mode == "rent" and ev.offer is not None else -1,
+        "rental_step_gpus": ev.offer.step_gpus if acq.mode == "rent" and ev.offer is not None else 1,
         "instance": acq.instance or "none",
         "rental_provider": ev.offer.provider if acq.mode == "rent" and ev.offer is not None else "none",
         "job_hours": tl.wall_hours if tl is not None and job.training else -1.0,

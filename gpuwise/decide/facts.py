@@ -575,6 +575,8 @@ class ProposalFact(FactModel):
     rental_max_gpus: int = _f("rented: the most GPUs one rental of the offer holds, one machine (an AutoDL host's or a "
                               "RunPod pod's 8; clouds.yaml max_gpus; a listed instance's own, an AWS g4dn.xlarge's "
                               "one); -1 any count, or bought")
+    rental_step_gpus: int = _f("rented: the offer's GPUs come in whole multiples of this (clouds.yaml step_gpus: "
+                               "CoreWeave's GB200 NVL72 racks of 72); 1 otherwise")
     instance: str = _f("the rented instance named ('none')")
     rental_provider: str = _f("rented: the provider of the offer the proposal is priced on, the one named or, naming "
                               "none, the offer chosen for it ('none' bought or unpriced)")

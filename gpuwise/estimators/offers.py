@@ -51,6 +51,7 @@ class Offer:
     terms_as_of: str = ""  # when the sizes, terms and reserved rates were read (ISO date; "" not stated)
     host_ram_gb_per_gpu: float | None = None  # host RAM per rented GPU as the provider states it (None: not stated)
     max_gpus: int | None = None  # the most GPUs one rental holds, one machine (clouds.yaml max_gpus; None: any count)
+    step_gpus: int = 1  # GPUs rented in whole multiples of this (clouds.yaml step_gpus: a GB200 NVL72 rack's 72)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -106,11 +107,11 @@ def _rent_offers(clouds: CloudFile, gpu_id: str, count: int, usd_cny: float | No
         if native is None or rate is None or (p.max_gpus is not None and count > p.max_gpus
                                               and p.provider != named):
             continue
-        n = max(count, p.min_gpus)
+        n = -(-max(count, p.min_gpus) // p.step_gpus) * p.step_gpus  # whole steps (GB200 NVL72: racks of 72)
         spot_gpu = p.spot_usd_per_gpu_hour * n if p.spot_usd_per_gpu_hour else None
         offers.append(Offer(p.provider, None, n, native * n / rate, spot_gpu, p.as_of.isoformat(), p.source, p.check,
                             p.currency, native * n, p.network, p.network_stated, markets.get(p.provider, "global"),
-                            max_gpus=p.max_gpus, **_sold_as(p, n / rate, 1 / rate)))
+                            max_gpus=p.max_gpus, step_gpus=p.step_gpus, **_sold_as(p, n / rate, 1 / rate)))
     for inst in instances:
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
         rate = 1.0 if inst.currency == "USD" else usd_cny

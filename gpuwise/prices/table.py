@@ -79,9 +79,11 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
                 _say("prices.size.range", lo=lo, hi=hi) if lo and hi else
                 _say("prices.size.from", n=lo) if lo else
                 _say("prices.size.up_to", n=hi) if hi else _say("prices.size.any"))
+        if p.step_gpus > 1:  # rented in whole steps (CoreWeave's GB200 NVL72: racks of 72)
+            size = _say("prices.size.step", size=size, step=p.step_gpus)
         note = _short_note(p.notes)
         tier = f", {note}" if p.notes else ""
-        sized = {"max_gpus": hi, "min_gpus": lo, "note": note}
+        sized = {"max_gpus": hi, "min_gpus": lo, "note": note, "step_gpus": p.step_gpus}
         add(PriceRow("rent", p.gpu, p.provider, f"per GPU ({size}{tier})", native, p.currency,
                      "per GPU-hour", d, age, _src(p.source), p.check, "clouds.yaml",
                      {"item": ("per_gpu", sized), "unit": ("gpu_hour", {})}))

@@ -47,6 +47,8 @@ def _item(r: Any, f: Fmt) -> str:
                 f._("%(lo)s to %(hi)s GPUs", lo=lo, hi=hi) if lo and hi else
                 f.tr.ngettext("from %(n)s GPU", "from %(n)s GPUs", lo) % {"n": lo} if lo else
                 f.tr.ngettext("up to %(n)s GPU", "up to %(n)s GPUs", hi) % {"n": hi} if hi else f._("any count"))
+        if v.get("step_gpus", 1) > 1:
+            size = f._("%(size)s, in steps of %(step)s", size=size, step=v["step_gpus"])
         if v["note"]:
             size = f._("%(size)s, %(note)s", size=size, note=f.cite(v["note"]))
         return f._("per GPU (%(size)s)", size=size) if kind == "per_gpu" else f._("per GPU spot (%(size)s)",

@@ -148,6 +148,10 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
         default=None, ge=1, le=100_000,
         description="the most GPUs one rental of this offer gives (a pod is one machine); None: any count, over the "
                     "offer's network")
+    step_gpus: int = Field(
+        default=1, ge=1, le=100_000, description="GPUs are rented in whole multiples of this (CoreWeave's GB200 "
+                                                 "NVL72: whole racks of 72); a count is rounded up to the next "
+                                                 "multiple, min_gpus included; max_gpus is a multiple of it")
     as_of: _dt.date
     source: Prose = Field(min_length=3)
     check: Check = "S"
@@ -155,6 +159,9 @@ class GpuHourPrice(GpuHourPriceMethods, _Priced):
 
     @model_validator(mode="after")
     def _price(self) -> "GpuHourPrice":
+        if self.max_gpus is not None and self.max_gpus % self.step_gpus:  # no count up to it could be rented
+            raise Said(N_("max_gpus %(most)s is not a whole multiple of step_gpus %(step)s"), most=self.max_gpus,
+                       step=self.step_gpus)
         self._one_price(self.usd_per_gpu_hour, self.cny_per_gpu_hour)
         if self.spot_usd_per_gpu_hour is not None and self.usd_per_gpu_hour is None:
             raise Said(N_("spot_usd_per_gpu_hour needs a USD on-demand price (usd_per_gpu_hour)"))
