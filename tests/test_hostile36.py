@@ -95,7 +95,9 @@ def test_a_plan_buying_gpus_for_an_offloaded_run_says_the_host_ram_a_typical_ser
     buy = found["MEM-HOST-RAM-BUY"]
     assert buy["subject"] == "ft" and buy["severity"] == "warning"
     assert abs(buy["values"]["host_ram_needed_gb"] - 70.55e9 * 16 / 0.8 / 1e9) < 1
-    assert buy["values"]["typical_host_ram_gb"] == 62 * 1
+    # product63: the one bought 3090 is in a desktop build (the consumer host share), which holds tco.yaml
+    # desktop_host_ram_gb_per_gpu, 48 GB a card (tinybox green v2: 192 GB for 4), not a rented server's 62
+    assert buy["values"]["typical_host_ram_gb"] == 48 * 1
     assert "MEM-HOST-RAM-NEEDED" in found
 
 

@@ -13,6 +13,13 @@
    by FEE-RENT-STEP. A GB200 server is one compute tray of 4 GPUs (NVIDIA DGX GB Rack Scale Systems User Guide,
    Hardware: 18 1RU compute trays, each with 2 Grace CPUs and 4 Blackwell GPUs), not an 8-GPU server: 8 rented GB200
    are 2 nodes of 4 on the rack's NVLink, each node with CoreWeave's 960 GB of host RAM (4 x 240).
+
+2. A bought card's host RAM. MEM-HOST-RAM-BUY judged every bought machine against a rented server of the card's
+   segment (runtime.yaml rented_host_ram: 125 GB a workstation card, 62 a GeForce card), whatever host the price
+   bought. A desktop build (the tco.yaml consumer host share: a GeForce card, or a workstation card in a desktop)
+   now holds tco.yaml desktop_host_ram_gb_per_gpu, 48 GB a card: tinygrad's tinybox green v2 blackwell, 4 x RTX PRO
+   6000 Blackwell with 192 GB of RAM (tinygrad/tinyxxx index.html @ b6c5a89, 2026-04-10). A server keeps its
+   segment's figure.
 """
 from __future__ import annotations
 
@@ -134,3 +141,42 @@ def test_a_step_the_largest_rental_cannot_hold_is_refused():
     assert GpuHourPrice(**base, step_gpus=72, max_gpus=144).step_gpus == 72
     with pytest.raises(ValidationError, match="not a whole multiple of step_gpus 72"):
         GpuHourPrice(**base, step_gpus=72, max_gpus=100)
+
+
+PRO6000 = DATA / "audit-buy-4-rtx-pro-6000.yaml"
+
+
+def _host_ram_buy(data: dict) -> dict:
+    (f,) = [f for f in data["findings"] if f["rule"] == "MEM-HOST-RAM-BUY"]
+    return f
+
+
+def test_a_bought_desktop_of_four_rtx_pro_6000_holds_a_tinybox_s_ram(tmp_path):
+    data = json_of(tmp_path, "audit", str(PRO6000))
+    f = _host_ram_buy(data)
+    # Qwen2.5-32B, ZeRO-3 with CPU offload: 32.76e9 x 16 B / 0.8 = 655 GB a node; the host the price buys is a desktop
+    # build (its $800 a card share), 4 x 48 = 192 GB (the tinybox green v2's), not 4 x 125 = 500 GB
+    assert f["evidence"]["typical_host_ram_gb"] == pytest.approx(4 * 192 / 4)
+    assert f["evidence"]["host_ram_needed_gb"] == pytest.approx(32.76e9 * 16 / 0.8 / 1e9, rel=0.01)
+    assert "a typical machine of 4 of them (the host the price buys) holds about 192 GB" in f["message"]
+    host = [ln for ln in data["proposed"]["ledger"]["lines"] if ln["kind"] == "server"]
+    assert host and host[0]["amount"] == pytest.approx(4 * 800)  # tco.yaml server_share_usd_per_gpu_consumer
+
+
+def test_a_bought_desktop_with_one_rtx_4090(tmp_path):
+    doc = PRO6000.read_text().replace("rtx-pro-6000", "rtx-4090").replace("count: 4", "count: 1").replace(
+        "qwen2.5-32b", "qwen2.5-7b")
+    path = tmp_path / "one-4090.yaml"
+    path.write_text(doc)
+    f = _host_ram_buy(json_of(tmp_path, "audit", str(path)))
+    # one card in a desktop: 48 GB (192 / 4), where a rented GeForce server's 62 GB was taken
+    assert f["evidence"]["typical_host_ram_gb"] == pytest.approx(48.0)
+
+
+def test_a_stated_rack_site_keeps_the_server_figure(tmp_path):
+    # the same four cards stated in colocation go in a PCIe server (cost.server_share_key): the workstation
+    # segment's server, 4 x 125 = 500 GB (runtime.yaml rented_host_ram.per_gpu_gb)
+    path = tmp_path / "colo.yaml"
+    path.write_text(PRO6000.read_text() + "constraints:\n  hosting: colocation\n")
+    f = _host_ram_buy(json_of(tmp_path, "audit", str(path)))
+    assert f["evidence"]["typical_host_ram_gb"] == pytest.approx(4 * 125)

@@ -122,9 +122,10 @@ class CandidateFact(FactModel):
     rent_host_ram_gb: float = _f("host RAM per server a rental of the same GPUs comes with, whichever way this "
                                  "candidate is had (the proposal's or a shared memory's where stated; -1 unknown), "
                                  "GB: whether renting instead could hold the offloaded state")
-    typical_host_ram_gb: float = _f("host RAM of a typical server of the GPU's segment holding per_node of them "
-                                    "(runtime.yaml rented_host_ram.per_gpu_gb x per_node; -1 unknown), GB: what a "
-                                    "bought server's host share (tco.yaml) prices")
+    typical_host_ram_gb: float = _f("host RAM of the typical machine holding per_node of them that a bought host "
+                                    "share (tco.yaml) prices: a desktop build's tco.yaml desktop_host_ram_gb_per_gpu, "
+                                    "else a server of the GPU's segment (runtime.yaml rented_host_ram.per_gpu_gb), x "
+                                    "per_node (-1 unknown), GB")
     offloaded_state_gb: float = _f("state offloaded off the GPUs per server (host RAM for cpu offload, NVMe for "
                                    "nvme), GB, before the usable share host_ram_needed_gb allows for")
     host_ram_from: str = _f("where host_ram_gb comes from, worded: the proposal, the named rental instance, the "

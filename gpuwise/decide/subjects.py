@@ -14,6 +14,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..estimators import GB
+from ..estimators import cost as K
 from ..estimators import memory as M
 from ..estimators import training_job as TJ
 from ..estimators.candidate import Evaluation, capacity_bytes
@@ -276,8 +277,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "host_ram_needed_gb": _n(ev.host_ram_needed_bytes_per_node, 0.0) / GB,
         "host_ram_gb": _n(ram_gb),
         "rent_host_ram_gb": _n(ram_gb if mode == "rent" else host_ram_of(job, ev, "rent")[0]),
-        "typical_host_ram_gb": _n(job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment)) * topo.per_node
-        if job.kb.runtime.rented_host_ram.per_gpu_gb.get(ev.gpu.segment) else -1.0,
+        "typical_host_ram_gb": _n(K.bought_host_ram_gb(job.kb.tco, job.kb.runtime, ev.gpu, topo.per_node,
+                                                       _bought_host_key(ev, mode))),
         "offloaded_state_gb": ev.memory.host_bytes * topo.per_node / GB,
         **_host_ram_from(ev, ram_gb, ram_from),
         "wall_days": _n(ev.wall_days), "gpu_hours": _n(speed.gpu_hours if speed else None),
@@ -463,6 +464,13 @@ def _serving_part(job: Job, gpu: Any, sv: ServingResult | None, count: int) -> d
             "cross_node_tp_ms": sv.cross_node_tp_s * 1e3, "cross_node_allreduce_us": sv.cross_node_allreduce_s * 1e6,
             "kv_pool_tokens": sv.kv_pool_tokens, "kv_pool_gb": sv.kv_pool_per_gpu_bytes / GB if sv.kv_pool_tokens
             else -1.0, "kv_pool_room_gb": sv.kv_pool_room_per_gpu_bytes / GB if sv.kv_pool_tokens else -1.0}
+
+
+def _bought_host_key(ev: Evaluation, mode: str) -> str:
+    """The tco.yaml host share a bought candidate's price buys ('' rented, or no buy plan): its host's RAM is the
+    typical figure MEM-HOST-RAM-BUY judges (cost.bought_host_ram_gb)."""
+    plan = ev.buy.plan if mode == "buy" and ev.buy is not None else None
+    return plan.host_key if plan is not None else ""
 
 
 RENTED_RAM = ("instance", "offer", "typical")  # host RAM figures a rental brings (estimators/rental.rented_host_ram)

@@ -95,6 +95,22 @@ def server_share_key(gpu: Gpu, *, in_server: bool = False, desktop: bool = False
     return "server_share_usd_per_gpu_pcie"
 
 
+DESKTOP_HOST = "server_share_usd_per_gpu_consumer"  # the tco.yaml host share of a desktop build (server_share_key)
+
+
+def bought_host_ram_gb(tco: TcoFile, runtime: Any, gpu: Gpu, per_node: int, host_key: str = "") -> float | None:
+    """GB of host RAM a bought machine of ``per_node`` x ``gpu`` typically comes with: the host its price buys
+    (``host_key``, the buy plan's tco.yaml host share): a desktop build holds tco.yaml desktop_host_ram_gb_per_gpu a
+    card (tinybox green v2: 192 GB for 4 RTX PRO 6000), any other host a typical server of the GPU's segment
+    (runtime.yaml rented_host_ram.per_gpu_gb); None where neither is known. A bought RTX PRO 6000 was judged against
+    the workstation segment's 125 GB a GPU, a rented server's, whatever host the price bought (product63)."""
+    desk = tco.values.get("desktop_host_ram_gb_per_gpu")
+    if host_key == DESKTOP_HOST and desk is not None:
+        return desk.value * per_node
+    per_gpu = runtime.rented_host_ram.per_gpu_gb.get(gpu.segment)
+    return per_gpu * per_node if per_gpu else None
+
+
 def bought_whole(gpu: Gpu, units: Any) -> bool:
     """A part whose system holds one GPU (gpus.yaml link.server_gpus 1: the GB10 of a DGX Spark) is bought as that
     whole system, host included, one a node, whatever shape an overlay's price gives it (as _proposal_plan does)."""
