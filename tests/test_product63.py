@@ -20,6 +20,11 @@
    now holds tco.yaml desktop_host_ram_gb_per_gpu, 48 GB a card: tinygrad's tinybox green v2 blackwell, 4 x RTX PRO
    6000 Blackwell with 192 GB of RAM (tinygrad/tinyxxx index.html @ b6c5a89, 2026-04-10). A server keeps its
    segment's figure.
+
+3. A stated facility. examples/proposal-16x4090-70b-full.yaml states an 8 kW facility and no hosting: it was priced in
+   colocation (13.76 kW x $250 a kW-month x 12 months = $41,280 of rent, PUE 1.58) while PWR-OVER-FACILITY judged
+   the 8 kW as the site's, and nothing said the two were one site. PWR-FACILITY-SITE-ASSUMED (warning) now says
+   which site the facility is taken to be, its rent and PUE (knowledge/tco.yaml hosting), and how to state another.
 """
 from __future__ import annotations
 
@@ -180,3 +185,26 @@ def test_a_stated_rack_site_keeps_the_server_figure(tmp_path):
     path.write_text(PRO6000.read_text() + "constraints:\n  hosting: colocation\n")
     f = _host_ram_buy(json_of(tmp_path, "audit", str(path)))
     assert f["evidence"]["typical_host_ram_gb"] == pytest.approx(4 * 125)
+
+
+FACILITY = ROOT / "examples/proposal-16x4090-70b-full.yaml"
+
+
+def test_a_stated_facility_says_which_site_it_is_priced_as(tmp_path):
+    data = json_of(tmp_path, "audit", str(FACILITY))
+    (f,) = [f for f in data["findings"] if f["rule"] == "PWR-FACILITY-SITE-ASSUMED"]
+    assert f["severity"] == "warning"
+    assert f["message"] == ("The 8.0 kW facility the proposal states is taken to be the colocation site the purchase "
+                            "is priced in ($250 a kW-month of IT load, PUE 1.58); its power is judged there. A site "
+                            "of your own is priced as an office only up to 3 kW")
+    (hosting,) = [ln for ln in data["proposed"]["ledger"]["lines"] if ln["kind"] == "hosting"]
+    # 16 x 450 W + 2 machines' host: 13.76 kW (the ledger's), billed at $250 a kW-month for the 12 months
+    assert hosting["amount"] == pytest.approx(hosting["inputs"]["it_kw"] * 250 * 12)
+    assert "PWR-OVER-FACILITY" in _rules(data)
+
+
+def test_a_facility_with_its_hosting_stated_is_not_said_again(tmp_path):
+    path = tmp_path / "colo.yaml"
+    path.write_text(FACILITY.read_text().replace("constraints:\n", "constraints:\n  hosting: colocation\n"))
+    data = json_of(tmp_path, "audit", str(path))
+    assert "PWR-FACILITY-SITE-ASSUMED" not in _rules(data) and "PWR-OVER-FACILITY" in _rules(data)

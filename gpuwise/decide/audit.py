@@ -137,7 +137,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "cloud_stated": bool({"egress_tb_per_month", "cross_region_tb_per_month"} & p.cloud.model_fields_set
                              or "tb" in p.cloud.storage.model_fields_set),
         "node_kw": node_kw, "facility_kw": p.facility.power_kw_available or -1.0,
-        "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw,
+        "has_facility": p.facility.power_kw_available is not None, "rack_kw": total_kw, **_priced_site(acq, ev, kb),
         "air_cooled_limit_kw": float(kb.policy_value("air_cooled_rack_kw_max")),
         "cfm_needed": total_kw * v["cfm_per_kw_20f"].value,
         "consumer": gpu.segment == "consumer", "segment": gpu.segment, "tdp_w": gpu.power.tdp_w,
@@ -160,6 +160,19 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "host_ram_gb": hw.host_ram_gb or -1.0,
         "used_cards": len(p.used_cards), "inspected_cards": sum(1 for c in p.used_cards if c.nvidia_smi),
     }
+
+
+def _priced_site(acq: Any, ev: Any, kb: Any) -> dict[str, Any]:
+    """Where a purchase is priced as hosted (cost.hosting_for), its rent and PUE, and the most an office takes: what
+    PWR-FACILITY-SITE-ASSUMED says beside a stated facility's power, which PWR-OVER-FACILITY judges (product63)."""
+    b = ev.buy if acq.mode == "buy" else None
+    h = kb.tco.hosting.get(b.hosting_name) if b is not None and kb.tco.hosting else None
+    office = kb.tco.hosting.get("office") if kb.tco.hosting else None
+    return {"priced_hosting": b.hosting_name if b is not None else "none",
+            "priced_hosting_assumed": bool(b.hosting_assumed) if b is not None else False,
+            "hosting_usd_per_kw_month": h.rent_usd_per_kw_month if h is not None else -1.0,
+            "hosting_pue": h.pue if h is not None else -1.0,
+            "office_max_kw": office.max_kw if office is not None and office.max_kw else -1.0}
 
 
 def _spot_part(acq: Any, ev: Any, kb: Any) -> dict[str, Any]:

@@ -597,6 +597,12 @@ class ProposalFact(FactModel):
     node_kw: float = _f("power of one server at full load, kW")
     facility_kw: float = _f("power available, kW (-1 unknown)")
     has_facility: bool = _f("facility power was given")
+    priced_hosting: str = _f("bought: where the purchase is priced as hosted (office, colocation, datacenter); 'none' "
+                             "rented")
+    priced_hosting_assumed: bool = _f("bought: that hosting was assumed, the proposal stating none")
+    hosting_usd_per_kw_month: float = _f("bought: that hosting's rent a kW of IT load a month, USD (-1 none)")
+    hosting_pue: float = _f("bought: that hosting's PUE (-1 none)")
+    office_max_kw: float = _f("the most IT load an office takes, kW (tco.yaml hosting.office max_kw; -1 none)")
     rack_kw: float = _f("power of all servers, kW")
     air_cooled_limit_kw: float = _f("what air cooling removes per rack, kW (for messages)")
     cfm_needed: float = _f("airflow needed, CFM")
