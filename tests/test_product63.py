@@ -208,3 +208,20 @@ def test_a_facility_with_its_hosting_stated_is_not_said_again(tmp_path):
     path.write_text(FACILITY.read_text().replace("constraints:\n", "constraints:\n  hosting: colocation\n"))
     data = json_of(tmp_path, "audit", str(path))
     assert "PWR-FACILITY-SITE-ASSUMED" not in _rules(data) and "PWR-OVER-FACILITY" in _rules(data)
+
+
+def test_gb200_trays_in_one_rack_send_nothing_over_the_network(tmp_path):
+    # 64 GB200 (16 trays) are one NVL72 rack's NVLink domain: the estimate keeps their collectives on it
+    # (interconnect.Topology.fabric = 64), so NET-SLOW-NETWORK's 'the estimate counts the traffic between nodes at
+    # that speed' was untrue; 100 (two racks) do send between racks over the assumed ethernet-25
+    req = tmp_path / "gb200.yaml"
+    req.write_text("workload: {task: finetune, method: full, model: llama-3.1-70b, seq_len: 4096, "
+                   "train_tokens: 1.0e9}\nconstraints: {gpus: [gb200], max_gpus: 128, acquisition: rent}\n")
+    data = json_of(tmp_path, "recommend", str(req))
+    rec = data["recommendation"]
+    assert (rec["gpu"], rec["count"]) == ("gb200", 64)
+    slow = {f["candidate"] for f in data["findings"] if f["rule"] == "NET-SLOW-NETWORK"}
+    assert "gb200x64:rent" not in slow and "gb200x128:rent" in slow  # 128 are two racks
+    # 72 GPUs billed (one rack) at $10.50: the rent and start-up lines are $756 an hour
+    assert rec["ledger"]["lines"][0]["inputs"]["usd_per_hour"] == pytest.approx(72 * 10.50)
+    assert "NET-SLOW-NETWORK" in _rules(json_of(tmp_path, "audit", str(GB200)))

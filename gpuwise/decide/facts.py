@@ -68,9 +68,9 @@ class CandidateFact(FactModel):
     multi_node: bool = _f("more than one server")
     traffic_between_gpus: bool = _f("the job sends traffic between its GPUs: training on more than one GPU, or a "
                                     "serving copy of more than one (copies of one GPU each send none)")
-    traffic_between_nodes: bool = _f("the job sends traffic between servers: training on more than one server (its "
-                                     "data-parallel reductions), or a serving copy spread over servers (copies that "
-                                     "each fit in one server send none)")
+    traffic_between_nodes: bool = _f("the job sends traffic over the network between servers: training on more GPUs "
+                                     "than one server's (or an NVL72 rack's NVLink domain) holds, or a serving copy "
+                                     "spread past it (copies that each fit send none)")
     task: Literal["pretrain", "finetune", "inference"] = _f("the job's task")
     method: Literal["full", "lora", "qlora"] = _f("fine-tuning method")
     training: bool = _f("a training task (pretrain or finetune)")

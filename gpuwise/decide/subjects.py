@@ -264,7 +264,10 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "multi_node": topo.nodes > 1,
         "joined_systems": joined_systems(topo.nodes, topo.per_node, sv.layout.gpus_per_copy if sv else None),
         "traffic_between_gpus": ev.count > 1 and (sv is None or sv.layout.gpus_per_copy > 1),
-        "traffic_between_nodes": topo.nodes > 1 and (sv is None or sv.layout.gpus_per_copy > topo.per_node),
+        # an NVL72 rack's trays talk over its NVLink switches: only GPUs past the fast domain (topo.fabric, the
+        # estimate's locality) send over the network (product63: 64 GB200 in one rack were warned of ethernet-25)
+        "traffic_between_nodes": topo.nodes > 1 and (ev.count > topo.fabric if sv is None
+                                                     else sv.layout.gpus_per_copy > topo.fabric),
         "need_gb": ev.memory.per_gpu / GB, "need_requested_gb": ev.requested_memory_per_gpu / GB,
         "capacity_gb": ev.capacity / GB, "usable_gb": ev.usable / GB,
         "strategy": notation or (phrase_text(label) if label else ev.label()),
