@@ -230,8 +230,10 @@ def _topology(gpu: Gpu, count: int, runtime: RuntimeFile, nodes: int | None, net
     # a switched domain larger than one server (NVL72) joins the GPUs of several servers on the same link
     fabric = (min(count, gpu.link.domain_gpus) if n_nodes > 1 and kind in SWITCHED and kind == gpu.link.kind
               and gpu.link.domain_gpus > per_node_max and not link_override else 0)
-    return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, per_node), desc,
-                    mesh, latency, fabric, not gpu.memory.shared_with_host)
+    # tensor parallelism stays on the fast link: one server's, or the trays a rack-scale NVLink domain joins (an NVL72
+    # rack's 4-GPU compute trays: TP8 across two trays runs on NVLink, product63)
+    return Topology(count, n_nodes, per_node, kind, bw, network, net_gb_s, p2p, min(tp_domain, fabric or per_node),
+                    desc, mesh, latency, fabric, not gpu.memory.shared_with_host)
 
 
 def allreduce_seconds(grad_bytes: float, topo: Topology, link_eff: float, latency_us: float = 5.0) -> Term:

@@ -579,7 +579,7 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
     tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     least = math.inf
     for p in (_host_pins(topo, Pins()), _host_pins(topo, pins)) if pins.any else (_host_pins(topo, Pins()),):
-        search = _search(tj, n, topo.per_node, topo.tp_domain, p)
+        search = _search(tj, n, topo.fabric, topo.tp_domain, p)
         for st in (search.frugal(False), search.frugal(True)):
             if st is not None:
                 least = min(least, st.per_gpu)
@@ -594,7 +594,7 @@ def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pin
     offload to, so no layout offloads there unless the user pinned it."""
     tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     pins = _host_pins(topo, pins)
-    search = _search(tj, n, topo.per_node, topo.tp_domain, pins)
+    search = _search(tj, n, topo.fabric, topo.tp_domain, pins)
     rates = gpu_rates(tj, gpu, topo)
     best, tried = None, 0
     frugal_plain = search.frugal(False)
