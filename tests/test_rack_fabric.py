@@ -12,10 +12,13 @@ from gpuwise.estimators.training_layout import Layout
 
 def test_an_nvl72_rack_joins_its_servers_on_nvlink(kb):
     """GB200 NVL72: 72 GPUs in 18 trays of 4, one NVLink domain (NVIDIA GB200 NVL72 spec: 1,800 GB/s per GPU,
-    72-GPU domain). gpuwise counts 8-GPU servers; the fabric, the GPUs whose collectives stay on NVLink, is the
-    rack: 72 of 72, 72 of 512. HGX H100 keeps one server's 8."""
+    72-GPU domain). gpuwise counts the 4-GPU trays as servers (gpus.yaml link.server_gpus 4, product63: NVIDIA DGX
+    GB200 user guide, 18 compute trays of 2 Grace + 4 Blackwell); the fabric, the GPUs whose collectives stay on
+    NVLink, is the rack: 72 of 72, 72 of 512, and tensor parallelism may span its trays. HGX H100 keeps one
+    server's 8."""
     rack = topology(kb.gpus["gb200"], 72, kb.runtime)
-    assert (rack.nodes, rack.per_node, rack.fabric, rack.intra_gb_s) == (9, 8, 72, 900)
+    assert (rack.nodes, rack.per_node, rack.fabric, rack.intra_gb_s) == (18, 4, 72, 900)
+    assert rack.tp_domain == 72  # the rack's NVLink domain, not the tray's 4
     assert topology(kb.gpus["gb200"], 512, kb.runtime).fabric == 72
     assert topology(kb.gpus["gb300"], 16, kb.runtime).fabric == 16
     assert topology(kb.gpus["gb200"], 8, kb.runtime).fabric == 8  # one server: no rack-wide fabric needed
