@@ -67,3 +67,13 @@ def host_seconds(ops: EagerOps, dense_layers: float, moe_layers: float, hits: fl
     layers = (dense_layers * ops.layer_ops + moe_layers * ops.moe_layer_ops) * ops.op_s
     loops = moe_layers * (ops.router_ops + hits * ops.expert_ops) * ops.op_s
     return layers, loops
+
+
+def torch_attention_us(fw: Any, w: Any) -> float:
+    """Microseconds a layer adds where a job states ``attention: eager`` on a framework whose decode attention then
+    runs its torch fallback (serving.yaml ``torch_attention``: ExLlamaV2 without flash-attn): the fallback's kernels
+    beyond the flash call's, each at its host time (the engine runs no CUDA graph). 0 otherwise."""
+    t = getattr(fw, "torch_attention", None)
+    if t is None or getattr(w, "attention", None) != "eager":
+        return 0.0
+    return (t.kernels - t.flash_kernels) * t.host_op_us

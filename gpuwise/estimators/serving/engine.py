@@ -23,7 +23,7 @@ from .checkpoint import (
     w4a16_experts,
 )
 from .draft import Drafter, drafter
-from .eager import eager_engine
+from .eager import eager_engine, torch_attention_us
 from .fusion import act_quant_fused, kernel_floor, mla_norm_quant_fused, serial_shared_gemms, torch_router
 from .gemms import block_gemms
 from .recurrent import fla_prefill_seconds, graphs_dropped, hybrid_consts
@@ -228,7 +228,8 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         bw_kv=legacy_kv(vo, getattr(w, "framework_version", None), mem_bw * bwf),
         step_overhead=pick("step_overhead_us") * 1e-6 + unoverlapped_host(job, fw),
         layer_overhead=(pick("layer_overhead_us") + (fp.extra_layer_overhead_us if fp else 0.0)
-                        + piecewise_layer_us(vo, getattr(w, "framework_version", None))) * 1e-6,
+                        + piecewise_layer_us(vo, getattr(w, "framework_version", None))
+                        + torch_attention_us(fw, w)) * 1e-6,
         seq_overhead=pick("sequence_overhead_us") * 1e-6,
         allreduce_latency=pick("allreduce_latency_us") * 1e-6, kernel_floor=floor,
         grouped_floor=triton_block_fp8_floor_us(

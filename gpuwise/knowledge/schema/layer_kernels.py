@@ -115,3 +115,17 @@ class EagerDecode(Strict):
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the model code was read")
     source: Prose = Field(min_length=3)
     check: Check = "U"
+
+
+class TorchAttention(Strict):
+    """The kernels an engine's decode attention launches from Python where its flash-attention kernel is not
+    installed (a job's ``attention: eager``): ExLlamaV2's torch matmul attention (exllamav2/attn.py), in place of one
+    flash_attn_func call. The engine runs no CUDA graph, so each launch costs its host time a layer (engine.py
+    ``torch_attention_us``)."""
+
+    kernels: LayerKernels = Field(description="kernels the fallback launches a layer at one query token")
+    flash_kernels: LayerKernels = Field(description="kernels the flash-attention call it replaces launches")
+    host_op_us: float = Field(gt=0, le=1000, description="host time one launched op costs (a host not named)")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
+    source: Prose = Field(min_length=3)
+    check: Check = "U"

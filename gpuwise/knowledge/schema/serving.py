@@ -27,7 +27,7 @@ from .gemm_timing import (
     Mxfp4AsmGemm,
     SmallBatchGemm,
 )
-from .layer_kernels import EagerDecode, FlaPrefill, RecurrentMixerKernels, SparseIndexerKernels
+from .layer_kernels import EagerDecode, FlaPrefill, RecurrentMixerKernels, SparseIndexerKernels, TorchAttention
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
 from .recurrent_state import HybridStatePool, RecurrentStateDtype
@@ -584,6 +584,8 @@ class Framework(Strict):
         "layer on the framework's own kernel (None: every release does so)")
     eager_decode: EagerDecode | None = Field(default=None, description="a decode step priced from the ops an "
                                              "eager engine launches (transformers' generate())")
+    torch_attention: TorchAttention | None = Field(default=None, description="the kernels the decode attention "
+                                                   "launches without flash-attn installed (attention: eager)")
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
                                                                   "step launches in a recurrent layer's mixer")
     fla_gdn_prefill: FlaPrefill | None = Field(default=None, description="the releases and GPUs that prefill a "
