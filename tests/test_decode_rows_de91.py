@@ -47,6 +47,9 @@ SOURCES = {
 # blind (validation README, 'Rows DE91-DE98'), on 6c7ec1a1
 BLIND = {"DE91": -1.8, "DE92": 7.2, "DE93": 12.5, "DE94": -23.1, "DE95": 4.2, "DE96": -31.6, "DE97": 45.6,
          "DE98": 38.0}
+# moved on purpose by branch gemma4cpp63 (models.yaml gemma-4-26b-a4b graph_layer_kernels: llama.cpp's gemma4 layer
+# counted, 19.67 kernels a layer beyond a dense one's in place of 12): held by tests/test_gemma4_llamacpp_graph63.py
+MOVED = {"DE97", "DE98"}
 
 
 def _rows() -> dict[str, dict]:
@@ -90,5 +93,5 @@ def test_the_blind_estimates_stay_near_their_blind_band(estimated):
     for row_id in IDS:
         est, got = estimated[row_id]
         err = (est / got - 1) * 100
-        assert abs(err - BLIND[row_id]) <= 15, (row_id, err)
+        assert row_id in MOVED or abs(err - BLIND[row_id]) <= 15, (row_id, err)
         assert 0.5 < est / got < 2.0, row_id  # none beyond 2x

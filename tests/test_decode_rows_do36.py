@@ -102,8 +102,9 @@ def test_the_h200_bar_is_the_faster_one():
     assert POST["DO21"][1] > POST["DO20"][1]
 
 
-@pytest.mark.parametrize("row_id", IDS)
+@pytest.mark.parametrize("row_id", [i for i in IDS if i != "DO11"])
 def test_the_blind_band_holds(estimated, row_id):
-    # the README's blind figures, within a point while nothing is set for these rows
+    # the README's blind figures, within a point while nothing is set for these rows (DO11, Gemma 4 26B-A4B under
+    # llama.cpp, moved by branch gemma4cpp63's layer count: tests/test_gemma4_llamacpp_graph63.py holds it)
     est, got = estimated[row_id]
     assert 100.0 * (est / got - 1.0) == pytest.approx(BLIND[row_id], abs=1.0)

@@ -76,6 +76,9 @@ class Shape:
     index_layers: int | None = None
     # norm kernels a layer runs on the hidden state (catalog ``layer_norm_kernels``; a pre-norm layer's 2)
     norm_kernels: int = 2
+    # a framework's own count of a layer's kernels beyond a dense pre-norm layer's (catalog ``graph_layer_kernels``):
+    # (framework, the mean over the layers, global ones weighed by their share); empty: the generic counts
+    graph_kernels: tuple[tuple[str, float], ...] = ()
 
     @property
     def attn_layers(self) -> int:
@@ -335,7 +338,18 @@ def from_catalog(m: Model) -> Shape:
                      float(m.sparse_attention.index_key_bytes)) if m.sparse_attention else None,
         index_layers=m.sparse_attention.indexer_layers if m.sparse_attention else None,
         norm_kernels=m.layer_norm_kernels,
+        graph_kernels=tuple((g.framework, _graph_mean(g, m)) for g in m.graph_layer_kernels),
     )
+
+
+def _graph_mean(g: Any, m: Any) -> float:
+    """A catalog ``graph_layer_kernels`` count as a mean over the model's layers: its global-attention layers (the
+    share ``window_layers_fraction`` leaves, where the model has ``global_attention``) at ``global_layer``, the
+    rest at ``layer`` (the step charges kernels by the whole forward, so only the sum over the layers matters)."""
+    if g.global_layer is None or not m.global_attention:
+        return float(g.layer)
+    glob = round(m.layers * (1.0 - (m.window_layers_fraction or 0.0)))
+    return (g.layer * (m.layers - glob) + g.global_layer * glob) / m.layers
 
 
 STATE_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}

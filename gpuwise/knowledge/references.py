@@ -157,6 +157,12 @@ def _check_serving(kb: Knowledge, index: dict[tuple[Any, ...], dict[int, int]] |
                     raise KnowledgeError(N_("unknown gpu '%(gpu)s'"), values={"gpu": ident}, where=where,
                                          hint=N_("did you mean %(name)s?") if close else None,
                                          hint_values={"name": close[0]} if close else None)
+    names = {f.id for f in kb.serving.frameworks}
+    for mid, m in kb.models.items():  # a misspelt framework would leave the generic counts in place, silently
+        for k, g in enumerate(getattr(m, "graph_layer_kernels", [])):
+            if g.framework not in names:
+                raise KnowledgeError(N_("unknown framework '%(ident)s'"), values={"ident": g.framework},
+                                     where=f"{kb.files['models.yaml']}: {mid}.graph_layer_kernels[{k}].framework")
     if path != knowledge_dir() / "serving.yaml":  # the shipped file's names: tests/test_hostile38.py
         from .serving_names import check_serving_names  # a misspelt architecture or model matched no job, silently
 

@@ -720,6 +720,8 @@ class ShapeConsts:
     norm_kernels: int = 2  # norm kernels a layer runs on the hidden state (a pre-norm layer's 2: step._extra_kernels)
     # wider global layers (Gemma 4, ``global_attn``): (their KV heads, their head width over the windowed layers')
     global_kv: tuple[int, float] | None = None
+    # a framework's own count of a layer's kernels beyond a dense one's, as a mean over the layers (step._extra_kernels)
+    graph_kernels: tuple[tuple[str, float], ...] = ()
 
 
 def shape_consts(shape: Any) -> ShapeConsts:
@@ -740,7 +742,8 @@ def shape_consts(shape: Any) -> ShapeConsts:
         group=1.0 if shape.kv_elements_override else max(1.0, float(getattr(shape, "heads", 1) or 1)
                                                            / float(getattr(shape, "kv_heads", 1) or 1)),
         sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)),
-        global_kv=(int(ga[1]), ga[0] / shape.head_dim) if (ga := getattr(shape, "global_attn", None)) else None)
+        global_kv=(int(ga[1]), ga[0] / shape.head_dim) if (ga := getattr(shape, "global_attn", None)) else None,
+        graph_kernels=tuple(getattr(shape, "graph_kernels", ())))
 
 
 def sparse_consts(shape: Any) -> tuple[float, float, float, float, float] | None:

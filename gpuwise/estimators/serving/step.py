@@ -539,15 +539,28 @@ def _extra_kernels(eng: Engine) -> tuple[float, float]:
     if sc.mla:  # less the norm and quantization kernels a build folds into its norms (Engine.mla_norm_quant)
         kernels += (MLA_EXTRA_KERNELS + (QUANT_KERNELS_MLA - eng.mla_norm_quant if w8a8 else 0)) * sc.layers
     kernels += recurrent_extra_kernels(eng)  # a recurrent mixer's kernels beyond an attention mixer's
-    if not eng.norms_fused:  # norms beyond a pre-norm layer's (Gemma's on the attention and MLP outputs)
+    graph = graph_layer_kernels(eng)
+    if graph is not None:  # the framework's own count of the model's layer: norms, router, MLP beside the experts
+        kernels += graph * sc.layers
+    elif not eng.norms_fused:  # norms beyond a pre-norm layer's (Gemma's on the attention and MLP outputs)
         kernels += max(sc.norm_kernels - PRE_NORM_KERNELS, 0) * sc.layers
     grouped = 0.0
+    if graph is not None and sc.moe and sc.moe_layers:
+        return kernels, 2.0 * sc.moe_layers
     if sc.moe and sc.moe_layers:
         shared = SHARED_EXPERT_KERNELS if sc.shared and not eng.fuses_shared else 0
         per = ROUTER_KERNELS + shared + (QUANT_KERNELS_MOE if w8a8 else 0) + (LATENT_KERNELS if sc.latent else 0)
         kernels += per * sc.moe_layers
         grouped = 2.0 * sc.moe_layers
     return kernels, grouped
+
+
+def graph_layer_kernels(eng: Engine) -> float | None:
+    """The kernels the job's framework launches in one of the model's layers beyond a dense pre-norm layer's, as a
+    mean over the layers, where the catalog counted its graph for that framework (models.yaml
+    ``graph_layer_kernels``: llama.cpp's gemma4 graph, its norms, the MoE router's input scaling, the dense MLP beside
+    the experts, the per-expert scale); None: the generic counts (norms, router, shared expert) apply."""
+    return dict(getattr(eng.sc, "graph_kernels", ())).get(getattr(eng.fw, "id", None))  # the last listed (an overlay's)
 
 
 def w8a8_quant_kernels(sc: Any) -> float:

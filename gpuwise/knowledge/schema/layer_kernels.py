@@ -16,6 +16,26 @@ from .releases import ReleaseWindow
 LayerKernels = Annotated[int, Field(ge=0, le=1000)]
 
 
+class GraphLayerKernels(Strict):
+    """What one framework's decode graph launches in one layer of one model at a single token beyond a dense
+    pre-norm layer's kernels (the framework's per-layer overhead holds those), read in the framework's graph builder
+    for that architecture with the fusions of its backend applied: the extra norms, a MoE layer's router, the dense
+    MLP it runs beside the experts and the experts' kernels beyond a dense MLP's. Where a model lists one for the
+    job's framework it replaces the generic counts (models.yaml ``layer_norm_kernels`` beyond a pre-norm layer's
+    two, the MoE router's and a shared expert's kernels: step.py ``_extra_kernels``), charged at the framework's
+    kernel floor."""
+
+    framework: str = Field(min_length=1, description="the serving.yaml framework whose graph was counted")
+    layer: LayerKernels = Field(description="kernels a layer launches beyond a dense pre-norm layer's (a windowed "
+                                "layer where the model's global layers differ)")
+    global_layer: LayerKernels | None = Field(
+        default=None, description="a global-attention layer's (models.yaml global_attention, the layers "
+        "window_layers_fraction leaves global), where they differ from ``layer``; None: as ``layer``")
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the graph was read")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class RecurrentMixerKernels(Strict):
     """The kernels a framework's decode step launches in one layer that runs a recurrent mixer (models.yaml
     ``recurrent``: gated DeltaNet, Mamba-2) in place of attention, read in its model code: from the mixer's input

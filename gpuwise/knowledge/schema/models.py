@@ -6,6 +6,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ...errors import N_, Said, SaidAt
 from .base import Prose, Strict
+from .layer_kernels import GraphLayerKernels
 
 CheckpointPrecision = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4", "nvfp4", "int4"]
 ReleaseMethod = Literal["awq", "gptq", "fp8", "nvfp4", "mxfp4", "gguf"]
@@ -243,6 +244,10 @@ class Model(Strict):
         "post-attention, each fused with its residual add), which the dense layer's kernel count holds; Gemma "
         "2 / 3 / 4: 4, with the norms of the attention and MLP outputs (post_attention_layernorm, "
         "post_feedforward_layernorm) before the residual add")
+    graph_layer_kernels: list[GraphLayerKernels] = Field(
+        default_factory=list, description="a framework's own count of what its decode graph launches in one of "
+        "this model's layers beyond a dense pre-norm layer's (read in its graph builder), in place of the generic "
+        "norm, router and shared-expert counts; a framework not listed takes those")
     license: str = ""
     source: Prose = Field(min_length=3)
     notes: Prose = ""
