@@ -300,13 +300,13 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
     if z is not None:
         traffic.update(micro_batches=z.micro_batches, gather_s=z.gather_s, reduce_scatter_s=z.reduce_scatter_s,
                        micro_batch_compute_s=z.micro_batch_compute_s, forward_s=z.forward_s,
-                       weight_bytes=z.weight_bytes, gradient_bytes=z.gradient_bytes, dp=z.dp,
-                       gpus_per_node=z.gpus_per_node, bytes_per_gpu=z.bytes_per_gpu,
-                       network_bytes_per_gpu=z.network_bytes_per_gpu)
+                       weight_bytes=round(z.weight_bytes), gradient_bytes=round(z.gradient_bytes), dp=z.dp,
+                       gpus_per_node=z.gpus_per_node, bytes_per_gpu=round(z.bytes_per_gpu),
+                       network_bytes_per_gpu=round(z.network_bytes_per_gpu))
     p = run.pins
     return made(TrainingOut, dict(
         layout_notation=lay.notation(), requested_layout=layout_out(run.requested.layout),
-        requested_memory_per_gpu_bytes=run.requested.per_gpu_bytes,
+        requested_memory_per_gpu_bytes=round(run.requested.per_gpu_bytes),  # the contract: bytes are integers
         suggested_changes=[made(SuggestedChange, dict(field=c.field, before=c.before, after=c.after))
                            for c in run.suggested_changes],
         step_terms=made(StepTerms, dict(
@@ -330,9 +330,9 @@ def _smaller_out(run: TrainingRun) -> SmallerMicroBatch | None:
     if m is None:
         return None
     return made(SmallerMicroBatch, dict(
-        measure=m.measure, micro_batch=m.micro_batch, step_s=m.step_s, memory_per_gpu_bytes=m.need_bytes,
-        memory_without_measure_bytes=m.plain_need_bytes, alt_micro_batch=m.alt_micro_batch,
-        alt_grad_accum=m.alt_grad_accum, alt_step_s=m.alt_step_s, alt_memory_per_gpu_bytes=m.alt_need_bytes,
+        measure=m.measure, micro_batch=m.micro_batch, step_s=m.step_s, memory_per_gpu_bytes=round(m.need_bytes),
+        memory_without_measure_bytes=round(m.plain_need_bytes), alt_micro_batch=m.alt_micro_batch,
+        alt_grad_accum=m.alt_grad_accum, alt_step_s=m.alt_step_s, alt_memory_per_gpu_bytes=round(m.alt_need_bytes),
         alt_layout_notation=m.alt_notation, global_batch_tokens=m.global_batch_tokens))
 
 
