@@ -710,6 +710,11 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         relevant.discard("gradient_checkpointing")  # the layers recomputed are stated: every N-th
     if w.task == "inference" and w.requests_per_s:
         relevant.discard("concurrent_requests")  # the load is the request rate
+    # a layout setting the file gives as 'auto' is gpuwise's choice too, listed as one (the contract, version 2:
+    # 'Absent or auto means gpuwise chooses and lists the choice as an assumption'); offload: auto is read as left out
+    stated_auto = {n for n in CHOSEN_WITH_THE_LAYOUT if n in relevant & set_w and getattr(w, n) == "auto"}
+    for name in sorted(stated_auto):
+        assumptions.append(note(f"workload.{name}", "auto", f"assume.auto.workload.{name}"))
     for name in sorted(relevant - set_w):
         value = "auto" if name in CHOSEN_WITH_THE_LAYOUT and w.task != "inference" else getattr(w, name)
         if name == "batch_size" and named is not None and named.local_batch:  # the stack's own per-GPU batch
