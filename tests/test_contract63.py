@@ -440,6 +440,48 @@ def test_a_bad_plan_with_o_is_one_line_and_no_file(tmp_path):
     assert not (tmp_path / "out.html").exists() and "Traceback" not in r.stderr
 
 
+# ------------------------------------------------------------------------------------------ house rules
+REPLACING = """schema_version: 1
+ruleset: house
+step: compute
+rules:
+  - id: CMP-NO-ECC-LONG-RUN
+    title: No ECC on any run longer than a day
+    fact: candidate
+    when: [[training, "==", true], [ecc, "==", false], [wall_days, ">", 1]]
+    then: {action: finding, severity: warning, topic: compute, message: "{gpu_name}: no ECC for {wall_days:.0f} days"}
+    rationale: "We checkpoint daily."
+    source: "team standard (test)"
+"""
+
+
+@pytest.mark.parametrize("command,path", [("recommend", "lora-70b.yaml"),
+                                          ("audit", "proposal-used-3090-mining.yaml"),
+                                          ("plan", "plan-team-4090.yaml")])
+def test_a_replaced_built_in_rule_is_said_in_every_report(tmp_path, command, path):
+    """Version 2: 'a house rule may replace a built-in rule by id, and the output says so'. The JSON's
+    `house_rules.replaced` said so; the text, Markdown and HTML reports said nothing of house rules."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(REPLACING, encoding="utf-8")
+    d = _json(command, str(EX / path), "--rules", "rules", cwd=tmp_path, codes=(0, 1))
+    assert list(d["house_rules"]["replaced"]) == ["CMP-NO-ECC-LONG-RUN"]
+    for fmt in ("text", "md", "html"):
+        r = gpuwise(command, str(EX / path), "--rules", "rules", "--format", fmt, cwd=tmp_path)
+        flat = " ".join(r.stdout.split())
+        assert ("House rules from rules that replace the built-in rule of the same id: CMP-NO-ECC-LONG-RUN."
+                in flat), (fmt, r.stderr)
+    zh = gpuwise(command, str(EX / path), "--rules", "rules", "--lang", "zh", cwd=tmp_path).stdout
+    assert "替换同一编号内置规则的自定义规则：CMP-NO-ECC-LONG-RUN" in "".join(zh.split())
+
+
+def test_added_house_rules_are_said_in_the_report():
+    r = gpuwise("recommend", str(EX / "lora-70b.yaml"), "--rules", str(EX / "house-rules"))
+    flat = " ".join(r.stdout.split())
+    assert f"House rules from {EX / 'house-rules'} added: HOUSE-CUDA-ONLY, HOUSE-NO-USED." in flat
+    plain = gpuwise("recommend", str(EX / "lora-70b.yaml")).stdout
+    assert "House rules" not in plain
+
+
 # ------------------------------------------------------------------------------------------ plan
 def test_plan_json_nesting_and_types(tmp_path):
     """Version 3 plan JSON: total, currency, baselines {rent_all, buy_for_peak}, purchases [{month, gpu, count,

@@ -33,7 +33,7 @@ from .fmt import (
 from .plan_charts import charts
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
-from .views.base import counted_rules
+from .views.base import counted_rules, house_lines
 from .words import formula_parts, plain, said
 
 
@@ -588,7 +588,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "api_unpriced": [_("No hosted API in the catalog (knowledge/apis.yaml) is known to serve %(model)s: "
                            "%(workload)s is not compared with one.", model=a.model, workload=a.workload)
                          for a in r.api_unpriced], "findings": findings, "lines": lines,
-        "assumptions": assumptions, "currency_note": rate,
+        "assumptions": assumptions, "currency_note": rate, "house": house_lines(r.house_rules, _),
         # whole units rounded so that rows and columns add up (cents59's controlled rounding) may show months of the
         # same cost a unit apart, $408 and $407 (review56): said where it is done
         "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "

@@ -456,6 +456,7 @@ class BaseView:
         span = [str(v) for v in self.r.knowledge_dates.values()]
         prices = self.prices_used(brief=not self.full)
         return {"dates": dates, "stale": stale, "prices": prices,
+                "house": house_lines(getattr(self.r, "house_rules", None), self._),
                 "prices_line": self._("Prices used: %(list)s.", list=self.f.clause.join(prices)) if prices else "",
                 "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
                 if span else "",
@@ -676,3 +677,18 @@ def counted_rules(rules: Any) -> list[str]:
         seen[r] = seen.get(r, 0) + 1
     return [r if k == 1 else f"{r} ({k})" for r, k in seen.items()]
 
+
+
+def house_lines(house: Any, _: Any) -> list[str]:
+    """What the house rules of ``--rules DIR`` did to the rule base, said in the report as the contract asks ('a
+    house rule may replace a built-in rule by id, and the output says so'): the rules added, the built-in rules
+    replaced. ``[]`` without house rules."""
+    if house is None:
+        return []
+    out = []
+    if house.added:
+        out.append(_("House rules from %(dir)s added: %(ids)s.", dir=house.directory, ids=", ".join(house.added)))
+    if house.replaced:
+        out.append(_("House rules from %(dir)s that replace the built-in rule of the same id: %(ids)s.",
+                     dir=house.directory, ids=", ".join(house.replaced)))
+    return out
