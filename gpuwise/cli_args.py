@@ -86,11 +86,12 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        from .cli_words import stray_option, with_close_word
+        from .cli_words import option_elsewhere, stray_option, with_close_word
         from .render.output import escape_controls  # 'unrecognized arguments' quotes argv raw: no ESC to the terminal
 
+        elsewhere = option_elsewhere(self, getattr(self, "argv", []), message, _LANG, lambda: build_parser(None))
         message = stray_option(self, getattr(self, "argv", []), message, _LANG, lambda: build_parser(None)) or message
-        message = with_close_word(getattr(self, "argv", []), message, _LANG, lambda: build_parser(None))
+        message = elsewhere or with_close_word(getattr(self, "argv", []), message, _LANG, lambda: build_parser(None))
         message = escape_controls(message).replace("\n", "\\n")
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")

@@ -127,6 +127,34 @@ def stray_option(parser: argparse.ArgumentParser, argv: Sequence[str], message: 
     return None
 
 
+def option_elsewhere(parser: argparse.ArgumentParser, argv: Sequence[str], message: str, lang: str,
+                     whole: Callable[[], argparse.ArgumentParser]) -> str | None:
+    """``-o`` / ``--output`` given to a command without it, said so with the commands that have it: ``estimate x.yaml
+    -o e.json`` was 'unrecognized arguments: -o e.json; did you mean json?' (the contract's 'Common options' name
+    ``-o``, so a script tries it on every command). None for any other error."""
+    said = argparse._("unrecognized arguments: %s").split("%s")[0]  # type: ignore[attr-defined]  # in --lang's words
+    head = next((h for h in ("unrecognized arguments: ", said) if h and message.startswith(h)), None)
+    if head is None:
+        return None
+    for word in argv:  # the command the words were given to (argparse says it at the top: 'gpuwise')
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if subs and word in subs[0].choices:
+            parser = subs[0].choices[word]
+    for token in message[len(head):].split():
+        if not token.startswith("-") or token == "-":
+            continue
+        word = token.split("=", 1)[0]
+        if word not in ("-o", "--output") or word in parser._option_string_actions:
+            return None  # the other options keep argparse's words and their close match
+        others = _commands_with(word, parser.prog, whole())
+        if not others:
+            return None
+        words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
+        return words.gettext(STRAY_OPTION_ELSEWHERE) % {
+            "option": word, "prog": parser.prog, "commands": ", ".join(f"`{c}`" for c in others)}
+    return None
+
+
 def _commands_with(option: str, prog: str, whole: argparse.ArgumentParser) -> list[str]:
     """The commands (and sub-commands) of the whole command line that have ``option``."""
     found: list[str] = []

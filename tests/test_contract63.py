@@ -430,6 +430,23 @@ def test_o_picks_the_format_from_the_suffix_even_with_nothing_feasible(tmp_path,
         assert "MEM-NO-FIT" in text
 
 
+@pytest.mark.parametrize("argv", [("estimate", "lora-70b.yaml", "-o", "e.json"), ("gpus", "--output=g.json"),
+                                  ("rules", "-o", "r.json")])
+def test_o_on_a_command_without_it_names_the_commands_that_have_it(tmp_path, argv):
+    """'Common options: ... `-o FILE`' -- the commands table gives it to ask, recommend, audit and plan alone. A
+    script's `estimate x.yaml -o e.json` was 'unrecognized arguments: -o e.json; did you mean json?'."""
+    args = [str(EX / a) if a.endswith(".yaml") else a for a in argv]
+    r = gpuwise(*args, cwd=tmp_path)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and list(tmp_path.iterdir()) == []
+    option = "--output" if argv[1].startswith("--output") else "-o"
+    assert lines[0].startswith(f"gpuwise: error: {option} is not an option of `gpuwise {argv[0]}`; commands that "
+                               "have it: `gpuwise ask`, `gpuwise recommend`, `gpuwise audit`, `gpuwise plan`"), lines
+    assert "did you mean" not in lines[0]
+    zh = gpuwise(*args, "--lang", "zh", cwd=tmp_path)
+    assert f"{option} 不是 `gpuwise {argv[0]}` 的选项" in zh.stderr
+
+
 def test_a_bad_plan_with_o_is_one_line_and_no_file(tmp_path):
     (tmp_path / "p.yaml").write_text("horizon_months: 12\nowned: [{gpu: RTX 4900, count: 2}]\n"
                                      "workloads: [{name: a, workload: {task: inference, model: llama-3.1-8b}, "
