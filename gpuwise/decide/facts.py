@@ -210,6 +210,7 @@ class CandidateFact(FactModel):
     attention_backend_reason_phrases: list = _f("the same as message ids and values ([separator, id, values] "
                                                 "parts), which a report words in its language")
     max_concurrent_sequences: float = _f("sequences the KV cache holds at once (-1 training)")
+    load_sequences: float = _f("inference: requests in flight at the load, all copies (-1 training)")
     serving_weights_gb: float = _f("serving: a model copy's weights per GPU of its layout, GB (-1 training)")
     kv_free_gb: float = _f("serving: memory per GPU left for the KV cache beside the weights and working set, "
                            "GB (-1 training)")
