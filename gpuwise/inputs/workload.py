@@ -15,6 +15,7 @@ from pydantic import (
 
 from ..errors import N_, Said, SaidAt, either
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
+from .backend import check_runtime_backend
 from .notation import Meant, fold_digits, version_text
 from .strict import Strict, _finite
 
@@ -161,7 +162,7 @@ SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "weight_only_gemm",
                 "kv_precision", "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
-                "recurrent_state_dtype", "attention_backend")
+                "recurrent_state_dtype", "attention_backend", "runtime_backend")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""
@@ -427,6 +428,11 @@ class Workload(Strict):
         "(--attention-backend); triton prices its split-KV decode kernel's walk at few sequences on NVIDIA GPUs "
         "(knowledge/serving.yaml sglang triton_decode_walk); none given or another: the release's default, the "
         "cache read at the card's rate")
+    runtime_backend: Literal["tensorrt", "pytorch"] | None = Field(
+        default=None, description="inference, TensorRT-LLM: the runtime that runs the model (knowledge/serving.yaml "
+        "backends): tensorrt, a built TensorRT engine under the C++ executor (trtllm-build; the MLPerf harness's "
+        "TRTLLM_EXECUTOR core), priced with the engine path's constants in any release; pytorch, the PyTorch backend "
+        "(from 0.17); none given: the release's default")
     max_ttft_ms: float | None = Field(default=None, gt=0, le=1e9)
     max_tpot_ms: float | None = Field(default=None, gt=0, le=1e9)
     speculative: Speculative | None = None
@@ -662,6 +668,11 @@ class Workload(Strict):
             raise SaidAt(("attention_backend",), N_("attention_backend names an SGLang server setting, and "
                                                     "%(framework)s is not SGLang: leave attention_backend out, or set "
                                                     "framework sglang"), framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _runtime_backend(self) -> "Workload":
+        check_runtime_backend(self)  # one the framework ships in the stated release (inputs/backend.py)
         return self
 
     @model_validator(mode="after")

@@ -163,7 +163,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     mo = fw.memory_overrides.get(memory_kind(gpu))  # type: ignore[call-overload]
     ao = fw.architecture_overrides.get(gpu.architecture or "")
     chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
-    rel = release(fw, getattr(w, "framework_version", None), gpu.vendor)
+    rel = release(fw, getattr(w, "framework_version", None), gpu.vendor, getattr(w, "runtime_backend", None))
     if graphs_dropped(fw, getattr(w, "framework_version", None), job.shape):
         rel = None  # a decode run without its CUDA graphs takes the eager build's constants (recurrent.py)
     hbm = rel.hbm if rel is not None and memory_kind(gpu) == "hbm" and (  # the release's own HBM figures
@@ -622,16 +622,20 @@ def included(floor: Any, fw: Framework, version: str | None) -> bool:
     return version_key(version) >= version_key(first)
 
 
-def release(fw: Framework, version: str | None, vendor: str | None = None) -> FrameworkRelease | None:
+def release(fw: Framework, version: str | None, vendor: str | None = None,
+            backend: str | None = None) -> FrameworkRelease | None:
     """The framework's release whose constants apply: the last listed at or before ``version``, the newest
     when no version is given, none before the first listed (the framework's own constants then). A release
-    that concerns other vendors' builds does not apply to this one."""
-    if not fw.releases:
+    that concerns other vendors' builds does not apply to this one, nor one holding another runtime backend's
+    constants than the job states (``workload.runtime_backend``: TensorRT-LLM's engine path skips its PyTorch
+    backend's entries and keeps the framework's own constants)."""
+    kept = [r for r in fw.releases if backend is None or r.backend in (None, backend)]
+    if not kept:
         return None
     if version is None:
-        got = fw.releases[-1]
+        got = kept[-1]
     else:
-        at = [r for r in fw.releases if release_at_least(version, r.version)]  # records.release_key's order
+        at = [r for r in kept if release_at_least(version, r.version)]  # records.release_key's order
         got = at[-1] if at else None
     if got is not None and got.vendors and vendor not in got.vendors:
         return None

@@ -361,9 +361,13 @@ def scheduled_ahead(job: Any, eng: Engine) -> bool:
     """Whether ``eng``'s framework, in the job's stated release, schedules the next step while one runs (serving.yaml
     ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers): from that entry's
     first release on, and for a job that states none (the current releases do); never where the release turns
-    SGLang's overlap scheduler off for the model (``eng.unoverlapped``)."""
+    SGLang's overlap scheduler off for the model (``eng.unoverlapped``), nor for a job naming another runtime backend
+    than the loop's (``workload.runtime_backend``)."""
     span = eng.fw.scheduled_ahead
     if span is None or eng.unoverlapped:
+        return False
+    stated = getattr(job.w, "runtime_backend", None)  # another backend's loop (TensorRT-LLM's C++ executor) waits
+    if stated is not None and span.backend is not None and stated != span.backend:
         return False
     version = getattr(job.w, "framework_version", None)
     return not version or release_at_least(version, span.first)

@@ -256,6 +256,8 @@ class FrameworkRelease(VendorOverride):
     released: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when that release came out")
     vendors: list[Vendor] = Field(default=[], description="the builds it concerns (empty: all); a CUDA-only "
                                   "fusion leaves the ROCm build's constants as they were")
+    backend: str | None = Field(default=None, description="the runtime backend (`backends`) whose constants these "
+                                "are: a job stating another backend skips the entry; unset: every backend")
     fuses_shared_experts: bool | None = None
     hbm: VendorOverride | None = Field(default=None, description="the release's constants on HBM parts, in place "
                                        "of `memory_overrides.hbm`'s for a job on it (llama.cpp's CUDA build of 2024)")
@@ -412,6 +414,20 @@ class ScheduledAhead(Strict):
     do)."""
 
     first: str = Field(pattern=RELEASE_VERSION, description="the first release that schedules so by default")
+    backend: str | None = Field(default=None, description="the runtime backend (`backends`) whose loop schedules "
+                                "so: a job stating another backend schedules synchronously; unset: every backend")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
+class RuntimeBackend(Strict):
+    """One of the runtimes a framework ships to run a model (TensorRT-LLM's compiled TensorRT engine under its C++
+    executor, its PyTorch backend), which a job may name (``workload.runtime_backend``): release entries and the
+    step-ahead loop that concern another backend then do not apply to it."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    first: str | None = Field(default=None, pattern=RELEASE_VERSION, description="the first release that ships it "
+                              "(unset: every release the knowledge names)")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 
@@ -568,6 +584,9 @@ class Framework(Strict):
     prefix_cache: PrefixCache | None = Field(
         default=None, description="whether its server keeps prompt prefixes across requests (None: not read; a job's "
         "prefix_cache_hit_rate applies as stated)")
+    backends: list[RuntimeBackend] = Field(
+        default_factory=list, description="the runtimes the framework ships, which a job may name "
+        "(workload.runtime_backend; empty: none to name)")
     scheduled_ahead: ScheduledAhead | None = Field(
         default=None, description="from which release the engine schedules a step ahead by default, launching a "
         "step while the GPU runs the one before (None: never)")
@@ -668,6 +687,10 @@ class Framework(Strict):
         if missing:
             raise Said(N_("say for every precision whether it runs: %(sorted)s missing"),
                        sorted=', '.join(sorted(missing)))
+        named = {b.name for b in self.backends}
+        for got in [r.backend for r in self.releases] + [getattr(self.scheduled_ahead, "backend", None)]:
+            if got is not None and got not in named:
+                raise Said(N_("backend %(name)s is not one of the framework's backends"), name=got)
         return self
 
 
