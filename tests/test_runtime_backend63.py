@@ -1,7 +1,7 @@
 """TensorRT-LLM's engine path named by the job (``workload.runtime_backend: tensorrt``; branch trtexec63, issue 22).
 
-NVIDIA's MLPerf Inference v5.1 harness runs llama2-70b and llama3.1-8b through its TRTLLM_EXECUTOR core: a TensorRT
-engine built by trtllm-build, run by the C++ executor (mlcommons/inference_results_v5.1 closed/NVIDIA/code/
+NVIDIA's MLPerf Inference v5.1 harness runs llama2-70b (and 405b, mixtral) through its default TRTLLM_EXECUTOR core: a
+TensorRT engine built by trtllm-build, run by the C++ executor (mlcommons/inference_results_v5.1 closed/NVIDIA/code/
 llama2-70b/tensorrt/__init__.py: DEFAULT_CORE_TYPE = CoreType.TRTLLM_EXECUTOR; code/llmlib/cores/
 trtllm_executor_core.py). A job stating no release gets the newest release's PyTorch backend (serving.yaml
 tensorrt-llm releases 1.0 / 1.1: bandwidth share 0.75, 5 us a layer, 8 us an all-reduce, 85 us a kernel of a
