@@ -142,9 +142,10 @@ def test_the_brief_rental_cost_line_adds_up(tmp_path, lang, words):
 def test_runs_wider_than_half_the_owned_gpus_take_turns_within_the_month():
     """3 owned RTX 4090 and two 2-GPU LoRA runs of 394.8 hours each in month 2 (4.8e9 tokens within 20 days): no two
     at once (2 + 2 > 3), so on the owned GPUs they run one after the other within the month's schedulable hours,
-    0.9 x 730 = 657 (policy.yaml plan_owned_availability): 657 / 394.8 = 1.664 runs there, the other 0.336 of a run
-    rented at RunPod's 2 x $0.34. The hours row alone let both run there (2 x 2 x 394.8 = 1,579 of 3 x 657 = 1,971
-    GPU-hours), a schedule that takes 790 hours."""
+    0.9 x 730 = 657 (policy.yaml plan_owned_availability). The hours row alone let both run there (2 x 2 x 394.8 =
+    1,579 of 3 x 657 = 1,971 GPU-hours), a schedule that takes 790 hours. This branch placed 657 / 394.8 = 1.664 runs
+    there and rented 0.336 of a run; plan63 places each run whole (tests/test_plan63.py): one run there (394.8 of the
+    657 hours), the other rented at RunPod's 2 x $0.34."""
     def long_tune(name: str) -> dict:
         return {**tune(name), "workload": {**tune(name)["workload"], "train_tokens": 4.8e9}, "deadline_days": 20}
 
@@ -154,7 +155,6 @@ def test_runs_wider_than_half_the_owned_gpus_take_turns_within_the_month():
     schedulable = KB.policy_value("plan_owned_availability") * HOURS
     owned = sum(p.runs for m in r.months for p in m.placements if p.acquisition == "owned")
     rented = sum(p.runs for m in r.months for p in m.placements if p.acquisition == "rent")
-    assert owned * o.wall_hours == pytest.approx(schedulable, rel=1e-4)  # a placement's runs are given to 4 places
-    assert owned + rented == pytest.approx(2.0)
+    assert owned * o.wall_hours <= schedulable and (owned, rented) == (1.0, 1.0)
     assert r.total == pytest.approx(owned * o.wall_hours * 2 * power_per_gpu_hour(3)
                                     + rented * o.wall_hours * 2 * 0.34, rel=1e-4)

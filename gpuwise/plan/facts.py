@@ -61,6 +61,12 @@ class PlanWorkloadFact(_Fact):
     purchase_month: int = _f("month the hardware it uses was ordered (-1 none)")
     arrival_month: int = _f("month that hardware arrives (-1 none)")
     first_month: int = _f("first month the workload runs")
+    whole_month: int = _f("training: first month a run went whole to a cloud though GPUs the plan holds had room for "
+                          "part of it (-1 never): the plan does not split a run between them and a cloud")
+    whole_gpu_name: str = _f("training: that GPU type the plan holds, by name ('' never)")
+    whole_free_hours: float = _f("training: the wall hours a run had free on those GPUs that month (0 never)")
+    whole_run_hours: float = _f("training: a run's wall hours on those GPUs (0 never)")
+    whole_months: int = _f("training: the months that happened in (0 never)")
     market: str = _f("global | china: where the team buys and rents")
     rented_abroad: str = _f("china market: GPU types it rents from clouds outside mainland China that cannot be "
                             "sold into China ('' none)")

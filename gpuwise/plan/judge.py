@@ -20,6 +20,7 @@ from ..estimators import cost as K
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
 from . import copies
+from .reading import whole_runs
 from .sizing import HOURS, owned_run_fact
 from .solution import Bought, Extracted, HostedApi
 from .why import Why, joined, why
@@ -105,7 +106,10 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                          if p_.workload == sz.name and p_.acquisition == "rent"
                          and sz.options[p_.gpu].rent_provider not in in_china
                          and (mk := K.market_entry(kb.prices, p_.gpu)) is not None and mk.sold_in_china is False})
-        out.append({"t": "plan_workload", "market": pl.market,
+        wm, wg, wfree, wrun, wn = whole_runs(pl.prog, pl.sol, sz) if not sz.serving else (-1, "", 0.0, 0.0, 0)
+        out.append({"t": "plan_workload", "market": pl.market, "whole_month": wm,
+                    "whole_gpu_name": kb.gpus[wg].name if wg else "", "whole_free_hours": wfree,
+                    "whole_run_hours": wrun, "whole_months": wn,
                     "rented_abroad": ", ".join(abroad) if pl.market == "china" else "", "workload": sz.name,
                     "kind": "serving" if sz.serving else "training",
                     "placed": not months, "unplaced_months": len(months), "owned_any": bool(pl.owned),

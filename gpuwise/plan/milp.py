@@ -117,6 +117,11 @@ class Model:
     solution holds one at 0: a switch that keeps a run off the GPUs (the plan's ``held``), fixed at 0, takes the
     rows it sits in out of the LP, whose duals then say that more GPUs are worth nothing."""
 
+    pieces: set[int] = field(default_factory=set)
+    """Integer variables the dual LPs take as continuous: the parts a month's runs are placed in (solve's
+    ``together.whole``), whole in the plan; fixed, they hold every run where it is and the capacity rows price
+    nothing, so what more GPUs are worth is read as a share of a run, as before the runs were whole (plan63)."""
+
     def var(self, name: str, *, lb: float = 0.0, ub: float = INF, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
         self.ub.append(ub)
@@ -147,7 +152,7 @@ class Model:
             return sol
         lb2, ub2 = list(lb), list(ub)
         for j, is_int in enumerate(integer):
-            if is_int:
+            if is_int and j not in self.pieces:
                 lb2[j] = ub2[j] = round(sol.values[j])
         lp = _run(self, lb2, ub2, [False] * len(self.integer), time_limit, gap)
         if lp.optimal:

@@ -4,6 +4,9 @@ solution spends (its objective less the weights on slack) and the months a workl
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from .. import messages
 from .milp import Solution
 from .solve import Program
@@ -91,3 +94,49 @@ def _served_months(prog: Program, sol: Solution, name: str, active: list[int]) -
         ub = prog.model.ub[j] if j is not None else 0.0
         out += 1.0 - (sol.values[j] / ub if j is not None and ub > 0 else 0.0)
     return out
+
+
+def whole_runs(p: Program, sol: Solution, sz: Any) -> tuple[int, str, float, float, int]:
+    """Where a training workload's runs went whole to a cloud though the fleet had room for part of one (plan63:
+    the program places each run in one place, :func:`.together.whole`): (the first such month, the fleet's GPU type
+    there, the wall hours a run of it had free on that type's GPUs that month, a run's wall hours there, how many
+    months), or (-1, '', 0, 0, 0). The free hours are the least of the hours row's slack over the run's GPUs and
+    the turns rows' of its width and narrower; a month whose runs could not have the GPUs at once beside the copies
+    (its width row) is the capacity note's narrow month, not this; nor is one where the run costs less rented than
+    on the fleet (its power)."""
+    x, act, rows = sol.values, sol.activity, p.model.rows
+    index = {name: i for i, (name, *_rest) in enumerate(rows) if name.startswith(("hours[", "turns[", "width["))}
+    found: list[tuple[int, str, float, float]] = []
+    for m in range(1, len(sz.runs) + 1):
+        rents = [j for (w, mm, _g), j in p.rent_run.items() if w == sz.name and mm == m and x[j] > 1e-6]
+        if not rents:
+            continue
+        best: tuple[float, str, float] | None = None
+        for kind, table in (("own", p.own_run), ("wide", p.wide_run)):
+            for (w, mm, g), j in table.items():
+                if w != sz.name or mm != m or p.model.cost[j] >= min(p.model.cost[r] for r in rents) - 1e-9:
+                    continue
+                opt = sz.options[g]
+                n = opt.wide_count if kind == "wide" else opt.count
+                wall = (opt.wide_gpu_hours if kind == "wide" else opt.gpu_hours) / n
+                y = p.held[(w, m, g, kind)]
+                i = index.get(f"width[{g},{m},{p.model.names[y]}]")
+                if round(x[y]) == 0 and i is not None and rows[i][3] - act[i] < n - 1e-6:
+                    continue  # its GPUs are not free at once
+                i = index.get(f"hours[{g},{m}]")
+                if i is None:
+                    continue
+                free = (rows[i][3] - act[i]) / n
+                for t in range(1, n + 1):
+                    i = index.get(f"turns[{g},{m},{t}]")
+                    if i is not None:
+                        free = min(free, rows[i][3] - act[i])
+                if 1.0 <= free < wall * sz.runs[m - 1] / math.ceil(sz.runs[m - 1] - 1e-9) - 1e-6 and (
+                        best is None or free > best[0]):
+                    best = (free, g, wall)
+        if best is not None:
+            found.append((m, best[1], best[0], best[2]))
+    if not found:
+        return -1, "", 0.0, 0.0, 0
+    m, g, free, wall = found[0]
+    return m, g, free, wall, len(found)

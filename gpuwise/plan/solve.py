@@ -20,8 +20,10 @@ Variables, per GPU type ``g`` and month ``m``:
 Constraints: each month's runs and service load are placed; the fleet (owned + arrived purchases)
 is never booked beyond its GPUs (a copy holds its GPUs all month; a run holds its GPUs together for its hours,
 so a binary ``held[w,m,g]``, 1 where any of the month's runs of ``w`` are on the fleet, asks that its GPUs be
-free beside every copy, while runs take turns) nor beyond its schedulable hours
-(``plan_owned_availability`` of the month); cash out per quarter and in total within the budgets.
+free beside every copy, while runs take turns: two runs of ``t`` GPUs or more share a month only where owned + bought
+- the copies' GPUs >= 2t, :func:`.together.turns`) nor beyond its schedulable hours
+(``plan_owned_availability`` of the month); each run is whole, on the fleet or rented, never a share of it in each
+(:func:`.together.whole`); cash out per quarter and in total within the budgets.
 Objective: cash over the horizon - capex, hosting, power, rent - less the resale of what was bought, at the end.
 
 Baselines are points of the same program: *rent everything* (no purchase, the fleet unused) and
@@ -40,7 +42,7 @@ from ..estimators import cost as K
 from ..frozen import record
 from ..knowledge import Knowledge
 from ..messages import Phrase
-from . import copies
+from . import copies, together
 from .milp import Model, Solution
 from .sizing import DAYS_PER_MONTH, HOURS, Sized
 
@@ -352,7 +354,7 @@ def build(inp: Inputs, s: Setting) -> Program:
     committed = _commitments(inp, s, p, add)
     use_count: dict[tuple[str, int], dict[int, float]] = {}  # GPUs the copies hold all month
     runs_at: dict[tuple[str, int], list[int]] = {}  # the runs' held switches (their GPUs: ``size``)
-    turns: dict[tuple[str, int], dict[int, float]] = {}  # runs wider than half the owned GPUs: wall hours a run
+    turns: dict[tuple[str, int], list[tuple[int, int, float]]] = {}  # runs on the fleet: GPUs, wall hours a run
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
@@ -405,8 +407,8 @@ def build(inp: Inputs, s: Setting) -> Program:
                         m_.row(f"held[{sz.name},{m},{g},{kind}]", {j: 1.0, y: -R}, ub=0.0)
                         m_.loose.add(y)  # what more GPUs at once are worth: read with it free (milp Model.loose)
                         runs_at.setdefault((g, m), []).append(y)
-                        if 2 * n > fleet_here:  # no two at once on the owned GPUs (:func:`_turns`)
-                            use(turns, (g, m), j, gpu_hours / n)
+                        turns.setdefault((g, m), []).append((j, n, gpu_hours / n))  # (together.turns)
+                        together.whole(m_, j, R)  # each run in one place
                         size[y] = n
                     if rent_ok and opt.rent_usd_per_hour is not None:
                         price = opt.rent_usd_per_hour * opt.rented_wall_hours  # on every GPU paid for
@@ -493,14 +495,15 @@ def build(inp: Inputs, s: Setting) -> Program:
                 for j, u in arrived.items():
                     coefs[j] = coefs.get(j, 0.0) - u.gpus * cap
                 p.rows[f"{kind}[{g},{m}]"] = m_.row(f"{kind}[{g},{m}]", coefs, ub=owned * cap)
-            _fits(m_, g, m, f, owned, arrived, at_once.get((g, m), {}), size)
+            together.fits(m_, g, m, f, owned, arrived, at_once.get((g, m), {}), size)
             for coefs, y in widths.get((g, m), ()):  # each run's GPUs free together beside the copies
                 row = dict(coefs)
                 for j, u in arrived.items():
                     row[j] = row.get(j, 0.0) - u.gpus
                 p.width.setdefault((g, m), []).append(m_.row(f"width[{g},{m},{m_.names[y]}]", row, ub=owned))
-                _fits(m_, g, m, f, owned, arrived, {**at_once.get((g, m), {}), y: 1.0}, size, run=y)
-            _turns(m_, g, m, inp, s, f, turns.get((g, m)))
+                together.fits(m_, g, m, f, owned, arrived, {**at_once.get((g, m), {}), y: 1.0}, size, run=y)
+            together.turns(m_, g, m, owned, turns.get((g, m), []), use_count.get((g, m), {}), arrived,
+                           inp.availability * HOURS)
             if (g, m) in bought_count:  # those copies on the units arrived, not on the owned GPUs
                 coefs = dict(bought_count[(g, m)])
                 for j, u in arrived.items():
@@ -531,31 +534,6 @@ def build(inp: Inputs, s: Setting) -> Program:
         p.rows[name] = m_.row(name, coefs, ub=inp.budget_total - fixed_month * H)
     m_.offset = p.fixed_cost
     return p
-
-
-def _turns(m_: Model, g: str, m: int, inp: Inputs, s: Setting, f: Fleet, wide: dict[int, float] | None) -> None:
-    """Runs wider than half the owned GPUs, on a type the plan cannot buy, never run two at once: one after the
-    other, their wall hours within the month's schedulable hours. The hours row bounds their GPU-hours together,
-    which lets two 2-GPU runs of 400 hours share 3 GPUs' 1,971 schedulable GPU-hours that they cannot use in turn."""
-    if wide and not (s.buy and f.unit):
-        m_.row(f"turns[{g},{m}]", wide, ub=inp.availability * HOURS)
-
-
-def _fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Unit], at_once: dict[int, float],
-          size: dict[int, int], run: int | None = None) -> None:
-    """Each copy or run larger than the first unit's machine sits whole in one machine: for each such size
-    ``t``, the copies of ``t`` GPUs or more at once are at most those the owned GPUs hold (``owned // t``)
-    and those the units arrived hold (a unit that holds ``t``: ``gpus // t``). The GPU count row alone let a
-    copy of eight RTX 4090s take the owned one and seven bought one-GPU workstations (hostile round 27).
-    ``run``: a run's held switch in ``at_once``, beside the copies: the rows of the sizes up to its own."""
-    if not f.units:  # owned only: the GPUs as the team has them
-        return
-    for t in sorted({size[j] for j in at_once if size[j] > f.holds and (run is None or size[j] <= size[run])}):
-        coefs = {j: a for j, a in at_once.items() if size[j] >= t}
-        for j, u in arrived.items():
-            if u.holds >= t:
-                coefs[j] = -float(u.gpus // t)
-        m_.row(f"fits[{g},{m},{t}{'' if run is None else ',' + m_.names[run]}]", coefs, ub=float(owned // t))
 
 
 def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, int], dict[int, float]],
