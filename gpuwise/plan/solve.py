@@ -481,7 +481,10 @@ def build(inp: Inputs, s: Setting) -> Program:
     _power_sites(inp, s, p, power_hours, add)
     widths = {(g, m): [({y: float(size[y]), **use_count.get((g, m), {})}, y) for y in ys]
               for (g, m), ys in runs_at.items()}
-    _most_units(inp, s, p, use_count, use_hours, widths)
+    # two runs at once beside the copies (together.turns): 2 x the widest whose runs cannot all take turns
+    pairs = {key: ({**use_count.get(key, {})}, 2.0 * max(n for _, n, _ in runs)) for key, runs in turns.items()
+             if sum(w * m_.ub[j] for j, _, w in runs) > inp.availability * HOURS + 1e-9}
+    _most_units(inp, s, p, use_count, use_hours, widths, pairs)
     _site_minimums(inp, p, joint, add)
     # the fleet: GPUs at once, and schedulable hours
     for g, f in inp.fleets.items():
@@ -538,7 +541,8 @@ def build(inp: Inputs, s: Setting) -> Program:
 
 def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, int], dict[int, float]],
                 use_hours: dict[tuple[str, int], dict[int, float]],
-                widths: dict[tuple[str, int], list[tuple[dict[int, float], int]]]) -> None:
+                widths: dict[tuple[str, int], list[tuple[dict[int, float], int]]],
+                pairs: dict[tuple[str, int], tuple[dict[int, float], float]]) -> None:
     """Each order's bound: the units that carry, beyond the owned GPUs, the most GPUs (or GPU-hours) of the type
     the month that asks most of it could use with every copy and run on the fleet. A unit past them carries
     nothing and costs its price less resale and its hosting, so no plan buys it; the bound (10,000 before) is the
@@ -550,6 +554,8 @@ def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, 
         for (g, *_m), coefs in table.items():
             gpus = sum(a * m_.ub[j] for j, a in coefs.items() if a > 0) / cap
             need[g] = max(need.get(g, 0.0), gpus)
+    for (g, _m), (held, two) in pairs.items():  # two runs at once where they cannot take turns (plan63)
+        need[g] = max(need.get(g, 0.0), two + sum(a * m_.ub[j] for j, a in held.items()))
     if s.fixed_buy is not None:  # a baseline's purchases, as stated
         return
     for (g, _o, k), j in p.buy.items():
