@@ -188,3 +188,22 @@ def test_the_plan_report_adds_up(tmp_path, case):
     said = re.search(r"Cost over 3 months: \$([\d,]+)", brief)
     assert said and float(said.group(1).replace(",", "")) == round(d_total := json_of(tmp_path, "plan", str(path))[
         "total"]), (brief, d_total)
+
+
+@pytest.mark.parametrize("path", ["examples/plan-team-4090.yaml",
+                                  "tests/data/review57/plan-owned-a100-pretrain-qwen35.yaml"])
+def test_the_bundled_plans_add_up(tmp_path, path):
+    """The team example (owned 4090s, copies of four, LoRA runs twice a month) and review57's 16 A100 plan, after the
+    runs became whole: the JSON's totals, the full text's cash flow, and the saving the answer states (the
+    baseline's total less the plan's, as the reports round them). These held on the base too: kept as guards."""
+    from tests.clirun import ROOT
+    full = str(ROOT / path)
+    d = json_of(tmp_path, "plan", full)
+    _adds_up(d)
+    a = d["answer"]
+    assert a["beats"]  # both beat a baseline
+
+    def shown(v: float) -> float:  # whole units from 100, cents below (docs/formats.md, answer.saving)
+        return round(v) if abs(v) >= 100 else round(v, 2)
+    assert a["saving"] == pytest.approx(shown(d["baselines"][a["beats"]]) - shown(d["total"]), abs=0.011)
+    _cash_table(plan_view.render(plan(yaml.safe_load((ROOT / path).read_text())), "text", detail="full", width=200))
