@@ -87,7 +87,7 @@ def test_report_rows_by_hand(rid):
 
 def test_blind_band():
     """Blind: 11.85% median over 6 (signed -11.6%), H931 2.22x fast: gpuwise prices the guide's first and last lines
-    alike (53.07 GPU-hours: no input names the dispatcher, CUDA graphs or the fusions the guide turned on one by one)."""
+    alike (53.07 GPU-hours: no input names the dispatcher, CUDA graphs or the fusions the guide turned on)."""
     assert statistics.median(abs(v) for v in BLIND.values()) == pytest.approx(11.85)
     assert max(max(1 + v / 100, 1 / (1 + v / 100)) for v in BLIND.values()) == pytest.approx(2.217, abs=1e-3)
     assert sum(v < 0 for v in BLIND.values()) == 5
