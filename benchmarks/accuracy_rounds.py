@@ -295,6 +295,13 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "Offline: DeepSeek-R1 on GB200 / GB300 NVL72, Mixtral 8x7B, Llama 3.1 8B, Llama 2 70B; blind figures in the "
      "validation README): throughput",
      None),
+    # the serveblind41 round (ids SX01-SX20, a new prefix: no bare "S" pattern matches it, each pattern wanting a digit
+    # after its letters: MLPerf Inference v5.1 Offline logs no row had cited, the same copy: Llama 2 70B on Nebius's
+    # GB200 x 4, the virtualised 8 x H200, HPE's 8 x RTX PRO 6000 and Supermicro's 8 x B200; Llama 3.1 405B on nine
+    # partners' 8 x B200, the virtualised 8 x H200 and NVIDIA's GB200 / GB300 NVL72 racks)
+    ("SX(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind41 (ids SX01-SX16 MLPerf v5.1 "
+     "Offline: Llama 2 70B, Llama 3.1 405B; blind figures in the validation README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -370,4 +377,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # Interactive on AMD's harness (MI300X / MI325X) and on NVIDIA's (Dell's, Google's and Nebius's 8 x H200))
     ("RX(?=0[89]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind40 (ids RX08-RX20 MLPerf v5.1 Server / "
      "Interactive; blind figures in the validation README): throughput"),
+    # serveblind41 (ids RY01-RY20, a new prefix: MLPerf Inference v5.1 llama2-70b-99 Interactive and Server logs no row
+    # had cited: NVIDIA's harness on 8 x B200, GB200 x 4, H200 NVL, HPE's 8 x H200 and RTX PRO 6000, the virtualised
+    # 8 x H200; AMD's on Vultr's, GigaComputing's, MiTAC's and Quanta's 8 x MI325X and Dell's 8 x MI300X)
+    ("RY(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind41 (ids RY01-RY20 MLPerf v5.1 "
+     "Interactive / Server; blind figures in the validation README): throughput"),
 )
