@@ -94,7 +94,8 @@ def test_a_plan_briefs_solver_line_joins_its_sentences_as_the_language_does():
     joined = "".join(zh.split("\n"))  # the line wrapped where it was, its indents kept
     assert "个约束。完整报告列出了" in joined.replace("  ", "") and "个约束。 完整报告" not in joined
     en = _flat(gpuwise("plan", PLAN).stdout)
-    assert " constraints. The full report lists the 12 defaults the workloads took." in en
+    # 13: the full fine-tune's split left to gpuwise is one of them (workload.parallelism, contractfix63)
+    assert " constraints. The full report lists the 13 defaults the workloads took." in en
 
 
 def test_an_assumed_length_or_shape_groups_its_thousands(tmp_path):

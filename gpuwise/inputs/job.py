@@ -647,6 +647,20 @@ def _release_method(w: Workload, catalog: Any) -> tuple[Workload, Assumption | N
                  {"name": str(w.model), "method": method, "card": published_card(catalog, w.model)}))
 
 
+def _note_parallelism(w: Workload, shape: Any, assumptions: list[Assumption]) -> None:
+    """A training layout's split left out (or some of its parts) is gpuwise's choice, listed as one (the contract,
+    version 2: 'Absent or auto means gpuwise chooses and lists the choice as an assumption', ``parallelism`` named):
+    it was chosen and said in gpu.layout but not listed (contract63)."""
+    par = w.parallelism
+    parts = ("tp", "pp", "ep") if shape.moe else ("tp", "pp")
+    left = [p for p in parts if par is None or getattr(par, p) is None]
+    if par is None:
+        assumptions.append(note("workload.parallelism", "auto", "assume.default.workload.parallelism"))
+    elif left:
+        assumptions.append(note("workload.parallelism", "auto", "assume.default.workload.parallelism.parts",
+                                {"parts": ", ".join(f"parallelism.{p}" for p in left)}))
+
+
 def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Job:
     w = req.workload
     assumptions: list[Assumption] = []
@@ -734,6 +748,8 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
                                     {"stack": named.name, "policy": named.mixed_precision_policy}))
             continue
         assumptions.append(note(f"workload.{name}", value, f"assume.default.workload.{name}"))
+    if w.task != "inference" and not shape.diffusion:
+        _note_parallelism(w, shape, assumptions)
     if w.task != "inference" and w.parallelism is not None and w.parallelism.dp_shard == "auto":
         assumptions.append(note("workload.parallelism.dp_shard", "auto", "assume.hsdp.auto"))  # the planner's group
     if w.task == "inference":

@@ -58,10 +58,11 @@ LEADING = 8
 """How many candidates the per-step tables of a full report show (the best-ranked feasible ones)."""
 BRIEF_ALTERNATIVES = 6
 """How many alternatives the brief report's table lists besides the answer and the runner-up."""
-FULL_ONLY_ASSUMPTIONS = frozenset({"workload.kv_precision"})
+FULL_ONLY_ASSUMPTIONS = frozenset({"workload.kv_precision", "workload.parallelism"})
 """Defaults only the full report's assumptions list (its question as understood shows them too): the KV cache's
-type, the framework's own for the weights' precision, whose sequences the brief's capacity line counts; one more
-brief line put three briefs past the two 80 x 40 screens tests/test_terminal_width.py holds them to."""
+type, the framework's own for the weights' precision, whose sequences the brief's capacity line counts; a training
+split left to gpuwise (the brief's layout line names the split chosen). One more brief line put three briefs past the
+two 80 x 40 screens tests/test_terminal_width.py holds them to."""
 
 
 def _unit_id(entry: Any) -> str:
