@@ -1,6 +1,6 @@
 """Many proposals at once (``gpuwise audit A.yaml B.yaml ...`` or ``gpuwise audit DIR``): the
 folder's proposal files, the loop, the progress bar on a terminal, one result or one input error per
-file, and the summary report or JSON lines."""
+file, and the summary report, JSON Lines, or a .json file's one array."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def proposal_files(args: list[str]) -> tuple[list[str], dict[str, str], bool]:
 
 
 def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None = None) -> int:
-    """Several proposals: a summary table (or JSON lines), one line per file.
+    """Several proposals: a summary table (or JSON: JSON Lines, a .json file one array), one entry per file.
 
     An error in one file -- bad input, or a failure inside gpuwise while auditing it -- is
     reported for that file, and every other file is still audited and written.  Exit status: 3
@@ -86,6 +86,10 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
     output.check_target(args.output, protect=protect)  # before the work, not after it
     output.refuse_closed_stdout(args.output)
     lang = getattr(args, "lang", "en") or "en"
+    # a .json file holds one JSON document, the array of the proposals' audits (the contract: -o picks the format
+    # from the suffix, .json is JSON); standard output and any other name (.jsonl) take JSON Lines, one a line
+    array = fmt == "json" and output.names_a_file(args.output) and \
+        os.path.splitext(os.fspath(args.output))[1].lower() == ".json"
     # each file's result becomes what the output shows of it as soon as it is in, and is dropped; that
     # text waits in a spool file (a JSON line or an HTML section: ~40 KB of an example proposal's): a
     # batch's memory grows with neither its members' whole results (~0.2 MB each) nor its output
@@ -122,11 +126,14 @@ def audit_many(paths: list[str], args: Any, refused: dict[str, UserError] | None
                 rejected = rejected or (res is not None and res.verdict == "reject")
                 if summary is not None:
                     summary.add(path, res, err)
-                else:  # a JSON document a line
+                else:  # a JSON document a line, or an element of the array
                     doc = res.model_dump(mode="json") if res else {"file": path, "error": err}
-                    spool.write(json.dumps(doc, allow_nan=False).encode("ascii") + b"\n")
+                    lead = (b"[\n" if i == 1 else b",\n") if array else b""
+                    spool.write(lead + json.dumps(doc, allow_nan=False).encode("ascii") + (b"" if array else b"\n"))
                     del doc
                 del res
+        if array:
+            spool.write(b"\n]\n")
         if show:
             sys.stderr.write("\n")
         text = _read_back(spool) if summary is None else summary.chunks()

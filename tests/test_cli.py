@@ -229,7 +229,7 @@ def test_batch_audit_error_in_one_file_the_others_finish_and_are_written(tmp_pat
     code = main(["audit", good, str(bad), str(crash), spot, "--format", "json", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 3
-    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    docs = json.loads(out.read_text())  # a .json file: one document, the array of the audits (contractfix63)
     assert [d.get("verdict") for d in docs] == ["approve", None, None, "reject"]
     assert "hardware.count" in docs[1]["error"] and "internal error" in docs[2]["error"]
     assert "crash.yaml" in docs[2]["error"] and "1 more file with errors" in err
