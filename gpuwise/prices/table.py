@@ -235,13 +235,21 @@ def _gpu_ids(kb: Any, name: str) -> set[str]:
         raise exc from None
 
 
+def gpus_matched(kb: Any, name: str | None) -> list[str]:
+    """The catalog ids ``--gpu`` lists the prices of, in name order (empty without ``--gpu``): more than one where it
+    names a family (``A100``), which the other commands refuse as ambiguous; the listing says so (contract63)."""
+    return sorted(_gpu_ids(kb, name)) if name is not None and name.strip() else []
+
+
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
-                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None) -> str:
+                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
+                matched: list[str] | None = None) -> str:
     """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
     the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`); ``filters`` (the options given, as
     typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do; ``unrented``
-    (:func:`not_rented`): why a GPU asked for has no rental."""
+    (:func:`not_rented`): why a GPU asked for has no rental; ``matched`` (:func:`gpus_matched`): the GPUs ``--gpu``
+    stands for."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang, stale, filters, others, unrented)
+    return view(rows, max_age, lang, stale, filters, others, unrented, matched)

@@ -122,17 +122,23 @@ def _unrented(f: Fmt, entries: list[Any]) -> str:
 
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
-                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None) -> str:
+                others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
+                matched: list[str] | None = None) -> str:
     """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
     (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself; with no row,
-    ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead."""
+    ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead;
+    ``matched``: the GPUs ``--gpu`` stands for, said first where it names several (``A100``, which the other
+    commands refuse as ambiguous)."""
     stale = stale or {}
     f = Fmt(lang)
     said = fit_text(_unrented(f, unrented or []), terminal_width()) if unrented else ""
+    several = fit_text(f._("--gpu %(gpu)s names %(n)s GPU types (%(gpus)s): the prices of each are listed; give "
+                           "the variant to list one", gpu=(filters or {}).get("gpu", ""), n=len(matched),
+                           gpus=", ".join(matched)) + "\n\n", terminal_width()) if matched and len(matched) > 1 else ""
     if not rows:
         if filters and others:
-            return _no_match(f, filters, others) + said
-        return f._("No prices match.") + "\n" + said
+            return several + _no_match(f, filters, others) + said
+        return several + f._("No prices match.") + "\n" + said
     head = tuple(f._(h) for h in HEAD)
     colon = "：" if f.lang == "zh" else ": "
     sources: dict[str, int] = {}
@@ -160,7 +166,7 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
         out += "\n" + f._("Amounts are as their sources write them, in the currency shown.") + "\n"
     quoted = {s: s if f.lang == "en" else f.cite(s) for s in sources}
     out += "\n" + f._("Sources:") + "\n" + "".join(f"[{n}] {quoted[s]}\n" for s, n in sources.items())
-    return fit_text(out, width)
+    return several + fit_text(out, width)
 
 
 def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
