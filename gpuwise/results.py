@@ -210,8 +210,13 @@ class GpuOut(Frozen):
                                        "book's order (rules/*.yaml id and title): a recommendation would not offer it")
     idle_gpus: int = Field(default=0, description="inference: GPUs of the count that hold no model copy (count - "
                            "copies x GPUs a copy); paid for, counted in mfu, not in memory.total_bytes")
-    gpu_hours: float | None = None
-    wall_hours: float | None = None
+    gpu_hours: float | None = Field(default=None, description="training: GPU-hours of the run as published runs count "
+                                    "them: the GPUs x the run's hours, the start-up and wind-down (start_up_hours) "
+                                    "left out; timeline.gpu_hours is the billed figure, billed_hours x GPUs")
+    wall_hours: float | None = Field(default=None, description="training: the run's wall-clock hours, start-up and "
+                                     "wind-down included (timeline.wall_hours)")
+    start_up_hours: float | None = Field(default=None, description="training: the start-up and wind-down hours that "
+                                         "wall_hours and timeline.gpu_hours include and gpu_hours leaves out")
     decode_tokens_per_s: float | None = None
     decode_tokens_per_s_total: float | None = None
     prefill_tokens_per_s: float | None = None

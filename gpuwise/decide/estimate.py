@@ -125,6 +125,8 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     if gpus is not None and not 1 <= gpus <= MAX_GPUS:
         raise UserError(N_("--gpus must be a whole number from 1 to %(max_gpus)s"),
                         values={"max_gpus": f"{MAX_GPUS:,}"})
+    if gpu is None and gpus is not None and gpus > 1 and job.training and not job.shape.diffusion:
+        _split_needs_a_gpu(job.w, gpus)
     count = gpus or 1
     chosen_count_note = None
     if gpus is None and gpu is not None and job.training and not job.shape.diffusion:
@@ -200,6 +202,7 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
         # start-up and wind-down, which a minutes-long benchmark run does not count)
         gpu_hours=speed.gpu_hours if training and speed else None,
         wall_hours=(tl.wall_hours if tl else wall_hours) if training else None,
+        start_up_hours=ev.training.setup_hours if training and ev.training is not None else None,
         decode_tokens_per_s=speed.decode_tokens_per_s if speed else None,
         decode_tokens_per_s_total=speed.decode_tokens_per_s_total if speed else None,
         prefill_tokens_per_s=speed.prefill_tokens_per_s if speed else None,
@@ -395,6 +398,28 @@ def _flops(job: Job) -> ComputeOut:
         return made(ComputeOut, dict(flops=t.value, terms=[term_out(t)]))
     t = C.generation_flops_per_token(job.shape)
     return made(ComputeOut, dict(flops=t.value, terms=[term_out(t)]))
+
+
+def _split_needs_a_gpu(w: Any, gpus: int) -> None:
+    """``--gpus N`` without ``--gpu`` for training: the memory alone splits the job by data parallelism with the
+    stated ZeRO stage. Where the file leaves the stage to gpuwise (absent or ``auto``: chosen for a GPU's memory) or
+    pins a split the memory alone does not make (``parallelism``), that was one GPU's unsplit memory and N times it
+    as ``total_bytes`` (contract63): an input error that says ``--gpu`` is needed instead."""
+    par = w.parallelism
+    pinned = [f"parallelism.{p}" for p in ("tp", "pp", "cp", "ep", "etp", "vpp")
+              if par is not None and (getattr(par, p) or 1) > 1]
+    if par is not None and par.dp_shard is not None:
+        pinned.append("parallelism.dp_shard")
+    if pinned:
+        raise UserError(N_("%(n)s GPUs without --gpu size data parallelism alone, and the file pins %(parts)s"),
+                        where="--gpus", values={"n": gpus, "parts": ", ".join(pinned)},
+                        hint=N_("give --gpu GPU to size that layout"))
+    if "zero_stage" not in w.model_fields_set or w.zero_stage == "auto":
+        raise UserError(N_("%(n)s GPUs without --gpu: gpuwise chooses how the training state is split over the "
+                           "GPUs (ZeRO stage, tensor and pipeline parallel) for a GPU's memory, and no GPU is named"),
+                        where="--gpus", values={"n": gpus},
+                        hint=N_("give --gpu GPU for the layout gpuwise would choose, or state workload.zero_stage "
+                                "for the memory of data parallelism with that stage"))
 
 
 def _gpu_stub(kb: Any) -> Any:
