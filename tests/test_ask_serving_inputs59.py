@@ -19,7 +19,8 @@ from gpuwise.ask.questionnaire import _Session, load_questions, render_answers
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.requirements import Constraints
 from gpuwise.inputs.schema import Requirements
-from gpuwise.inputs.workload import QUANTIZATION_PRECISIONS, Speculative, Workload
+from gpuwise.inputs.workload import QUANTIZATION_PRECISIONS, Workload
+from gpuwise.inputs.workload_sections import Speculative
 from gpuwise.knowledge import load
 
 from .test_questionnaire import flow

@@ -243,7 +243,7 @@ def test_a_users_recurrent_block_is_checked(kb, arch, said):
 
 def test_the_users_block_takes_the_catalogs_fields():
     """One vocabulary: the architecture's recurrent block and the catalog's take the same fields and types."""
-    from gpuwise.inputs.workload import RecurrentState as Asked
+    from gpuwise.inputs.workload_sections import RecurrentState as Asked
     from gpuwise.knowledge.schema.models import RecurrentState as Listed
 
     assert {k: f.annotation for k, f in Asked.model_fields.items()} == {

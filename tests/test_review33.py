@@ -136,7 +136,7 @@ def test_one_dgx_spark_is_bought_whole_at_nvidias_list_price(tmp_path: Path) -> 
 def test_the_question_lists_no_field_of_the_other_task() -> None:
     # a fine-tune's 'question as understood' listed batch_wait_steps: 0, scheduler_recv_interval: 1, eplb: false..., a
     # service's torch_compile: false and global_batch_tokens: auto: fields the schema refuses set on that task
-    from gpuwise.inputs.workload import SERVING_ONLY, TRAINING_ONLY
+    from gpuwise.inputs.task_fields import SERVING_ONLY, TRAINING_ONLY
 
     tune = json.loads(gpuwise("estimate", "examples/finetune-full-13b.yaml", "--gpu", "h100", "--gpus", "8",
                               "--format", "json").stdout)["workload"]["workload"]

@@ -24,7 +24,8 @@ from .listed import check_instance_network as check_instance_network
 from .listed import listed_provider as listed_provider
 from .schema import Constraints, Requirements, Workload
 from .shape import Shape, from_catalog, from_workload
-from .workload import QUANTIZATION_PRECISIONS, SERVING_ONLY, TRAINING_ONLY
+from .task_fields import SERVING_ONLY, TRAINING_ONLY
+from .workload import QUANTIZATION_PRECISIONS
 
 FINETUNE_DEFAULT_TOKENS = 1.0e8
 CHINCHILLA_TOKENS_PER_PARAM = 20.0

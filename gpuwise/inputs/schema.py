@@ -50,22 +50,20 @@ from .requirements import (  # noqa: F401
     to_currency_fields,
 )
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, PosInt, Strict, _finite  # noqa: F401
+from .task_fields import SERVING_ONLY  # noqa: F401
 from .units import PERCENT_MEANT, percent_meant
 from .workload import (  # noqa: F401
     QUANTIZATION_PRECISIONS,
-    SERVING_ONLY,
-    Architecture,
     Attention,
     Framework,
     LoraTargets,
     Method,
     Optimizer,
-    Parallelism,
     Precision,
-    Speculative,
     Task,
     Workload,
 )
+from .workload_sections import Architecture, Parallelism, Speculative  # noqa: F401
 
 PROPOSAL_MODELS = ("Acquisition", "Cloud", "Facility", "Hardware", "Link", "Proposal", "Storage", "UsedCard")
 """The proposal's models (:mod:`.proposal`), importable from here too."""
