@@ -22,7 +22,7 @@ copying one ``<gpu>`` block keeps its UUID, refused as 'lists GPU ... twice (edi
 Read and left as designed: a serving knob with no effect on training (``kv_precision``,
 ``prefix_cache_hit_rate``, ``speculative``) and a training knob on an inference (``stack``) are
 accepted and unused, where ``quantization``, ``requests_per_s`` or ``rocm_aiter`` on a fine-tune
-are refused (gpuwise.inputs.workload.SERVING_ONLY; docs/formats.md says "training ignores it").
+are refused (gpuwise.inputs.task_fields.SERVING_ONLY; docs/formats.md says "training ignores it").
 
 The probe beside the table (timed, not a case): a seller's report with a 3.8 MB VBIOS version of
 'é' (past ASCII) ran a text audit for 7+ CPU-minutes and past 8.4 GB before ac81491e (the cut of a
