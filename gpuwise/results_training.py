@@ -85,7 +85,7 @@ class DpTraffic(_Frozen):
     hidden_s: Number
     exposed_s: Number
     overlap: Number
-    contention_s: Number = 0.0  # compute the hidden part slows (step_time.dp_contention); dp_s = exposed_s + it
+    contention_s: Number = 0.0  # compute the hidden part slows (data_parallel.dp_contention); dp_s = exposed_s + it
     micro_batches: int | None = None
     gather_s: Number | None = None
     reduce_scatter_s: Number | None = None

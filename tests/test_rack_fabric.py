@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpuwise import estimate
+from gpuwise.estimators.data_parallel import _dp_local
 from gpuwise.estimators.interconnect import topology
-from gpuwise.estimators.step_time import _dp_local
 from gpuwise.estimators.training_layout import Layout
 
 

@@ -10,7 +10,8 @@ from gpuwise.errors import UserError
 from gpuwise.estimators import interconnect as I
 from gpuwise.estimators import planner as P
 from gpuwise.estimators.candidate import capacity_bytes, training_job
-from gpuwise.estimators.step_time import dp_traffic, gpu_rates, step_time
+from gpuwise.estimators.data_parallel import dp_traffic
+from gpuwise.estimators.step_time import gpu_rates, step_time
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -126,7 +127,7 @@ def test_an_moe_layer_costs_its_passes_and_waits_on_the_host(kb):
     the 48 MoE layers of each micro-batch waits the difference. Eight sequences a micro-batch cover the host: no
     wait. A dense model adds nothing."""
     from gpuwise.estimators import compute as C
-    from gpuwise.estimators.step_time import _alltoall
+    from gpuwise.estimators.collective_time import _alltoall
 
     tj, rates = _qwen3_30b(kb, "h100-80gb-sxm")
     assert tj.precision == "bf16"

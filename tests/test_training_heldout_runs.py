@@ -185,7 +185,7 @@ def test_the_backward_hides_all_but_the_last_gradient_bucket(heldout):
     Verda's context-parallel Llama 3.1 8B runs on 32-256 B200 (one 8k sequence per 2 GPUs, so the reduction of the
     8B gradients is as long as the compute), were +30..+47% under the flat 0.5 and are now within 15%: H60 +43.5
     -> +7.0%, H61 +47.4 -> +11.7%, H70 +32.9 -> -3.8%, H71 +45.0 -> +8.1%, H72 +30.0 -> +0.1%. The cost of the hidden
-    part's NVLink share (step_time.dp_contention, session 24) adds 3-5 points: +11.4 / +15.8 / +1.1 / +12.5 / +3.5%,
+    part's NVLink share (data_parallel.dp_contention, session 24) adds 3-5 points: +11.4 / +15.8 / +1.1 / +12.5 / +3.5%,
     on gradients still counted in fp32 and weights in bf16 where NeMo reduces bf16 and gathers FP8 (session 11)."""
     cp_rows = [heldout[n] for n in (60, 61, 70, 71, 72)]
     assert all(abs(est / published - 1) <= 0.16 for _, est, published in cp_rows)

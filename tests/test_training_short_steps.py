@@ -11,7 +11,8 @@ import pytest
 from gpuwise.estimators import interconnect as I
 from gpuwise.estimators import planner as P
 from gpuwise.estimators.candidate import training_job
-from gpuwise.estimators.step_time import dp_contention, dp_traffic, fast_link_share, gpu_rates, step_time
+from gpuwise.estimators.data_parallel import dp_contention, dp_traffic, fast_link_share
+from gpuwise.estimators.step_time import gpu_rates, step_time
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -56,7 +57,7 @@ def test_hidden_traffic_inside_an_nvl72_rack_slows_the_compute_beside_it(kb):
 
 def test_only_the_fast_link_part_is_charged_across_servers(kb):
     """64 B200 in 8-GPU servers on 400 Gb/s InfiniBand, TP1 CP2: the data-parallel group holds 8 GPUs a server.
-    The gradients' all-reduce over the group splits as (runtime: step_time._allreduce_parts)
+    The gradients' all-reduce over the group splits as (runtime: collective_time._allreduce_parts)
     NVLink 2 x 7/8 x G / B_nvlink + 2 x 7 x 5 us and network 2 x 7/8 x (G / 8) / B_net + 2 x 7 x L_net,
     and only the NVLink share of the hidden traffic is charged: a NIC moves the network bytes by RDMA and the
     measurement ran inside 4-GPU servers."""
@@ -73,7 +74,7 @@ def test_only_the_fast_link_part_is_charged_across_servers(kb):
 
 
 def test_zero3_gathers_are_not_charged(kb):
-    """ZeRO-3 / FSDP's per-layer gathers carry no charge (step_time.dp_contention: the sharded stacks' efficiencies
+    """ZeRO-3 / FSDP's per-layer gathers carry no charge (data_parallel.dp_contention: the sharded stacks' efficiencies
     were read on sharded runs; gpuwise's LoRA fallback to ZeRO-3 gathers weights the published runs held whole):
     the same 8B on the same rack as ZeRO-3 pays its exposed traffic alone, though much of it hides."""
     tj, t, st, g = _step(kb, "gb200", 72, 1, 2, zero=3)

@@ -9,7 +9,7 @@ The figures below are written out by hand from published constants: Llama 2 70B 
 parameters (meta-llama/Llama-2-70b-hf), 80 layers; an H100 SXM has 900 GB/s of NVLink both ways
 (450 one way, NVIDIA H100 datasheet); RoCE-400 is one 400 Gb/s port per GPU, 50 GB/s one way, 5 us;
 NCCL reaches 75% of line rate (runtime.yaml link_efficiency). What hides the traffic is bucketing
-(step_time._hidden): ZeRO-3 cuts each collective into one per layer, and the backward (or forward) hides
+(data_parallel._hidden): ZeRO-3 cuts each collective into one per layer, and the backward (or forward) hides
 all but the last layer's, once the first layer's is ready: exposed = max(traffic / 80, traffic - 79/80 x
 window) for Llama 2 70B's 80 layers; ZeRO-1/2 reduce in PyTorch DDP's 25 MiB buckets (runtime.yaml
 grad_bucket_bytes) when the stack names none.
@@ -145,7 +145,7 @@ def test_zero_1_and_2_keep_their_hierarchical_all_reduce(kb, zero):
     assert b == pytest.approx(1.90e-4, rel=1e-2)
     exposed = gather + max(grads * b, grads - (1 - b) * window)
     # the step's dp term adds what the hidden part slows the compute beside it, for the share of the all-reduce's
-    # time on NVLink (step_time.dp_contention; tests/test_training_short_steps.py)
+    # time on NVLink (data_parallel.dp_contention; tests/test_training_short_steps.py)
     nvlink, port = 2 * 7 / 8 * S / NVLINK + 14 * 5e-6, S / 8 / PORT + 2 * 5e-6
     assert d.contention_s == pytest.approx(0.189 * (d.traffic_s - exposed) * nvlink / (nvlink + port), rel=1e-9)
     assert step.dp == pytest.approx(exposed + d.contention_s, rel=1e-9)

@@ -409,7 +409,7 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         step_s = flops.value / job.tokens * tokens_step / (peak.tflops * 1e12 * mfu) if job.tokens else 0.0
         if ev.count > 1:
             comm = I.allreduce_seconds(ev.memory.comm_bytes, topo, rt.link_efficiency.value)
-            # bucketed reduction: all but the last PyTorch DDP bucket hides behind the backward (step_time._hidden)
+            # bucketed reduction: all but the last PyTorch DDP bucket hides behind the backward (data_parallel._hidden)
             overlap = 1 - min(1.0, rt.grad_bucket_bytes.value / ev.memory.comm_bytes) if ev.memory.comm_bytes else 0.0
             eff_t = I.scaling_efficiency(step_s, comm, overlap)
             ev.terms["allreduce"] = comm

@@ -25,9 +25,9 @@ micro-batch; ZeRO-3 (FSDP FULL_SHARD) gathers the weights in every micro-batch's
 in its backward and reduce-scatters its gradients, on flat rings over all the data-parallel GPUs
 (interconnect.ring_seconds), hidden behind that micro-batch's forward and backward. Buckets hide
 them: all but the last bucket of gradients (one layer's collective under ZeRO-3) is reduced while the
-backward still runs (step_time._hidden; the stack's bucket, runtime.yaml training_stacks). Hiding is not
+backward still runs (data_parallel._hidden; the stack's bucket, runtime.yaml training_stacks). Hiding is not
 free: the compute beside the hidden fast-link part of ZeRO-0/1/2's traffic runs slower by runtime.yaml
-training.overlap_compute_slowdown (step_time.dp_contention), charged in the data-parallel term. Wall time =
+training.overlap_compute_slowdown (data_parallel.dp_contention), charged in the data-parallel term. Wall time =
 steps x step / goodput (restarts grow with the GPU count). The planner chooses the fastest layout
 whose busiest GPU fits in the usable memory; pins (the user's explicit settings) restrict the search.
 Everything here is numbers and short notations; the words are the reports' business.
@@ -49,14 +49,12 @@ from . import Term
 from . import compute as C
 from . import interconnect as I
 from . import memory as M
+from .data_parallel import DpTraffic, _replica_in_fabric, dp_traffic
 from .stage_split import expert_split
 from .step_time import (
-    DpTraffic,
     GpuRates,
     StepTime,
-    _replica_in_fabric,
     backward_seconds,
-    dp_traffic,
     gpu_rates,
     gpu_speed,
     offload_parts,

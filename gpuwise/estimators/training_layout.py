@@ -270,7 +270,7 @@ class TrainingJob:
     # weights, one fetch a pass, not a module per expert matrix (training_job.zero3_experts_one_module)
     zero3_experts_one_module: bool = False
     # DeepSpeed ZeRO-3 with overlap_comm stated false: its gradient reduce-scatters run on the compute stream
-    # (step_time._dp_seconds); unset, DeepSpeed turns it on for ZeRO-3, so only a job stating it false is False here
+    # (data_parallel._dp_seconds); unset, DeepSpeed turns it on for ZeRO-3, so only a job stating it false is False here
     zero3_overlap_comm: bool = True
     batch_per_gpu: float = 0.0  # a default pretraining batch: at least this many tokens per GPU...
     batch_max: float = math.inf  # ...up to this many (0: the batch is the user's, kept as given)

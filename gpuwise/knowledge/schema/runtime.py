@@ -730,7 +730,7 @@ class RuntimeFile(Strict):
     allocator_overhead_fraction: Share
     grad_bucket_bytes: _within(Positive, 1e5, 1e11) = Field(
         description="bytes of gradients a data-parallel stack reduces in one bucket when it names none (PyTorch DDP's "
-        "bucket_cap_mb): the backward hides every bucket's reduction but the last (step_time._hidden)")
+        "bucket_cap_mb): the backward hides every bucket's reduction but the last (data_parallel._hidden)")
     link_efficiency: Fraction
     pcie_alltoall_links: Factor | None = Field(
         default=None, description="single PCIe links' worth of traffic the host fabric carries at once when every "
