@@ -13,6 +13,9 @@ candidate fact is asserted at the ``memory`` stage; each step's ``pass`` rule as
 the next stage (``compute``, ``interconnect``, ``tco``) and finally ``decided``, adding the
 verdict fields it ``set``s. Fields marked ``set_by`` exist from that stage on; a rule that reads
 one earlier is refused at load time.
+
+The candidate, card and price facts are defined in :mod:`.fact_candidate`, :mod:`.fact_card` and
+:mod:`.fact_price`; the plan's in :mod:`gpuwise.plan.facts`. This module gathers them into one vocabulary.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """A requirements or proposal file's ``workload`` section: the task, the model (a catalog name or a
 custom architecture), how it trains or serves, the pinned parts of its layout and its serving
-targets; with the vocabularies those fields take."""
+targets; with the vocabularies those fields take. Its nested sections (architecture, parallelism, speculative) are
+:mod:`.workload_sections`'s, and which fields belong to one task :mod:`.task_fields`'s."""
 
 import math
 import re
