@@ -242,7 +242,8 @@ def test_a_training_estimate_is_typed_and_reads_back_as_written(kb):
 NUMBER_DICTS_BY_DESIGN = {
     "gpuwise/estimators/memory_terms.py:breakdown": "bytes by memory part (results.MEMORY_PARTS), the JSON's breakdown",
     "gpuwise/estimators/serving/layout.py:as_dict": "a serving layout as the JSON writes it",
-    "gpuwise/estimators/step_time.py:as_dict": "a step's (a step's traffic's) figures as a formula's operands",
+    "gpuwise/estimators/data_parallel.py:as_dict": "a step's data-parallel traffic's figures as a formula's operands",
+    "gpuwise/estimators/step_time.py:as_dict": "a step's figures as a formula's operands",
     "gpuwise/inputs/schema.py:list_caps": "a top-level list's most entries by its key, as the YAML scan looks them up",
     "gpuwise/inputs/strict.py:field_bounds": "a number field's bounds by pydantic's own names (ge, gt, le, lt), as the "
                                              "refusals that say a bound look them up (hostileleft60)",
