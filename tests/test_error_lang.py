@@ -188,7 +188,8 @@ def test_every_error_site_words_its_message_from_the_catalog():
     root = Path(__file__).parent.parent
     cfg = (root / "gpuwise" / "render" / "locale" / "babel.cfg").read_text()
     validators = {"gpuwise/decide/rulebook.py", "gpuwise/plan/schema.py",
-                  *(f"gpuwise/inputs/{n}.py" for n in ("schema", "strict", "workload", "requirements", "proposal")),
+                  *(f"gpuwise/inputs/{n}.py" for n in ("schema", "strict", "workload", "workload_sections",
+                                                       "requirements", "proposal")),
                   *(f"gpuwise/knowledge/schema/{p.name}" for p in (root / "gpuwise/knowledge/schema").glob("*.py"))}
     bad, unlisted = [], []
     for path in sorted((root / "gpuwise").rglob("*.py")):
