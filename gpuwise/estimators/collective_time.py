@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the rates' record only types the arguments
-    from .step_time import GpuRates
+    from .step_rates import GpuRates
 
 
 def _allreduce(g: GpuRates, nbytes: float, n: int, local: int) -> float:

@@ -16,7 +16,7 @@ from .stage_split import expert_shards, expert_split
 from .training_layout import Layout, Static, TrainingJob
 
 if TYPE_CHECKING:  # the rates' record only types the arguments
-    from .step_time import GpuRates
+    from .step_rates import GpuRates
 
 
 def fast_link_share(st: Static, g: GpuRates) -> float:

@@ -51,8 +51,8 @@ from . import interconnect as I
 from . import memory as M
 from .data_parallel import DpTraffic, _replica_in_fabric, dp_traffic
 from .stage_split import expert_split
+from .step_rates import GpuRates
 from .step_time import (
-    GpuRates,
     StepTime,
     backward_seconds,
     gpu_rates,
