@@ -5,12 +5,9 @@ Moved out of :mod:`.solve` (its module held 820 lines) with what plan63 added to
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
+from .fleet import Fleet, Unit
 from .milp import Model
-
-if TYPE_CHECKING:
-    from .solve import Fleet, Unit
 
 
 def fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Unit], at_once: dict[int, float],
