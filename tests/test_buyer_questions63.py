@@ -168,7 +168,7 @@ def test_rented_8x4090_is_blocked_naming_the_offer_ram_and_the_state():
     assert f["values"]["host_ram_gb"] == 512
     assert f["values"]["offloaded_state_gb"] == pytest.approx(68.98e9 * 16 / 1e9, rel=0.01)
     assert f["values"]["host_ram_needed_gb"] == pytest.approx(68.98e9 * 16 / 0.8 / 1e9, rel=0.01)
-    assert "the training state moved off its GPUs is 1,104 GB" in f["message"]
+    assert "the training state moved off each node's GPUs is 1,104 GB" in f["message"]
     assert "as runpod states for its servers" in f["message"]
     _, zh = _ask("audit", str(Q / "q63-rent-runpod-8x4090-70b-offload.yaml"), "--lang", "zh")
     assert "移出GPU的训练状态为1,104GB" in "".join(zh.split())

@@ -1,0 +1,33 @@
+"""Branch review60 (session 48): the reports of this session's changes read as the buyer and as the approver who
+signs (spot prices, GB200 racks, a desktop's RAM, a stated facility, host-RAM findings). Each test fails on the
+branch point a785af98 and works its figure by hand; tests/data/validation/README.md, section review60, lists them."""
+from __future__ import annotations
+
+import json
+
+from tests.test_buyer_questions import _ask
+
+EX = "examples/proposal-16x4090-70b-full.yaml"
+
+
+def _audit(path: str, *args: str) -> tuple[dict, dict]:
+    _, out = _ask("audit", path, "--format", "json", *args)
+    d = json.loads(out)
+    return d, {f["rule"]: f for f in d["findings"]}
+
+
+def test_host_ram_short_says_the_offloaded_state_is_each_nodes():
+    """16 RTX 4090 on 2 nodes, Llama-2-70B full, PP8 DP2 ZeRO-1 with CPU offload (examples/): a stage holds 10 of the
+    80 layers (855.6M parameters each: 2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672) and the 32,000 x 8192
+    embedding, 8.82e9 parameters; on the host each GPU keeps its half of the Adam state with fp32 master (12 B / 2,
+    ZeRO-1 over DP2) and the fp32 gradients (4 B, unsharded at ZeRO-1): 8.82e9 x 10 B = 88.2 GB, x 8 GPUs a node =
+    705 GB, over the usable 0.8 of the RAM (runtime.yaml host_ram_fraction_usable) 882 GB a node. The 705 GB is one
+    node's (the two nodes hold 1,411 GB); the message said 'the training state moved off its GPUs is 705 GB' beside
+    '16 x', which reads as the 16 GPUs' state."""
+    _, rules = _audit(EX)
+    f = rules["MEM-HOST-RAM-SHORT"]
+    stage = 10 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672) + 32000 * 8192
+    assert abs(f["values"]["offloaded_state_gb"] - stage * 10 * 8 / 1e9) < 0.01 * 705
+    assert "the training state moved off each node's GPUs is 705 GB" in f["message"]
+    _, zh = _ask("audit", EX, "--lang", "zh")
+    assert "每个节点移出GPU的训练状态为705GB" in "".join(zh.split())
