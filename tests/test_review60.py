@@ -31,3 +31,18 @@ def test_host_ram_short_says_the_offloaded_state_is_each_nodes():
     assert "the training state moved off each node's GPUs is 705 GB" in f["message"]
     _, zh = _ask("audit", EX, "--lang", "zh")
     assert "每个节点移出GPU的训练状态为705GB" in "".join(zh.split())
+
+
+def test_an_assumed_spot_rate_is_not_listed_as_a_spot_price():
+    """8 H100 on RunPod spot (tests/data/product63): RunPod publishes no spot price, so the rate billed is its
+    on-demand $2.69 (clouds.yaml, 2026-09-25) x (1 - 0.55) = $1.2105 a GPU-hour. The brief's Data freshness listed it
+    as 'rent ... on runpod, spot (2026-09-25, 73 days old)', a dated spot price that does not exist; the JSON's
+    prices_used said term 'spot'. Now 'spot-assumed', worded so; Google Cloud's published spot price stays 'spot'."""
+    d, _ = _audit("tests/data/product63/audit-spot-8-h100-runpod.yaml")
+    (used,) = [e for e in d["prices_used"] if e["kind"] == "rent" and not e.get("alternative")]
+    assert used["term"] == "spot-assumed" and abs(used["amount"] - 2.69 * (1 - 0.55)) < 1e-6
+    _, text = _ask("audit", "tests/data/product63/audit-spot-8-h100-runpod.yaml")
+    assert "on runpod, spot at an assumed discount off its on-demand price (2026-09-25" in " ".join(text.split())
+    d, _ = _audit("tests/data/product63/audit-spot-8-h100.yaml")
+    (used,) = [e for e in d["prices_used"] if e["kind"] == "rent" and not e.get("alternative")]
+    assert used["term"] == "spot" and abs(used["amount"] - 35.3957 / 8) < 1e-6  # a3-highgpu-8g hour_spot, 2025-03-06

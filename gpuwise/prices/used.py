@@ -61,6 +61,8 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
             from ..estimators.cost import spot_rate
 
             native, cur = spot_rate(o, kb.clouds), "USD"
+            if o.spot_usd_per_hour is None:  # no published spot price: the on-demand price of this date less
+                term = "spot-assumed"        # clouds.yaml spot.fallback_discount (review60: listed as 'spot')
         published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
         out.append(_entry(_said("price.rent", gpu=ev.gpu.name, where=where, term=term), native / o.gpus, cur,
                           _said("price.unit.gpu_hour"), o.terms_as_of if published else o.as_of,

@@ -51,7 +51,8 @@ MONEY_FIELDS = {"constraints.budget_usd": "", "constraints.electricity_usd_per_k
 CURRENCY_WORDS = {"USD": N_("US dollars"), "CNY": N_("yuan")}
 RENT_TERMS = {"on-demand": N_("on demand"), "reserved": N_("reserved cluster"), "1-month": N_("1-month reservation"),
               "1-year": N_("1-year commitment"), "3-year": N_("3-year commitment"),
-              "commitment": N_("the term the proposal commits to"), "spot": N_("spot")}
+              "commitment": N_("the term the proposal commits to"), "spot": N_("spot"),
+              "spot-assumed": N_("spot at an assumed discount off its on-demand price")}
 CONDITIONS = {"new": N_("new"), "used": N_("used"), "refurbished": N_("refurbished")}
 
 LEADING = 8
