@@ -46,3 +46,15 @@ def test_an_assumed_spot_rate_is_not_listed_as_a_spot_price():
     d, _ = _audit("tests/data/product63/audit-spot-8-h100.yaml")
     (used,) = [e for e in d["prices_used"] if e["kind"] == "rent" and not e.get("alternative")]
     assert used["term"] == "spot" and abs(used["amount"] - 35.3957 / 8) < 1e-6  # a3-highgpu-8g hour_spot, 2025-03-06
+
+
+def test_a_desktop_builds_ram_finding_names_the_figure_it_read():
+    """4 bought RTX PRO 6000 (tests/data/product63), a workstation card in a desktop: the host the price buys holds
+    tco.yaml desktop_host_ram_gb_per_gpu, 48 GB a card (tinybox green v2 blackwell: 192 GB for 4), so 4 x 48 = 192 GB
+    against the 655 GB the offload needs (32.76e9 parameters x 16 B / 0.8). MEM-HOST-RAM-BUY's source named only
+    runtime.yaml rented_host_ram, the servers' figure (125 GB a workstation card) product63 replaced for desktops, so
+    an approver checking the 192 GB looked in the wrong file."""
+    _, rules = _audit("tests/data/product63/audit-buy-4-rtx-pro-6000.yaml")
+    f = rules["MEM-HOST-RAM-BUY"]
+    assert f["values"]["typical_host_ram_gb"] == 4 * 48
+    assert "tco.yaml desktop_host_ram_gb_per_gpu" in f["source"]
