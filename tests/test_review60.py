@@ -58,3 +58,16 @@ def test_a_desktop_builds_ram_finding_names_the_figure_it_read():
     f = rules["MEM-HOST-RAM-BUY"]
     assert f["values"]["typical_host_ram_gb"] == 4 * 48
     assert "tco.yaml desktop_host_ram_gb_per_gpu" in f["source"]
+
+
+def test_the_plans_where_table_says_which_months_in_chinese():
+    """tests/data/review60/plan-two-wide-runs.yaml: both runs are in month 2 (cadence at_month: 2), one on the 3
+    owned RTX 4090, one rented whole (plan63). The 'Where each workload runs' column lists the months a row runs in
+    ('2', or a range '1-12'); its zh heading was 月数 ('number of months'), so '月数 2' read as two months. Now 月份
+    (which months), as the cash-flow table's 月份."""
+    _, out = _ask("plan", "tests/data/review60/plan-two-wide-runs.yaml", "--lang", "zh")
+    where = out.split("各工作负载的运行位置")[1].splitlines()
+    header = next(ln for ln in where if "工作负载" in ln)
+    assert "月份" in header and "月数" not in header
+    rows = [ln.split() for ln in where if ln.strip().startswith(("tune-a", "tune-b"))]
+    assert len(rows) == 2 and all(r[-2:][0] == "2" and r[-1] == "790" for r in rows)  # month 2; 2 x 394.8 h
