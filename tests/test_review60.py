@@ -71,3 +71,18 @@ def test_the_plans_where_table_says_which_months_in_chinese():
     assert "月份" in header and "月数" not in header
     rows = [ln.split() for ln in where if ln.strip().startswith(("tune-a", "tune-b"))]
     assert len(rows) == 2 and all(r[-2:][0] == "2" and r[-1] == "790" for r in rows)  # month 2; 2 x 394.8 h
+
+
+def test_the_facility_blockers_fix_does_not_send_the_servers_where_they_are_priced():
+    """examples/proposal-16x4090-70b-full.yaml states an 8 kW facility and no hosting: 16 x (450 W RTX 4090 +
+    410 W host share, tco.yaml host_power_w_per_gpu) = 13.76 kW, so PWR-OVER-FACILITY blocks, while
+    PWR-FACILITY-SITE-ASSUMED says the facility is taken to be the colocation site the purchase is priced in
+    (13.76 kW x $250 a kW-month x 12 = $41,280). The blocker's fix ended 'or host the servers in a colocation
+    facility': the site the same report says they are in."""
+    _, rules = _audit(EX)
+    block, site = rules["PWR-OVER-FACILITY"], rules["PWR-FACILITY-SITE-ASSUMED"]
+    assert abs(block["values"]["rack_kw"] - 16 * (450 + 410) / 1000) < 1e-9
+    assert "colocation site the purchase is priced in" in site["message"]
+    assert "in a colocation facility" not in block["fix"] and "a site that supplies that power" in block["fix"]
+    _, zh = _ask("audit", EX, "--lang", "zh", "--detail", "full")
+    assert "托管到专业机房" not in zh
