@@ -62,7 +62,7 @@ def test_ring_over_four_l40s_servers_by_hand():
     cond = accuracy.run_conditions()["H229"]
     est = accuracy.run_estimate(accuracy.with_conditions(accuracy.run_workload(row), cond), "l40s", 32)
     t = est.gpu.training
-    assert t.layout_notation.startswith("TP1 PP1 DP32 CP32")
+    assert t.layout_notation.startswith("TP1 PP1 DP1 CP32")  # one ring of 32: 1 x 1 x 1 x 32 GPUs (review60)
     chunk = 2 * 1024 * 8192 * 2
     passes = 32 * 16 * 4
     inter = chunk * 31 * 24 / 32 / 37.5e9

@@ -86,3 +86,23 @@ def test_the_facility_blockers_fix_does_not_send_the_servers_where_they_are_pric
     assert "in a colocation facility" not in block["fix"] and "a site that supplies that power" in block["fix"]
     _, zh = _ask("audit", EX, "--lang", "zh", "--detail", "full")
     assert "托管到专业机房" not in zh
+
+
+def test_a_context_parallel_layout_multiplies_to_its_gpus():
+    """tests/data/review60/recommend-gb200-70b-cp.yaml: 64 GB200 with CP2 and ZeRO-3, micro-batch 1, 16 accumulation
+    steps of 8,192-token sequences: 4,194,304 tokens a step = 1 x 16 x 32 replicas x 8,192, so 32 replicas of 2
+    context-parallel GPUs make the 64. The brief's Layout row read 'CP 2 x DP 64' (128 by the row's own product,
+    words.training_layout: 'the dense split, whose degrees multiply to the GPUs') and the notation 'TP1 PP1 DP64 CP2',
+    which Megatron's count (TP x PP x CP x DP) also reads as 128. The JSON's layout keeps dp = 64 (tp x pp x dp =
+    GPUs, the contract)."""
+    _, out = _ask("recommend", "tests/data/review60/recommend-gb200-70b-cp.yaml", "--format", "json")
+    d = json.loads(out)
+    lay = d["estimate"]["gpu"]["layout"]
+    count = d["recommendation"]["count"]
+    assert (count, lay["cp"], lay["dp"], lay["micro_batch"], lay["grad_accum"]) == (64, 2, 64, 1, 16)
+    assert d["estimate"]["gpu"]["training"]["layout_notation"].startswith("TP1 PP1 DP32 CP2")
+    assert lay["global_batch_tokens"] == 1 * 16 * (64 // 2) * 8192
+    _, text = _ask("recommend", "tests/data/review60/recommend-gb200-70b-cp.yaml")
+    flat = " ".join(text.split())
+    assert "CP 2 × DP 32, micro-batch 1, 16 accumulation steps (4,194,304" in flat
+    assert "(TP1 PP1 DP32 CP2 ZeRO-3)" in flat and "DP64" not in flat

@@ -76,9 +76,10 @@ class Layout:
         return max(1, self.dp // self.cp)
 
     def notation(self) -> str:
-        """Short form, e.g. ``TP8 PP4 DP16 EP8 ZeRO-1 ckpt``."""
+        """Short form, e.g. ``TP8 PP4 DP16 EP8 ZeRO-1 ckpt``. DP is the replicas (``dp`` over ``cp``), so that TP x PP x
+        DP x CP is the GPUs, as Megatron counts its data-parallel size (review60: 64 GPUs read 'DP64 CP2')."""
         parts = [f"TP{self.tp}", f"PP{self.pp}" + (f"x{self.interleave}" if self.interleave > 1 else ""),
-                 f"DP{self.dp}"]
+                 f"DP{self.replicas}"]
         if self.ep > 1:
             parts.append(f"EP{self.ep}")
             if self.etp and self.etp != self.tp:  # experts split otherwise than the dense layers

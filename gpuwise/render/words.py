@@ -55,7 +55,9 @@ def training_layout(layout: TrainingLayout, count: int, f: Speaker) -> str:
     (262,144 tokens per step), ZeRO-1, gradient checkpointing"."""
     _, ngettext = f._, f.ngettext
     split = []  # the dense split, whose degrees multiply to the GPUs
-    for v, name in ((layout.tp, "TP"), (layout.pp, "PP"), (layout.cp, "CP"), (layout.dp, "DP")):
+    # the result's dp counts the context-parallel GPUs too (tp x pp x dp = GPUs): its replicas are dp / cp
+    replicas = layout.dp // layout.cp if layout.cp > 1 else layout.dp
+    for v, name in ((layout.tp, "TP"), (layout.pp, "PP"), (layout.cp, "CP"), (replicas, "DP")):
         if v > 1:
             split.append(_("PP %(n)s (%(v)s virtual stages each)", n=v, v=layout.interleave)
                          if name == "PP" and layout.interleave > 1 else f"{name} {v}")
