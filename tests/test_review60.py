@@ -106,3 +106,19 @@ def test_a_context_parallel_layout_multiplies_to_its_gpus():
     flat = " ".join(text.split())
     assert "CP 2 × DP 32, micro-batch 1, 16 accumulation steps (4,194,304" in flat
     assert "(TP1 PP1 DP32 CP2 ZeRO-3)" in flat and "DP64" not in flat
+
+
+def test_a_stepped_rental_is_not_said_to_be_the_fewest_it_rents():
+    """100 GB200 at CoreWeave (tests/data/product63): whole racks of 72 (clouds.yaml step_gpus, min_gpus 72), so
+    ceil(100 / 72) x 72 = 144 GPUs are billed at 144 x $10.50 = $1,512 an hour. The Cost line said 'bills 144 GPUs,
+    the fewest it rents them in' (zh: 它出租这些 GPU 的最少数量, 'the fewest it rents'), while FEE-RENT-STEP beside
+    it and `gpuwise prices` say it rents from 72: 144 is the fewest that hold the 100."""
+    d, rules = _audit("tests/data/product63/audit-gb200-100.yaml")
+    (rent,) = [ln for ln in d["proposed"]["ledger"]["lines"] if ln["kind"] == "rent"]
+    assert rent["inputs"]["gpus_paid"] == -(-100 // 72) * 72 == 144
+    assert rent["inputs"]["usd_per_hour"] == 144 * 10.50
+    assert rules["FEE-RENT-STEP"]["values"]["rental_step_gpus"] == 72
+    _, text = _ask("audit", "tests/data/product63/audit-gb200-100.yaml")
+    assert "bills 144 GPUs, the fewest it rents that hold the 100, at $10.50" in " ".join(text.split())
+    _, zh = _ask("audit", "tests/data/product63/audit-gb200-100.yaml", "--lang", "zh")
+    assert "它能容纳这100个GPU的最少出租数量" in "".join(zh.split())
