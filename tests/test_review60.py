@@ -122,3 +122,21 @@ def test_a_stepped_rental_is_not_said_to_be_the_fewest_it_rents():
     assert "bills 144 GPUs, the fewest it rents that hold the 100, at $10.50" in " ".join(text.split())
     _, zh = _ask("audit", "tests/data/product63/audit-gb200-100.yaml", "--lang", "zh")
     assert "它能容纳这100个GPU的最少出租数量" in "".join(zh.split())
+
+
+def test_the_cost_line_says_an_assumed_spot_rate_is_assumed():
+    """8 H100 on RunPod spot: $2.69 x (1 - 0.55) = $1.2105 a GPU-hour, billed for 228.3 h x 1.08 (reclaims) + 0.25 h
+    start-up: 8 x $1.2105 x 246.81 h = $2,390. The brief's Cost line said 'renting from runpod at $1.21 per GPU-hour
+    costs $2,390' as if quoted (product63's Left); it now says the rate is assumed, in both languages. Google Cloud's
+    published spot price (a3-highgpu-8g $35.3957 / 8 = $4.42) is said as before."""
+    d, _ = _audit("tests/data/product63/audit-spot-8-h100-runpod.yaml")
+    hours = sum(ln["inputs"]["hours"] for ln in d["proposed"]["ledger"]["lines"] if ln["kind"] == "rent") * 1.08 + 0.25
+    assert abs(d["proposed"]["total_cost_usd"] - 8 * 2.69 * 0.45 * hours) < 0.01
+    _, text = _ask("audit", "tests/data/product63/audit-spot-8-h100-runpod.yaml")
+    assert ("at $1.21 per GPU-hour (an assumed spot rate: its on-demand price less 55%) costs $2,390"
+            in " ".join(text.split()))
+    _, zh = _ask("audit", "tests/data/product63/audit-spot-8-h100-runpod.yaml", "--lang", "zh")
+    assert "$1.21（假设的竞价单价：其按需价格减去55%）租用" in "".join(zh.split())
+    _, text = _ask("audit", "tests/data/product63/audit-spot-8-h100.yaml")
+    flat = " ".join(text.split())
+    assert "at $4.42 per GPU-hour costs $8,736" in flat and "assumed spot rate" not in flat

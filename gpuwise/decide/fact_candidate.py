@@ -236,6 +236,9 @@ class CandidateFact(FactModel):
     rent_span: str = _f("what the rental is priced over, in words: the run's billed hours, the committed term or "
                         "the project's months")
     rent_span_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    rent_rate_said: str = _f("where the rental's rate is not a quoted price, what it is, in words (an assumed spot "
+                             "rate: on-demand less spot.fallback_discount); '' a quoted price")
+    rent_rate_said_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     provider: str = _f("rental provider ('none' when bought)")

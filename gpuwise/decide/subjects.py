@@ -227,6 +227,17 @@ def _rent_span(ev: Evaluation, project_months: float) -> dict[str, Any]:
     return {"rent_span": phrase_text(parts), "rent_span_phrases": phrase_json(parts)}
 
 
+def _rent_rate_said(ev: Evaluation, spot_discount: float) -> dict[str, Any]:
+    """What the rental's hourly rate is where it is not a quoted price (rent_rate_said, its parts beside it): a spot
+    rate the provider does not publish, its on-demand price less clouds.yaml spot.fallback_discount (review60: the
+    Cost line said '$1.21 per GPU-hour' as if quoted; FEE-SPOT-PRICE-ASSUMED said otherwise beside it)."""
+    led = ev.ledger("rent")
+    lines = led.lines if led is not None else []
+    assumed = any(ln.kind == "rent" and ln.inputs.get("spot_price_known") is False for ln in lines)
+    parts: tuple[Phrase, ...] = ((" ", "rate.spot_assumed", {"discount": spot_discount}),) if assumed else ()
+    return {"rent_rate_said": phrase_text(parts), "rent_rate_said_phrases": phrase_json(parts)}
+
+
 def _wall_clock(ev: Evaluation) -> dict[str, Any]:
     """The wall-clock days the report's tables show (the timeline's, as results.wall_days has them) and what they
     hold, in words (wall_clock_with, its parts beside it): the start-up, and on spot capacity the work redone after
@@ -309,6 +320,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         # the months a purchase is owned and resold after: the project's, or the run's where it is longer
         "owned_months": buy_led.period.months if (buy_led := ev.ledger("buy")) is not None else c.project_months,
         **_rent_span(ev, c.project_months),
+        **_rent_rate_said(ev, job.kb.clouds.spot.fallback_discount),
         **_rent_fees(ev, rent),
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,

@@ -128,7 +128,9 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
         nested = {k: v for k, v in kw.items() if messages.is_phrase(v)}
         kw = {**kw, **{k: messages.phrase_text(v) for k, v in nested.items()},
               **{f"{k}_phrases": v for k, v in nested.items()}}
-        out.append(sep + f.sentence(messages.template(message_id), kw))
+        said = f.sentence(messages.template(message_id), kw)
+        # a full-width bracket takes no space before it (review60: '$1.21 （假设的竞价单价...）')
+        out.append(("" if sep == " " and said.startswith("（") else sep) + said)
     return "".join(out)
 
 
