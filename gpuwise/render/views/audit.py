@@ -52,7 +52,12 @@ class AuditView(StepsView, ChartsView):
                  and r.proposed.total_cost_usd is not None and alt_total is not None else f.money(r.savings_usd))
         dearer = (MV.gap(f, alt_total, r.proposed.total_cost_usd) if r.savings_usd is not None and r.proposed
                   and r.proposed.total_cost_usd is not None and alt_total is not None else f.money(r.savings_usd))
-        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up:
+        slower_only = {g.what for g in r.alternative_gives_up} == {"wall_days"}  # the same training, later
+        if r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up and slower_only:
+            # review60: 'does not do the same work: 109.3 days instead of 12.0 days' of the same run
+            savings = self._("The alternative costs %(amount)s less but takes longer: %(what)s.",
+                             amount=saved, what=given_up)
+        elif r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None and given_up:
             savings = self._("The alternative costs %(amount)s less but does not do the same work: %(what)s.",
                              amount=saved, what=given_up)
         elif r.savings_usd is not None and r.savings_usd > 0 and r.alternative is not None:

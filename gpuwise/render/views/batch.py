@@ -36,7 +36,9 @@ def entry(i: int, path: str, res: AuditResult | None, err: str, fr: Fmt, f: Fmt,
         saved = (MV.gap(fr, res.proposed.total_cost_usd, alt.total_cost_usd) if res.proposed is not None and
                  res.proposed.total_cost_usd is not None and alt.total_cost_usd is not None
                  else fr.money(res.savings_usd))  # as the proposal's section says it, from the totals shown
-        role = (_("costs %(amount)s less, not the same work", amount=saved)
+        slower = {g.what for g in res.alternative_gives_up} == {"wall_days"}  # the same run, later (review60)
+        role = (_("costs %(amount)s less, takes longer", amount=saved) if slower
+                else _("costs %(amount)s less, not the same work", amount=saved)
                 if res.alternative_gives_up else _("saves %(amount)s", amount=saved))
         better = _("%(name)s (%(role)s)", name=better, role=role)
     elif alt and getattr(res, "alternative_is_proposal", False):
