@@ -37,7 +37,9 @@ def test_ttft_adds_the_step_in_flight(kb, accuracy):
     nobody waits for a slot or the prompt budget. 0.14.1 schedules a
     step ahead (async scheduling, the default from 0.12.0; the row's server states it), so the mean TTFT is the
     prompt's service plus half the step running plus the whole step scheduled behind it, each as often as a step
-    runs: service + 0.987 x 1.5 steps; the p95 the service plus (1 - 0.05 / 0.987) of the step plus one step."""
+    runs: service + 0.987 x 1.5 steps; the p95 the service plus (1 - 0.05 / 0.987) of the step plus one step. The
+    mean adds the prompts taken in with it (engttft63, :func:`rate.taken_with`): 1/s x a ~21.6 ms step = 0.0216 of
+    one, at one prompt's time in a step; its p95 none (no other prompt arrives over 97.9% of steps)."""
     _, job, s = _rq(kb, accuracy, "RQ03")
     at = s.rate.at_rate
     p = R.at_batch(job, s.engine, s.replica, at.batch)
@@ -46,7 +48,11 @@ def test_ttft_adds_the_step_in_flight(kb, accuracy):
     assert at.batch == pytest.approx(1.0 * (198 * p.tpot + at.ttft_mean), rel=0.02)
     assert busy == pytest.approx(0.987, abs=2e-3)
     assert R.scheduled_ahead(job, s.engine)
-    assert at.ttft_mean == pytest.approx(service + busy * p.tpot / 2 + busy * p.tpot, rel=1e-3)
+    lam = at.batch / (p.ttft + 198 * p.tpot)
+    taken, taken95 = R.taken_with(job, s.engine, p, lam, at.batch)
+    assert taken == pytest.approx(lam * p.tpot * (p.tpot - p.decode_step) * 198 / at.batch, rel=1e-9)
+    assert taken95 == 0.0
+    assert at.ttft_mean == pytest.approx(service + busy * p.tpot / 2 + busy * p.tpot + taken, rel=1e-3)
     assert at.ttft_p95 == pytest.approx(service + p.tpot * (1 - 0.05 / busy) + p.tpot, rel=1e-3)
 
 

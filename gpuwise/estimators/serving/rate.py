@@ -31,6 +31,9 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers), it takes in new
   requests only as a step ends, when the step after it is already scheduled without them: a prompt that finds the
   engine busy waits that whole step too (:func:`ahead`).
+* **The prompts taken in with it.** The step that carries a new prompt carries the others that arrived over the
+  step before it (the engine takes in every waiting request between steps and answers the first tokens when the
+  whole step has run): a Poisson count of them, as many as the step's budget holds (:func:`taken_with`).
 * **Percentiles.** A wait is zero with chance ``1 - C`` and otherwise exponential (the M/M/c shape),
   so its 95th percentile is ``mean | waiting x ln(C / 0.05)``; the two waits' percentiles are added
   (an upper bound).
@@ -189,6 +192,34 @@ def ahead(busy: float, step: float) -> tuple[float, float]:
     return busy * step, (step if busy > TAIL else 0.0)
 
 
+def taken_with(job: Any, eng: Engine, p: Point, lam: float, b: float) -> tuple[float, float]:
+    """(mean, p95) time the step that carries an arrival's prompt spends on the other prompts taken in with it, where
+    prompt chunks ride on the decode steps. The engine takes in every request that arrived over the step in flight once
+    it ends and schedules their prompts together, first come first served up to the step's token budget, and answers
+    each request's first token only when that whole step has run (TensorRT-LLM's executor,
+    cpp/tensorrt_llm/executor/executorImpl.cpp at 036a60f7: ``executionLoop`` runs ``forwardSync``, answers
+    (``populateNewResponses``), then ``fetchNewRequests`` takes every queued request and ``forwardAsync`` schedules them
+    in the next step; MicroBatchScheduler gives each waiting prompt min(its tokens, the budget left); vLLM's scheduler
+    fills max_num_batched_tokens from the waiting queue likewise). The open-loop point prices the step that carries a
+    prompt as the decodes and that prompt alone (:func:`.load._timed`'s ``carry``); the others arrived over the step
+    before, a Poisson count of mean ``a = lam x step`` (the arrival sees the time average), each adding what one prompt
+    adds to a step at the open-loop point: its TPOT less its decode step, the time a step spends on the prompts that
+    reach it there (``max(b, 1) / output`` of them a token). Only as many as the budget holds beside the decodes and the
+    arrival's own prompt join it (none where its prompt fills the budget: chunked over several steps, each full). The
+    95th percentile takes the count's (:func:`poisson_p95`)."""
+    per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0
+    a = lam * p.tpot * per_step
+    if p.tpot <= p.decode_step or a <= 0:
+        return 0.0, 0.0
+    prompt, output = request_lengths(job.w)
+    pre = prefill_tokens(job.w, prompt, eng.fw)
+    fit = max(eng.chunk - b - pre, 0.0) / pre  # other whole prompts the budget holds beside decodes and this one
+    # one prompt's time in a step: the point's prompt time a step over the prompts that reach one of its steps
+    # (max(b, 1) / output x tokens a step: the point is timed at one request below one)
+    each = (p.tpot - p.decode_step) * output / max(b, 1.0)
+    return each * min(a, fit), each * min(poisson_p95(a), fit)
+
+
 def slots(job: Any, eng: Engine, rep: Replica) -> int:
     """Sequences the scheduler admits per copy: the batch where the copy's throughput peaks."""
     top = capacity_point(job, eng, rep, None, None) if rep.fits else None
@@ -257,6 +288,9 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
     res_mean, res95 = residual_mix([(busy * (1.0 - p.prefill_busy), in_step), (busy * p.prefill_busy, p.prefill_run)])
     if step_ahead:  # and the step already scheduled behind it
         more_mean, more95 = ahead(busy, p.tpot)
+        res_mean, res95 = res_mean + more_mean, res95 + more95
+    if eng.fw.continuous_batching and eng.fw.mixed_prefill:  # the prompts its step takes in with it
+        more_mean, more95 = taken_with(job, eng, p, lam, b)
         res_mean, res95 = res_mean + more_mean, res95 + more95
     tpot95 = tpot_p95(job, eng, rep, p, lam, output, c)
     stable = b < c and a_pre < m
