@@ -133,7 +133,10 @@ a count or two GPUs in a GPU's name, a quote's total and a price of the other mo
 1.2k or 1M/day, a catalog model beside another size, YAML in a Markdown fence and TOML, a plan's runs a week) and those of round 51
 (benchmarks/hostile_round51.py: a plan's months as calendar months, a rental priced per instance, engines not
 modelled, lists where one value goes, CNY amounts in a USD file, a count after a GPU's name, hours a day as a working
-day, JSON comments and full-width colons, encodings and separators), over
+day, JSON comments and full-width colons, encodings and separators) and those of round 52
+(benchmarks/hostile_round52.py: GPUs as vendors' quotes name them, prices in other locales' forms, rates and
+latencies as dashboards write them, ISO 8601 durations, growth a month or a year, a plan's month as a quarter,
+another format's version key, ~ and $HOME in a quoted -o, --json), over
 every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -146,7 +149,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round51: eleven's to fifty-first's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round52: eleven's to fifty-second's)
 
 Exit status 1 when a case fails.
 """
@@ -276,6 +279,7 @@ from benchmarks import (  # noqa: E402
     hostile_round49,
     hostile_round50,
     hostile_round51,
+    hostile_round52,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -292,7 +296,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (43, hostile_round43), (44, hostile_round44),
                     (45, hostile_round45), (46, hostile_round46), (47, hostile_round47),
                     (48, hostile_round48), (48, hostile_left60), (49, hostile_round49),
-                    (50, hostile_round50), (51, hostile_round51)):
+                    (50, hostile_round50), (51, hostile_round51), (52, hostile_round52)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -414,7 +418,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48", "round49", "round50", "round51") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48", "round49", "round50", "round51", "round52") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
