@@ -34,6 +34,13 @@ _STATED_FORM = {"sxm": "sxm", "sxm2": "sxm", "sxm3": "sxm", "sxm4": "sxm", "sxm5
                 "dgx": "sxm", "oam": "oam", "pcie": "pcie", "pci": "pcie"}
 """A word of a GPU name that says its form factor (rule 1b): HGX boards and DGX systems hold SXM modules."""
 _STATED_GB = re.compile(r"(\d+)(?:gb|g|gib)", re.IGNORECASE)
+_STATED_MEMORY = re.compile(r"hbm[23]?e?|gddr[5-7]x?|lpddr5x?", re.IGNORECASE)
+"""A word of a GPU name that says its memory type, as vendors' quotes write it ('H100 80GB HBM3 SXM5', 'RTX 4090 24GB
+GDDR6X'): gpus.yaml ``memory.type``."""
+_STATED_GEN = re.compile(r"(?:pcie)?gen([3-6])", re.IGNORECASE)
+"""A word of a GPU name that says its PCIe generation ('A100 80GB PCIe Gen4'): gpus.yaml ``link.pcie_gen``."""
+_BOARD_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[-\s]?gpus?(?!\w)", re.IGNORECASE)
+"""The GPUs of a board or a system written into its name, as quotes write an HGX baseboard ('HGX H100 8-GPU')."""
 _WORDS = re.compile(r"[\s_\-/.()]+")
 _SEVERAL = re.compile(r"\s*(?:[,;+&]|\band\b)\s*")  # between the names of a list written as text
 _PACKAGED = re.compile(
@@ -91,6 +98,8 @@ class _Card:
     family: str
     form: str
     gb: float
+    memory: str = ""  # its memory type in lower case ('hbm3'), rule 7
+    pcie_gen: int = 0
 
 
 @record
@@ -118,7 +127,8 @@ class NameIndex:
         for n in unlisted:  # gpus.yaml ``not_listed``: a card of its own the catalog does not hold, this one nearest
             self.unlisted[norm(n)] = ident
         if card is not None:
-            self.cards[ident] = _Card(ident.split("-")[0], card.form_factor, float(card.memory.gb))
+            self.cards[ident] = _Card(ident.split("-")[0], card.form_factor, float(card.memory.gb),
+                                      str(card.memory.type).lower(), int(card.link.pcie_gen))
 
     # ------------------------------------------------------------------------- rule 2
     def _other_forms(self, ident: str, key: str) -> list[str]:
@@ -162,7 +172,7 @@ class NameIndex:
             return Resolved(base, "name.packaged", {"name": str(name), "label": self.labels[base], "id": base})
         if self.kind == "gpu" and (stated := self._stated(str(name), where)) is not None:
             return stated
-        if self.kind == "gpu" and (near := self.unlisted.get(key) or self.unlisted.get(_bare(str(name))[2])):
+        if self.kind == "gpu" and (near := self.unlisted.get(key) or self.unlisted.get(_bare(str(name)).key)):
             # the Tesla V100S, a PCIe card of its own (NVIDIA's V100S datasheet: 1,134 GB/s, 16.4 TFLOPS FP32), was
             # 'ambiguous: v100-16gb-sxm2, v100-32gb-sxm2', the prefix rule reading its S as the start of SXM2
             raise UserError(N_("'%(name)s' is not in the catalog: a card of its own, not the %(label)s"),
@@ -214,8 +224,9 @@ class NameIndex:
             return
         got = re.fullmatch(r"\s*(\d{1,6})\s*[x×*]\s*(.+)", name, flags=re.IGNORECASE)
         after = re.fullmatch(r"\s*(.+?)\s*[x×*]\s*(\d{1,6})\s*", name, flags=re.IGNORECASE)
+        board = _BOARD_COUNT.search(name)  # 'HGX H100 8-GPU' (round 52): the board's GPUs, the rest its part
         count_text, gpu_text = (got.group(1), got.group(2)) if got else (after.group(2), after.group(1)) if after else (
-            "0", "")
+            (board.group(1), f"{name[:board.start()]} {name[board.end():]}") if board else ("0", ""))
         if int(count_text) < 1:
             return
         try:
@@ -260,13 +271,19 @@ class NameIndex:
         but a family whose parts of that form and memory are several is ambiguous between those ('DGX A100': the
         system shipped with 40 GB and with 80 GB A100 SXM4 modules, NVIDIA's DGX A100 datasheet), and one such part
         is it ('DGX A100 80GB')."""
-        forms, sizes, key = _bare(name)
-        if not (forms or sizes) or not key:
+        said = _bare(name)
+        forms, sizes, key = said.forms, said.sizes, said.key
+        if not (forms or sizes or said.memories or said.gens) or not key:
             return None
         ident = self.exact.get(key) or self.defaults.get(key)
+        card = self.cards.get(ident or "")
+        if card is not None and not said.fits(card) and (said.memories or said.gens):
+            # a memory type or PCIe generation the part read does not have, another of its family has: 'H100 80GB
+            # HBM2e' is the PCIe card (round 52); one such part is it, else the name stays unknown
+            kin = [i for i, c in self.cards.items() if c.family == card.family and said.fits(c)]
+            return Resolved(kin[0]) if len(kin) == 1 else None
         if ident is None:
-            kin = sorted(i for i, c in self.cards.items()
-                         if c.family == key and not forms - {c.form} and not sizes - {round(c.gb)})
+            kin = sorted(i for i, c in self.cards.items() if c.family == key and said.fits(c))
             if len(kin) == 1:
                 return Resolved(kin[0])
             if kin:
@@ -277,8 +294,7 @@ class NameIndex:
                                 else N_("give the variant, e.g. %(example)s"),
                                 hint_values={"example": f"{name.strip()} {gbs[-1]}GB" if len(gbs) == len(kin)
                                              else kin[0]})
-        card = self.cards.get(ident or "")
-        if ident is None or card is None or forms - {card.form} or sizes - {round(card.gb)}:
+        if ident is None or card is None or not said.fits(card):
             return None
         if key in self.defaults and key not in self.exact:
             return Resolved(ident, "name.default", {"name": name, "label": self.labels[ident], "id": ident})
@@ -360,20 +376,44 @@ class NameIndex:
         return ids[:max(n, len(first))]
 
 
-def _bare(name: str) -> tuple[set[str], set[int], str]:
-    """A GPU name's form-factor words (as the form they say), its memory sizes in GB, and the rest normalised (rule
-    7): 'DGX A100 80GB' -> ({'sxm'}, {80}, 'a100')."""
+@record
+class _Said:
+    """What a GPU name says of its part besides the part's own name (rule 7): form factors, memory sizes in GB,
+    memory types, PCIe generations; ``key``: the rest, normalised."""
+
+    forms: set[str]
+    sizes: set[int]
+    memories: set[str]
+    gens: set[int]
+    key: str
+
+    def fits(self, card: _Card) -> bool:
+        """Whether ``card`` has every one of them."""
+        return not (self.forms - {card.form} or self.sizes - {round(card.gb)} or self.memories - {card.memory}
+                    or self.gens - {card.pcie_gen})
+
+
+def _bare(name: str) -> _Said:
+    """A GPU name's form-factor words (as the form they say), its memory sizes in GB, memory types and PCIe
+    generations, and the rest normalised (rule 7): 'DGX A100 80GB' -> ({'sxm'}, {80}, set(), set(), 'a100'), 'A100 80GB
+    PCIe Gen4' -> ({'pcie'}, {80}, set(), {4}, 'a100')."""
     forms: set[str] = set()
     sizes: set[int] = set()
+    memories: set[str] = set()
+    gens: set[int] = set()
     rest: list[str] = []
     for word in (w for w in _WORDS.split(name.strip()) if w):
         if (form := _STATED_FORM.get(word.lower())) is not None:
             forms.add(form)
         elif (gb := _STATED_GB.fullmatch(word)) is not None:
             sizes.add(int(gb.group(1)))
+        elif _STATED_MEMORY.fullmatch(word):
+            memories.add(word.lower())
+        elif (gen := _STATED_GEN.fullmatch(word)) is not None:
+            gens.add(int(gen.group(1)))
         else:
             rest.append(word)
-    return forms, sizes, norm(" ".join(rest)) if rest else ""
+    return _Said(forms, sizes, memories, gens, norm(" ".join(rest)) if rest else "")
 
 
 def published(model: Any, name: Any) -> str | None:
