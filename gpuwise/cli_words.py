@@ -204,6 +204,12 @@ markdown`` was refused with the list of formats alone, hostile round 26), a curr
 write them (``--currency RMB``, ``yuan``, ``¥``, ``$``; ``--lang cn``, ``中文``, ``english``: refused with the two
 choices alone, hostile round 47). An alias is offered only where the refusal lists its choice."""
 
+OPTION_ALIASES = {"--json": "--format json", "--html": "--format html", "--md": "--format md",
+                  "--markdown": "--format md", "--text": "--format text", "--txt": "--format text",
+                  "--output-format": "--format", "--out-format": "--format", "--fmt": "--format"}
+"""Other tools' options for a report's format (``jq``-minded ``--json``, ``--output-format json``): 'unrecognized
+arguments: --json' offered nothing, difflib finding no option close (hostile round 52)."""
+
 
 def close_word(argv: Sequence[str], message: str, lang: str,
                whole: Callable[[], argparse.ArgumentParser]) -> str | None:
@@ -239,6 +245,9 @@ def close_word(argv: Sequence[str], message: str, lang: str,
         word = token.split("=", 1)[0] if token.startswith("--") else token
         if word in commands or word in options or word not in message:
             continue
+        if word.lower() in OPTION_ALIASES and "--format" in options:  # '--json' (hostile round 52)
+            words = _catalog(lang) if lang != "en" else gettext.NullTranslations()
+            return words.gettext(CLOSE_WORD) % {"name": OPTION_ALIASES[word.lower()]}
         # a value an option's type reads ('--gpus "8 GPUs"': not a whole number) is matched against nothing: it
         # was offered the command 'gpus' (hostile round 45); a choice, a command or a stray word still is
         if i and argv[i - 1] in typed:

@@ -142,6 +142,11 @@ def this_month() -> dt.date:
 _NTH_MONTH = re.compile(r"(?:month|mo|m)\.?\s*(\d{1,3})|(\d{1,3})\s*(?:st|nd|rd|th)(?:\s+month)?"
                         r"|第\s*(\d{1,3})\s*个?月", re.IGNORECASE)
 _HAN_MONTH = re.compile(r"(\d{1,2})\s*月(?:份)?")
+_QUARTER = re.compile(r"(?:(?P<y1>\d{4})\s*[-/ ]?\s*)?q(?P<q>[1-4])(?:\s*[-/ ]?\s*(?P<y2>\d{4}))?"
+                      r"|(?:(?P<y3>\d{4})\s*年\s*)?第?(?P<hq>[1-4一二三四])\s*季度?", re.IGNORECASE)
+"""A calendar quarter ('2027-Q2', 'Q3 2027', 'Q3', '2027年第二季度'), hostile round 52."""
+_SAID_MONTH = {"now": 1, "this month": 1, "today": 1, "next month": 2, "本月": 1, "这个月": 1, "下个月": 2, "下月": 2}
+"""A plan's month said in words, counted from month 1, this month (hostile round 52)."""
 
 
 def plan_month_text(v: Any, field: str) -> Any:
@@ -163,6 +168,11 @@ def plan_month_text(v: Any, field: str) -> Any:
         n = int(next(g for g in ordinal.groups() if g))
         raise Said(N_("%(field)s counts the plan's months from 1: %(given)s is %(field)s: %(n)s"), field=field,
                    given=shown, n=n)
+    if (said := _SAID_MONTH.get(" ".join(text.lower().split()))) is not None:
+        raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s is %(field)s: "
+                      "%(n)s"), field=field, given=shown, now=f"{first:%Y-%m}", n=said)
+    if (quarter := _QUARTER.fullmatch(text)) is not None:
+        _quarter(quarter, first, field, shown)
     name = _month(text.rstrip(".")) if text else None
     if name is None and (han := _HAN_MONTH.fullmatch(text)) and 1 <= int(han.group(1)) <= 12:
         name = int(han.group(1))
@@ -178,3 +188,21 @@ def plan_month_text(v: Any, field: str) -> Any:
                           "this month (%(now)s)"), given=shown, field=field, now=f"{first:%Y-%m}")
     raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s is %(field)s: %(n)s"),
                field=field, given=shown, now=f"{first:%Y-%m}", n=n)
+
+
+def _quarter(got: re.Match, first: dt.date, field: str, shown: str) -> None:
+    """Refuse a quarter given for a plan's month: its three months' numbers in the plan said, its first offered; a
+    quarter without a year is the next one (this one while it lasts, from month 1)."""
+    han = got.group("hq") or ""
+    q = int(got.group("q") or (han if han.isdigit() else "一二三四".index(han) + 1))
+    year_text = got.group("y1") or got.group("y2") or got.group("y3")
+    start = 3 * (q - 1) + 1
+    year = (first.year if start + 2 >= first.month else first.year + 1) if year_text is None else int(year_text)
+    n = year * 12 + start - (first.year * 12 + first.month) + 1
+    if n + 2 < 1:
+        raise Said(N_("%(given)s is before the plan's first month: %(field)s counts the plan's months from 1, "
+                      "this month (%(now)s)"), given=shown, field=field, now=f"{first:%Y-%m}")
+    begin = max(n, 1)
+    raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s, a quarter, is months "
+                  "%(begin)s to %(end)s of the plan: %(field)s: %(begin)s for its first"), field=field, given=shown,
+               now=f"{first:%Y-%m}", begin=begin, end=n + 2)

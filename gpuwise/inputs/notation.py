@@ -24,10 +24,12 @@ _BASE = {"x": (16, N_("%(given)s is a hexadecimal number (%(meant)s in decimal):
 _GROUPED = re.compile(r"[-+]?[0-9_]*[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9_]+)?", re.ASCII)
 _BASE_60 = re.compile(r"([-+]?)([0-9][0-9_]*)((?::[0-5]?[0-9])+)(\.[0-9_]*)?", re.ASCII)
 _THOUSANDS = re.compile(r"[-+]?[0-9]{1,3}(?P<sep>[,' \u00a0\u2009\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*"
-                        r"(?P<point>\.[0-9]+)?")
-"""Digits grouped by threes with a comma, a space (plain, no-break or thin) or an apostrophe: '1,000', '1 000'."""
+                        r"(?P<point>[.,][0-9]+)?")
+"""Digits grouped by threes with a comma, a space (plain, no-break or thin) or an apostrophe: '1,000', '1 000'; a
+decimal comma after spaces, as French writes an amount ('1 234,56', hostile round 52)."""
 _POINTS = re.compile(r"[-+]?[0-9]{1,3}(?:\.[0-9]{3}){2,}|[-+]?[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+")
 """Digits grouped by points, as much of Europe writes them: '1.000.000', '1.000,5' (a decimal comma after them)."""
+_NOT_FINITE = re.compile(r"[-+]?(?:nan|inf|infinity)", re.IGNORECASE)
 _DECIMAL_COMMA = re.compile(r"[-+]?[0-9]+,[0-9]+")
 _SEPARATORS = {",": Term(N_("commas")), "'": Term(N_("apostrophes"))}
 
@@ -88,6 +90,8 @@ def meant(text: str) -> Meant | None:
     t = text.strip()
     if not t or len(t) > 60 or PLAIN.fullmatch(t):
         return None
+    if _NOT_FINITE.fullmatch(t):  # JSON's NaN and Infinity (Python's json.dumps writes them): text to YAML
+        return Meant(N_("%(given)s is not a finite number: write a number"), given=repr(t))
     m = _BASED.fullmatch(t)
     if m and m.group(2).lower() in _BASE:
         base, template = _BASE[m.group(2).lower()]
@@ -120,8 +124,11 @@ def _grouped(t: str) -> Grouped | None:
     ('1,5', '1.000,5'): pydantic's 'unable to parse string as a number' offered nothing (hostile round 44). One
     comma before three digits ('1,500') is said both ways: 1500 in English, 1.5 where the comma is the point."""
     m = _THOUSANDS.fullmatch(t)
+    if m is not None and (m.group("point") or ".")[0] == "," and m.group("sep") in ",'":
+        m = None  # '1,234,56': no grouping of a decimal comma; an apostrophe groups a decimal point (Swiss)
     if m is not None:
-        plain = re.sub(r"[,' \u00a0\u2009\u202f]", "", t)
+        point = m.group("point") or ""
+        plain = re.sub(r"[,' \u00a0\u2009\u202f]", "", t[:len(t) - len(point)]) + point.replace(",", ".")
         if m.group("sep") == "," and t.count(",") == 1 and not m.group("point"):
             said = Grouped(N_("%(given)s has a comma in a number: write %(meant)s, or %(decimal)s if the comma is "
                               "the decimal point"), given=repr(t), meant=plain,

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..errors import N_
+from ..errors import N_, Term
 from .notation import PLAIN, Meant
 from .units import _AMOUNT, _SAID, _kind, _number, _offer, raise_unit_written
 
@@ -20,6 +20,21 @@ _RANGE = re.compile(rf"\s*(?P<low>{PLAIN.pattern})\s*(?:-|–|—|to|\.\.)\s*(?P
 _PRODUCT = re.compile(r"\s*(?P<a>\d+)\s*[x×*]\s*(?P<b>\d+)\s*(?:gpus?)?\s*", re.I)
 _CENTS = re.compile(rf"\s*(?P<num>{PLAIN.pattern})\s*(?:¢|c|ct|cts|cents?)\s*(?:(?:/|per\s+|an?\s+)kwh)?\s*", re.I)
 _ISO_DATE = re.compile(r"\s*\d{4}-\d{2}-\d{2}\s*", re.ASCII)
+_BOUND = re.compile(r"\s*(?:<=?|≤|=<|<|under|below|less than|at most|max\.?|maximum|up to|within|p\d\d\s*(?:<=?|≤|<))"
+                    r"\s*(?P<rest>.+?)\s*", re.I)
+"""A target written with its comparison, as an SLO states it ('<500ms', '≤ 500 ms', 'under 2s'): the field is the
+bound itself (hostile round 52)."""
+_ISO_DURATION = re.compile(r"\s*P(?:(?P<Y>\d+(?:\.\d+)?)Y)?(?:(?P<M>\d+(?:\.\d+)?)M)?(?:(?P<W>\d+(?:\.\d+)?)W)?"
+                           r"(?:(?P<D>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
+                           r"(?:(?P<s>\d+(?:\.\d+)?)S)?)?\s*", re.I)
+"""An ISO 8601 duration ('P14D', 'P2W', 'P3M', 'P1Y', 'PT0.5S'), as a calendar, a config or a JSON schema writes one."""
+#: The size of each of a duration's parts in a field's unit, by the field's kind: years and months have no fixed
+#: number of days (nor days a number of months), so a duration mixing them into another unit is offered nothing.
+_DURATION_UNITS = {"days": {"W": 7.0, "D": 1.0, "h": 1 / 24, "m": 1 / 1440, "s": 1 / 86400},
+                   "months": {"Y": 12.0, "M": 1.0},
+                   "hours": {"D": 24.0, "h": 1.0, "m": 1 / 60, "s": 1 / 3600},
+                   "s": {"h": 3600.0, "m": 60.0, "s": 1.0}, "ms": {"h": 3.6e6, "m": 6e4, "s": 1e3}}
+_DURATION_SAID = N_("%(given)s is an ISO 8601 duration, and %(field)s is a number of %(unit)s: write the number")
 
 _ALONE = N_("%(given)s: %(field)s takes the number alone: write %(meant)s")
 _RANGE_SAID = N_("%(given)s is a range, and %(field)s takes one number: write %(low)s or %(high)s, or one between")
@@ -45,7 +60,8 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
             return
         _date_for_days(day, repr(v), name, bounds, today)
         return
-    approx = _APPROX.fullmatch(v)
+    _duration(v, name, bounds)
+    approx = _APPROX.fullmatch(v) or _BOUND.fullmatch(v)
     if approx is not None:
         rest = approx.group("rest")
         if PLAIN.fullmatch(rest):
@@ -113,3 +129,22 @@ def _date_for_days(day: dt.date, given: str, name: str, bounds: dict[str, float]
     if days < 1:
         raise Meant(_DATE_PAST, given=given, field=name, today=today.isoformat())
     raise _offer(_DATE_AHEAD, float(days), bounds, given=given, field=name, meant=str(days), today=today.isoformat())
+
+
+def _duration(v: str, name: str, bounds: dict[str, float]) -> None:
+    """An ISO 8601 duration given where a number of days, months, hours or (milli)seconds goes ('P14D', 'P3M',
+    'PT0.5S'): pydantic's 'unable to parse string as a number' (hostile round 52); the number in the field's unit
+    offered where its parts convert exactly (weeks and days to days, years and months to months), else the field's
+    unit said."""
+    m = _ISO_DURATION.fullmatch(v)
+    kind = (_kind(name) or ("",))[0]
+    if m is None or kind not in _DURATION_UNITS or not any(m.groupdict().values()):
+        return
+    sizes = _DURATION_UNITS[kind]
+    parts = {k: float(x) for k, x in m.groupdict().items() if x is not None}
+    unit = {"days": N_("days"), "months": N_("months"), "hours": N_("hours"), "s": N_("seconds"),
+            "ms": N_("milliseconds")}[kind]
+    if any(k not in sizes for k in parts):
+        raise Meant(_DURATION_SAID, given=repr(v), field=name, unit=Term(unit))
+    value = sum(x * sizes[k] for k, x in parts.items())
+    raise _offer(_SAID[kind], value, bounds, given=repr(v), field=name, meant=_number(value))

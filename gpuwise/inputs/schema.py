@@ -85,6 +85,11 @@ _ONE_VALUE = {"int_type", "int_parsing", "float_type", "float_parsing", "string_
 """pydantic's complaints of a field that takes one value, where a list given is told as a list (round 51)."""
 
 
+_VERSION_KEYS = frozenset({"version", "schemaversion", "apiversion", "kind", "formatversion", "fileversion",
+                           "contractversion", "gpuwiseversion", "specversion"})
+"""Top-level keys other tools' file formats carry (Kubernetes' apiVersion and kind, Compose's version)."""
+
+
 def explain_validation(exc: ValidationError, model: type[BaseModel], where: str) -> UserError:
     errors = exc.errors()
     # a misspelt key is also a missing one ('wrkload' given, 'workload' missing): the misspelling is the news
@@ -121,7 +126,12 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         hint, hint_values = ((N_("did you mean '%(name)s'?"), {"name": close[0]}) if close
                              else (N_("valid keys: %(names)s"), {"names": ", ".join(valid)}) if valid else (None, None))
         key = str(loc[-1])
-        if key.lower().endswith("_cny") and f"{key[:-4].lower()}_usd" in valid:
+        if len(loc) == 1 and re.sub(r"[-_ ]", "", key.lower()) in _VERSION_KEYS:
+            # 'version: 2', 'apiVersion: gpuwise/v1' from another tool's format (hostile round 52): the valid keys
+            # listed, not why this one is none
+            msg = N_("unknown key: gpuwise's requirements, proposal and plan files carry no version or kind")
+            hint, hint_values = N_("remove it: a file is read by its fields, as docs/formats.md lists them"), {}
+        elif key.lower().endswith("_cny") and f"{key[:-4].lower()}_usd" in valid:
             # 'hourly_cny: 28' was offered hourly_usd alone, as if 28 yuan were 28 dollars (hostile round 51)
             hint = N_("did you mean '%(name)s' with constraints.currency: CNY? Every amount is written under its "
                       "_usd name, in the file's one currency")

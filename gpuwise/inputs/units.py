@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from ..errors import N_, Said
-from .notation import PLAIN, Meant, parse_money
+from .notation import PLAIN, Meant, parse_money, raise_other_currency
 
 _WITH_UNIT = re.compile(rf"\s*(?P<num>{PLAIN.pattern})\s*(?P<unit>[^\d\s.+-].*?)\s*", re.ASCII)
 
@@ -33,7 +33,7 @@ _RATE = {"/s": 1.0, "/sec": 1.0, "rps": 1.0, "qps": 1.0, "req/s": 1.0, "requests
          "/min": 1 / 60, "rpm": 1 / 60, "req/min": 1 / 60, "requests/min": 1 / 60, "per minute": 1 / 60,
          "/h": 1 / 3600, "/hr": 1 / 3600, "/hour": 1 / 3600, "req/h": 1 / 3600, "per hour": 1 / 3600,
          "/day": 1 / 86400, "/d": 1 / 86400, "req/day": 1 / 86400, "requests/day": 1 / 86400, "per day": 1 / 86400,
-         "a day": 1 / 86400}
+         "a day": 1 / 86400, "a second": 1.0, "a minute": 1 / 60, "an hour": 1 / 3600}
 #: A request rate's multiplier before its unit, or alone ('1.2k', '1M/day', '2k rpm': a dashboard's figure).
 _RATE_MULT = {"k": 1e3, "m": 1e6}
 
@@ -78,6 +78,8 @@ _PER_UNIT = {"hourly_usd": r"(?:(?:/|per\s+|an?\s+)(?:gpu[\s/-]*)?(?:h|hr|hour)s
                            r"|\s*(?:/|每)\s*(?:卡\s*)?(?:小时|时|h)(?:\s*/\s*卡)?)",
              "electricity_usd_per_kwh": r"(?:/|per\s+|an?\s+)kwh",
              "value_of_a_day_usd": r"(?:/|per\s+|an?\s+)(?:d|day)",
+             # a quote's price of one GPU ('$30,000.00/GPU', '30,000 per GPU', '$30,000 each', hostile round 52)
+             "unit_price_usd": r"(?:(?:/|per\s+|an?\s+)(?:gpu|card|unit|pc|piece)|\s*each|\s*ea\.?)",
              # no field's: a price CSV's cell priced by the month ('$1800/month'), offered an hour (round 48)
              "a_month": r"(?:/|per\s+|an?\s+)(?:mo|mon|mth|month)s?"}
 
@@ -193,12 +195,24 @@ def amount_per_unit(v: str, name: str) -> tuple[float, str | None] | None:
         return None
 
 
+_FOR_GPUS = re.compile(r"(?P<price>.+?)\s*(?:\bfor\s+(?P<n>\d{1,4})\s*(?:x\s*)?(?:gpus?|cards?)"
+                       r"|\(\s*(?P<m>\d{1,4})\s*(?:x|gpus?|x\s*gpus?)\s*\))\s*", re.I)
+_FOR_GPUS_SAID = N_("%(given)s is a price for %(n)s GPUs, and %(field)s is one GPU's: write %(meant)s")
+
+
 def _per_unit_amount(v: str, name: str) -> None:
     """A price a unit written with its currency and unit: refused offering the amount, in the file's currency as
-    the field is (hostile round 45)."""
+    the field is (hostile round 45); a price for several GPUs ('$19.92/hr for 8 GPUs', an instance's) offering one
+    GPU's, and an amount in a currency gpuwise does not price in ('2,49 €/h') naming it (hostile round 52)."""
+    several = _FOR_GPUS.fullmatch(v) if name == "hourly_usd" else None
+    if several is not None and (n := int(several.group("n") or several.group("m"))) > 0:
+        whole = amount_per_unit(several.group("price"), name)
+        if whole is not None:
+            raise Meant(_FOR_GPUS_SAID, given=repr(v.strip()), n=n, field=name, meant=f"{whole[0] / n:.6g}")
     read = amount_per_unit(v, name)
     if read is not None:
         raise Meant(_AMOUNT, given=repr(v.strip()), field=name, meant=f"{read[0]:.15g}")
+    raise_other_currency(v)
 
 
 def _number(v: float) -> str:
@@ -213,13 +227,14 @@ _PAST = {"le": N_("%(meant)s is past its bound: %(field)s must be at most %(boun
          "gt": N_("%(meant)s is past its bound: %(field)s must be more than %(bound)s")}
 
 
-def _offer(template: str, value: float, bounds: dict[str, float], **values: Any) -> Meant:
+def _offer(template: str | tuple[str, ...], value: float, bounds: dict[str, float], **values: Any) -> Meant:
     """The refusal offering ``value`` (written as ``values['meant']``), with the bound it passes where it does."""
     past = next((k for k, b in bounds.items() if not {"le": value <= b, "lt": value < b, "ge": value >= b,
                                                       "gt": value > b}[k]), None)
     if past is None:
         return Meant(template, **values)
-    return Meant((template, _PAST[past]), **values, bound=f"{bounds[past]:g}")
+    return Meant((*template, _PAST[past]) if isinstance(template, tuple) else (template, _PAST[past]), **values,
+                 bound=f"{bounds[past]:g}")
 
 
 def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None) -> None:
@@ -247,10 +262,16 @@ def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None
     if what == "tokens":
         _tokens(v, name)
         return
-    m = _WITH_UNIT.fullmatch(v)
+    if name == "growth_per_month":
+        _growth(v, name, bounds)
+    grouped = _GROUPED_UNIT.fullmatch(v)  # '2,000 ms', '1,200 rpm' (hostile round 52): the thousands joined
+    m = _WITH_UNIT.fullmatch(v if grouped is None else grouped.group("num").replace(",", "") + " " +
+                             grouped.group("unit"))
     if m is None:
         return
     unit = _unit(m.group("unit"), what)
+    if what == "rate":  # '300 requests per minute', '5 queries a second' (hostile round 52): the noun before the unit
+        unit = re.sub(r"^(?:requests?|reqs?|queries|query|calls?)\s*(?=/|per\b|an?\b)", "", unit)
     scale = units.get(unit) or (units.get(unit.rstrip("s")) if what == "size" else None)
     mult = re.fullmatch(r"([km])\s*(.*)", unit) if what == "rate" and scale is None else None
     if mult and (mult.group(2) == "" or mult.group(2) in _RATE):  # '1.2k', '1M/day' (hostile round 50)
@@ -258,8 +279,37 @@ def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None
     if scale is None:
         return
     value = float(m.group("num")) * scale / own
-    raise _offer(_SAID[what], value, bounds, given=repr(v), field=name,
-                 meant=_whole(value) if what == "token_rate" else _number(value))
+    meant = _whole(value) if what == "token_rate" else _number(value)
+    if grouped is not None and re.fullmatch(r"\d{1,3},\d{3}", grouped.group("num")):
+        # one comma before three digits may be a decimal comma: both readings, as a number alone has them
+        decimal = float(grouped.group("num").replace(",", ".")) * scale / own
+        raise _offer((_SAID[what], _OR_DECIMAL), value, bounds, given=repr(v), field=name, meant=meant,
+                     decimal=_number(decimal))
+    raise _offer(_SAID[what], value, bounds, given=repr(v), field=name, meant=meant)
+
+
+_GROUPED_UNIT = re.compile(r"\s*(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?)\s*(?P<unit>[^\d\s.,+-].*?)\s*")
+_OR_DECIMAL = N_("or %(decimal)s if the comma is the decimal point")
+_MONTHLY = re.compile(r"%\s*(?:/\s*(?:mo|mon|month)|(?:a|per)\s+month|mom|m/m|monthly|month[- ]over[- ]month)")
+_YEARLY = re.compile(r"%\s*(?:/\s*(?:y|yr|year)|(?:a|per)\s+year|yoy|y/y|yearly|annually|a\s+yr|year[- ]over[- ]year)")
+_GROWTH_YEAR = N_("%(given)s is a growth a year, and %(field)s is a month's: write %(meant)s (compounded: 1 + %(year)s "
+                  "a year is 1 + %(meant)s a month over twelve months)")
+
+
+def _growth(v: str, name: str, bounds: dict[str, float]) -> None:
+    """A growth written a month with its period ('5%/mo', '5% MoM') or a year ('60%/yr', '60% YoY', hostile round
+    52): pydantic's 'unable to parse string as a number'; a month's share offered, a year's compounded to a
+    month's ((1 + yearly)^(1/12) - 1, as the plan compounds growth_per_month month on month)."""
+    m = re.fullmatch(rf"\s*(?P<num>{PLAIN.pattern})\s*(?P<unit>%.*?)\s*", v, re.ASCII)
+    if m is None:
+        return
+    unit, share = " ".join(m.group("unit").lower().split()), float(m.group("num")) / 100
+    if _MONTHLY.fullmatch(unit):
+        raise _offer(_SAID["fraction"], share, bounds, given=repr(v), field=name, meant=_number(share))
+    if _YEARLY.fullmatch(unit) and share > -1:
+        month = (1 + share) ** (1 / 12) - 1
+        raise _offer(_GROWTH_YEAR, month, bounds, given=repr(v), field=name, meant=_number(month),
+                     year=_number(share))
 
 
 #: A link's line rate written with its unit, in Gb/s: bits ('400 Gbps', '400Gb/s', '400G', '400GbE', '100 Mbps',

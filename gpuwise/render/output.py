@@ -269,12 +269,27 @@ def check_target(target: str | os.PathLike[str] | None, *,
         if os.path.isdir(target) or where.endswith(("/", os.sep)):  # 'reports/' names a directory: not a file 'reports'
             raise UserError(N_("is a directory, not a file"), where=where, hint=N_("give a file name"))
         if not Path(os.path.realpath(target)).parent.is_dir():
+            _shell_word(where)
             raise UserError(N_("the output's directory does not exist"), where=where)
     except OSError as exc:  # a path over PATH_MAX (ENAMETOOLONG) was an internal error
         raise UserError(N_("cannot write the output: %(strerror)s"), where=where,
                         values={"strerror": exc.strerror or exc}) from None
     except ValueError as exc:  # an embedded NUL in the name
         raise UserError(N_("cannot write the output: %(reason)s"), where=where, values={"reason": exc}) from None
+
+
+def _shell_word(where: str) -> None:
+    """An output path whose missing directory is a word the shell expands, written in quotes so it was not ('-o
+    "~/r.md"', '-o "$HOME/r.md"'): 'the output's directory does not exist' did not say why (hostile round 50's
+    leftover, round 52). gpuwise expands neither, as no program does: the shell does, outside quotes."""
+    if where.startswith("~"):
+        raise UserError(N_("the output's directory does not exist: ~ is the shell's word for the home directory, and "
+                           "the shell leaves it as it is inside quotes"), where=where,
+                        hint=N_("write ~ outside the quotes, or the whole path"))
+    if (var := re.search(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", where)) is not None:
+        raise UserError(N_("the output's directory does not exist: $%(name)s is a shell variable, and the shell "
+                           "leaves it as it is inside single quotes"), where=where, values={"name": var.group(1)},
+                        hint=N_("write it in double quotes or none, or the whole path"))
 
 
 def atomic_write_text(target: str | os.PathLike[str], text: str | Iterable[str]) -> Path:
