@@ -90,8 +90,6 @@ def meant(text: str) -> Meant | None:
     t = text.strip()
     if not t or len(t) > 60 or PLAIN.fullmatch(t):
         return None
-    if _NOT_FINITE.fullmatch(t):  # JSON's NaN and Infinity (Python's json.dumps writes them): text to YAML
-        return Meant(N_("%(given)s is not a finite number: write a number"), given=repr(t))
     m = _BASED.fullmatch(t)
     if m and m.group(2).lower() in _BASE:
         base, template = _BASE[m.group(2).lower()]
@@ -117,6 +115,14 @@ def meant(text: str) -> Meant | None:
     if not t.isascii() and _ascii_digits(t) is not None:
         return other_digits(t)
     return None
+
+
+def not_finite(text: str) -> Meant | None:
+    """JSON's ``NaN`` and ``Infinity`` (Python's json.dumps writes them), which YAML reads as text: an input file's
+    integer field said 'unable to parse string as an integer' (hostile round 52); None for other text."""
+    t = text.strip()
+    return Meant(N_("%(given)s is not a finite number: write a number"), given=repr(t)) if _NOT_FINITE.fullmatch(
+        t) else None
 
 
 def _grouped(t: str) -> Grouped | None:

@@ -18,7 +18,7 @@ from pydantic import (
 from ..errors import N_, Said
 from ..field import Field  # pydantic's Field(), made faster (gpuwise/field.py)
 from ..prebuilt import Prebuilt
-from .notation import meant
+from .notation import meant, not_finite
 from .prose import raise_prose_number
 from .units import raise_unit_written
 from .yes_no import raise_yes_no_word
@@ -81,6 +81,8 @@ class Strict(Prebuilt, BaseModel):
             raise_yes_no_word(v, info.field_name)  # 'marlin', 'enabled', 'always' (hostile round 46)
         if isinstance(v, str | list | dict) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_meant(v)
+            if isinstance(v, str) and (said := not_finite(v)) is not None:
+                raise said
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_unit_written(v, info.field_name, field_bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
             # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
