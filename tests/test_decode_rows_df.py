@@ -68,7 +68,7 @@ for _inl, _tpot in H100_TPOT:
     ROWS[f"DF{_n}"] = (_H1, "gemma-4-26b-a4b", "bf16", "", "h100-80gb-sxm", 1, "vllm", "0.28.0", "", "", _inl, 128,
                        round(1000 / _tpot, 2))
     _n += 1
-# branch decodeblind30 (validation README, 'Rows DF37-DF43'): the baselines engine projects keep beside their own
+# branch decodeblind30 (validation README, 'Rows DF37-DF45'): the baselines engine projects keep beside their own
 # engine's figures (the projects' own engines are not entered)
 _LUCE = ("https://github.com/Luce-Org/luce-megakernel/blob/fd693c72d36b7a5fd0d9a889f2798dc1c3cf379c/"
          "megakernel/RESULTS.md")
@@ -126,7 +126,7 @@ ROWS |= {
 }
 IDS = sorted(ROWS)
 # blind, on 44b2dc78 with the rows added (validation README, 'Rows DF01-DF36'); DF37-DF43 on 9219d574
-# (validation README, 'Rows DF37-DF43')
+# (validation README, 'Rows DF37-DF45')
 BLIND = {"DF01": 24.9, "DF02": 20.2, "DF03": 4.5, "DF04": 7.0, "DF05": 1.8, "DF06": -4.1, "DF07": -4.1, "DF08": 11.3,
          "DF09": 3.3, "DF10": 5.0, "DF11": 7.3, "DF12": 8.1, "DF13": 4.9, "DF14": 31.1, "DF15": 43.7, "DF16": 60.0,
          "DF17": 69.8, "DF18": 103.3, "DF19": 123.6, "DF20": 62.2, "DF21": 82.6, "DF22": 109.4, "DF23": 127.4,

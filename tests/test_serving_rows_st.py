@@ -2,7 +2,7 @@
 from ntuhpc/mlperf_inference_results_v5.0 at cf354115 (a copy of mlcommons/inference_results_v5.0), and three vLLM
 printouts on 4 x MI100 (btbtyler09/mi100-llm-testing), scored blind.
 
-The rule (validation README, 'Rows ST01-ST16'): every performance log in that copy of AMD's, ASUSTeK's, Supermicro's
+The rule (validation README, 'Rows ST01-ST19'): every performance log in that copy of AMD's, ASUSTeK's, Supermicro's
 and Dell's closed submissions for llama2-70b and llama3_1-405b on a catalogued card, one a system-benchmark-scenario:
 the three 8 x MI325X systems on AMD's vLLM 0.6.5 harness, ASUSTeK's 8 x H200 SXM, ASUSTeK's and Dell's 8 x H200 NVL on
 NVIDIA's harness. The figures below are copied from each log's mlperf_log_summary.txt; the checks redo the logs'
