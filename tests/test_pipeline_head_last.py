@@ -16,6 +16,8 @@ training/nvidia/llama3_8B-megatron/README.md) runs PP8 1.375x slower than PP2: 1
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gpuwise import estimate, knowledge
@@ -35,7 +37,9 @@ def _compute_s(pp: int, stack: str | None) -> float:
          "global_batch_tokens": 512 * S, "batch_size": 1, "zero_stage": 1, "gradient_checkpointing": False,
          "parallelism": {"tp": 1, "pp": pp}, **({"stack": stack} if stack else {})}
     t = estimate({"workload": w}, gpu="a800-80gb-sxm", gpus=8).gpu.training
-    assert t.layout_notation.startswith(f"TP1 PP{pp} DP{8 // pp}"), t.layout_notation
+    # DP counts replicas, so DP x CP is the data-parallel GPUs (review60's notation)
+    m = re.match(rf"TP1 PP{pp} DP(\d+)(?: CP(\d+))?", t.layout_notation)
+    assert m and int(m[1]) * int(m[2] or 1) == 8 // pp, t.layout_notation
     return t.step_terms.compute_s
 
 

@@ -44,7 +44,7 @@ def test_a_rack_reduces_8b_gradients_at_nvlink_speed(kb):
     w = {"task": "pretrain", "model": "llama-3.1-8b", "train_tokens": 1e9, "seq_len": 8192, "precision": "fp8",
          "global_batch_tokens": 36 * 8192, "parallelism": {"tp": 1, "pp": 1}, "stack": "nemo"}
     t = estimate({"workload": w}, gpu="gb200", gpus=72).gpu.training
-    assert t.layout_notation.startswith("TP1 PP1 DP72")
+    assert t.layout_notation.startswith("TP1 PP1 DP36 CP2")  # 36 replicas x CP 2: the gradients reduce over all 72
     eff = kb.runtime.link_efficiency.value
     by_hand = 71 / 72 * (4 + 2) * kb.models["llama-3.1-8b"].params_b * 1e9 / (900e9 * eff)
     assert t.dp_traffic.traffic_s == pytest.approx(by_hand, rel=0.02)
