@@ -313,6 +313,14 @@ class ProposalFact(FactModel):
     unit_price_usd: float = _f("proposed price per GPU, USD (-1 none)")
     market_price_usd: float = _f("known street price per GPU, USD (-1 unknown)")
     price_ratio: float = _f("proposed / known price (-1 unknown)")
+    server_gpus: int = _f("GPUs of one of the proposal's machines (or a smaller server size sold) whose whole "
+                          "machine's price the price a GPU is nearest (-1 none)")
+    server_price_usd: float = _f("that machine's dated price with its host share, USD (-1 none)")
+    server_as_of: str = _f("that price's date (ISO; '' none)")
+    server_unit_usd: float = _f("the price a GPU read as that machine's quote: its share a GPU less server_host_usd "
+                                "(-1 none)")
+    server_host_usd: float = _f("the host share a GPU the audit costs beside the proposal's price a GPU, USD (-1 "
+                                "none)")
     hourly_usd: float = _f("proposed price per GPU-hour, USD (-1 none)")
     market_hourly_usd: float = _f("listed offer the hourly price is compared with, per GPU-hour, USD (-1 unknown): "
                                   "the named instance or provider's, else the cheapest of the job's kind")

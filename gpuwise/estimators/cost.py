@@ -309,6 +309,30 @@ def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition
     return plan.hardware_usd / plan.count, plan.as_of
 
 
+def server_reading(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, unit_price: float, per_node: int,
+                   bought: BuyCost | None, *, condition: str = "new",
+                   usd_cny: float = 7.0) -> tuple[int, float, str, float, float] | None:
+    """A purchase's price a GPU read as one machine's: of the GPUs of one of the proposal's machines (``per_node``)
+    and the server sizes the price list sells up to it, the count whose whole machine (its dated price with the host
+    share, :func:`buy_plan`) is nearest ``unit_price`` by ratio. (GPUs, that machine's price, its date, the price a
+    GPU that machine's quote means, the host share a GPU), None without one: the proposal's price a GPU is the GPU's
+    alone, its purchase (``bought``) costed with its plan's host share beside it, so a quote of the whole machine
+    means its GPUs' share less that. An 8 x H100 server's quote written as the price a GPU (289,000) was audited as
+    8 GPUs at that price each (hostile round 52's leftover); rule TCO-UNIT-PRICE-SERVER judges how near it is."""
+    if bought is None or bought.plan is None:
+        return None
+    host_per_gpu = bought.plan.host_usd / bought.plan.count
+    best: tuple[float, int, float, str] | None = None
+    for n in sorted({k for k in (per_node, *server_sizes(prices, gpu.id)) if 1 < k <= per_node}):
+        plan, _ = buy_plan(prices, gpu, n, tco, condition=condition, usd_cny=usd_cny)
+        whole = plan.hardware_usd + plan.host_usd if plan is not None else 0.0
+        if unit_price > 0 and whole > 0 and (best is None or abs(math.log(unit_price / whole)) < best[0]):
+            best = (abs(math.log(unit_price / whole)), n, whole, plan.as_of)  # type: ignore[union-attr]
+    if best is None or unit_price / best[1] <= host_per_gpu:
+        return None
+    return best[1], best[2], best[3], unit_price / best[1] - host_per_gpu, host_per_gpu
+
+
 def buyable_above(prices: PricesFile | None, gpu: Gpu, count: int, tco: TcoFile, *, market: str = "global",
                   usd_cny: float = 7.0) -> bool:
     """Whether some count above ``count`` can be bought new (or, no longer sold new, used) at a
