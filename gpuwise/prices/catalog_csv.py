@@ -106,6 +106,7 @@ class ImportReport:
     as_of_from: str  # "--as-of" or FILE_DATE
     rows: int = 0
     no_gpu: int = 0
+    totals: list[tuple[int, str]] = field(default_factory=list)  # a sheet's totals rows: line and label
     offers: list[Imported] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     spot_only: int = 0
@@ -115,6 +116,7 @@ class ImportReport:
             "file": self.path, "format": self.format, "provider": self.provider,
             "as_of": self.as_of.isoformat(), "as_of_from": self.as_of_from, "rows": self.rows,
             "without_gpu": self.no_gpu, "spot_only": self.spot_only,
+            "totals": [{"line": n, "label": label} for n, label in self.totals],
             "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
                           "spot_price_per_hour": o.spot_price, "host_ram_gb": o.host_ram_gb,
@@ -468,6 +470,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                 continue
             report.rows += 1
             raw = [_one_line(c) for c in raw]
+            label = _totals_label(raw, header, fmt)
+            if label:  # a sheet's 'Total' row: its sum is no offer (hostile round 52's leftover)
+                report.totals.append((line, label))
+                continue
             row = {h: (raw[i] if i < len(raw) else "") for i, h in enumerate(header)}
             if len(raw) != len(header):
                 report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
@@ -509,6 +515,24 @@ def _one_gpu_per_instance(best: dict, report: ImportReport) -> None:
             report.skipped.append(Skipped(o.line, o.instance, Said(
                 N_("instance %(instance)r is already an offer of %(gpu)s (line %(line)s)"), instance=o.instance,
                 gpu=kept.gpu, line=kept.line)))
+
+
+_TOTALS = frozenset({"total", "totals", "grandtotal", "subtotal", "sum", "合计", "合計", "总计", "總計", "小计",
+                     "小計", "总和", "汇总", "彙總"})
+"""A spreadsheet's label for its totals row (English and Chinese sheets): the row sums the offers above it."""
+_NAME_COLUMN = {"gpuhunt": "gpu_name", "skypilot": "AcceleratorName"}
+
+
+def _totals_label(raw: list[str], header: list[str], fmt: str) -> str:
+    """The label of a totals row ('Total', 'Grand total:', '合计'), '' for any other row: its first cell that holds
+    something is such a label and its GPU name cell is empty or that label. Such a row was listed as a row whose GPU
+    count is not a number; it is left out with a note, as the sheet's sum is no offer and the rest still imports."""
+    first = next((c.strip() for c in raw if c.strip()), "")
+    if re.sub(r"[\s:：_-]", "", first).lower() not in _TOTALS:
+        return ""
+    column = _NAME_COLUMN.get(fmt, "gpu")
+    name = raw[header.index(column)].strip() if column in header and header.index(column) < len(raw) else ""
+    return first if name in ("", first) else ""
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -197,6 +197,11 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
         out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
     if report.no_gpu:
         out.append(f.ngettext("left out %(n)s row without a GPU", "left out %(n)s rows without a GPU", report.no_gpu))
+    if report.totals:  # a sheet's totals rows, by line: left out, not listed as rows that could not be used
+        lines = ", ".join(str(n) for n, _ in report.totals)
+        out.append(f.ngettext("left out %(n)s totals row (line %(lines)s): a sheet's sum, not an offer",
+                              "left out %(n)s totals rows (lines %(lines)s): a sheet's sums, not offers",
+                              len(report.totals), lines=lines))
     if report.spot_only:
         out.append(f.ngettext("left out %(n)s instance type listed only as spot (no on-demand price to attach it to)",
                               "left out %(n)s instance types listed only as spot (no on-demand price to attach "
