@@ -131,6 +131,14 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             # listed, not why this one is none
             msg = N_("unknown key: gpuwise's requirements, proposal and plan files carry no version or kind")
             hint, hint_values = N_("remove it: a file is read by its fields, as docs/formats.md lists them"), {}
+        elif key[:2].lower() == "x-" and not close:
+            # a Compose-style extension key kept for its anchor ('x-serve: &s' merged into workload) listed the
+            # valid keys (hostile round 52's leftover): docs/formats.md keeps unknown keys an error, so it is refused
+            # saying no x- key is read and where an anchor goes
+            msg = N_("unknown key: gpuwise reads no x- extension keys, as Compose files carry")
+            hint = N_("remove it, and put a YAML anchor on a value inside a section: workload: &serve, then <<: *serve "
+                      "where it is used again")
+            hint_values = {}
         elif key.lower().endswith("_cny") and f"{key[:-4].lower()}_usd" in valid:
             # 'hourly_cny: 28' was offered hourly_usd alone, as if 28 yuan were 28 dollars (hostile round 51)
             hint = N_("did you mean '%(name)s' with constraints.currency: CNY? Every amount is written under its "
