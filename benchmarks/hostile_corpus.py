@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 4,232 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 4,245 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -133,10 +133,11 @@ a count or two GPUs in a GPU's name, a quote's total and a price of the other mo
 1.2k or 1M/day, a catalog model beside another size, YAML in a Markdown fence and TOML, a plan's runs a week) and those of round 51
 (benchmarks/hostile_round51.py: a plan's months as calendar months, a rental priced per instance, engines not
 modelled, lists where one value goes, CNY amounts in a USD file, a count after a GPU's name, hours a day as a working
-day, JSON comments and full-width colons, encodings and separators: 63) and 65 of round 52
+day, JSON comments and full-width colons, encodings and separators: 63) and 78 of round 52
 (benchmarks/hostile_round52.py: GPUs as vendors' quotes name them, prices in other locales' forms, rates and
 latencies as dashboards write them, ISO 8601 durations, growth a month or a year, a plan's month as a quarter,
-another format's version key, ~ and $HOME in a quoted -o, --json), over
+another format's version key, ~ and $HOME in a quoted -o, --json; hostile52b's: a whole server's quote as the price
+a GPU, a price CSV's totals row, a Compose-style x- key), over
 every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a

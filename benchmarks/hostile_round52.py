@@ -27,6 +27,18 @@ this branch 65 of 65. Fixed (each with its test in tests/test_hostile52.py, 63 o
 * -o '~/r.md' / '$HOME/r.md' said only that the folder does not exist: the shell's word named (render/output.py);
 * --json offered nothing: --format json (cli_words.OPTION_ALIASES); JSON's NaN: not a finite number (notation).
 
+Hostile52b (the round's three leftovers, 13 cases named 'left52:'; 3 clean on 35ee7b88 before its fixes, the guards:
+a reseller's 60,000 a GPU, 'Total' beside a GPU named in another column, a key 'xserve'; 13 of 13 after; tests in
+tests/test_hostile52b.py):
+
+* 8 H100 bought at 289,000 a GPU (an HGX server's quote) drew TCO-UNIT-PRICE-ABOVE-MARKET alone:
+  TCO-UNIT-PRICE-SERVER says it reads as the 8-GPU machine's price (prices.yaml's 317,000) and offers 29,125 a GPU
+  (289,000 / 8 less the 7,000 host share the audit adds); likewise a 4-GPU server's and one node's of two;
+* a price CSV's totals row ('Total', 'Grand total:', 'SUM', '合计', '总计') was listed as a row whose GPU count is
+  not a number: left out with a note naming its line;
+* an x- key holding an anchor (Compose style), in a requirements file or a plan, listed the valid keys: said to be an
+  extension key gpuwise does not read, with where an anchor goes.
+
 Clean on main already: DGX B200, the H100 NVL as a quote words it, GB200 NVL72, '1.234,56', '$1.2k', '¥1,234.56' in a
 CNY file, a server's price in unit_price_usd (above the market said), '300 rpm', '2s', '1 year', -o o.yaml, '-', YAML
 document markers, two documents, an x- key, JSON files and lists, an empty file, a folder.
@@ -136,6 +148,43 @@ def add(case, ns: dict[str, Any]) -> None:
     acase("price52: 8 H100 bought at unit_price_usd 289000 (an HGX server's quote in the GPU's field): audited, TCO-UNIT-PRICE-ABOVE-MARKET",
           {"title": "t", "workload": LORA8, "hardware": H100X8, "acquisition": {"mode": "buy", "unit_price_usd": 289000}},
           lambda r: _answered(r) and "TCO-UNIT-PRICE-ABOVE-MARKET" in {f.get("rule") for f in _json(r).get("findings", [])})
+
+    # ------------------------------------------------------------ hostile52b: a whole machine's quote as the price a GPU
+    def _buy_h100(price: float, **hw) -> dict:
+        return {"title": "t", "workload": LORA8, "hardware": {**H100X8, **hw}, "acquisition": {"mode": "buy", "unit_price_usd": price}}
+
+    def _fix(rule: str, *words: str, absent: tuple[str, ...] = ()):
+        """Audited, ``rule`` among the findings with ``words`` in its fix, none of ``absent`` among the rules."""
+        def check(r) -> bool:
+            found = {f.get("rule"): f for f in (_json(r) or {}).get("findings", [])} if _answered(r) else {}
+            return rule in found and all(w in found[rule].get("fix", "") for w in words) and not set(absent) & set(found)
+        return check
+
+    # knowledge/prices.yaml: an HGX H100 8-GPU server at 317,000 (Thinkmate, 2024-08-22); tco.yaml: 7,000 a GPU host share
+    acase("left52: 8 H100 bought at unit_price_usd 289000 (an HGX server's quote): TCO-UNIT-PRICE-SERVER, write 29,125 (289,000 / 8 - 7,000)",
+          _buy_h100(289000), _fix("TCO-UNIT-PRICE-SERVER", "$29,125", "$7,000"))
+    acase("left52: 4 H100 at 158500 (a 4-GPU server's, half the 8-GPU one): TCO-UNIT-PRICE-SERVER over 4, write 32,625",
+          _buy_h100(158500, count=4), _fix("TCO-UNIT-PRICE-SERVER", "$32,625"))
+    acase("left52: 16 H100 on 2 nodes at 289000 (one node's quote): TCO-UNIT-PRICE-SERVER, write 29,125",
+          _buy_h100(289000, count=16, nodes=2), _fix("TCO-UNIT-PRICE-SERVER", "$29,125"))
+    acase("left52: 8 H100 at 60000 (a reseller's mark-up, no server's price): above the market, no server reading",
+          _buy_h100(60000), _fix("TCO-UNIT-PRICE-ABOVE-MARKET", absent=("TCO-UNIT-PRICE-SERVER",)))
+
+    # ------------------------------------------------------------ hostile52b: a price CSV's totals row
+    imp = ["prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2026-11-30"]
+    for label in ("Total", "Grand total:", "SUM", "合计", "总计"):
+        case(f"left52: a price CSV's totals row {label!r}: left out with a note, the offers imported", {"c.csv": f"gpu,gpus,price\nH100 SXM,8,34.32\n{label},,34.32\n"}, imp,
+             expect="any", check=lambda r: r.returncode == 0 and "left out 1 totals row (line 3)" in r.stdout and "could not use" not in r.stdout)
+    case("left52: a price CSV row whose GPU is named beside 'Total' in another column: an offer, no totals row", {"c.csv": "instance,gpu,gpus,price\nTotal,H100 SXM,8,34.32\n"}, imp,
+         expect="any", check=lambda r: r.returncode == 0 and "totals" not in r.stdout and "1 offer" in r.stdout)
+
+    # ------------------------------------------------------------ hostile52b: a Compose-style x- key
+    case("left52: an x- key holding an anchor: refused, no x- key read said, where an anchor goes", {"r.yaml": "x-serve: &s\n  task: inference\n  model: llama-3.1-8b\nworkload:\n  <<: *s\n  prompt_tokens: 1000\n"},
+         est("h100"), expect="any", check=_refused_no("r.yaml", "x-serve", "no x- extension keys", "workload: &serve", absent=("valid keys",)))
+    pcase("left52: an x- key in a plan: refused, no x- key read said", {"x-defaults": {"seq_len": 4096}, **plan},
+          _refused_no("plan.yaml", "x-defaults", "no x- extension keys", absent=("valid keys",)), argv=("plan", "plan.yaml"))
+    rcase("left52: a key 'xserve' (no dash): an unknown key with the valid keys, as before", {"xserve": 1, "workload": SERVE8},
+          _refused_no("r.yaml", "xserve", "valid keys", absent=("x- extension",)))
 
     # ------------------------------------------------------------ rates and latencies as dashboards and SLOs write them
     rcase("rate52: requests_per_s '300 requests per minute': refused, 5 offered", {"workload": {**SERVE8, "requests_per_s": "300 requests per minute"}},
