@@ -137,6 +137,11 @@ class CandidateFact(FactModel):
     network: str = _f("network between servers ('none' for one server)")
     network_gb_s: float = _f("network bandwidth per server, one direction, GB/s (-1 none)")
     network_gb_s_per_gpu: float = _f("that bandwidth's share per GPU of the server, GB/s (-1 none)")
+    network_span: str = _f("the systems the network joins, in words: servers, or a rack-scale part's racks (its "
+                           "NVLink domain, gpus.yaml link.domain_gpus) with their servers")
+    network_span_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    network_keep: str = _f("how to keep the job off the network, in words: on one server, or within one rack")
+    network_keep_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     moe_host_wait_share: float = _f("training an MoE model: share of a step its MoE layers wait for the host to "
                                     "launch their experts one by one (0 otherwise)")
@@ -239,8 +244,14 @@ class CandidateFact(FactModel):
     rent_rate_said: str = _f("where the rental's rate is not a quoted price, what it is, in words (an assumed spot "
                              "rate: on-demand less spot.fallback_discount); '' a quoted price")
     rent_rate_said_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    buy_ram_said: str = _f("bought with CPU offload, no RAM stated and the typical host the price buys short of what a "
+                           "node needs (MEM-HOST-RAM-BUY): that the rest of the RAM is not in the price, in words; ''"
+                           " otherwise")
+    buy_ram_said_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     usd_per_gpu_hour: float = _f("rental price per GPU-hour, USD (-1 none)")
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
+    rental_step_gpus: int = _f("rented: the offer's GPUs come in whole multiples of this (clouds.yaml step_gpus: "
+                               "CoreWeave's GB200 NVL72 racks of 72); 1 any count, or bought")
     provider: str = _f("rental provider ('none' when bought)")
     rent_instance_gpus: int = _f("rented on a listed instance (knowledge/clouds.yaml instances): the GPUs one instance "
                                  "holds, each instance a server of its own (-1 bought, unpriced or not an instance)")

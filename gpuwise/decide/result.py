@@ -295,7 +295,9 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
               "usable_gb": e.usable / GB, "strategy": _label(e), "strategy_phrases": e.label_phrases(),
               "decode_tps": speed.decode_tokens_per_s if speed else None,
               "aggregate_tps": speed.decode_tokens_per_s_total if speed else None,
-              "project_months": job.c.project_months}
+              "project_months": job.c.project_months,
+              # a purchase's price without the host RAM its offload needs says so beside it (review60b)
+              "buy_ram_said": f.get("buy_ram_said", ""), "buy_ram_said_phrases": f.get("buy_ram_said_phrases", [])}
     mid = f"summary.{kind}.{mode}"
     sentence = made(Sentence, dict(id=mid, text=messages.text(mid, values), template=messages.template(mid),
                                    values=values))

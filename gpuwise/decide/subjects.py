@@ -227,6 +227,26 @@ def _rent_span(ev: Evaluation, project_months: float) -> dict[str, Any]:
     return {"rent_span": phrase_text(parts), "rent_span_phrases": phrase_json(parts)}
 
 
+def _network_span(ev: Evaluation) -> dict[str, Any]:
+    """Which systems the network joins, in words, and how to keep a job off it (review60b: 100 GB200 read '25 nodes
+    over ethernet-25 ... keep the job on one node', where a node is a 4-GPU tray and the trays of one NVL72 rack talk
+    over its NVLink switches: the traffic on the network is between racks). A rack-scale part (its switched NVLink
+    domain larger than one server: topology.fabric_gpus) counts racks of gpus.yaml link.domain_gpus, as the layout
+    search and traffic_between_nodes do; any other part counts servers."""
+    topo = ev.topology
+    domain = int(ev.gpu.link.domain_gpus)
+    if topo is not None and topo.fabric_gpus > topo.per_node:
+        racks = -(-int(ev.count) // domain)
+        span: tuple[Phrase, ...] = (("", "network.span.racks", {"racks": racks, "domain": domain,
+                                                               "nodes": topo.nodes, "per_node": topo.per_node}),)
+        keep: tuple[Phrase, ...] = (("", "network.keep.rack", {"domain": domain}),)
+    else:
+        span = (("", "network.span.nodes", {"nodes": topo.nodes if topo is not None else 1}),)
+        keep = (("", "network.keep.node", {}),)
+    return {"network_span": phrase_text(span), "network_span_phrases": phrase_json(span),
+            "network_keep": phrase_text(keep), "network_keep_phrases": phrase_json(keep)}
+
+
 def _rent_rate_said(ev: Evaluation, spot_discount: float) -> dict[str, Any]:
     """What the rental's hourly rate is where it is not a quoted price (rent_rate_said, its parts beside it): a spot
     rate the provider does not publish, its on-demand price less clouds.yaml spot.fallback_discount (review60: the
@@ -304,6 +324,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "network": topo.network or "none",
         "network_gb_s": topo.network_gb_s if math.isfinite(topo.network_gb_s) else -1.0,
         "network_gb_s_per_gpu": topo.network_gb_s_per_gpu if math.isfinite(topo.network_gb_s) else -1.0,
+        **_network_span(ev),
         "decode_tps": _n(speed.decode_tokens_per_s if speed else None),
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
@@ -325,6 +346,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "break_even_month": _n(k.break_even_month if k else None),
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
+        "rental_step_gpus": ev.offer.step_gpus if mode == "rent" and ev.offer is not None else 1,
         # the rental's provider whichever way the cost step took (the rules may rent where it bought)
         "provider": ((k.rent_provider if k else None) or "none") if mode == "rent" else "none",
         "rent_instance_gpus": (instance_gpus(job.kb, ev.offer.instance) or -1)
@@ -344,9 +366,24 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         fact.update(pin_kept=False, pin_not_kept=phrase_text(lost), pin_not_kept_phrases=phrase_json(lost),
                     pin_gpus=span(job))
     _off_stack(job, fact)
+    fact.update(_buy_ram_said(fact))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
+
+
+def _buy_ram_said(fact: dict[str, Any]) -> dict[str, Any]:
+    """What a purchase's price leaves out of the host RAM its CPU offload needs, beside the price wherever it is said
+    (buy_ram_said: the Answer, the Cost line of recommend and audit), under the conditions MEM-HOST-RAM-BUY warns
+    of: bought, no RAM stated, the typical host the price buys holding less than a node needs (review60b: 'Buy 2 x RTX
+    5090: ... $2,603 net of resale' where the 96 GB desktop priced cannot hold the 295 GB the offload needs). The
+    RAM stays the buyer's to choose (issue 22, docs/formats.md): gpuwise prices no host beyond the typical one."""
+    need, typical = fact["host_ram_needed_gb"], fact["typical_host_ram_gb"]
+    short = (fact["offload"] == "cpu" and fact["acquisition"] == "buy" and fact["host_ram_gb"] < 0 and typical > 0
+             and need > typical)
+    parts: tuple[Phrase, ...] = ((" ", "buy.ram_not_priced", {"typical_gb": typical, "short_gb": need - typical}),
+                                 ) if short else ()
+    return {"buy_ram_said": phrase_text(parts), "buy_ram_said_phrases": phrase_json(parts)}
 
 
 def _micro_batch_part(alt: Any) -> dict[str, Any]:
