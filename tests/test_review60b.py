@@ -30,9 +30,11 @@ def test_a_slow_network_between_nvl72_racks_counts_racks():
     (f,) = [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
     assert f["message"].startswith("2 racks of 72 (25 nodes of 4, joined by NVLink within a rack) of NVIDIA GB200")
     assert "over ethernet-25 (3.125 GB/s per node)" in f["message"]  # 25 Gb/s / 8 bits, one tray's port
+    assert "the estimate counts the traffic between racks at that speed" in f["message"]
     assert f["fix"].endswith("or keep the job within one rack of 72.")
     zh = "".join(_ask("audit", GB200_100, "--lang", "zh")[1].split())
-    assert "2个72卡机柜（25个4卡节点，机柜内由NVLink互联）" in zh and "把作业限制在一个72卡机柜内" in zh
+    assert "2个72卡机柜（25个4卡节点，机柜内由NVLink互联）" in zh and "计入机柜间通信" in zh
+    assert "把作业限制在一个72卡机柜内" in zh
 
 
 def test_a_slow_network_between_servers_still_counts_nodes():
@@ -41,6 +43,7 @@ def test_a_slow_network_between_servers_still_counts_nodes():
     d = _json("audit", "tests/rules/NET-SLOW-NETWORK/input.yaml")
     (f,) = [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
     assert f["message"].startswith("2 nodes of NVIDIA GeForce RTX 4090")
+    assert "the estimate counts the traffic between nodes at that speed" in f["message"]
     assert f["fix"].endswith("or keep the job on one node.")
 
 

@@ -140,6 +140,8 @@ class CandidateFact(FactModel):
     network_span: str = _f("the systems the network joins, in words: servers, or a rack-scale part's racks (its "
                            "NVLink domain, gpus.yaml link.domain_gpus) with their servers")
     network_span_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    network_between: str = _f("what the network's traffic is between, in words: nodes, or a rack-scale part's racks")
+    network_between_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     network_keep: str = _f("how to keep the job off the network, in words: on one server, or within one rack")
     network_keep_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")

@@ -428,6 +428,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "rent_span_phrases": _parts("rent_span"), "rent_rate_said_phrases": _parts("rent_rate_said"),
         "buy_ram_said_phrases": _parts("buy_ram_said"),
         "network_span_phrases": _parts("network_span"), "network_keep_phrases": _parts("network_keep"),
+        "network_between_phrases": _parts("network_between"),
         "project_months": "the project's length, shown beside the cost; the TCO rules judge owned_months",
         "wall_clock_with_phrases": _parts("wall_clock_with"), "host_ram_from_phrases": _parts("host_ram_from"),
         "framework_reason_phrases": "the reason's parts, for the report's language (framework_reason is what "

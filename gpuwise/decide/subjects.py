@@ -240,11 +240,13 @@ def _network_span(ev: Evaluation) -> dict[str, Any]:
         span: tuple[Phrase, ...] = (("", "network.span.racks", {"racks": racks, "domain": domain,
                                                                "nodes": topo.nodes, "per_node": topo.per_node}),)
         keep: tuple[Phrase, ...] = (("", "network.keep.rack", {"domain": domain}),)
+        between: tuple[Phrase, ...] = (("", "network.between.racks", {}),)
     else:
         span = (("", "network.span.nodes", {"nodes": topo.nodes if topo is not None else 1}),)
-        keep = (("", "network.keep.node", {}),)
+        keep, between = (("", "network.keep.node", {}),), (("", "network.between.nodes", {}),)
     return {"network_span": phrase_text(span), "network_span_phrases": phrase_json(span),
-            "network_keep": phrase_text(keep), "network_keep_phrases": phrase_json(keep)}
+            "network_keep": phrase_text(keep), "network_keep_phrases": phrase_json(keep),
+            "network_between": phrase_text(between), "network_between_phrases": phrase_json(between)}
 
 
 def _rent_rate_said(ev: Evaluation, spot_discount: float) -> dict[str, Any]:
