@@ -24,6 +24,7 @@ from gpuwise.prices.catalog_csv import _totals_label
 
 from .clirun import ROOT
 from .clirun import gpuwise as cli
+from .test_hostile51 import _one_line, _write
 
 SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000,
           "output_tokens": 200}
@@ -37,14 +38,6 @@ SHARE_SXM = 7_000
 USD_CNY = 6.7661
 
 
-def _one_line(r) -> str:
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
-    return r.stderr
-
-
-def _write(tmp_path, name: str, doc) -> None:
-    (tmp_path / name).write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc, allow_unicode=True),
-                                 encoding="utf-8")
 
 
 # ---------------------------------------------------------------- a server's quote as the price a GPU
