@@ -53,10 +53,8 @@ from typing import Any
 from benchmarks.hostile_round12 import _refused
 from benchmarks.hostile_round23 import _edited
 from benchmarks.hostile_round28 import doc_cases
+from benchmarks.hostile_round51 import H100X8, LORA8, SERVE8, _buy, _rent
 
-SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000, "output_tokens": 200}
-LORA8 = {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096, "train_tokens": 2.0e8}
-H100X8 = {"gpu": "H100 SXM", "count": 8, "nodes": 1}
 LAMBDA_H100 = 4.29  # knowledge/clouds.yaml: Lambda's listed rate a GPU-hour for an H100 SXM (as of 2026-09-25)
 
 
@@ -98,14 +96,6 @@ def _quarter_ahead(q: int) -> int:
         return 1
     year = today.year if first > today.month else today.year + 1
     return _plan_month(year, first)
-
-
-def _rent(**acq) -> dict:
-    return {"title": "t", "workload": LORA8, "hardware": H100X8, "acquisition": {"mode": "rent", "provider": "lambda", **acq}}
-
-
-def _buy(**acq) -> dict:
-    return {"title": "t", "workload": SERVE8, "hardware": {"gpu": "RTX 4090", "count": 1}, "acquisition": {"mode": "buy", **acq}}
 
 
 def add(case, ns: dict[str, Any]) -> None:
