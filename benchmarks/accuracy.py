@@ -500,10 +500,15 @@ def main() -> int:
     # Sep 2025) and pull request #22254's HIP-graph tg64 on an RX 7900 XTX and an MI100 (Apr 2026)
     # and branch decodeblind36's (DO11-DO40): a public results atlas's llama-server runs of 2025-26 dense and MoE models
     # on one RTX 3090 (0xBakeer/inference-atlas, serve-single-i256-o256-v1) and the vLLM DiffusionGemma post's
-    # autoregressive Gemma 4 26B-A4B FP8 baseline at batch 1 on one H100 / H200
+    # autoregressive Gemma 4 26B-A4B FP8 baseline at batch 1 on one H100 / H200 (DO11-DO22); branch decodeblind37's
+    # (DO23-DO40): the spec-off baselines of a community table of Qwen3.8-27B under llama-server (and vLLM 0.27.1 NVFP4)
+    # on one RTX 3090 / 3090 Ti / 4090 / 5090 / PRO 6000 / PRO 6000 Max-Q / RX 7900 XTX / V100 (sudoingX/qwen38-mtp)
     for branch, lo, hi, what in (
             ("decodeblind35", 1, 10, "ids DO01-DO10; llama.cpp on RTX 4080, RX 7900 XTX / MI100 HIP"),
-            ("decodeblind36", 11, 40, "ids DO11..; llama-server on one RTX 3090 (inference-atlas), vLLM H100 / H200")):
+            ("decodeblind36", 11, 22, "ids DO11-DO22; llama-server on one RTX 3090 (inference-atlas), "
+             "vLLM H100 / H200"),
+            ("decodeblind37", 23, 40, "ids DO23..; Qwen3.8-27B spec-off baselines, sudoingX/qwen38-mtp: llama.cpp / "
+             "vLLM on one RTX 30 / 40 / 50, PRO 6000, RX 7900 XTX, V100")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DO\d", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,

@@ -38,8 +38,9 @@ BLIND = {"DO11": 22.9, "DO12": -0.4, "DO13": -5.6, "DO14": 6.1, "DO15": -5.4, "D
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DO01-DO10 are decodeblind35's (tests/test_decode_rows_do.py)
-    return {k: v for k, v in decode_rounds.rows("DO").items() if int(k[2:]) >= 11}
+    # this round's ids only: DO01-DO10 are decodeblind35's (tests/test_decode_rows_do.py), DO23 on decodeblind37's
+    # (tests/test_decode_rows_do37.py)
+    return {k: v for k, v in decode_rounds.rows("DO").items() if 11 <= int(k[2:]) <= 22}
 
 
 @pytest.fixture(scope="module")
