@@ -428,6 +428,8 @@ class RuntimeBackend(Strict):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     first: str | None = Field(default=None, pattern=RELEASE_VERSION, description="the first release that ships it "
                               "(unset: every release the knowledge names)")
+    as_of: str | None = Field(default=None, pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$",
+                              description="when the published runs its source bounds its host costs by were made")
     source: Prose = Field(min_length=3)
     check: Check = "S"
 
