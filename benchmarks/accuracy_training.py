@@ -122,6 +122,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["grad_reduce_in_fp32"] = cond["grad_reduce_in_fp32"] == "true"
     if cond.get("stack_version"):  # the stack's release the run used (NeMo 24.12, 25.04.01: dgxc-benchmarking)
         w["stack_version"] = cond["stack_version"]
+    if cond.get("attention"):  # eager: the transformers model's attn_implementation "eager" (the scores materialised)
+        w["attention"] = cond["attention"]
     if cond.get("attention_kernel"):  # the attention backend the run called where not its stack's (fa2, cudnn)
         w["attention_kernel"] = cond["attention_kernel"]
     if cond.get("offload"):  # where the run kept its state: none, or cpu / nvme with the states the source moved

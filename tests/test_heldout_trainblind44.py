@@ -11,7 +11,9 @@
   Qwen3-8B on an RTX 5090.
 
 Each row is 100 optimizer steps at the published throughput; tokens, hours and layout are checked here against the
-sources' own figures. Nothing in gpuwise changed."""
+sources' own figures. One mechanism set after the blind round: a training job that states attention eager (H944's
+attn_implementation eager, training_conditions.csv's new attention column) runs attention no faster than its score
+traffic allows, 60 B a score counted from transformers' eager_attention_forward (compute.EAGER_SCORE_BYTES)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import pytest
 
 from benchmarks import accuracy_training as acc
 from gpuwise import knowledge
+from gpuwise.estimators import compute as C
 
 from .test_heldout_trainblind11 import _rows
 
@@ -30,7 +33,8 @@ BLIND = {"H941": -8.2, "H942": -1.8, "H943": -5.3, "H944": -78.2,
          "H945": -79.7, "H946": -65.7, "H947": -44.7, "H948": -36.1, "H949": -26.9, "H950": -16.2,
          "H951": -61.3, "H952": -35.6, "H953": -15.3, "H954": -10.6,
          "H955": -48.2, "H956": -21.6, "H957": -3.7, "H958": -3.9, "H959": -0.9, "H960": 18.3}
-NOW = BLIND  # no change was made on the branch
+# after the branch's one change (eager attention priced by its score traffic, compute.EAGER_SCORE_BYTES): H944 alone
+NOW = {**BLIND, "H944": -60.9}
 
 # (gpu, gpus, sequences a GPU a micro-step, accumulation steps, sequence, published tokens/s a GPU, stack, method)
 ROWS = {
@@ -87,3 +91,26 @@ def test_rows_read_now(tmp_path):
     assert set(got) == IDS
     for rid in sorted(IDS):
         assert (got[rid][0] / got[rid][1] - 1) * 100 == pytest.approx(NOW[rid], abs=0.1), rid
+
+
+def test_eager_attention_runs_at_its_score_traffic():
+    """H944 (open-r1, attn_implementation eager; Qwen2.5-7B's 28 layers, 28 heads of 128, 4 x 4 packed 4,096-token
+    sequences a GPU a step, every layer recomputed) on MI350X: the eager scores' 60 B each at 0.8 of 8,000 GB/s cap
+    attention at 6 x 3,584 x 6.4e12 / (28 x 60) = 81.92 TFLOP/s of the causal count, so the step's attention,
+    6 x 28 x 4,096 x 3,584 FLOP a token x 65,536 tokens x 4/3 (the recomputed forward) = 215.5 TFLOP, takes 2.63 s;
+    the same job without eager keeps its fused kernel, and the eager step is that one less its attention plus 2.63 s."""
+    kb = knowledge.load()
+    bw = kb.gpus["mi350x"].memory.bandwidth_gb_s * 1e9 * kb.runtime.decode_bandwidth_efficiency.value
+    shape_rate = 6 * 3584 * bw / (28 * 60)
+    assert shape_rate == pytest.approx(81.92e12, rel=1e-9)
+    row, cond = _rows("training_heldout.csv")["H944"], _rows("training_conditions.csv")["H944"]
+    assert cond["attention"] == "eager"
+    eager = acc.with_conditions(acc.run_workload(row), cond)
+    fused = {k: v for k, v in eager.items() if k != "attention"}
+    s_eager = acc.run_estimate(eager, "mi350x", 8).gpu.training.step_terms.compute_s
+    s_fused = acc.run_estimate(fused, "mi350x", 8).gpu.training.step_terms.compute_s
+    attention = 6 * 28 * 4096 * 3584 * 65536 * 4 / 3 / shape_rate
+    assert attention == pytest.approx(2.6307, abs=1e-4)
+    assert attention < s_eager < s_fused + attention  # the fused attention's own time comes out
+    assert s_eager - s_fused > 0.85 * attention  # the fused kernel took under 15% of what eager takes
+    assert C.EAGER_SCORE_BYTES == 24 + 36  # forward 24 B a score, backward 36 B (compute.py's count)

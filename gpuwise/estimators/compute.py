@@ -400,14 +400,27 @@ def ssd_kernel_factor(shape: Shape, seq: int, method: str, rate: float, ssd_rate
 # (2) and the query and key gradients' GEMMs the scores' gradient (2 + 2): 22 B for every one of the s x s scores a
 # head computes (the full square: the causal mask is applied to it, not skipped).
 UNFUSED_SCORE_BYTES = 22.0
+# The same traffic when a Hugging Face transformers model trains with attn_implementation "eager" (workload.attention
+# eager): eager_attention_forward (huggingface/transformers src/transformers/models/qwen2/modeling_qwen2.py at
+# 00d4b3d2, the model the held-out row H944 trains) runs each step as its own PyTorch operator over the s x s
+# scores, with the softmax in fp32. Forward: the Q K^T GEMM writes the scores (2), '* scaling' reads and writes them
+# (4), '+ causal_mask' the same (4; the mask, shared by the heads, not counted), softmax(dtype=float32) reads 16 bits
+# and writes 32 (6), '.to(query.dtype)' reads 32 and writes 16 (6), dropout at p 0.0 returns its input (the model's
+# attention_dropout), the P V GEMM reads the probabilities (2): 24 B. Backward, autograd in reverse: the P V GEMM
+# writes the probabilities' gradient (2) and reads the probabilities for the value gradient (2), the cast's backward
+# reads 16 bits and writes 32 (6), the softmax backward reads its saved fp32 output and the fp32 gradient and writes
+# the fp32 input gradient (12), cast back to the scores' 16 bits (6), the mask add passes it through, the scaling
+# reads and writes it (4), and the query and key gradients' GEMMs read it (2 + 2): 36 B. 60 B a score.
+EAGER_SCORE_BYTES = 60.0
 
 
-def unfused_attention_rate(shape: Shape, bandwidth_b_s: float) -> float:
+def unfused_attention_rate(shape: Shape, bandwidth_b_s: float, score_bytes: float = UNFUSED_SCORE_BYTES) -> float:
     """FLOP/s (counted as :func:`training_flops` counts causal attention, 6 x seq x width a token and layer) that
-    unfused attention reaches when its score traffic (:data:`UNFUSED_SCORE_BYTES` for each of seq scores a head, a
-    token and layer) sets its time at ``bandwidth_b_s``: 6 x width x bandwidth / (heads x bytes). Its GEMMs, whose
-    inner dimension is a head's width, do fewer FLOPs a byte of scores than the GPU's peak over its bandwidth."""
-    return 6.0 * attention_width(shape) * bandwidth_b_s / (shape.heads * UNFUSED_SCORE_BYTES)
+    unfused attention reaches when its score traffic (``score_bytes``, :data:`UNFUSED_SCORE_BYTES` or
+    :data:`EAGER_SCORE_BYTES`, for each of seq scores a head, a token and layer) sets its time at ``bandwidth_b_s``:
+    6 x width x bandwidth / (heads x bytes). Its GEMMs, whose inner dimension is a head's width, do fewer FLOPs a
+    byte of scores than the GPU's peak over its bandwidth."""
+    return 6.0 * attention_width(shape) * bandwidth_b_s / (shape.heads * score_bytes)
 
 
 def optimizer_step_seconds(params: float, bytes_per_param: float, bandwidth_gb_s: float, efficiency: float) -> float:

@@ -132,6 +132,10 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         if below is not None and float(gpu.compute_capability or 0) < below:  # unfused path (training_stacks)
             attn = min(attn, C.unfused_attention_rate(
                 tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value))
+        if tj.attention == "eager":  # the transformers model's eager path: every step over the s x s scores its own
+            # operator, the softmax in fp32, at the rate that traffic allows (compute.EAGER_SCORE_BYTES)
+            attn = min(attn, C.unfused_attention_rate(
+                tj.shape, gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value, C.EAGER_SCORE_BYTES))
         if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
         if attn != rate:
