@@ -302,6 +302,14 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("SX(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind41 (ids SX01-SX16 MLPerf v5.1 "
      "Offline: Llama 2 70B, Llama 3.1 405B; blind figures in the validation README): throughput",
      None),
+    # the serveblind42 round (ids SA01-SA30, a new prefix: no bare "S" pattern matches it, each pattern wanting a digit
+    # after its letters: MLPerf Inference v6.0 Offline logs no row had cited, read from gbeezybez/inference_results_v6.0
+    # at ab33b214: DeepSeek-R1 on CoreWeave's 64 x GB200 and 8 x GB300, Google's GB200 NVL72, NVIDIA's four GB300 NVL72
+    # racks, Nebius's GB300 NVL72 and 8 x GB300; Mixtral 8x7B on HPE's 8 x B200)
+    ("SA(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids SA01-SA07 MLPerf v6.0 "
+     "Offline: DeepSeek-R1 on GB200 / GB300 racks and trays, Mixtral 8x7B on 8 x B200; blind figures in the validation "
+     "README): throughput",
+     None),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -382,4 +390,11 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # 8 x H200; AMD's on Vultr's, GigaComputing's, MiTAC's and Quanta's 8 x MI325X and Dell's 8 x MI300X)
     ("RY(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind41 (ids RY01-RY20 MLPerf v5.1 "
      "Interactive / Server; blind figures in the validation README): throughput"),
+    # serveblind42 (ids RZ01-RZ30, a new prefix: no bare "R" pattern matches it: MLPerf Inference v6.0 DeepSeek-R1
+    # Server logs no row had cited (Dell's 8 x B300, Google's GB200 NVL72, NVIDIA's four GB300 NVL72 racks, Nebius's
+    # GB300 NVL72 and 8 x GB300) and two Llama 3.1 405B logs on 8 x B300 (Quanta's Server, GigaComputing's
+    # Interactive); v5.1 llama3.1-405b Interactive logs of ten partners' 8 x B200, Nebius's 8 x H200 and NVIDIA's
+    # GB200 NVL72)
+    ("RZ(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids RZ01-RZ19 MLPerf v6.0 "
+     "Server / Interactive and v5.1 Interactive; blind figures in the validation README): throughput"),
 )
