@@ -394,7 +394,7 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # Server logs no row had cited (Dell's 8 x B300, Google's GB200 NVL72, NVIDIA's four GB300 NVL72 racks, Nebius's
     # GB300 NVL72 and 8 x GB300) and two Llama 3.1 405B logs on 8 x B300 (Quanta's Server, GigaComputing's
     # Interactive); v5.1 llama3.1-405b Interactive logs of ten partners' 8 x B200, Nebius's 8 x H200 and NVIDIA's
-    # GB200 NVL72)
-    ("RZ(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids RZ01-RZ19 MLPerf v6.0 "
+    # GB200 NVL72; v6.0 llama3.1-8b Interactive logs of 2 / 8 / 10 x RTX PRO 6000, 8 x B200 and 8 x B300)
+    ("RZ(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids RZ01-RZ26 MLPerf v6.0 "
      "Server / Interactive and v5.1 Interactive; blind figures in the validation README): throughput"),
 )

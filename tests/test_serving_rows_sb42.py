@@ -1,14 +1,15 @@
-"""Rows SA01-SA07 and RZ01-RZ19 (serveblind42): MLPerf Inference logs no row had cited, scored blind.
+"""Rows SA01-SA07 and RZ01-RZ26 (serveblind42): MLPerf Inference logs no row had cited, scored blind.
 
 v6.0 logs from gbeezybez/inference_results_v6.0 at ab33b214 (MLCommons' 'Publishing Results' commit, as the MP / SH01
 / RT15 rows read it): DeepSeek-R1 Offline on CoreWeave's 64 x GB200 and 8 x GB300, Google's GB200 NVL72, NVIDIA's four
 GB300 NVL72 racks and Nebius's GB300 NVL72 and 8 x GB300, Mixtral 8x7B Offline on HPE's 8 x B200; DeepSeek-R1 Server on
 Dell's 8 x B300 and four of those racks and trays; Llama 3.1 405B on 8 x B300 (Quanta's Server, GigaComputing's
-Interactive). v5.1 logs from mlcommons/inference_results_v5.1 at 965182b0: every closed llama3.1-405b Interactive log
-no row had cited (ten partners' 8 x B200, Nebius's 8 x H200, NVIDIA's GB200 NVL72). The figures below are copied from
+Interactive); Llama 3.1 8B Interactive on ASUSTeK's, HPE's and Lambda's 8 / 10 / 2 x RTX PRO 6000, 8 x B200 and
+8 x B300. v5.1 logs from mlcommons/inference_results_v5.1 at 965182b0: every closed llama3.1-405b Interactive log no
+row had cited (ten partners' 8 x B200, Nebius's 8 x H200, NVIDIA's GB200 NVL72). The figures below are copied from
 each log's mlperf_log_summary.txt; the checks redo the log's arithmetic (output tokens a sample = tokens/s over
 samples/s: loadgen counts generated tokens only), hold each VALID run to its benchmark's p99 constraints, and hold the
-harness's estimates to the bands the blind reading set (validation README, 'Rows SA01-SA07 and RZ01-RZ19').
+harness's estimates to the bands the blind reading set (validation README, 'Rows SA01-SA07 and RZ01-RZ26').
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ OFFLINE = {
 #   scheduled /s, completed /s, tokens/s, TTFT mean / p50 / p95 / p99 ms, TPOT mean / p50 / p95 / p99 ms, the log's
 #   target_qps, the config's settings as entered)
 _I405 = "max_batch_size=256;prefill_chunk_tokens=1536;api_servers=0"
+_H8 = "max_batch_size=6000;prefill_chunk_tokens=12000"
 RATE = {
     "RZ01": (V6, "Dell/results/XE9780_x86_B300-SXM-270GBx8_TRT", "deepseek-r1", "Server", "deepseek-r1", "fp4",
              "b300", 8, "1", "8", 12.53, 12.37, 46513.06,
@@ -101,14 +103,44 @@ RATE = {
              "llama-3.1-405b", "fp4", "gb200", 72, "4", "", 15.21, 15.18, 9921.02,
              (1365.1, 1257.7, 2611.9, 3413.5), (66.2, 66.6, 71.5, 72.2), "15.2",
              "max_batch_size=2048;prefill_chunk_tokens=1024;api_servers=0"),
+    "RZ20": (V6, "ASUSTeK/results/ESC8000A_E13P_RTX_PRO_6000_PCIE_96GBx8_TRT", "llama3.1-8b", "Interactive",
+             "llama-3.1-8b", "fp4", "rtx-pro-6000-blackwell-server", 8, "1", "", 265.94, 265.44, 34240.99,
+             (62.5, 49.6, 94.4, 482.1), (16.5, 16.5, 19.0, 20.3), "265",
+             "max_batch_size=2048;prefill_chunk_tokens=4096;prefill_cuda_graphs=true"),
+    "RZ21": (V6, "GigaComputing/results/G894-SD3-AAX7_B300-SXM-270GBx8_TRT", "llama3.1-8b", "Interactive",
+             "llama-3.1-8b", "fp4", "b300", 8, "1", "", 999.39, 997.15, 128632.63,
+             (32.9, 32.0, 47.7, 54.9), (19.3, 19.4, 21.3, 22.0), "1000", _H8),
+    "RZ22": (V6, "HPE/results/HPE_PROLIANT_DL380A_RTX_PRO_6000_PCIE_96GBx10_TRT_10_14_1_48_TRT", "llama3.1-8b",
+             "Interactive", "llama-3.1-8b", "fp4", "rtx-pro-6000-blackwell-server", 10, "1", "", 412.29, 411.27,
+             53054.68, (130.0, 112.6, 272.2, 390.2), (26.8, 27.0, 29.0, 29.3), "412",
+             "max_batch_size=3456;prefill_chunk_tokens=1280;api_servers=0"),
+    "RZ23": (V6, "HPE/results/HPE_PROLIANT_DL380A_RTX_PRO_6000_PCIE_96GBx8_TRT_10_14_1_48_TRT", "llama3.1-8b",
+             "Interactive", "llama-3.1-8b", "fp4", "rtx-pro-6000-blackwell-server", 8, "1", "", 342.15, 341.76,
+             44087.29, (121.0, 98.7, 282.3, 387.5), (27.1, 27.3, 28.5, 28.7), "342",
+             "max_batch_size=3456;prefill_chunk_tokens=1280;api_servers=0"),
+    "RZ24": (V6, "HPE/results/HPE_ProLiant_XD685_B200_SXM_192GBx8_TRT", "llama3.1-8b", "Interactive", "llama-3.1-8b",
+             "fp4", "b200", 8, "1", "", 979.47, 977.85, 126143.15,
+             (37.5, 36.2, 54.0, 63.4), (21.9, 22.0, 23.7, 24.4), "980", _H8),
+    "RZ25": (V6, "HPE/results/HPE_Proliant_DL385_RTX_PRO_6000_PCIe_96GBx2_TRT_10_14_1_48_TRT", "llama3.1-8b",
+             "Interactive", "llama-3.1-8b", "fp4", "rtx-pro-6000-blackwell-server", 2, "1", "", 82.17, 82.09, 10589.32,
+             (97.0, 74.6, 236.8, 439.2), (24.1, 24.1, 27.7, 28.4), "82",
+             "max_batch_size=3584;prefill_chunk_tokens=1280;api_servers=0"),
+    "RZ26": (V6, "Lambda_SIT/results/B200-SXM-180GBx8_TRT", "llama3.1-8b", "Interactive", "llama-3.1-8b", "fp4",
+             "b200", 8, "1", "", 999.39, 998.06, 128749.59,
+             (30.8, 29.6, 45.9, 56.2), (16.5, 16.5, 18.6, 19.6), "1000",
+             "max_batch_size=6000;prefill_chunk_tokens=12000;prefill_cuda_graphs=true"),
 }
 # each benchmark's p99 constraints (TTFT ms, TPOT ms) as the logs' test parameters print them (ttft_latency /
-# tpot_latency): DeepSeek-R1 Server 2 s / 80 ms; Llama 3.1 405B Server 6 s / 175 ms, Interactive 4.5 s / 80 ms
+# tpot_latency): DeepSeek-R1 Server 2 s / 80 ms; Llama 3.1 405B Server 6 s / 175 ms, Interactive 4.5 s / 80 ms; Llama
+# 3.1 8B Interactive 0.5 s / 30 ms
 CAPS = {("deepseek-r1", "Server"): (2000, 80), ("llama3.1-405b", "Server"): (6000, 175),
-        ("llama3.1-405b", "Interactive"): (4500, 80)}
-# the mean prompts: MLPerf's DeepSeek-R1 set 803.8, Mixtral's 427.4, Llama 3.1 405B's 9,428.6 tokens
-PROMPT = {"deepseek-r1": 804, "mixtral-8x7b": 427, "llama-3.1-405b": 9429}
-# est / published as the rows stand (README, 'Rows SA01-SA07 and RZ01-RZ19'): Offline 0.507 (SA01, CoreWeave's 64 x
+        ("llama3.1-405b", "Interactive"): (4500, 80), ("llama3.1-8b", "Interactive"): (500, 30)}
+# the mean prompts: MLPerf's DeepSeek-R1 set 803.8, Mixtral's 427.4, Llama 3.1 405B's 9,428.6, Llama 3.1 8B's 870.7
+PROMPT = {"deepseek-r1": 804, "mixtral-8x7b": 427, "llama-3.1-405b": 9429, "llama-3.1-8b": 871}
+# the rows run over HTTP through trtllm-serve (DeepSeek-R1's default core; the 8B configs carrying the endpoint core's
+# flags); the others hand LoadGen's arrivals to the engine in-process (api_servers=0)
+HTTP = {"RZ01", "RZ02", "RZ03", "RZ04", "RZ05", "RZ20", "RZ21", "RZ24", "RZ26"}
+# est / published as the rows stand (README, 'Rows SA01-SA07 and RZ01-RZ26'): Offline 0.507 (SA01, CoreWeave's 64 x
 # GB200 at the v6.0 build's step) to 1.143 (SA07, Mixtral on 8 x B200); rate 0.575 (RZ05, Nebius's 8 x GB300 beyond
 # the copies' modelled reach) to 1.061 (RZ02, Google's GB200 rack)
 OFFLINE_BAND = (0.50, 1.15)
@@ -174,11 +206,10 @@ def test_a_rate_row_is_its_log(row_id):
     assert (float(r["ttft_ms"]), float(r["ttft_p50_ms"]), float(r["ttft_p95_ms"]), float(r["ttft_p99_ms"])) == ttft
     assert (float(r["tpot_ms"]), float(r["tpot_p50_ms"]), float(r["tpot_p95_ms"]), float(r["tpot_p99_ms"])) == tpot
     assert r["workload_options"] == options and f"target_qps {target} in the log" in r["notes"]
-    # DeepSeek-R1 goes through trtllm-serve over HTTP (no api_servers=0); the engine-path 405B harness in-process
-    assert ("api_servers=0" in options) == (model != "deepseek-r1")
+    assert ("api_servers=0" in options) == (row_id not in HTTP)
     # a VALID run keeps its p99 latencies inside the constraints; DeepSeek-R1's runs end with their longest reasoning
     # outputs still in flight, so fewer complete than are scheduled (Nebius's rack 153.33 of 165.04, 7.1% fewer; as
-    # RT20's 13.5%), the 405B runs within 1%
+    # RT20's 13.5%), the Llama runs within 1%
     cap_ttft, cap_tpot = CAPS[(bench, scenario)]
     assert ttft[3] <= cap_ttft and tpot[3] <= cap_tpot
     assert (0.92 if model == "deepseek-r1" else 0.99) * sched <= done <= sched
