@@ -493,25 +493,32 @@ def main() -> int:
     # 2026: a blog's llama.cpp runs of Qwen3.5-27B Q4_K_M on one RTX 4090 (200 tokens after 1K-64K of prompt), a Show HN
     # post's Qwen3.5-122B-A10B (NVFP4 under vLLM 0.17.0 on one RTX PRO 6000, Q8_0 under llama.cpp on two) and a
     # dashboard's Gemma-4-31B AWQ under vLLM 0.19.1 TP 4 on four RTX 3090
-    report("  of which the rows added at branch decodeblind33 (ids DA..; community posts: llama.cpp on an RTX 4090, "
-           "vLLM / llama.cpp on RTX PRO 6000, vLLM TP 4 on RTX 3090; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DA\d", c[0])], False)
+    report("  of which the rows added at branch decodeblind33 (ids DA01-DA08; community posts: llama.cpp on an RTX "
+           "4090, vLLM / llama.cpp on RTX PRO 6000, vLLM TP 4 on RTX 3090; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and int(c[0][2:].split()[0]) <= 8], False)
     # branch decodeblind35's ids DO.. (a new prefix: no pattern above matches it): threads earlier rounds left for want
     # of cards catalog61 added: mainline llama.cpp's gpt-oss-20b sweep on an RTX 4080 (ik_llama.cpp discussion #758,
     # Sep 2025) and pull request #22254's HIP-graph tg64 on an RX 7900 XTX and an MI100 (Apr 2026)
-    # and branch decodeblind36's (DO11-DO40): a public results atlas's llama-server runs of 2025-26 dense and MoE models
+    # and branch decodeblind36's (DO11-DO22): a public results atlas's llama-server runs of 2025-26 dense and MoE models
     # on one RTX 3090 (0xBakeer/inference-atlas, serve-single-i256-o256-v1) and the vLLM DiffusionGemma post's
     # autoregressive Gemma 4 26B-A4B FP8 baseline at batch 1 on one H100 / H200 (DO11-DO22); branch decodeblind37's
-    # (DO23-DO40): the spec-off baselines of a community table of Qwen3.8-27B under llama-server (and vLLM 0.27.1 NVFP4)
+    # (DO23-DO37): the spec-off baselines of a community table of Qwen3.8-27B under llama-server (and vLLM 0.27.1 NVFP4)
     # on one RTX 3090 / 3090 Ti / 4090 / 5090 / PRO 6000 / PRO 6000 Max-Q / RX 7900 XTX / V100 (sudoingX/qwen38-mtp)
     for branch, lo, hi, what in (
             ("decodeblind35", 1, 10, "ids DO01-DO10; llama.cpp on RTX 4080, RX 7900 XTX / MI100 HIP"),
             ("decodeblind36", 11, 22, "ids DO11-DO22; llama-server on one RTX 3090 (inference-atlas), "
              "vLLM H100 / H200"),
-            ("decodeblind37", 23, 40, "ids DO23..; Qwen3.8-27B spec-off baselines, sudoingX/qwen38-mtp: llama.cpp / "
-             "vLLM on one RTX 30 / 40 / 50, PRO 6000, RX 7900 XTX, V100")):
+            ("decodeblind37", 23, 37, "ids DO23-DO37; Qwen3.8-27B spec-off baselines, sudoingX/qwen38-mtp: llama.cpp "
+             "/ vLLM on one RTX 30 / 40 / 50, PRO 6000, RX 7900 XTX, V100")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DO\d", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi], False)
+    # branch decodeblind38's MoE round, two id ranges (DO38-DO40, then DA09-DA30): llama-bench tg32 of gpt-oss-120b at
+    # depths 0-32768 on one GB10 (jaim12005/spark-vllm-mxfp4-docker's llama.cpp reference) and tg128 of Qwen3.6-35B-A3B
+    # Q4_K_M at depths 0-163840 on one Tesla P40 under build 9283 (kennel-org/p40-long-context-bench)
+    report("  of which the rows added at branch decodeblind38 (ids DO38-DO40, DA09-DA30; MoE: gpt-oss-120b on GB10, "
+           "Qwen3.6-35B-A3B on a P40, llama-bench by depth; blind figures in the README)", "t/s",
+           [c for c in independent if (re.match(r"DO(\d+)\b", c[0]) and 38 <= int(c[0][2:].split()[0]) <= 40)
+            or (re.match(r"DA(\d+)\b", c[0]) and 9 <= int(c[0][2:].split()[0]) <= 30)], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,
