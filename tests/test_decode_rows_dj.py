@@ -101,10 +101,13 @@ MOVED = {"DJ10", "DJ11", "DJ12", "DJ13"}
 # moved by branch decodeblind34 (serving.yaml llama.cpp architecture_overrides.sm86: a GA10x part reads at 0.72 from
 # build 6100): closer to the measurement, held by the test below
 MOVED_SM86 = {"DJ06"}
+# moved by branch decodeblind38 (serving.yaml llama.cpp cuda_graphs_gate: a T4 ran no CUDA graphs before #25749):
+# closer to the measurement, held by tests/test_llamacpp_graphs_gate.py
+MOVED_GATE = {"DJ14"}
 
 
 def test_the_blind_estimates_stay_near_their_blind_band(estimated):
-    decode_rounds.assert_near_blind(estimated, {i: BLIND[i] for i in IDS}, MOVED | MOVED_SM86)
+    decode_rounds.assert_near_blind(estimated, {i: BLIND[i] for i in IDS}, MOVED | MOVED_SM86 | MOVED_GATE)
 
 
 def test_the_ga10x_rows_moved_toward_their_measurement(estimated):

@@ -164,7 +164,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     ao = fw.architecture_overrides.get(gpu.architecture or "")
     chip = fw.architecture_overrides.get(chip_key(gpu))  # one chip of the architecture (sm120): read before it
     rel = release(fw, getattr(w, "framework_version", None), gpu.vendor, getattr(w, "runtime_backend", None))
-    if graphs_dropped(fw, getattr(w, "framework_version", None), job.shape):
+    if graphs_dropped(fw, getattr(w, "framework_version", None), job.shape, gpu):
         rel = None  # a decode run without its CUDA graphs takes the eager build's constants (recurrent.py)
     hbm = rel.hbm if rel is not None and memory_kind(gpu) == "hbm" and (  # the release's own HBM figures
         not rel.hbm_formats or fmt in rel.hbm_formats) else None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...knowledge.records import in_releases
+from ...knowledge.records import in_releases, release_at_least
 
 FLA_CHUNK_TOKENS = 64  # fla/ops/common/chunk_delta_h.py CHUNK_SIZE (sglang gdn_backend.py imports it as FLA_CHUNK_SIZE)
 FLA_HEAD_DIM = 128  # the head width of the timed kernels (serving.yaml fla_gdn_prefill: Qwen3-Next / Qwen3.5 heads)
@@ -79,14 +79,28 @@ def mixer_decode(table: Any, version: str | None) -> dict:
     return table.decode
 
 
-def graphs_dropped(fw: Any, version: str | None, shape: Any) -> bool:
-    """Whether the stated release drops the decode's CUDA graphs for this model's recurrent mixer (serving.yaml
-    ``recurrent_mixer_kernels.releases[].graphs_dropped``: llama.cpp's qwen3next graph before #19375, whose updates
-    fail every ~128 tokens); never for a job that states no release or a model without such a mixer."""
+def graphs_dropped(fw: Any, version: str | None, shape: Any, gpu: Any = None) -> bool:
+    """Whether the decode runs without its CUDA graphs: the stated release drops them for this model's recurrent
+    mixer (serving.yaml ``recurrent_mixer_kernels.releases[].graphs_dropped``: llama.cpp's qwen3next graph before
+    #19375, whose updates fail every ~128 tokens; never for a job that states no release or a model without such a
+    mixer), or the build captures none on ``gpu`` (:func:`graphs_gated`)."""
+    if gpu is not None and graphs_gated(fw, version, gpu):
+        return True
     table, hybrid = getattr(fw, "recurrent_mixer_kernels", None), hybrid_consts(shape)
     if table is None or hybrid is None:
         return False
     return any(w.graphs_dropped and hybrid[1] in w.decode and in_releases(w, version) for w in table.releases)
+
+
+def graphs_gated(fw: Any, version: str | None, gpu: Any) -> bool:
+    """Whether the framework's build at ``version`` captures no CUDA graph on ``gpu`` (serving.yaml
+    ``cuda_graphs_gate``: llama.cpp below Ampere until its Volta + Turing pull request, below Volta since): a GPU of
+    the gate's vendors below its compute capability for the release (the lowered gate for a job that states none)."""
+    gate = getattr(fw, "cuda_graphs_gate", None)
+    if gate is None or gpu.vendor not in gate.vendors or not gpu.compute_capability:
+        return False
+    lowered = version is None or release_at_least(version, gate.lowered_from)
+    return float(gpu.compute_capability) < (gate.lowered_below if lowered else gate.below_compute_capability)
 
 
 def recurrent_extra_kernels(eng: Any) -> float:

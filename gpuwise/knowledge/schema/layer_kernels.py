@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .base import Check, Prose, Strict
-from .releases import ReleaseWindow
+from .releases import RELEASE_VERSION, ReleaseWindow
 
 # kernels a layer: none to 1,000, hundreds of times beyond the counts read (15 for SGLang's DSA indexer, 6 for a gated
 # DeltaNet mixer); a negative count took time off the step, a billion priced a token at 122,000 s (hostile round 35)
@@ -149,3 +149,18 @@ class TorchAttention(Strict):
     as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$", description="when the code was read")
     source: Prose = Field(min_length=3)
     check: Check = "U"
+
+
+class CudaGraphsGate(Strict):
+    """The GPUs on which a framework's build captures no CUDA graph of its decode step: those of ``vendors`` below
+    ``below_compute_capability``, and from release ``lowered_from`` on (or for a job that states no release) below
+    ``lowered_below``. Such a job takes the framework's constants before any release entry, its eager build's, as a
+    recurrent window's ``graphs_dropped`` does (recurrent.py ``graphs_dropped``): the later entries were read on
+    builds that replay the step as one graph."""
+
+    vendors: list[str] = Field(min_length=1, description="the vendors whose builds the gate is in")
+    below_compute_capability: float = Field(gt=0, description="no graphs on a GPU below this compute capability")
+    lowered_from: str = Field(pattern=RELEASE_VERSION, description="the first release with the lower gate")
+    lowered_below: float = Field(gt=0, description="the gate from that release on and for a job that states none")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"

@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from ...errors import N_, Said
 from ..records import release_key
+from . import layer_kernels
 from .base import Check, Prose, Strict
 from .checkpoints import Fp4Checkpoint, Int4Checkpoint
 from .decode_walk import AttentionBackendVendors, TorchRouter, TritonDecodeWalk
@@ -609,6 +610,8 @@ class Framework(Strict):
                                                    "launches without flash-attn installed (attention: eager)")
     recurrent_mixer_kernels: RecurrentMixerKernels | None = Field(default=None, description="the kernels a decode "
                                                                   "step launches in a recurrent layer's mixer")
+    cuda_graphs_gate: layer_kernels.CudaGraphsGate | None = Field(
+        default=None, description="the GPUs whose decode step the build runs without CUDA graphs (None: none)")
     fla_gdn_prefill: FlaPrefill | None = Field(default=None, description="the releases and GPUs that prefill a "
                                                "gated DeltaNet layer on flash-linear-attention's Triton kernels")
     sparse_indexer_kernels: SparseIndexerKernels | None = Field(
