@@ -46,6 +46,7 @@ from . import engine
 from .actions import fact_key, ordered_findings
 from .consult import consult, gc_paused, host_ram_server, rulebook_for
 from .count_search import estimates
+from .fact_unit_price import unit_price_facts
 from .result import build_result, candidate_out, currency_info, house_rules, ranking_sentence, step_summaries
 from .subjects import Server, candidate_gpus, price_facts, roomiest
 from .verdicts import gives_up
@@ -84,10 +85,6 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
     bought_kw = ev.market.it_kw if acq.mode == "buy" and ev.market is not None else None
     if bought_kw:  # the IT load the ledger's power line charges (a desktop system's own host figure)
         total_kw, node_kw = bought_kw, bought_kw / hw.nodes
-    street = K.street_price(kb.prices, gpu, kb.tco, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
-    market = street[0] if street else None
-    server = K.server_reading(kb.prices, gpu, kb.tco, acq.unit_price_usd or -1.0, per_node, ev.buy if acq.mode ==
-                              "buy" else None, condition=acq.condition, usd_cny=kb.tco_value("usd_cny").value)
     market_hourly, market_offer, market_basis, market_as_of = None, "", "none", ""
     per_instance, dearest = None, None
     if acq.hourly_usd is not None:
@@ -146,10 +143,7 @@ def proposal_fact(p: Proposal, job: Any, gpu: Any, ev: Any, kb: Any) -> dict[str
         "hosting": p.constraints.hosting or "unknown", "site": _site(p, ev),
         "license_bundle": getattr(gpu, "licence_bundle", None) is not None,
         "nvaie_usd_per_gpu_year": v["nvaie_usd_per_gpu_year"].value,
-        "unit_price_usd": acq.unit_price_usd or -1.0, "market_price_usd": market or -1.0,
-        "price_ratio": (acq.unit_price_usd / market) if (acq.unit_price_usd and market) else -1.0,
-        **dict(zip(("server_gpus", "server_price_usd", "server_as_of", "server_unit_usd", "server_host_usd"),
-                   server or (-1, -1.0, "", -1.0, -1.0), strict=True)),
+        **unit_price_facts(acq, gpu, kb, ev.buy if acq.mode == "buy" else None, per_node),
         "hourly_usd": acq.hourly_usd or -1.0, "market_hourly_usd": market_hourly or -1.0,
         "market_hourly_offer": market_offer, "market_hourly_basis": market_basis,
         "market_hourly_as_of": market_as_of,

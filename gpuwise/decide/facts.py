@@ -311,7 +311,11 @@ class ProposalFact(FactModel):
     license_bundle: bool = _f("the card ships with a software licence bundle")
     nvaie_usd_per_gpu_year: float = _f("NVIDIA AI Enterprise list price per GPU-year, USD")
     unit_price_usd: float = _f("proposed price per GPU, USD (-1 none)")
-    market_price_usd: float = _f("known street price per GPU, USD (-1 unknown)")
+    market_price_usd: float = _f("known street price per GPU on unit_price_usd's basis, USD (-1 unknown): a GPU "
+                                 "without its host (a whole server's price a GPU less the host share the audit adds), "
+                                 "or a one-GPU system's whole price")
+    market_price_basis: str = _f("which basis, in words: how market_price_usd was taken ('' unknown)")
+    market_price_basis_phrases: list = _f("the same as message ids and values (price.basis.*)", default=[])
     price_ratio: float = _f("proposed / known price (-1 unknown)")
     server_gpus: int = _f("GPUs of one of the proposal's machines (or a smaller server size sold) whose whole "
                           "machine's price the price a GPU is nearest (-1 none)")
@@ -469,6 +473,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "link": _HOUSE, "network": _HOUSE, "network_gb_s": _HOUSE, "host_ram_gb": _HOUSE,
         "used_cards": _HOUSE + " (each card is judged as its own fact)",
         "months": _HOUSE + " (fees_months and owned_months are what the built-in rules read)",
+        "market_price_basis_phrases": _parts("market_price_basis"),
     },
     "card": {
         "card": _KEY, "gpu": _HOUSE, "consumer": _HOUSE + " (segment is the built-in test)",

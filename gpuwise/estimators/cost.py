@@ -309,6 +309,31 @@ def street_price(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, *, condition
     return plan.hardware_usd / plan.count, plan.as_of
 
 
+def street_price_alone(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, host_per_gpu: float, *,
+                       condition: str = "new", usd_cny: float = 7.0) -> tuple[float, tuple[Phrase, ...]] | None:
+    """The street price a GPU on the basis of a proposal's ``unit_price_usd``, and which basis in words (message ids
+    ``price.basis.*``): a GPU without its host, the host share the audit costs beside the proposal's price
+    (``host_per_gpu``) being added beside either; a one-GPU system's whole price where it is bought whole. A
+    whole-server price point holds the host, so its share a GPU less ``host_per_gpu`` is the GPU's: 33,000 for an H100
+    SXM was judged against 317,000 / 8 = 39,625 (host in) where the like figure is 39,625 - 7,000 = 32,625 (hostile52b's
+    leftover). None without a dated price, or where the host share leaves nothing."""
+    entry = price_entry(prices, gpu.id)
+    plan = buy_plan(prices, gpu, max(entry.units.sizes), tco, condition=condition,
+                    usd_cny=usd_cny)[0] if entry is not None else None
+    if plan is None:
+        return None
+    each = plan.hardware_usd / plan.count
+    if plan.whole_system:
+        return each, (("", "price.basis.system", {"as_of": plan.as_of}),)
+    if plan.host_usd > 0 or plan.sold_as != "server":  # a card's or a baseboard's price: the GPU's alone already
+        kind = "baseboard" if plan.sold_as == "server" else "card"
+        return each, (("", f"price.basis.{kind}", {"as_of": plan.as_of, "host": host_per_gpu}),)
+    if each <= host_per_gpu:
+        return None
+    return each - host_per_gpu, (("", "price.basis.server", {
+        "gpus": plan.unit_gpus, "server": plan.hardware_usd / plan.units, "as_of": plan.as_of, "host": host_per_gpu}),)
+
+
 def server_reading(prices: PricesFile | None, gpu: Gpu, tco: TcoFile, unit_price: float, per_node: int,
                    bought: BuyCost | None, *, condition: str = "new",
                    usd_cny: float = 7.0) -> tuple[int, float, str, float, float] | None:
