@@ -80,3 +80,49 @@ def test_the_servers_reading_says_the_same_basis(tmp_path):
     assert f["evidence"]["price_ratio"] == pytest.approx(289_000 / 32_625, abs=1e-4)
     assert "8.9x the street price gpuwise knows for NVIDIA H100 SXM5 80GB ($32,625, a GPU without its host" \
         in f["message"]
+
+
+# ---------------------------------------------------------------- 2. the count a rental bills whole
+# knowledge/clouds.yaml: CoreWeave's GB200 NVL72 at $10.50 a GPU-hour, rented in whole racks of 72 (step_gpus 72,
+# docs.coreweave.com/docs/platform/instances/gb200); runtime.yaml job_setup_hours 0.25
+GB200_RATE, RACK, SETUP_H = 10.50, 72, 0.25
+FT70 = ("workload: {task: finetune, method: full, model: llama-3.1-70b, seq_len: 4096, train_tokens: 1.0e9}\n"
+        "constraints: {gpus: [gb200], max_gpus: %d, acquisition: rent}\n")
+
+
+def _recommend(tmp_path, text: str) -> dict:
+    (tmp_path / "r.yaml").write_text(text, encoding="utf-8")
+    r = cli("recommend", "r.yaml", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0 and not r.stderr.strip(), r.stderr
+    return json.loads(r.stdout)
+
+
+def test_the_rack_billed_for_64_gb200_is_judged_whole_and_chosen(tmp_path):
+    d = _recommend(tmp_path, FT70 % 128)
+    rec = d["recommendation"]
+    assert (rec["gpu"], rec["count"]) == ("gb200", RACK)  # the ladder (64, 128) never held 72
+    assert {c["count"] for c in d["candidates"]} >= {64, 72, 128}
+    rent, setup = rec["ledger"]["lines"][:2]
+    assert rent["inputs"]["usd_per_hour"] == setup["inputs"]["usd_per_hour"] == pytest.approx(RACK * GB200_RATE)
+    # 64 are billed the same 72 x $10.50 = $756 an hour for the same work spread over fewer GPUs:
+    # hours(64) = GPU-hours / 64 = hours(72) x 72 / 64 (the same GPU-hours within the scaling's 1%)
+    h72 = rent["inputs"]["hours"]
+    (step,) = [t for t in d["trace"] if t["rule"] == "TCO-RENT-STEP-FILLED"]
+    assert step["subject"] == "gb200x72:rent" and step["action"] == "pass"
+    said = step["values"]["step_filled_said_phrases"][0][2]
+    assert said["below"] == 64 and said["usd"] == pytest.approx(RACK * GB200_RATE * (h72 + SETUP_H))
+    assert said["below_usd"] == pytest.approx(RACK * GB200_RATE * (h72 * 72 / 64 + SETUP_H), rel=0.01)
+    assert said["usd"] < said["below_usd"] and said["days"] < said["below_days"]
+    # the batch fills the GPUs: one 4,096-token sequence a replica, 72 x 4,096 against 64 x 4,096
+    assert (said["tokens"], said["below_tokens"]) == (72 * 4096, 64 * 4096)
+    brief = " ".join(cli("recommend", "r.yaml", cwd=tmp_path).stdout.split())
+    assert "it rents them only in whole steps of 72, so 64 GPUs would be billed as 72 too, and this layout uses " \
+           "every GPU billed: 72 GPUs (294,912 tokens a step)" in brief
+
+
+def test_a_cap_below_the_rack_keeps_the_count_billed_whole(tmp_path):
+    # guard: max_gpus 64 rules 72 out; 64 stay the answer, billed 72, and FEE-RENT-STEP-CHOSEN says so
+    d = _recommend(tmp_path, FT70 % 64)
+    assert d["recommendation"]["count"] == 64 and 72 not in {c["count"] for c in d["candidates"]}
+    assert any(f["rule"] == "FEE-RENT-STEP-CHOSEN" for f in d["findings"])
+    assert not any(t["rule"] == "TCO-RENT-STEP-FILLED" for t in d["trace"])

@@ -7,6 +7,7 @@ engine, and every count it skips is one the rules themselves would reject.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ..estimators import cost as K
@@ -83,9 +84,11 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         gpu = job.kb.gpus[gid]
         probe = _Probe(SV.on_gpu(job, gpu), gpu, wanted, book)
         probe.job_asked = job
+        filled: dict[int, list[Evaluation]] = {}  # counts judged because a rental bills them whole (_billed_whole)
         if job.c.gpus:
-            for n in _keeping_the_pin(job, counts):
-                judge(probe(n))
+            listed = _keeping_the_pin(job, counts)
+            for n in listed:
+                _fill(job, n, judge(probe(n)), listed, lambda m, p=probe: judge(p(m)), filled)
             server = probe.server(one_server, server)
             continue
         mine = [n for n in counts if not probe.surely_out(n)] or counts[-1:]  # the most GPUs say why none passes
@@ -96,6 +99,7 @@ def estimates(job: Job, gpu_ids: list[str], book: rulebook.Rulebook | None = Non
         best = {False: math.inf, True: math.inf}  # by regime: one server, several
         for n in mine[first:]:
             ways = judge(probe(n))
+            _fill(job, n, ways, mine, lambda m, p=probe: judge(p(m)), filled)
             scores = probe.scores(ways)
             s = min(scores, default=math.inf)
             cluster = n > NODE
@@ -296,6 +300,37 @@ def _keeping_the_pin(job: Job, counts: list[int]) -> list[int]:
     if not job.training and kept and need > 1 and need not in kept:  # a copy of whole servers off the ladder
         kept.insert(0, need)  # (tp 8 x pp 3: 24 GPUs) is judged on its own count, not on the next rung's 32
     return kept or counts
+
+
+def _fill(job: Job, n: int, ways: list[tuple[Evaluation, list[str]]], ladder: list[int],
+          judged: Callable[[int], list[tuple[Evaluation, list[str]]]], filled: dict[int, list[Evaluation]]) -> None:
+    """Judge the count a rental of ``n`` bills whole (:func:`_billed_whole`) once, beside the ladder (its score does not
+    move where the ladder stops), each of its estimates pointing at the nearest count below billed it (the ladder
+    climbs: 64, not 32, for 72 GB200)."""
+    whole = _billed_whole(job, ways, n, ladder)
+    if whole is None:
+        return
+    if whole[1] not in filled:
+        filled[whole[1]] = [e for e, _ms in judged(whole[1])]
+    for e in filled[whole[1]]:
+        e.step_of = whole[0]
+
+
+def _billed_whole(job: Job, ways: list[tuple[Evaluation, list[str]]], n: int,
+                  ladder: list[int]) -> tuple[Evaluation, int] | None:
+    """A training job's ``n`` GPUs rented where the offer bills a larger count, in whole steps (clouds.yaml step_gpus:
+    CoreWeave's GB200 NVL72 in racks of 72, so 64 are billed 72): that estimate and the count billed, where the ladder
+    does not judge it and the user allows it (max_gpus), so the layout that uses every GPU paid for (a wider data
+    parallel, a batch that fills it) is judged beside it (review60b: recommend billed 72 GB200 for a 64-GPU layout and
+    never tried 72). A service's count is its load's, not the bill's: none."""
+    if not job.training:
+        return None
+    for e, ms in ways:
+        o = e.offer
+        if "rent" in ms and o is not None and o.step_gpus > 1 and n < o.gpus <= job.c.max_gpus \
+                and o.gpus not in ladder:
+            return e, int(o.gpus)
+    return None
 
 
 def _time_is_cheap(job: Job, ways: list[tuple[Evaluation, list[str]]], scores: list[float],

@@ -254,6 +254,10 @@ class CandidateFact(FactModel):
     gpus_paid: int = _f("rented: the GPUs the offer bills, the fewest it rents them in (-1 bought or unpriced)")
     rental_step_gpus: int = _f("rented: the offer's GPUs come in whole multiples of this (clouds.yaml step_gpus: "
                                "CoreWeave's GB200 NVL72 racks of 72); 1 any count, or bought")
+    step_filled_from: int = _f("rented: the count below that the offer bills as this one, whole steps, where the "
+                               "count search judged this one for it (64 for 72 GB200 at CoreWeave); -1 otherwise")
+    step_filled_said: str = _f("both counts' days and rent, in words, where step_filled_from is set ('' otherwise)")
+    step_filled_said_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     provider: str = _f("rental provider ('none' when bought)")
     rent_instance_gpus: int = _f("rented on a listed instance (knowledge/clouds.yaml instances): the GPUs one instance "
                                  "holds, each instance a server of its own (-1 bought, unpriced or not an instance)")

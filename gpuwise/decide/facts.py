@@ -430,7 +430,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
         "link_kind": _HOUSE, "intra_gb_s": _HOUSE, "exposed_comm_share": _HOUSE,
         "pin_not_kept_phrases": _parts("pin_not_kept"), "link_phrases": _parts("link"),
         "rent_span_phrases": _parts("rent_span"), "rent_rate_said_phrases": _parts("rent_rate_said"),
-        "buy_ram_said_phrases": _parts("buy_ram_said"),
+        "buy_ram_said_phrases": _parts("buy_ram_said"), "step_filled_said_phrases": _parts("step_filled_said"),
         "network_span_phrases": _parts("network_span"), "network_keep_phrases": _parts("network_keep"),
         "network_between_phrases": _parts("network_between"),
         "project_months": "the project's length, shown beside the cost; the TCO rules judge owned_months",

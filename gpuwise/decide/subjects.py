@@ -249,6 +249,29 @@ def _network_span(ev: Evaluation) -> dict[str, Any]:
             "network_between": phrase_text(between), "network_between_phrases": phrase_json(between)}
 
 
+def _step_filled(ev: Evaluation, mode: str) -> dict[str, Any]:
+    """A rented count the search judged because the offer bills it whole for the count below (``ev.step_of``:
+    72 GB200 for 64, CoreWeave's racks of 72): that count, and both runs' days and rent in words, which
+    TCO-RENT-STEP-FILLED says in the cost step (what it chose of the two, and why: the ranking's score)."""
+    below = ev.step_of
+    rent = ev.cost.rent_usd if ev.cost is not None else None
+    low = below.cost.rent_usd if below is not None and below.cost is not None else None
+    if mode != "rent" or below is None or rent is None or low is None or ev.wall_days is None \
+            or below.wall_days is None:
+        return {"step_filled_from": -1, "step_filled_said": "", "step_filled_said_phrases": []}
+    parts: tuple[Phrase, ...] = (("", "step.filled", {
+        "count": ev.count, "tokens": _step_tokens(ev), "days": ev.wall_days, "usd": rent, "below": below.count,
+        "below_tokens": _step_tokens(below), "below_days": below.wall_days, "below_usd": low}),)
+    return {"step_filled_from": below.count, "step_filled_said": phrase_text(parts),
+            "step_filled_said_phrases": phrase_json(parts)}
+
+
+def _step_tokens(ev: Evaluation) -> int:
+    """A training run's tokens an optimizer step, as its layout fills the global batch to its replicas (0 unknown)."""
+    plan = ev.training.plan if ev.training is not None else None
+    return int(plan.layout.global_batch_tokens) if plan is not None else 0
+
+
 def _rent_rate_said(ev: Evaluation, spot_discount: float) -> dict[str, Any]:
     """What the rental's hourly rate is where it is not a quoted price (rent_rate_said, its parts beside it): a spot
     rate the provider does not publish, its on-demand price less clouds.yaml spot.fallback_discount (review60: the
@@ -349,6 +372,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "usd_per_gpu_hour": _n(k.usd_per_gpu_hour if k else None) if mode == "rent" else -1.0,
         "gpus_paid": k.rent_gpus_paid if k and k.rent_gpus_paid and mode == "rent" else -1,
         "rental_step_gpus": ev.offer.step_gpus if mode == "rent" and ev.offer is not None else 1,
+        **_step_filled(ev, mode),
         # the rental's provider whichever way the cost step took (the rules may rent where it bought)
         "provider": ((k.rent_provider if k else None) or "none") if mode == "rent" else "none",
         "rent_instance_gpus": (instance_gpus(job.kb, ev.offer.instance) or -1)

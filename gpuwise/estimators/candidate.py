@@ -166,6 +166,9 @@ class Evaluation:
     timeline: Timeline | None = None  # wall-clock hours by part, hours billed (the cost step)
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # "rent" / "buy": the money of each way
     job: Job | None = None  # the job as priced on this GPU where not the question's (serving/published.py)
+    # the count search's count below whose rental this one fills the whole steps billed (64 GB200 at CoreWeave are
+    # billed 72, so 72 are judged too: gpuwise/decide/count_search.py); None for any other count
+    step_of: Evaluation | None = None
 
     def ledger(self, mode: str | None) -> Ledger | None:
         """The ledger of renting or of buying this configuration (None when that way has no price)."""
