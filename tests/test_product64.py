@@ -13,6 +13,7 @@ import json
 import pytest
 import yaml
 
+from .clirun import ROOT
 from .clirun import gpuwise as cli
 
 # knowledge/prices.yaml: Thinkmate's HGX H100 8-GPU server quotation, 317,000 USD (2024-08-22), host included;
@@ -126,3 +127,30 @@ def test_a_cap_below_the_rack_keeps_the_count_billed_whole(tmp_path):
     assert d["recommendation"]["count"] == 64 and 72 not in {c["count"] for c in d["candidates"]}
     assert any(f["rule"] == "FEE-RENT-STEP-CHOSEN" for f in d["findings"])
     assert not any(t["rule"] == "TCO-RENT-STEP-FILLED" for t in d["trace"])
+
+
+# ---------------------------------------------------------------- 3. CoreWeave's network between GB200 racks
+def test_coreweaves_gb200_racks_are_joined_by_infiniband(kb, tmp_path):
+    # clouds.yaml: CoreWeave's GB200 offer on infiniband-400, sourced to its MLPerf Training v5.0 system description
+    # (Carina: 4 x ConnectX-7 IB NDR 400 Gb/s a 4-GPU node) with its date; runtime.yaml infiniband-400 50 GB/s a GPU
+    (o,) = [o for o in kb.clouds.gpu_hour_prices if o.provider == "coreweave" and o.gpu == "gb200"]
+    assert o.network == "infiniband-400" and str(o.network_as_of) == "2025-06-04"
+    assert "4x ConnectX-7 IB NDR 400Gb/s" in o.network_source
+    assert kb.runtime.networks["infiniband-400"].gb_s == 400 / 8
+    _write(tmp_path, "p.yaml", yaml.safe_load((ROOT / "tests/data/product63/audit-gb200-100.yaml").read_text()))
+    d = json.loads(cli("audit", "p.yaml", "--format", "json", cwd=tmp_path).stdout)
+    (net,) = [a for a in d["assumptions"] if a["field"] == "hardware.network"]
+    assert net["value"] == "infiniband-400" and net["values"]["provider"] == "coreweave"
+    assert "NET-SLOW-NETWORK" not in {f["rule"] for f in d["findings"]}
+
+
+def test_a_network_source_comes_with_its_date_and_network():
+    from gpuwise.knowledge.schema.clouds import GpuHourPrice
+
+    base = {"provider": "x", "gpu": "gb200", "usd_per_gpu_hour": 10.5, "as_of": "2026-09-20", "source": "a page"}
+    GpuHourPrice.model_validate({**base, "network": "infiniband-400", "network_source": "a system description",
+                                 "network_as_of": "2025-06-04"})
+    for bad in ({"network": "infiniband-400", "network_source": "a system description"},
+                {"network_source": "a system description", "network_as_of": "2025-06-04"}):
+        with pytest.raises(ValueError, match="network_source and network_as_of"):
+            GpuHourPrice.model_validate({**base, **bad})

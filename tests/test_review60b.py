@@ -7,6 +7,9 @@ import json
 from tests.test_buyer_questions import _ask
 
 GB200_100 = "tests/data/product63/audit-gb200-100.yaml"
+# product64: CoreWeave joins its GB200 racks by InfiniBand NDR 400 Gb/s a GPU (clouds.yaml network_source), so the
+# rack-counting wording is read with ethernet-25 stated between them
+GB200_100_ETH = "tests/data/product64/audit-gb200-100-ethernet.yaml"
 GB200_REC = "tests/data/review60/recommend-gb200-70b-cp.yaml"
 R5090 = "tests/data/review60b/recommend-2x5090-14b-offload.yaml"
 A5090 = "tests/data/review60b/audit-buy-2x5090-14b.yaml"
@@ -26,13 +29,13 @@ def test_a_slow_network_between_nvl72_racks_counts_racks():
     = 25 trays in ceil(100 / 72) = 2 racks; the trays of a rack talk over NVLink, so what crosses ethernet-25 is
     between the 2 racks. NET-SLOW-NETWORK said '25 nodes of ... over ethernet-25' and 'keep the job on one node' (a
     4-GPU tray); it now counts the racks and says to keep the job within one rack of 72."""
-    d = _json("audit", GB200_100)
+    d = _json("audit", GB200_100_ETH)
     (f,) = [f for f in d["findings"] if f["rule"] == "NET-SLOW-NETWORK"]
     assert f["message"].startswith("2 racks of 72 (25 nodes of 4, joined by NVLink within a rack) of NVIDIA GB200")
     assert "over ethernet-25 (3.125 GB/s per node)" in f["message"]  # 25 Gb/s / 8 bits, one tray's port
     assert "the estimate counts the traffic between racks at that speed" in f["message"]
     assert f["fix"].endswith("or keep the job within one rack of 72.")
-    zh = "".join(_ask("audit", GB200_100, "--lang", "zh")[1].split())
+    zh = "".join(_ask("audit", GB200_100_ETH, "--lang", "zh")[1].split())
     assert "2个72卡机柜（25个4卡节点，机柜内由NVLink互联）" in zh and "计入机柜间通信" in zh
     assert "把作业限制在一个72卡机柜内" in zh
 

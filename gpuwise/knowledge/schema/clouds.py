@@ -57,6 +57,10 @@ class _Priced(Strict):
         default=None, description="runtime.yaml network id with the bandwidth the provider states between "
                                   "nodes; None: not stated (an Ethernet-class default is assumed)")
     network_stated: Prose = Field(default="", description="the provider's own words for its network")
+    network_source: Prose = Field(default="", description="where the network is read where the price page does not "
+                                                         "state it (a system description the provider published)")
+    network_as_of: _dt.date | None = Field(default=None, description="when network_source was published or read "
+                                                                      "(it ages apart from the price's as_of)")
     host_ram_gb_per_gpu: float | None = Field(
         default=None, gt=0, le=100_000, description="host RAM that comes with each rented GPU, GB, as the provider "
         "states it (an offloaded job's state must fit in it); None: not stated (runtime.yaml rented_host_ram's "
@@ -87,6 +91,9 @@ class _Priced(Strict):
     def _sold_as(self) -> "_Priced":
         if self.host_ram_gb_per_gpu is not None and len(self.host_ram_source) < 3:
             raise Said(N_("host_ram_gb_per_gpu needs its source: host_ram_source"))
+        if (len(self.network_source) >= 3) != (self.network_as_of is not None) or (
+                self.network_as_of is not None and self.network is None):
+            raise Said(N_("network_source and network_as_of come together, with the network they source"))
         if self.multi_node == "reserved" and (self.max_on_demand_gpus is None or self.reserved_min_hours is None):
             raise Said(N_("multi_node: reserved needs max_on_demand_gpus and reserved_min_hours"))
         if any(v <= 0 for v in self.reserved_per_hour.values()):
