@@ -156,7 +156,7 @@ def _lang_opt(p: argparse.ArgumentParser, what: str = N_("report language (defau
 def _lang_opts(p: argparse.ArgumentParser) -> None:
     """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts."""
     _lang_opt(p)
-    p.add_argument("--currency", choices=("USD", "CNY"),
+    p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("report currency (default: the currency the input file writes its amounts in, "
                         "constraints.currency; CNY when --fx-rate is given; else USD)"))
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
@@ -219,11 +219,16 @@ def _gpu_count(text: str) -> int:
     return n
 
 
-def _listed_currency(text: str) -> str:
-    """``prices --currency``, a filter: ``usd`` / ``Cny`` as ``USD`` / ``CNY`` (a currency code is the same in any
-    case; only the capitals were taken: contract63); anything else left for the choices. The report commands keep
-    refusing ``usd`` with 'did you mean USD?' (hostile rounds 13 and 50 decided so for an amount's currency)."""
-    return text.strip().upper() if text.strip().upper() in ("USD", "CNY") else text
+def _currency_code(text: str) -> str:
+    """``--currency`` of every command: ``usd`` / `` Cny`` as ``USD`` / ``CNY``, an ISO 4217 code being the same in
+    any case (contract63 took it on ``prices`` alone; recommend, audit, plan, estimate, gpus and ask refused ``usd``
+    with 'did you mean USD?' though they meant the same: product64); anything else is left for the choices, whose
+    refusal is one line with its close match ('usdd': USD; 'RMB', 'yuan': CNY, cli_words.ALIASES)."""
+    return text.strip().upper() if text.strip().upper() in CURRENCIES else text
+
+
+CURRENCIES = ("USD", "CNY")
+"""The ISO codes a report is written in (its amounts converted) and a price list filtered by."""
 
 
 def _rate(text: str) -> float:
@@ -250,7 +255,7 @@ def _ask_args(p: argparse.ArgumentParser) -> None:
                    help=N_("where to write the report (default: beside the answers)"))
     p.add_argument("--lang", choices=("en", "zh"), default="en",
                    help=N_("language of the questions, the summary and the report (default: en)"))
-    p.add_argument("--currency", choices=("USD", "CNY"),
+    p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("currency the amounts are asked and saved in, and the report's "
                         "(default: the answers file's, else USD)"))
     _common(p)
@@ -292,7 +297,7 @@ def _estimate_args(p: argparse.ArgumentParser) -> None:
 def _gpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
-    p.add_argument("--currency", choices=("USD", "CNY"),
+    p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("currency of the street prices (default: USD; CNY when --fx-rate is given)"))
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help=N_("CNY per USD (default: the knowledge base's dated rate)"))
@@ -302,7 +307,7 @@ def _gpus_args(p: argparse.ArgumentParser) -> None:
 def _prices_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu", metavar="GPU", help=N_("only this GPU (a family name such as A100 lists every variant)"))
     p.add_argument("--provider", metavar="P", help=N_("only this cloud provider's offers"))
-    p.add_argument("--currency", type=_listed_currency, choices=("USD", "CNY"),
+    p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("only the prices written in this currency (a filter: no amount is converted)"))
     p.add_argument("--format", choices=("text", "json"), default="text")
     _lang_opt(p, N_("language of the text table and its notes; amounts stay as their sources write them "

@@ -4,6 +4,11 @@ before its fix, with its figures worked by hand here.
 1. TCO-UNIT-PRICE-ABOVE-MARKET set a proposal's price a GPU (the GPU alone: the audit adds a host share beside it)
    against a street price that, for a part sold in whole servers, holds the host (317,000 / 8 = 39,625 for an H100
    SXM); both are now a GPU without its host (39,625 - 7,000 = 32,625), and the finding says which basis.
+2. recommend billed a whole GB200 rack of 72 for a 64-GPU layout and never judged 72: the count a rental bills whole
+   is now judged beside the count below it (training), and the cost step says what each takes and costs.
+3. CoreWeave's GB200 racks took the Ethernet default between them: they are on InfiniBand NDR 400 Gb/s a GPU (its
+   MLPerf Training v5.0 system description), sourced with its date.
+4. ``--currency usd`` was taken on ``prices`` alone: every command takes a code in any case.
 """
 
 from __future__ import annotations
@@ -154,3 +159,22 @@ def test_a_network_source_comes_with_its_date_and_network():
                 {"network_source": "a system description", "network_as_of": "2025-06-04"}):
         with pytest.raises(ValueError, match="network_source and network_as_of"):
             GpuHourPrice.model_validate({**base, **bad})
+
+
+# ---------------------------------------------------------------- 4. --currency in any case, on every command
+@pytest.mark.parametrize("argv", [("recommend", "examples/lora-70b.yaml"), ("estimate", "examples/lora-70b.yaml",
+                                  "--gpu", "4090"), ("audit", "tests/rules/TCO-UNIT-PRICE-ABOVE-MARKET/input.yaml"),
+                                  ("plan", "examples/plan-team-4090.yaml"), ("gpus",)])
+def test_a_currency_code_in_any_case_is_that_code(argv):
+    # 'cny' was "invalid choice: 'cny' ... did you mean CNY?" everywhere but `prices`: the report is the one
+    # `--currency CNY` writes, its footer saying the code in capitals
+    lower, upper = cli(*argv, "--currency", " cny"), cli(*argv, "--currency", "CNY")
+    assert lower.returncode == upper.returncode and lower.returncode in (0, 1), lower.stderr
+    assert lower.stdout == upper.stdout and "CNY" in lower.stdout
+
+
+@pytest.mark.parametrize("given, close", [("usdd", "did you mean USD?"), ("RMB", "did you mean CNY?"),
+                                          ("EUR", "choose from 'USD', 'CNY'")])
+def test_an_unknown_code_is_one_line_with_its_close_match(given, close):
+    r = cli("recommend", "examples/lora-70b.yaml", "--currency", given)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and close in r.stderr, r.stderr
