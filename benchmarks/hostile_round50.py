@@ -59,7 +59,7 @@ import functools
 import json
 from typing import Any
 
-from benchmarks.hostile_round12 import _refused
+from benchmarks.hostile_round12 import _ok, _refused
 from benchmarks.hostile_round23 import _edited
 from benchmarks.hostile_round28 import doc_cases
 
@@ -202,7 +202,7 @@ def add(case, ns: dict[str, Any]) -> None:
               _refused("plan.yaml", *words), argv=("plan", "plan.yaml"))
 
     # ------------------------------------------------------------ neighbours: options, file kinds, price CSVs
-    case("opt50: --currency usd (lower case): refused, USD offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--currency", "usd"], expect="any", check=_refused("did you mean USD?"))
+    case("opt50: --currency usd (lower case): read as USD since product64", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--currency", "usd"], expect="any", check=lambda r: _ok(r) and ("$" in r.stdout or "USD" in r.stdout))
     case("opt50: --lang zh-TW: refused, zh offered", {"r.yaml": json.dumps({"workload": SERVE8})}, ["recommend", "r.yaml", "--lang", "zh-TW"], expect="any", check=_refused("did you mean zh?"))
     case("file50: JSON with a trailing comma (YAML reads it): estimated", {"r.json": '{"workload": {"task": "inference", "model": "llama-3.1-8b",}}'}, ["estimate", "r.json", "--gpu", "h100"], expect="ok")
     case("file50: a requirements file given to plan: refused, recommend named", {"r.yaml": json.dumps({"workload": SERVE8})}, ["plan", "r.yaml"], expect="any", check=_refused("r.yaml", "gpuwise recommend"))
