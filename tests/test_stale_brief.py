@@ -44,7 +44,7 @@ def test_the_runner_up_s_old_price_is_counted_apart(asked: tuple[str, str]) -> N
     assert len(brief.splitlines()) <= 80 and max(map(len, brief.splitlines())) <= 80
     zh = _run(q, kb, "--lang", "zh")
     assert "! 其他方案的 1 个价格已过时，完整报告的“数据时效”列出了它们。" in zh and "本报告使用的" not in zh
-    full = _run(q, kb, "--detail", "full")  # the full report lists it, and counts every price it lists
-    assert "! 1 price used here is out of date; see Data freshness." in full
+    full = _run(q, kb, "--detail", "full")  # the full report lists it, and counts it as another option's (review61)
+    assert "! 1 price of another option is out of date; see Data freshness." in full
     fresh = full[full.index("=== Data freshness ==="):]
-    assert "! rent NVIDIA H100 SXM5 80GB (lambda): price as of 2023-06-01" in fresh
+    assert "! rent NVIDIA H100 SXM5 80GB (lambda), another option's: price as of\n    2023-06-01" in fresh

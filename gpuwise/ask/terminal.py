@@ -497,9 +497,16 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
         if len(cands) > 10:
             t.caption = s.t("more_in_report", n=len(cands) - 10)
         console.print(t)
-    # each warning once, its sentence for the answer's GPU and the other GPUs named (as in the report)
-    issues = view.issues(list(result.findings), rec.gpu if rec is not None else "")
+    # each warning once, its sentence for the answer's GPU and the other GPUs named, and only the answer's, as the
+    # brief report counts them (review61: a Qwen3 service bought on B300 showed the runner-up B200's stale host price
+    # under 'Findings' while the report it wrote said 'the answer's: 0 blockers, 0 warnings')
+    mine = view.answers_findings(result)
+    issues = view.issues(mine, rec.gpu if rec is not None else "")
     important = [e for g in issues["groups"] for e in g["entries"]]
+    ids = {id(x) for x in mine}
+    others = sum(1 for x in result.findings if x.severity in ("blocker", "warning") and id(x) not in ids)
+    if others:
+        console.print(escape(s.t("others_in_report", n=others)))
     if important:
         t = Table(title=s.t("findings"), title_justify="left")
         for col in ("col_severity", "col_rule", "col_finding"):

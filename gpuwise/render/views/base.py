@@ -448,9 +448,14 @@ class BaseView:
                  for k, v in self.r.knowledge_dates.items()]
         stale = []
         for s in getattr(self.r, "stale_prices", []) or []:
-            stale.append(self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
-                                "relying on it.", what=words.said(s.what_phrases, self.f) if s.what_phrases
-                                else s.what, as_of=s.as_of, age=format(s.age_days, ",.0f")))
+            what = words.said(s.what_phrases, self.f) if s.what_phrases else s.what
+            age = format(s.age_days, ",.0f")
+            # another option's price is said to be one (review61: a Markdown brief listed the runner-up's old host
+            # share under the answer's 'Price used', as if the answer rested on it)
+            stale.append(self._("%(what)s, another option's: price as of %(as_of)s, %(age)s days old; check it "
+                                "before relying on it.", what=what, as_of=s.as_of, age=age) if s.answer is False
+                         else self._("%(what)s: price as of %(as_of)s, %(age)s days old; check it before "
+                                     "relying on it.", what=what, as_of=s.as_of, age=age))
         # the text brief counts the answer's own (a price not told apart counts as the answer's) and the other
         # options' apart: the full report's Data freshness lists both
         others = sum(1 for s in getattr(self.r, "stale_prices", []) or [] if s.answer is False)
@@ -463,10 +468,15 @@ class BaseView:
                 "span": self._("Figures dated %(first)s to %(last)s.", first=min(span), last=max(span))
                 if span else "",
                 # out of date by its kind's limit (a price after a year, an exchange rate after a quarter)
-                "stale_banner": self.f.ngettext(
+                # the answer's own and the other options' apart, as the brief text says them (review61: a Markdown
+                # and HTML report said '1 price used here is out of date' of the runner-up's host share alone)
+                "stale_banner": " ".join(x for x in (self.f.ngettext(
                     "%(n)s price used here is out of date; see Data freshness.",
-                    "%(n)s prices used here are out of date; see Data freshness.", len(stale))
-                if stale else "",
+                    "%(n)s prices used here are out of date; see Data freshness.", own) if own else "",
+                    self.f.ngettext(
+                    "%(n)s price of another option is out of date; see Data freshness.",
+                    "%(n)s prices of other options are out of date; see Data freshness.", others)
+                    if others else "") if x),
                 # a brief text lists them in its full report alone (two screens)
                 "stale_banner_brief": " ".join(x for x in (self.f.ngettext(
                     "%(n)s price used here is out of date; the full report's Data freshness names it.",
