@@ -16,7 +16,7 @@ from rich.console import Console
 from gpuwise.ask.questionnaire import _Session, _show_result, load_questions
 from gpuwise.decide.recommend import recommend
 from gpuwise.knowledge import load
-from tests.clirun import gpuwise
+from tests.clirun import ROOT, gpuwise
 
 # the runner-up (H100 on lambda, an overlay's 2023 quote below runpod's 2.69) carries the only out-of-date price; the
 # answer (A100 on runpod, priced 2026-09-25) rests on current prices alone (the setting of tests/test_stale_brief.py)
@@ -84,3 +84,64 @@ def test_ask_shows_the_answers_warnings_as_the_brief_counts_them(asked: tuple[st
     console = Console(file=io.StringIO(), width=300, highlight=False, color_system=None)
     _show_result(console, s, result)
     assert "未选方案的阻断项和警告：1 条" in console.file.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------ 3
+LORA_70B = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b", "seq_len": 4096,
+                         "train_tokens": 1.0e8}, "constraints": {"gpus": ["H100"], "acquisition": "rent"}}
+
+
+def test_estimate_without_a_gpu_says_the_settings_it_left_off() -> None:
+    """The ML engineer's 70B LoRA: `estimate` without --gpu read 316.3 GB a GPU, and recommend 'does not fit one
+    GPU's memory (162.5 GB needed)'. Both are right: without a GPU no layout is chosen, so gradient checkpointing
+    (auto: 'gpuwise turns it on only where the layout needs it') is off here, and the activations are those of
+    every layer, 80 x 4,096 x 458,233.6 B (the bytes a token and layer the estimate's formula shows) = 150.2 GB,
+    plus the logits 12 x 128,256 x 4,096 = 6.3 GB and 2 x 2 x 8,192 x 4,096 = 0.13 GB: 156.6 GB. The estimate said
+    nothing of it; it now says which settings were taken as off, and a file that states them gets no such note."""
+    from gpuwise import estimate
+
+    r = estimate(LORA_70B)
+    act = 80 * 4096 * 458233.6 + 12 * 128256 * 4096 + 2 * 2 * 8192 * 4096
+    assert r.memory.breakdown["activations"] == pytest.approx(act, rel=1e-3)
+    said = [n for n in r.memory.notes if n.startswith("no --gpu")]
+    assert said == ["no --gpu: the job as stated, on one GPU; what gpuwise chooses with a GPU's layout is taken as off "
+                    "(gradient checkpointing off, ZeRO stage 0, no offload); give --gpu to see the layout it would "
+                    "choose and its memory"]
+    assert r.memory.notes_phrases[0][0][1] == "note.as_written"
+    stated = estimate({**LORA_70B, "workload": {**LORA_70B["workload"], "gradient_checkpointing": True,
+                                                "zero_stage": 0, "offload": "none"}})
+    assert not [n for n in stated.memory.notes if n.startswith("no --gpu")]
+    some = estimate({**LORA_70B, "workload": {**LORA_70B["workload"], "gradient_checkpointing": False,
+                                              "zero_stage": 2}}, gpus=4)
+    assert [n for n in some.memory.notes if n.startswith("no --gpu")] == [
+        "no --gpu: the job as stated, on 4 GPUs; what gpuwise chooses with a GPU's layout is taken as off (no "
+        "offload); give --gpu to see the layout it would choose and its memory"]
+    assert not [n for n in estimate(LORA_70B, gpu="H100", gpus=8).memory.notes if n.startswith("no --gpu")]
+    zh = _run("estimate", str(ROOT / "examples" / "lora-70b.yaml"), "--lang", "zh")
+    assert "未给出 --gpu：按所写的作业、在一块 GPU 上计算" in zh and "（ZeRO 阶段 0，不卸载）" in zh
+
+
+# ------------------------------------------------------------------------------------------------ 4
+QWEN = {"workload": {"task": "inference", "model": "qwen3-235b-a22b", "prompt_tokens": 2000, "output_tokens": 500,
+                     "requests_per_s": 20, "p95_ttft_s": 2}}
+
+
+def test_a_service_estimate_on_one_gpu_by_default_says_so_and_how_many_hold_it() -> None:
+    """The team lead's Qwen3-235B-A22B on `--gpu B300` without --gpus: 'does not fit: one GPU would hold 476.3 GB',
+    the count (docs/formats.md: 1 for inference) said nowhere. Its bf16 weights are 235e9 x 2 B = 470 GB, more
+    than a B300's 288.4 GB less 5% headroom (274.0 GB usable); on 2 each holds half, 235 GB: the assumption on
+    --gpus now says so. A count given, or a copy that fits on one (Llama 3.1 8B: 16 GB), reads without 'cannot'."""
+    from gpuwise import estimate
+
+    r = estimate(QWEN, gpu="B300")
+    assert r.gpu.fits is False and r.memory.per_gpu_bytes > 470e9
+    said = [a for a in r.assumptions if a.field == "--gpus"]
+    assert len(said) == 1 and said[0].value == 1
+    assert said[0].reason == "no --gpus: one GPU for a service, which cannot hold it; 2 can (give --gpus 2)"
+    two = estimate(QWEN, gpu="B300", gpus=2)
+    assert two.gpu.fits is True and not [a for a in two.assumptions if a.field == "--gpus"]
+    assert 470e9 / 2 < two.memory.per_gpu_bytes < 0.95 * 288.4e9
+    small = estimate({"workload": {**QWEN["workload"], "model": "llama-3.1-8b"}}, gpu="B300")
+    assert [a.reason for a in small.assumptions if a.field == "--gpus"] == ["no --gpus: one GPU for a service"]
+    out = _run("estimate", str(ROOT / "examples" / "inference-70b.yaml"), "--gpu", "rtx-4090")
+    assert "--gpus: 1" in out and "which cannot hold it" in out

@@ -66,7 +66,7 @@ def idle_gpus(job: Job, ev: Evaluation | None) -> int:
     return max(0, ev.count - sv.layout.gpus) if ev is not None and sv is not None else 0
 
 
-def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryOut:
+def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int, more: tuple[Phrase, ...] = ()) -> MemoryOut:
     nodes = ev.nodes if ev else 1
     host = ev.host_ram_needed_bytes_per_node if ev else 0.0
     # NVMe offload (ZeRO-Infinity) keeps the state on the drives, the host RAM only staging buffers (MEM-NVME-OFFLOAD):
@@ -74,7 +74,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int) -> MemoryO
     # 160.6 GB' for an 8B full fine-tune on one RTX 4090 offloading to NVMe)
     nvme = mem.offload_target == "nvme"
     per_node = ev.topology.per_node if ev is not None and ev.topology is not None else 1
-    off = _off_stack_notes(job)
+    off = (*more, *_off_stack_notes(job))
     return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
         total_bytes=round(mem.per_gpu * (count - idle_gpus(job, ev))),  # an idle GPU holds nothing
@@ -101,6 +101,42 @@ def _off_stack_notes(job: Job) -> tuple[Phrase, ...]:
 
     off = TJ.pins_off_stack_phrases(job) if job.training else ()
     return (("", "note.pin_off_stack", {"stack": TJ.stack_spec(job).name, "pins": off}),) if off else ()
+
+
+def _as_written_notes(job: Job, count: int) -> tuple[Phrase, ...]:
+    """A training memory estimate without ``--gpu``: the settings the file leaves to gpuwise (absent or ``auto``), which
+    it chooses with a GPU's layout, taken as off, said (review61: a 70B LoRA read 316.3 GB a GPU here, gradient
+    checkpointing off, where recommend's 'does not fit one GPU's memory (162.5 GB needed)' had chosen it on; the
+    assumption said only that gpuwise turns it on 'where the layout needs it')."""
+    if not job.training or job.shape.diffusion:
+        return ()
+    w = job.w
+    given = w.model_fields_set
+    left = [mid for mid, name in (("note.as_written_ckpt_off", "gradient_checkpointing"),
+                                  ("note.as_written_zero0", "zero_stage"), ("note.as_written_no_offload", "offload"))
+            if name not in given or getattr(w, name) == "auto"]
+    if not left:
+        return ()
+    settings = tuple((", " if i else "", mid, {}) for i, mid in enumerate(left))
+    return (("", "note.as_written" if count == 1 else "note.as_written_n", {"count": count, "settings": settings}),)
+
+
+def _one_gpu_service(job: Job, g: Any, fits: bool, book: Any) -> Any:
+    """The assumption on ``--gpus`` of a serving estimate that gives none: one GPU, as docs/formats.md says, listed as
+    the training count is (review61: 'Qwen3-235B-A22B on --gpu B300' read 'does not fit: one GPU would hold
+    476.3 GB' with no word that the count was a default); where the copy does not fit on one, the fewest of 2, 4, 8,
+    ... up to max_gpus that the rules let hold it (476.3 GB of bf16 weights on 274 GB usable a B300: 2)."""
+    from ..inputs.job import note
+    from . import verdicts
+
+    if fits:
+        return note("--gpus", 1, "assume.gpus.one_service", {})
+    n = 2
+    while n <= max(1, job.c.max_gpus):
+        if verdicts.judge(book, job, [evaluate(job, g, n)], chosen_way=True)[0].fits:
+            return note("--gpus", 1, "assume.gpus.one_service_short", {"count": n})
+        n *= 2
+    return note("--gpus", 1, "assume.gpus.one_service_none", {"max_gpus": job.c.max_gpus})
 
 
 def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = None,
@@ -144,7 +180,8 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
     if gpu is None:  # memory alone: the requested strategy on `count` GPUs
         mem = memory_for(job, _gpu_stub(kb), count, requested_strategy(job))
         flops = _flops(job)
-        return made(EstimateResult, dict(memory=memory_out(job, None, mem, count), compute=flops, gpu=None,
+        return made(EstimateResult, dict(memory=memory_out(job, None, mem, count, _as_written_notes(job, count)),
+                                         compute=flops, gpu=None,
                               workload=job.question(), assumptions=assumptions,
                               knowledge_dates={k: v.isoformat() for k, v in kb.dates().items()}))
     r = kb.gpu(gpu, where="--gpu")
@@ -161,6 +198,8 @@ def estimate(requirements: Any, *, gpu: str | None = None, gpus: int | None = No
         job = priced
     ev = evaluate(job, g, count)
     verdict = verdicts.judge(book, job, [ev], chosen_way=True)[0]
+    if gpus is None and not job.training:
+        assumptions.append(_one_gpu_service(job, g, verdict.fits, book))
     out = gpu_out(job, ev, verdict).model_copy(update={"rejected_by": [
         made(RuleRef, dict(rule=rid, title=book.rules[rid].title)) for rid in verdict.rejected]})
     return made(EstimateResult, dict(memory=memory_out(job, ev, ev.memory, count), compute=_flops(job), gpu=out,
