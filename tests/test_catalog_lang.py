@@ -176,7 +176,8 @@ def test_json_is_the_same_in_every_language(args):
 def test_price_rows_json_keys_unchanged():
     """The contract's price row: the keys it had before the rows carried their words."""
     data = json.loads(_run("prices", "--gpu", "H100", "--format", "json"))
-    assert set(data) == {"max_age_days", "prices", "gpus_matched"}  # gpus_matched: the types --gpu named
+    # gpus_matched: the types --gpu named; gpu_read_as: how 'H100' was read, the SXM module (review61)
+    assert set(data) == {"max_age_days", "prices", "gpus_matched", "gpu_read_as"}
     assert {p["gpu"] for p in data["prices"]} <= set(data["gpus_matched"])
     assert {tuple(sorted(p)) for p in data["prices"]} == {tuple(sorted(
         ("kind", "gpu", "provider", "item", "amount", "currency", "unit", "as_of", "age_days", "source", "check",

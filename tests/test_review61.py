@@ -145,3 +145,28 @@ def test_a_service_estimate_on_one_gpu_by_default_says_so_and_how_many_hold_it()
     assert [a.reason for a in small.assumptions if a.field == "--gpus"] == ["no --gpus: one GPU for a service"]
     out = _run("estimate", str(ROOT / "examples" / "inference-70b.yaml"), "--gpu", "rtx-4090")
     assert "--gpus: 1" in out and "which cannot hold it" in out
+
+
+# ------------------------------------------------------------------------------------------------ 5
+def test_prices_say_how_a_gpu_name_was_read_and_the_variants_left_out() -> None:
+    """`prices --gpu H100` listed the SXM module's prices alone (catalog rule: a name without the form factor means
+    the SXM module), and said nothing of it: the PCIe card's prices (lambda $3.29, runpod $1.99 a GPU-hour) and the
+    NVL's were silently not listed, where `estimate --gpu H100` says how it read the name. The listing now says it
+    first, with the variants left out; a family the catalog refuses to guess (A100) is listed whole as before, and a
+    plain id says nothing."""
+    out = _run("prices", "--gpu", "H100")
+    head = " ".join(out.split("\n\n")[0].split())
+    assert head == ("'H100' read as NVIDIA H100 SXM5 80GB (h100-80gb-sxm): a name without the form factor means "
+                    "the SXM (or OAM) module; write 'NVIDIA H100 PCIe 80GB' for the PCIe card; the prices of "
+                    "h100-80gb-pcie, h100-nvl-94gb are not listed (give one of them as --gpu)")
+    d = json.loads(_run("prices", "--gpu", "H100", "--format", "json"))
+    assert d["gpu_read_as"]["gpu"] == "h100-80gb-sxm"
+    assert d["gpu_read_as"]["other_variants"] == ["h100-80gb-pcie", "h100-nvl-94gb"]
+    assert {p["gpu"] for p in d["prices"]} == {"h100-80gb-sxm"}
+    pcie = json.loads(_run("prices", "--gpu", "h100-80gb-pcie", "--format", "json"))
+    assert "gpu_read_as" not in pcie and any(p["provider"] == "lambda" and p["amount"] == 3.29
+                                             for p in pcie["prices"])
+    assert "read as" not in _run("prices", "--gpu", "h100-80gb-sxm").split("\n\n")[0]
+    assert "gpu_read_as" not in json.loads(_run("prices", "--gpu", "A100", "--format", "json"))
+    zh = _run("prices", "--gpu", "H100", "--lang", "zh")
+    assert "未列出 h100-80gb-pcie" in zh and "的价格（以 --gpu 指定其中之一即可列出）" in zh

@@ -241,15 +241,31 @@ def gpus_matched(kb: Any, name: str | None) -> list[str]:
     return sorted(_gpu_ids(kb, name)) if name is not None and name.strip() else []
 
 
+def gpu_reading(kb: Any, name: str | None) -> tuple[Any, list[str]] | None:
+    """How ``--gpu`` was read where the name stands for one variant by a rule or a listed default (``H100``: the SXM
+    module), with the family's other variants, whose prices are not listed; None for a plain name or a family listed
+    whole. review61: ``prices --gpu H100`` listed the SXM module's prices alone and said nothing of the PCIe card's
+    or the NVL's (lambda $3.29, runpod $1.99 a GPU-hour), as ``estimate --gpu H100`` says how it read the name."""
+    from .catalog_csv import _family
+
+    if name is None or not name.strip():
+        return None
+    try:
+        got = kb.gpu(name, where="--gpu")
+    except UserError:
+        return None
+    return (got, [g for g in _family(kb, name) if g != got.id]) if got.note_id else None
+
+
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
                 others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
-                matched: list[str] | None = None) -> str:
+                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None) -> str:
     """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
     the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`); ``filters`` (the options given, as
     typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do; ``unrented``
     (:func:`not_rented`): why a GPU asked for has no rental; ``matched`` (:func:`gpus_matched`): the GPUs ``--gpu``
-    stands for."""
+    stands for; ``reading`` (:func:`gpu_reading`): how it was read, where a rule or a default chose the variant."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang, stale, filters, others, unrented, matched)
+    return view(rows, max_age, lang, stale, filters, others, unrented, matched, reading)

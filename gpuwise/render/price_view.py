@@ -123,7 +123,7 @@ def _unrented(f: Fmt, entries: list[Any]) -> str:
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
                 others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
-                matched: list[str] | None = None) -> str:
+                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None) -> str:
     """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
     (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself; with no row,
     ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead;
@@ -135,6 +135,12 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
     several = fit_text(f._("--gpu %(gpu)s names %(n)s GPU types (%(gpus)s): the prices of each are listed; give "
                            "the variant to list one", gpu=(filters or {}).get("gpu", ""), n=len(matched),
                            gpus=", ".join(matched)) + "\n\n", terminal_width()) if matched and len(matched) > 1 else ""
+    if reading is not None:  # '--gpu H100' read as the SXM module, said with the variants left out (review61)
+        read_as = reading[0].said(f.lang) or ""
+        if reading[1]:
+            read_as += f._("; the prices of %(gpus)s are not listed (give one of them as --gpu)",
+                           gpus=f.sep.join(reading[1]))
+        several += fit_text(read_as + "\n\n", terminal_width())
     if not rows:
         if filters and others:
             return several + _no_match(f, filters, others) + said
