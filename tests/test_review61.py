@@ -170,3 +170,56 @@ def test_prices_say_how_a_gpu_name_was_read_and_the_variants_left_out() -> None:
     assert "gpu_read_as" not in json.loads(_run("prices", "--gpu", "A100", "--format", "json"))
     zh = _run("prices", "--gpu", "H100", "--lang", "zh")
     assert "未列出 h100-80gb-pcie" in zh and "的价格（以 --gpu 指定其中之一即可列出）" in zh
+
+
+# ------------------------------------------------------------------------------------------------ 6
+def test_explain_gives_the_policy_values_its_conditions_use() -> None:
+    """`explain MEM-TIGHT` showed 'need_gb > capacity_gb x ((1 - memory_headroom_fraction) * (1 -
+    memory_tight_fraction))' with neither value on the screen: how tight 'tight' is could not be read. policy.yaml
+    has 0.05 and 0.03: on an H100 SXM (85.5 GB) the warning fires above 85.5 x 0.95 x 0.97 = 78.8 GB a GPU and up
+    to 85.5 x 0.95 = 81.2 GB (the 79.7 GB of 32 H100s for the 70B LoRA is between). The text lists them with their
+    units, the JSON as `policy`; an overlay's value is the one shown."""
+    out = gpuwise("explain", "MEM-TIGHT", env={"COLUMNS": "200"}).stdout
+    assert "  - memory_headroom_fraction = 0.05 (fraction of each GPU's memory kept free)\n" in out
+    assert ("  - memory_tight_fraction = 0.03 (fraction of the usable memory left over, below which a fit is called "
+            "tight)\n") in out
+    d = json.loads(_run("explain", "MEM-TIGHT", "--format", "json"))
+    assert d["policy"] == {"memory_headroom_fraction": 0.05, "memory_tight_fraction": 0.03}
+    cap = 85.5
+    assert cap * (1 - 0.05) * (1 - 0.03) < 79.7 <= cap * (1 - 0.05)
+    net = json.loads(_run("explain", "NET-SLOW-NETWORK", "--format", "json"))
+    assert net["policy"] == {"slow_network_gb_s": 50.0, "fast_network_gb_s_per_gpu": 25.0}
+    zh = gpuwise("explain", "MEM-TIGHT", "--lang", "zh", env={"COLUMNS": "200"}).stdout
+    assert "用到的策略值（knowledge/policy.yaml；--knowledge DIR 中的 policy.yaml 可修改）：" in zh
+    assert "memory_headroom_fraction = 0.05（“fraction of each GPU's memory kept free”）" in zh
+
+
+def test_explain_with_an_overlay_shows_its_policy_value(tmp_path: Path) -> None:
+    (tmp_path / "policy.yaml").write_text("memory_headroom_fraction: 0.1\n")
+    d = json.loads(_run("explain", "MEM-TIGHT", "--format", "json", "--knowledge", str(tmp_path)))
+    assert d["policy"]["memory_headroom_fraction"] == 0.1
+
+
+# ------------------------------------------------------------------------------------------------ 7
+def test_rules_and_facts_keep_their_columns_when_a_row_wraps() -> None:
+    """At 80 columns, a `gpuwise rules` row whose title did not fit was wrapped as a sentence, its padding collapsed:
+    'MEM-FITS-WITH-CHANGES        pass - Fits with what gpuwise would' under 'MEM-FITS                     pass
+    -        Fits as requested'; `rules --facts` the same ('cc                     number CUDA ...'), and `explain`'s
+    header read 'action: finding severity: warning'. The title now wraps in its column (28 + 1 + 8 + 1 + 8 + 1 = 47
+    columns in), the action, severity and topic go to a line of their own, spaced as before."""
+    rules = gpuwise("rules", env={"COLUMNS": "80"}).stdout.splitlines()
+    i = rules.index("MEM-FITS-WITH-CHANGES        pass     -        Fits with what gpuwise would")
+    assert rules[i + 1] == " " * 29 + "change"
+    assert max(len(line) for line in rules) <= 80
+    rows = [line for line in rules if line[:1].isalpha() and line[:3] not in ("== ",) and "rules." not in line]
+    # every action starts at column 29 (but after the two ids of 29 characters, TCO-RENT-DEARER-PROPOSED-FEES and
+    # CPT-KMOD-PROPRIETARY-REQUIRED, which overflow their column as before)
+    assert rows and all(line[28] == " " and line[29] != " " for line in rows if len(line.split()[0]) <= 28)
+    zh = gpuwise("rules", "--lang", "zh", env={"COLUMNS": "80"}).stdout.splitlines()
+    assert "MEM-FITS-PIN-OFF-STACK       通过     -        能放下，但不含训练框架不支持的并" in zh
+    facts = gpuwise("rules", "--facts", env={"COLUMNS": "80"}).stdout.splitlines()
+    assert "  cc                     number     CUDA compute capability as a number (0 for" in facts
+    assert "  decided; a field marked \"from STAGE\" exists from that stage on. Numbers are -1" in facts
+    one = gpuwise("explain", "MEM-TIGHT", env={"COLUMNS": "80"}).stdout.splitlines()
+    assert one[1:3] == ["step: memory (stage memory) (memory rules)", "action: finding   severity: warning   topic: "
+                        "memory"]

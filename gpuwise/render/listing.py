@@ -65,6 +65,25 @@ def columns(cells: Sequence[str], widths: Sequence[int]) -> str:
     return " ".join(out)
 
 
+def row(cells: Sequence[str], widths: Sequence[int], tail: str = "", indent: str = "") -> str:
+    """:func:`columns` as a terminal shows it: a row too wide for it wraps its last cell under that cell's column
+    (under the second column where the last starts past half the width), so the columns stay aligned. review61:
+    ``gpuwise rules`` wrapped such a row as a sentence, its spaces collapsed ('MEM-FITS-WITH-CHANGES        pass -
+    Fits with what gpuwise would change' under 'MEM-FITS                     pass     -        Fits as requested');
+    ``rules --facts`` likewise."""
+    from .textfit import wrap
+
+    width = terminal_width()
+    line = indent + columns(cells, widths) + tail
+    if display_width(_CODE.sub(r"\1", line)) <= width:
+        return line
+    head = indent + columns([*cells[:-1], ""], widths)
+    hang = display_width(head)
+    if hang > width // 2:
+        hang = display_width(indent) + abs(widths[0]) + 1
+    return "\n".join(wrap(str(cells[-1]) + tail, width, head, " " * hang))
+
+
 def _num(v: float | None, unit: str = "") -> str:
     if v is None:
         return "-"
@@ -160,6 +179,26 @@ def _cond(c: list[Any], policy: dict[str, Any], f: Fmt | None = None) -> str:
     return f"{c[0]} {c[1]} {_value(c[2], policy, f)}"
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _policy_named(r: Any, policy: dict[str, Any]) -> dict[str, Any]:
+    """The policy values a rule's conditions use, by name in the order they appear: a ``{policy: NAME}`` operand,
+    and a name inside a ``times`` expression (MEM-TIGHT's ``(1 - memory_headroom_fraction) * (1 -
+    memory_tight_fraction)``), which ``explain`` showed as a bare name (review61: how tight 'tight' is, 0.05 and
+    0.03, was said nowhere on the screen)."""
+    out: dict[str, Any] = {}
+    for c in (*r.when, *r.any):
+        v = c[2]
+        if isinstance(v, dict) and "policy" in v:
+            out.setdefault(v["policy"], policy.get(v["policy"]))
+        elif isinstance(v, dict) and isinstance(v.get("times"), str):
+            for name in _NAME.findall(v["times"]):
+                if name in policy:
+                    out.setdefault(name, policy[name])
+    return out
+
+
 def _rule_view(book: Any, rid: str) -> dict[str, Any]:
     """A rule as data: the JSON of ``rules`` and ``explain`` (the same in every language)."""
     r = book.rules[rid]
@@ -171,7 +210,7 @@ def _rule_view(book: Any, rid: str) -> dict[str, Any]:
         "message": r.then.message, "fix": r.then.fix, "set": dict(r.then.set),
         "rationale": r.rationale, "source": r.source, "example": r.example,
         "origin": "house" if rid in book.house else "built-in", "file": book.origin[rid],
-        "replaces": rid in book.replaced,
+        "replaces": rid in book.replaced, "policy": _policy_named(r, book.policy),
     }
 
 
@@ -215,7 +254,7 @@ def rules(fmt: str = "text", *, rules: str | None = None, knowledge: str | None 
     f = Fmt(lang)
     views = [_rule_text(book, rid, f) for rid in book.rules]
     return _fit(_env(f.lang).get_template("catalog/rules.txt.j2").render(
-        rules=views, house=sorted(book.house), replaced=book.replaced, columns=columns))
+        rules=views, house=sorted(book.house), replaced=book.replaced, row=row))
 
 
 def _visible(text: str) -> str:
@@ -272,7 +311,22 @@ def explain(rule_id: str, fmt: str = "text", *, rules: str | None = None, knowle
     if fmt == "json":
         return json.dumps(_rule_view(book, rid), indent=2) + "\n"
     f = Fmt(lang)
-    return _fit(_env(f.lang).get_template("catalog/explain.txt.j2").render(r=_rule_text(book, rid, f)))
+    from ..knowledge import load as load_kb
+
+    kb_policy = load_kb(knowledge).policy
+    view = _rule_text(book, rid, f)
+    # each value the conditions use, with its unit (policy.yaml's words: quoted in another language)
+    policy_lines = [f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
+                    for name, value in view["policy"].items()]
+    lp, rp = ("（", "）") if f.lang == "zh" else (" (", ")")
+    policy_lines = [line + (f"{lp}{_quoted(kb_policy[name].unit, f)}{rp}" if name in kb_policy else "")
+                    for line, name in zip(policy_lines, view["policy"], strict=True)]
+    template = _env(f.lang).get_template("catalog/explain.txt.j2")
+    text = template.render(r=view, policy_lines=policy_lines, br="   ")
+    if display_width(text.split("\n")[1]) > terminal_width():  # the action, severity and topic on a line of their
+        # own, their spaces kept (review61: wrapped, they read 'action: finding severity: warning')
+        text = template.render(r=view, policy_lines=policy_lines, br="\n")
+    return _fit(text)
 
 
 def _field_type(text: str, f: Fmt) -> str:
@@ -301,7 +355,9 @@ def facts(fmt: str = "text", *, lang: str = "en") -> str:
     f = Fmt(lang)
     docs = {name: _quoted(" ".join((m.__doc__ or "").split()), f) for name, m in FACT_MODELS.items()}
     widths = (22, 10, 0)
-    shown = {name: [{"line": columns([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths),
-                     "set_by": x["set_by"]} for fname, x in fields.items()]
+    lp, rp = ("（", "）") if f.lang == "zh" else (" (", ")")
+    shown = {name: [{"line": row([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths,
+                                 f"{lp}{f._('from %(stage)s', stage=x['set_by'])}{rp}" if x["set_by"] else "", "  ")}
+                    for fname, x in fields.items()]
              for name, fields in vocab.items()}
     return _fit(_env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES))
