@@ -223,3 +223,21 @@ def test_rules_and_facts_keep_their_columns_when_a_row_wraps() -> None:
     one = gpuwise("explain", "MEM-TIGHT", env={"COLUMNS": "80"}).stdout.splitlines()
     assert one[1:3] == ["step: memory (stage memory) (memory rules)", "action: finding   severity: warning   topic: "
                         "memory"]
+
+
+# ------------------------------------------------------------------------------------------------ 8
+def test_gpus_marks_a_price_that_includes_the_host_and_groups_link_thousands() -> None:
+    """The catalog's price column put the H100 SXM at $39,625 and the H200 at $29,500: the first is Thinkmate's
+    317,000 quote for a whole 8-GPU HGX server divided by 8 (CPUs, RAM and 8 ConnectX-7 included), the second
+    8 x 29,500 for the GPUs alone, to which a purchase adds tco.yaml's host share (7,000 a GPU). Nothing said so; an
+    approver comparing a B200 quote read the H100 as the dearer GPU. A whole system's share is now marked '*' and the
+    note says what it means. The link column groups thousands as the others do ('nvswitch 1,800', was '1800')."""
+    out = gpuwise("gpus", env={"COLUMNS": "200"}).stdout
+    row = {line.split()[0]: line for line in out.splitlines() if line[:1].isalnum()}
+    assert row["h100-80gb-sxm"].endswith(f"${317000 / 8:,.0f} (2024-08)*")
+    assert row["h200-141gb-sxm"].endswith("$29,500 (2026-03)") and row["b200"].endswith("$41,500 (2026-03)")
+    assert row["rtx-4090"].endswith("$3,160 (2025-07)")  # a card: the GPU alone, a workstation's host added
+    assert "nvswitch 1,800" in row["b200"] and "nvswitch 900" in row["h100-80gb-sxm"]
+    assert "* a GPU's share of a whole system's price (a server or a desktop system), its host included" in out
+    zh = gpuwise("gpus", "--lang", "zh", env={"COLUMNS": "200"}).stdout
+    assert "标 * 的是整机（服务器或桌面整机）价格中每块 GPU 的份额，已含主机" in zh

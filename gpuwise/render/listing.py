@@ -92,14 +92,20 @@ def _num(v: float | None, unit: str = "") -> str:
 
 
 def _street(kb: Any, g: Any, f: Fmt) -> str:
-    """The dated street price per GPU (new), as prices.yaml gives it, in the listing's currency."""
-    from ..estimators.cost import street_price
+    """The dated street price per GPU (new), as prices.yaml gives it, in the listing's currency; marked ``*`` where
+    it is a share of a whole system's price, its host included (review61: the H100 SXM's $39,625 is 317,000 / 8 for
+    a whole HGX server, the H200's $29,500 a GPU's alone, and nothing said so)."""
+    from ..estimators.cost import buy_plan, price_entry, street_price
 
-    got = street_price(kb.prices, g, kb.tco, usd_cny=kb.tco_value("usd_cny").value)
+    rate = kb.tco_value("usd_cny").value
+    got = street_price(kb.prices, g, kb.tco, usd_cny=rate)
     if not got:
         return "-"
     amount = f"${got[0]:,.0f}" if f.cur.code == "USD" else f.money(got[0])
-    return f"{amount} ({got[1][:7]})"
+    entry = price_entry(kb.prices, g.id)
+    plan = buy_plan(kb.prices, g, max(entry.units.sizes), kb.tco, usd_cny=rate)[0] if entry is not None else None
+    whole = plan is not None and plan.host_usd == 0 and plan.sold_as in ("server", "workstation")
+    return f"{amount} ({got[1][:7]}){'*' if whole else ''}"
 
 
 def _sixteen(p: Any, f: Fmt) -> str:
@@ -144,11 +150,12 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
         p = g.peaks
         cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", f"{g.memory.gb:g} GB {g.memory.type}",
                  _num(g.memory.bandwidth_gb_s), _sixteen(p, f), _num(p.fp8), _num(g.power.tdp_w),
-                 f"{g.link.kind} {g.link.bandwidth_gb_s:g}", _street(kb, g, f)]
+                 f"{g.link.kind} {g.link.bandwidth_gb_s:,g}", _street(kb, g, f)]
         rows.append(cells)
     lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width())
     return _fit(_env(f.lang).get_template("catalog/gpus.txt.j2").render(
-        lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f)))
+        lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f),
+        whole=any(r[-1].endswith("*") for r in rows)))
 
 
 def _book(rules: str | None, knowledge: str | None) -> Any:
