@@ -79,7 +79,8 @@ def test_ask_shows_the_answers_warnings_as_the_brief_counts_them(asked: tuple[st
     assert "DATA-STALE-PRICE" not in out
     others = sum(1 for x in result.findings if x.severity in ("blocker", "warning"))
     assert others == len(stale) == 1
-    assert "Blockers and warnings about options not chosen: 1, in the report" in out
+    assert (f"Blockers and warnings about options not chosen: 1, in the full report (`gpuwise recommend "
+            f"{tmp_path / 'answers.yaml'} --detail full`)") in " ".join(out.split())
     s.lang = "zh"
     console = Console(file=io.StringIO(), width=300, highlight=False, color_system=None)
     _show_result(console, s, result)

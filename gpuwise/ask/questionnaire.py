@@ -252,7 +252,7 @@ def _finish(s: _Session, report: Path, knowledge: str | None, console: Any, aske
     # the saved file itself, as `gpuwise recommend FILE` reads it: the run is reproducible exactly
     with released():  # the work: Ctrl-C ends it at once
         result = recommend(str(s.path), knowledge=knowledge)
-    _show_result(console, s, result)
+    _show_result(console, s, result, knowledge)
     try:
         write_report(result, str(report), fmt=None, lang=s.lang, currency=s.currency, knowledge=knowledge)
     except OSError as exc:

@@ -20,6 +20,7 @@ from .answers import (
     _short_float,
     number_for,
 )
+from .ending import rerun_options
 from .plan_ask import PLAN_CHOICE, StartPlan
 from .questions import _AGAIN, Question, _index
 from .session import _Session
@@ -439,7 +440,7 @@ def _duration(s: _Session, days: float | None) -> str:
     return s.t("days", n=f"{days:,.1f}") if days >= 1 else s.t("hours", n=f"{days * 24:,.1f}")
 
 
-def _show_result(console: Any, s: _Session, result: Any) -> None:
+def _show_result(console: Any, s: _Session, result: Any, knowledge: str | None = None) -> None:
     """The answer in the terminal, in the session's language and currency; the report has the rest.
     The engine's sentences (the answer, why an option is out, the warnings) are translated through
     the report's catalog, so a Chinese session shows them in Chinese."""
@@ -506,7 +507,7 @@ def _show_result(console: Any, s: _Session, result: Any) -> None:
     ids = {id(x) for x in mine}
     others = sum(1 for x in result.findings if x.severity in ("blocker", "warning") and id(x) not in ids)
     if others:
-        console.print(escape(s.t("others_in_report", n=others)))
+        console.print(escape(s.t("others_in_report", n=others, path=s.path, opts=rerun_options(s.lang, knowledge))))
     if important:
         t = Table(title=s.t("findings"), title_justify="left")
         for col in ("col_severity", "col_rule", "col_finding"):
