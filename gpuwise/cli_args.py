@@ -153,22 +153,27 @@ def _lang_opt(p: argparse.ArgumentParser, what: str = N_("report language (defau
     p.add_argument("--lang", choices=("en", "zh"), default="en", help=what)
 
 
-def _lang_opts(p: argparse.ArgumentParser) -> None:
-    """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts."""
+def _lang_opts(p: argparse.ArgumentParser, json_in_usd: bool = True) -> None:
+    """``--lang``, ``--currency`` and ``--fx-rate``: every command that writes sentences or amounts. ``json_in_usd``:
+    the command's JSON keeps its money in USD whatever ``--currency`` says (all but ``plan``), which the help says
+    (review61: `estimate --format json --currency CNY` gave dollars, and its help said only 'report currency')."""
     _lang_opt(p)
     p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("report currency (default: the currency the input file writes its amounts in, "
-                        "constraints.currency; CNY when --fx-rate is given; else USD)"))
+                        "constraints.currency; CNY when --fx-rate is given; else USD); JSON keeps USD")
+                   if json_in_usd else
+                   N_("report currency, JSON's too (default: the currency the input file writes its amounts in, "
+                      "constraints.currency; CNY when --fx-rate is given; else USD)"))
     p.add_argument("--fx-rate", type=_rate, metavar="RATE",
                    help=N_("CNY per USD (default: the knowledge base's dated rate)"))
 
 
-def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+def _report_opts(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS, json_in_usd: bool = True) -> None:
     p.add_argument("--format", choices=formats, action=Once,
                    help=N_("output format (default: text, or from the -o suffix)"))
     p.add_argument("-o", "--output", metavar="FILE", action=Once,
                    help=N_("write the report to FILE (.md, .html, .json, .txt); - for standard output"))
-    _lang_opts(p)
+    _lang_opts(p, json_in_usd)
     p.add_argument("--detail", choices=("brief", "full"), default="brief",
                    help=N_("brief: the answer, the steps in a line each, alternatives, warnings and "
                         "assumptions (default); full: also every formula, candidate, finding and the rule trace"))
@@ -278,7 +283,7 @@ def _audit_args(p: argparse.ArgumentParser) -> None:
 
 def _plan_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("plan", type=_file_name, metavar="PLAN.yaml")
-    _report_opts(p)
+    _report_opts(p, json_in_usd=False)  # a plan's JSON is in --currency (docs/formats.md, plan JSON)
     _common(p)
     _rules_opt(p)
 
@@ -289,13 +294,14 @@ def _estimate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpus", type=_gpu_count, metavar="N",
                    help=N_("how many GPUs (default: 1 for a service; for training, the fewest that fit and "
                            "finish within the deadline)"))
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help=N_("text (default) or json: the JSON is in English and USD"))
     _lang_opts(p)
     _common(p)
 
 
 def _gpus_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help=N_("text (default) or json"))
     _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("currency of the street prices (default: USD; CNY when --fx-rate is given)"))
@@ -309,7 +315,7 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--provider", metavar="P", help=N_("only this cloud provider's offers"))
     p.add_argument("--currency", type=_currency_code, choices=CURRENCIES,
                    help=N_("only the prices written in this currency (a filter: no amount is converted)"))
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help=N_("text (default) or json"))
     _lang_opt(p, N_("language of the text table and its notes; amounts stay as their sources write them "
                     "(default: en)"))
     _common(p)
@@ -330,7 +336,7 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
 
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help=N_("text (default) or json"))
     p.add_argument("--facts", action="store_true", help=N_("list the fact types and fields rules may test"))
     _lang_opt(p, N_("language of the text listing; JSON is the same in every language (default: en)"))
     _rules_opt(p)
@@ -339,7 +345,7 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 def _explain_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule_id", metavar="RULE_ID")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text", help=N_("text (default) or json"))
     _lang_opt(p, N_("language of the text; a rule's rationale and source are quoted as written (default: en)"))
     _rules_opt(p)
     _common(p)

@@ -242,3 +242,21 @@ def test_gpus_marks_a_price_that_includes_the_host_and_groups_link_thousands() -
     assert "* a GPU's share of a whole system's price (a server or a desktop system), its host included" in out
     zh = gpuwise("gpus", "--lang", "zh", env={"COLUMNS": "200"}).stdout
     assert "标 * 的是整机（服务器或桌面整机）价格中每块 GPU 的份额，已含主机" in zh
+
+
+# ------------------------------------------------------------------------------------------------ 9
+def test_help_says_the_json_keeps_usd_and_what_format_does() -> None:
+    """`estimate --format json --currency CNY` gives dollars (docs/formats.md: JSON is the data, money in USD, a
+    plan's excepted), while `--currency`'s help said only 'report currency' and `--format` had no help at all."""
+    help_text = " ".join(_run("estimate", "--help").split())
+    assert "--format {text,json} text (default) or json: the JSON is in English and USD" in help_text
+    assert "else USD); JSON keeps USD" in help_text
+    assert "JSON's too" in " ".join(_run("plan", "--help").split())
+    for cmd in ("gpus", "rules", "explain", "prices"):
+        assert "text (default) or json" in " ".join(_run(cmd, "--help").split()), cmd
+    from gpuwise import estimate
+
+    usd = estimate(QWEN, gpu="B300", gpus=8).gpu
+    cny = json.loads(_run("estimate", str(ROOT / "examples" / "inference-8b-int4.yaml"), "--gpu", "L4",
+                          "--format", "json", "--currency", "CNY"))
+    assert cny["gpu"]["ledger"]["currency"] == "USD" and usd.ledger.currency == "USD"
