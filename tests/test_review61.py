@@ -260,3 +260,18 @@ def test_help_says_the_json_keeps_usd_and_what_format_does() -> None:
     cny = json.loads(_run("estimate", str(ROOT / "examples" / "inference-8b-int4.yaml"), "--gpu", "L4",
                           "--format", "json", "--currency", "CNY"))
     assert cny["gpu"]["ledger"]["currency"] == "USD" and usd.ledger.currency == "USD"
+
+
+# ------------------------------------------------------------------------------------------------ 10
+def test_estimate_says_a_services_tokens_per_second_as_recommend_does() -> None:
+    """The Qwen3 service on 8 B300: recommend said '10,000 tokens/s in total' (20 requests/s x 500 output tokens),
+    estimate '10,000.0 tokens/s' (the model's 9,999.99999998) and a prefill of '32,421.0 tokens/s'. Whole tokens
+    from 100 up, a tenth below (16.1 tokens/s one sequence)."""
+    from gpuwise import estimate
+    from gpuwise.render.report import render
+
+    r = estimate(QWEN, gpu="B300", gpus=8)
+    assert r.gpu.decode_tokens_per_s_total == pytest.approx(20 * 500)
+    text = render(r, "text")
+    assert "Decode speed, all sequences  10,000 tokens/s" in text and "10,000.0" not in text
+    assert f"Decode speed, one sequence   {r.gpu.decode_tokens_per_s:.1f} tokens/s" in text

@@ -557,8 +557,8 @@ class Fmt:
             return self.hours(value)
         if unit == "GPU-h":
             return self._("%(n)s GPU-hours", n=self.num(value, 0) if value >= 10 else format(value, ".2f"))
-        if unit == "tok/s":
-            return self._("%(n)s tokens/s", n=self.num(value))
+        if unit == "tok/s":  # whole tokens from 100 up (review61: '10,000.0 tokens/s' for 9,999.99999998)
+            return self._("%(n)s tokens/s", n=self.num(value, 0 if value >= 100 else 1))
         if unit == "sequences":
             return self._("%(n)s sequences", n=self.num(value))
         if unit == "s":
