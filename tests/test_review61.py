@@ -275,3 +275,22 @@ def test_estimate_says_a_services_tokens_per_second_as_recommend_does() -> None:
     text = render(r, "text")
     assert "Decode speed, all sequences  10,000 tokens/s" in text and "10,000.0" not in text
     assert f"Decode speed, one sequence   {r.gpu.decode_tokens_per_s:.1f} tokens/s" in text
+
+
+# ------------------------------------------------------------------------------------------------ 11
+def test_prices_say_why_a_gpu_asked_for_has_no_purchase_price() -> None:
+    """`prices --gpu gb200` listed CoreWeave's rack rental alone; why no purchase price (prices.yaml excluded: sold
+    only as GB200 NVL72 racks on OEM quotes, no dated public price) was said nowhere, where a rental's absence is
+    ('Not rented by any cloud listed: ...'). An approver checking a GB200 quote now reads it, in the JSON as
+    `not_bought`; a GPU with a purchase price (B200: 332,000 for 8) gets none."""
+    out = " ".join(_run("prices", "--gpu", "gb200").split())
+    assert "No purchase price: gb200: sold only as GB200 NVL72 rack-scale systems (72 GPUs) on OEM quotes" in out
+    d = json.loads(_run("prices", "--gpu", "gb200", "--format", "json"))
+    assert [e["gpu"] for e in d["not_bought"]] == ["gb200"] and all(p["kind"] != "server" for p in d["prices"])
+    b200 = json.loads(_run("prices", "--gpu", "b200", "--format", "json"))
+    assert "not_bought" not in b200
+    assert any(p["kind"] == "server" and p["amount"] == 8 * 41500 for p in b200["prices"])
+    none = " ".join(_run("prices", "--gpu", "a800-80gb-sxm").split())
+    assert "No prices match --gpu a800-80gb-sxm." in none and "No purchase price: a800-80gb-sxm: " in none
+    zh = " ".join(_run("prices", "--gpu", "gb200", "--lang", "zh").split())
+    assert "没有购买价格：gb200：“sold only as GB200 NVL72" in zh

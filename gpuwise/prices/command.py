@@ -15,7 +15,7 @@ def run_prices(args: argparse.Namespace) -> int:
     if getattr(args, "prices_command", None) == "import":
         return _import(args)
     from ..render.output import escape_controls, to_stdout
-    from .table import gpu_reading, gpus_matched, not_rented, other_matches, price_rows, render_text
+    from .table import gpu_reading, gpus_matched, not_bought, not_rented, other_matches, price_rows, render_text
 
     kb = knowledge_base.load(args.knowledge)
     rows = price_rows(kb, gpu=args.gpu, provider=args.provider, currency=args.currency)
@@ -27,6 +27,8 @@ def run_prices(args: argparse.Namespace) -> int:
         out = {"max_age_days": max_age, **({"gpus_matched": matched} if args.gpu is not None else {}),
                **({"gpu_read_as": {"gpu": reading[0].id, "note": reading[0].note, "other_variants": reading[1]}}
                   if reading else {}),
+               **({"not_bought": [{"gpu": e.id, "reason": " ".join(e.reason.split())} for e in unbought]}
+                  if (unbought := not_bought(kb, args.gpu, rows)) else {}),
                "prices": [r.as_dict() for r in rows]}
         to_stdout(json.dumps(out, indent=2, allow_nan=False) + "\n")
     else:
@@ -39,7 +41,7 @@ def run_prices(args: argparse.Namespace) -> int:
         # an overlay's source may carry terminal escapes (an OSC 8 link, a title-setting OSC): shown, not acted on
         unrented = not_rented(kb, args.gpu, rows)  # why a GPU asked for has no rental (market62)
         to_stdout(escape_controls(render_text(rows, max_age, args.lang, verdicts.stale(book, rows), filters, others,
-                                              unrented, matched, reading)))
+                                              unrented, matched, reading, not_bought(kb, args.gpu, rows))))
     return 0
 
 

@@ -206,6 +206,18 @@ def not_rented(kb: Any, gpu: str | None, rows: list[PriceRow]) -> list[Any]:
     return [e for e in kb.clouds.not_rented if e.id in ids and e.id not in rented]
 
 
+def not_bought(kb: Any, gpu: str | None, rows: list[PriceRow]) -> list[Any]:
+    """For ``--gpu``: prices.yaml ``excluded`` entries (a GPU deliberately left without a purchase price, and why)
+    of the GPUs it names that no purchase row lists, as :func:`not_rented` gives the rentals' (review61: `prices
+    --gpu gb200` listed CoreWeave's rack rental and said nothing of why no purchase price, 'sold only as GB200 NVL72
+    rack-scale systems ... no dated public price found', which recommend's buy options say)."""
+    if gpu is None or not gpu.strip():
+        return []
+    bought = {r.gpu for r in all_rows(kb, dt.date.today()) if r.kind in ("buy", "server")}
+    ids = _gpu_ids(kb, gpu)
+    return [e for e in (kb.prices.excluded if kb.prices else []) if e.id in ids and e.id not in bought]
+
+
 def other_matches(kb: Any, *, gpu: str | None = None, provider: str | None = None, currency: str | None = None,
                   today: dt.date | None = None) -> dict[str, list[str]]:
     """Where no price passes every filter given (``--gpu B200 --provider autodl``): by each filter given, the values
@@ -260,7 +272,8 @@ def gpu_reading(kb: Any, name: str | None) -> tuple[Any, list[str]] | None:
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
                 others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
-                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None) -> str:
+                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None,
+                unbought: list[Any] | None = None) -> str:
     """The table a terminal shows (gpuwise/render/price_view.py), in ``lang``; ``stale``: the rows
     the data-freshness rules call stale (:func:`gpuwise.decide.verdicts.stale`); ``filters`` (the options given, as
     typed) and ``others`` (:func:`other_matches`): what no row matched, and what the other filters do; ``unrented``
@@ -268,4 +281,4 @@ def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = 
     stands for; ``reading`` (:func:`gpu_reading`): how it was read, where a rule or a default chose the variant."""
     from ..render.price_view import render_text as view
 
-    return view(rows, max_age, lang, stale, filters, others, unrented, matched, reading)
+    return view(rows, max_age, lang, stale, filters, others, unrented, matched, reading, unbought)

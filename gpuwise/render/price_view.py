@@ -123,7 +123,8 @@ def _unrented(f: Fmt, entries: list[Any]) -> str:
 def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
                 stale: dict[int, list[str]] | None = None, filters: dict[str, str] | None = None,
                 others: dict[str, list[str]] | None = None, unrented: list[Any] | None = None,
-                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None) -> str:
+                matched: list[str] | None = None, reading: tuple[Any, list[str]] | None = None,
+                unbought: list[Any] | None = None) -> str:
     """The listing as a table; ``stale``: by row, the data-freshness rules that call its price stale
     (:func:`gpuwise.decide.verdicts.stale`), marked "!" -- the view compares no age itself; with no row,
     ``filters`` (the options as typed) and ``others`` (what the other filters match) say what to ask instead;
@@ -132,6 +133,9 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
     stale = stale or {}
     f = Fmt(lang)
     said = fit_text(_unrented(f, unrented or []), terminal_width()) if unrented else ""
+    if unbought:  # why a GPU asked for has no purchase price: prices.yaml's excluded reason (review61)
+        said += fit_text("".join(f._("No purchase price: %(gpu)s: %(reason)s", gpu=e.id, reason=f.cite(
+            " ".join(e.reason.split()))) + "\n" for e in unbought), terminal_width())
     several = fit_text(f._("--gpu %(gpu)s names %(n)s GPU types (%(gpus)s): the prices of each are listed; give "
                            "the variant to list one", gpu=(filters or {}).get("gpu", ""), n=len(matched),
                            gpus=", ".join(matched)) + "\n\n", terminal_width()) if matched and len(matched) > 1 else ""
