@@ -23,7 +23,8 @@ TYPES = ("select", "text", "int", "float", "bool", "autocomplete", "section", "a
 _QUESTION_FIELDS = {"key", "alt_key", "type", "label", "question", "help", "invalid", "terms", "choices",
                     "default", "defaults", "optional", "when", "advanced", "money", "parse", "source", "policy",
                     "settled_by", "variants"}
-_VARIANT_TEXTS = ("question", "help")  # the texts a variant may replace
+_VARIANT_TEXTS = ("question", "help", "label")  # the texts a variant may replace (a label: the defaults listed before
+# "advanced settings?" and the summary name the field as the question asked it, review61)
 _TEXT_PLACEHOLDERS = {"sym", "cur"}  # what question texts may use: the session's currency
 
 
