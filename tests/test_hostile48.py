@@ -257,7 +257,9 @@ def test_prices_filters_that_match_nothing_say_what_each_other_matches():
 def test_prices_currency_that_matches_nothing_names_the_currencies():
     currencies = sorted({p["currency"] for p in _prices_json("--gpu", "H100")})
     r = cli("prices", "--gpu", "H100", "--currency", "CNY")
-    assert r.returncode == 0 and r.stdout.startswith("No prices match --gpu H100 --currency CNY.\n"), r.stdout
+    # after how 'H100' was read (the SXM module; review61)
+    assert r.returncode == 0 and r.stdout.startswith("'H100' read as NVIDIA H100 SXM5 80GB"), r.stdout
+    assert "\n\nNo prices match --gpu H100 --currency CNY.\n" in r.stdout, r.stdout
     assert r.stdout.splitlines()[-1] == f"  without --currency: in {', '.join(currencies)}", r.stdout
 
 
