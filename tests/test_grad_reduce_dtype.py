@@ -52,7 +52,7 @@ def test_h435_states_what_its_launch_script_set():
     # fp32 gradient accumulation) and trainblind34's Megatron-Bridge 26.06 SFT / LoRA recipes (H819-H828: false)
     # and trainblind40's swiss-ai/Megatron-LM scripts (H902-H907, H909, H910: --main-grads-dtype bf16, false), and
     # trainblind42's Megatron-LM GB200 DeepSeek-V3 guide (H931 / H932: --main-grads-dtype fp32, true), and
-    # trainblind45's Modalities sweep (H961-H978: its mfu.py gives no MFU unless FSDP reduces in the param dtype, bf16: false)
+    # trainblind45's Modalities sweep (H961-H978: its mfu.py wants FSDP to reduce in the param dtype, bf16: false)
     later = {f"H{n}" for n in (*range(788, 814), 817, 818, *range(819, 829), *range(902, 908), 909, 910, 931, 932,
                                 *range(961, 979))}
     assert said == {f"H{n}" for n in (*range(433, 439), *range(636, 650))} | cards | later
