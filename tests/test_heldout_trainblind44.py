@@ -35,6 +35,9 @@ BLIND = {"H941": -8.2, "H942": -1.8, "H943": -5.3, "H944": -78.2,
          "H955": -48.2, "H956": -21.6, "H957": -3.7, "H958": -3.9, "H959": -0.9, "H960": 18.3}
 # after the branch's one change (eager attention priced by its score traffic, compute.EAGER_SCORE_BYTES): H944 alone
 NOW = {**BLIND, "H944": -60.9}
+# unsloth64: a dense layer's host launches on Unsloth's LoRA path (runtime.yaml training.dense_layer_host) set the step
+# of the small models, whose layers' GPU work is shorter (tests/test_unsloth_host64.py); 4B and up on Hopper keep theirs
+NOW.update({"H945": -28.7, "H946": -24.2, "H947": -29.0, "H951": -19.0, "H952": -20.1, "H955": -8.5, "H956": -14.1})
 
 # (gpu, gpus, sequences a GPU a micro-step, accumulation steps, sequence, published tokens/s a GPU, stack, method)
 ROWS = {

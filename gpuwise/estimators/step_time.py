@@ -43,6 +43,7 @@ class StepTime:
     moe_passes: float = 0.0  # of compute: an MoE model's memory passes between its expert GEMMs (moe_seconds)
     moe_host: float = 0.0  # of compute: the MoE layers' wait for the host's per-expert launches (moe_seconds)
     zero3_host: float = 0.0  # of compute: the wait for DeepSpeed ZeRO-3's per-module host work (zero3_host_seconds)
+    dense_host: float = 0.0  # of compute: dense layers' wait for the host's launches (dense_host_seconds)
 
     @property
     def total(self) -> float:
@@ -59,7 +60,8 @@ class StepTime:
                 "dp_s": self.dp, "ep_s": self.ep, "cp_s": self.cp, "optimizer_s": self.optimizer,
                 "offload_s": self.offload, "step_s": self.total,
                 **({"moe_passes_s": self.moe_passes, "moe_host_wait_s": self.moe_host} if self.moe_passes else {}),
-                **({"zero3_host_wait_s": self.zero3_host} if self.zero3_host else {})}
+                **({"zero3_host_wait_s": self.zero3_host} if self.zero3_host else {}),
+                **({"dense_host_wait_s": self.dense_host} if self.dense_host else {})}
 
 
 def padded_head_dim(head_dim: int, tiles: tuple[int, ...]) -> int:
@@ -299,8 +301,8 @@ def step_time(tj: TrainingJob, st: Static, g: GpuRates) -> StepTime:
 
 def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     """:func:`step_time` as a plain tuple (the search times many layouts and keeps one): the nine terms that add
-    up to the step, then the MoE layers' passes and host wait and ZeRO-3's host wait, which the compute term already
-    holds."""
+    up to the step, then the MoE layers' passes and host wait, ZeRO-3's host wait and the dense layers' host wait,
+    which the compute term already holds."""
     lay, topo = st.layout, g.topo
     compute = st.flops / g.flops
     per_node = topo.fabric  # GPUs on the fast link: one server's, or an NVL72 rack's
@@ -331,6 +333,10 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if lay.zero >= 3 and tj.zero3_fetch_s:  # DeepSpeed ZeRO-3's host work per module, part of the compute
         z3 = zero3_host_seconds(tj, st, compute - moe[1] + tp + ep)  # the host's waits are not GPU work
         compute += z3
+    dh = 0.0
+    if tj.dense_host_s and not tj.shape.moe:  # a dense layer's launches from Python, part of the compute
+        dh = dense_host_seconds(tj, st, compute - z3 + tp + ep)
+        compute += dh
     if st.cp_count:  # ring attention, half of it hidden behind the attention it feeds
         cp = st.cp_count * _alltoall(g, st.cp_bytes, lay.cp, min(lay.cp, max(1, per_node // lay.tp))) * 0.5
     bubble = st.bubble * (compute + tp + ep + cp + pp)
@@ -343,7 +349,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         offload = offload_seconds(st.opt_params, lay, g, compute, st.fetched)
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
-    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe, z3
+    return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe, z3, dh
 
 
 def moe_seconds(tj: TrainingJob, st: Static, g: GpuRates, gpu_s: float) -> tuple[float, float]:
@@ -391,6 +397,21 @@ def layer_host_seconds(tj: TrainingJob, recompute_share: float) -> float:
     if ops is None:
         return 0.0
     return (ops.forward * (1.0 + recompute_share) + ops.backward) * ops.us_per_op * 1e-6
+
+
+def dense_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:
+    """Seconds a step of a dense model waits for the host to launch its layers' kernels, ``gpu_s`` being the step's
+    GPU work (runtime.yaml training.dense_layer_host: kernels a layer's forward and backward launch from Python, a
+    recomputed layer's forward again, at the host time a launch takes). Unsloth reads the packed sequences' longest
+    length back to the host in every layer's attention (unsloth/utils/packing.py get_packed_info_from_kwargs:
+    ``.item()``), so the host cannot launch ahead of the GPU by more than a layer: a layer's micro-batch takes the
+    longer of its GPU work and its launches. A large model's layer hides the host; a small one on a fast GPU waits
+    on it."""
+    lay = st.layout
+    fwd, bwd = tj.dense_host_s
+    host = fwd * (1.0 + lay.recompute_share) + bwd
+    layer = _layer_micro_seconds(lay, tj.shape.layers, gpu_s)
+    return lay.grad_accum * math.ceil(tj.shape.layers / lay.pp) * max(0.0, host - layer)
 
 
 def expert_share(shape: Any) -> float:

@@ -282,6 +282,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_host_forward=moe_host_forward(job),
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
+                       dense_host_s=dense_host_seconds(job),
                        zero3_hook_s=zero3_hook_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
                        zero3_overlap_comm=not (w.overlap_comm is False and zero3_fetch_seconds(job)),
@@ -601,6 +602,15 @@ def zero3_fetch_seconds(job: Job) -> float:
     training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
     zf = job.kb.runtime.training.zero3_module_fetch
     return zf.ms_per_fetch * 1e-3 if zf is not None and engine_stack(job) in zf.stacks else 0.0
+
+
+def dense_host_seconds(job: Job) -> tuple[float, ...]:
+    """(forward, backward) host seconds a dense layer's micro-batch takes to launch its kernels (runtime.yaml
+    training.dense_layer_host) for a job on one of its stacks with a method its count was read on; () otherwise."""
+    dh = job.kb.runtime.training.dense_layer_host
+    if dh is None or engine_stack(job) not in dh.stacks or job.w.method not in dh.methods:
+        return ()
+    return dh.forward * dh.us_per_launch * 1e-6, dh.backward * dh.us_per_launch * 1e-6
 
 
 def zero3_hook_seconds(job: Job) -> tuple[float, ...]:

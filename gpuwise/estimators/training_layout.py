@@ -260,6 +260,10 @@ class TrainingJob:
     # transformers before v5: (forward, backward) host seconds per expert of its Python loop over the experts
     # (runtime.yaml training.moe_dispatch transformers_loop; training_job.moe_loop_seconds; step_time.moe_seconds)
     moe_loop_s: tuple[float, ...] = ()
+    # a dense layer's micro-batch on a stack whose layers launch their kernels from Python: (forward, backward) host
+    # seconds (runtime.yaml training.dense_layer_host; training_job.dense_host_seconds; step_time.dense_host_seconds);
+    # () for a stack or method the count was not read on
+    dense_host_s: tuple[float, ...] = ()
     # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
     # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
     zero3_fetch_s: float = 0.0

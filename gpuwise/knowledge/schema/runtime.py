@@ -1,5 +1,6 @@
 """``runtime.yaml``: how hardware performs in practice (utilisation, efficiencies, overheads, links)."""
 
+import datetime as _dt
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
@@ -261,6 +262,26 @@ class MoeDispatch(Strict):
     check: Check = "S"
 
 
+class DenseLayerHost(Strict):
+    """The kernels a dense decoder layer's micro-batch launches from Python on a stack whose layers run eager, each
+    at the host time one launch takes: a layer whose GPU work is shorter waits for the host (a small model's
+    LoRA step on a fast GPU; step_time.dense_host_seconds)."""
+
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) whose "
+                              "layers launch so; the others are not counted")
+    methods: list[str] = Field(min_length=1, description="fine-tuning methods (workload.method) the count was read "
+                               "on (another method's layer launches other kernels)")
+    forward: _within(int, 0, 10_000) = Field(description="kernels a layer's forward launches (a recomputed layer "
+                                             "launches them again)")
+    backward: _within(int, 0, 10_000) = Field(description="kernels a layer's backward launches, the adapters' "
+                                              "gradient accumulation included")
+    us_per_launch: _within(float, 0, 1_000) = Field(description="host microseconds a launch takes, the step's "
+                                                    "other Python shared over its launches")
+    as_of: _dt.date
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class Zero3GradHook(Strict):
     """Host time DeepSpeed ZeRO-3's gradient hook takes for each parameter in every micro-batch's backward: the
     gradient's copy into the reduce bucket, its slices for the coalesced reduce-scatter (one a data-parallel rank)
@@ -412,6 +433,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         "second of hidden fast-link data-parallel traffic; None: hidden traffic costs nothing")
     moe_dispatch: MoeDispatch | None = None
     zero3_module_fetch: Zero3ModuleFetch | None = None
+    dense_layer_host: DenseLayerHost | None = Field(
+        default=None, description="the host launches a dense layer's micro-batch makes on the stacks listed "
+        "(step_time.dense_host_seconds); none: a dense layer never waits on the host")
     attention_kernels: AttentionKernels | None = None
     optimizer_bytes_per_param: _within(Positive, 0.1, 1_000)
     one_gpu_full_finetune: OneGpuFullFinetune | None = Field(

@@ -1,0 +1,56 @@
+"""A dense layer's host launches on Unsloth's LoRA path (branch unsloth64; runtime.yaml training.dense_layer_host).
+
+Unsloth reads the packed sequences' longest length back to the host in every layer's attention
+(unslothai/unsloth unsloth/utils/packing.py get_packed_info_from_kwargs at ee0a2424: ``int(lengths.max().item())``),
+so a layer's micro-batch takes the longer of its GPU work and the host's launches. The count is read in that
+release's Qwen3 / Llama layer and LoRA kernels; the host time a launch from a profile of an Unsloth LoRA step on one
+B200 (unslothai/unsloth issue #10806: ~850 ms a step, ~20,000 launches, fla's autotune key ~180 ms of it).
+H945 is Surogate's 'Unsloth BF16' Qwen3-0.6B row on one B200 (benchmarks/speed.md at 10977026: 19.1k tokens/s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import accuracy_training as acc
+from gpuwise import knowledge
+
+from .test_heldout_trainblind11 import _rows
+
+# the forward's kernels, item by item (runtime.yaml dense_layer_host source)
+FORWARD = {"input RMSNorm": 1, "LoRA_QKV: 3 x (GEMM, X A, addmm_ B)": 9,
+           "get_packed_info_from_kwargs: copy in, cu_seqlens[0], cumsum, max, .item()": 5, "q and k RMSNorm": 2,
+           "RoPE: two clones, ids' int32 cast, kernel": 4, "attention: three reshape copies, varlen kernel": 4,
+           "LoRA_W o_proj": 3, "residual adds": 2, "post-attention RMSNorm": 1, "LoRA_MLP: 3 x 3 + SwiGLU": 10,
+           "checkpoint's copy to or from the host": 1}
+BACKWARD = {"LoRA_MLP": 3 + 1 + 12 + 6, "LoRA_W": 2 + 2 + 1 + 2, "LoRA_QKV": 12 + 9, "four RMSNorms": 4,
+            "RoPE: two clones, kernel": 3, "attention: three flash kernels, three reshapes": 6,
+            "residual forks": 2, "AccumulateGrad of 14 adapter matrices": 14}
+
+
+def test_count_and_launch_time():
+    dh = knowledge.load().runtime.training.dense_layer_host
+    assert (dh.forward, dh.backward) == (sum(FORWARD.values()), sum(BACKWARD.values())) == (42, 79)
+    assert dh.us_per_launch == pytest.approx((850 - 180) / 20_000 * 1e3, abs=0.05)  # 33.5 us
+    assert dh.stacks == ["unsloth"] and "full" not in dh.methods
+
+
+def _estimate(rid: str, **change):
+    row, cond = _rows("training_heldout.csv")[rid], _rows("training_conditions.csv")[rid]
+    w = {**acc.with_conditions(acc.run_workload(row), cond), **change}
+    return acc.run_estimate(w, row["gpu"], int(row["gpus"])).gpu.training.step_terms
+
+
+def test_small_lora_step_waits_on_the_host():
+    """Qwen3-0.6B (28 layers) on one B200, 4 micro-batches, every layer recomputed: each layer's micro-batch launches
+    42 x 2 + 79 = 163 kernels at 33.5 us, 5.4605 ms, longer than its GPU work (gpuwise's 0.173 s step over 112 layer
+    micro-batches, 1.5 ms), so the compute term is the host's: 28 x 4 x 5.4605 ms = 0.6116 s (the published step:
+    4 x 2 x 2,048 / 19,100 = 0.858 s)."""
+    host = 28 * 4 * (42 * 2 + 79) * 33.5e-6
+    assert host == pytest.approx(0.61158, abs=1e-5)
+    assert _estimate("H945").compute_s == pytest.approx(host, rel=1e-6)
+
+
+def test_full_finetune_not_counted():
+    """The count is Unsloth's LoRA path: the same job as a full fine-tune keeps its GPU time, under the LoRA step's
+    host floor though it does more work (its weight gradients)."""
+    assert _estimate("H945", method="full").compute_s < 0.5
