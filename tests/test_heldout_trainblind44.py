@@ -37,7 +37,10 @@ BLIND = {"H941": -8.2, "H942": -1.8, "H943": -5.3, "H944": -78.2,
 NOW = {**BLIND, "H944": -60.9}
 # unsloth64: a dense layer's host launches on Unsloth's LoRA path (runtime.yaml training.dense_layer_host) set the step
 # of the small models, whose layers' GPU work is shorter (tests/test_unsloth_host64.py); 4B and up on Hopper keep theirs
-NOW.update({"H945": -28.7, "H946": -24.2, "H947": -29.0, "H951": -19.0, "H952": -20.1, "H955": -8.5, "H956": -14.1})
+# and the copy back of each recomputed layer's input from host memory (training.checkpoint_offload) the larger ones
+NOW.update({"H945": -28.7, "H946": -24.2, "H947": -29.0, "H948": -33.1, "H949": -24.1, "H950": -13.9,
+            "H951": -19.0, "H952": -20.1, "H953": -11.7, "H954": -6.4, "H955": -8.5, "H956": -14.1,
+            "H957": 0.0, "H958": 0.3, "H959": 2.6, "H960": 19.85})
 
 # (gpu, gpus, sequences a GPU a micro-step, accumulation steps, sequence, published tokens/s a GPU, stack, method)
 ROWS = {

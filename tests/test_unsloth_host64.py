@@ -54,3 +54,27 @@ def test_full_finetune_not_counted():
     """The count is Unsloth's LoRA path: the same job as a full fine-tune keeps its GPU time, under the LoRA step's
     host floor though it does more work (its weight gradients)."""
     assert _estimate("H945", method="full").compute_s < 0.5
+
+
+def test_checkpoint_copy_back_by_hand():
+    """Unsloth's checkpointing copies each recomputed layer's input back from pinned host memory between two
+    layers' backward work (runtime.yaml training.checkpoint_offload; unsloth_zoo UnslothCheckpointFunction):
+    Qwen3-14B (40 layers, hidden 5,120) at 2 x 2,048 tokens a micro-batch, 4 micro-batches, on an H100's PCIe 5.0
+    x16 (63 GB/s): 39 inputs (the last stays) x 4 x 4,096 x 5,120 x 2 B / 63e9 = 0.1039 s a step. An input of
+    1,048,576 elements or fewer (2 MB of bf16) stays on the GPU: none is copied."""
+    from types import SimpleNamespace as NS
+
+    from gpuwise.estimators.step_time import checkpoint_copy_seconds
+    from gpuwise.estimators.training_layout import Layout
+
+    co = knowledge.load().runtime.training.checkpoint_offload
+    assert co.stacks == ["unsloth"] and co.min_elements == 2 * 1024 * 1024 // 2
+    lay = Layout(micro_batch=2, grad_accum=4, checkpointing=True)
+    assert lay.recompute_share == 1.0
+    tj = NS(seq=2048, shape=NS(hidden=5120, layers=40), ckpt_offload_min=float(co.min_elements), precision="bf16")
+    got = checkpoint_copy_seconds(tj, NS(layout=lay), NS(pcie_gb_s=63.0))
+    assert got == pytest.approx(39 * 4 * 4096 * 5120 * 2 / 63e9, rel=1e-9)
+    assert got == pytest.approx(0.1039, abs=1e-4)
+    small = NS(seq=512, shape=NS(hidden=1024, layers=40), ckpt_offload_min=float(co.min_elements), precision="bf16")
+    assert checkpoint_copy_seconds(small, NS(layout=Layout(micro_batch=2, grad_accum=4, checkpointing=True)),
+                                   NS(pcie_gb_s=63.0)) == 0.0  # 2 x 512 x 1,024 = 1,048,576 elements

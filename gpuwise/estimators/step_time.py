@@ -333,6 +333,8 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     if lay.zero >= 3 and tj.zero3_fetch_s:  # DeepSpeed ZeRO-3's host work per module, part of the compute
         z3 = zero3_host_seconds(tj, st, compute - moe[1] + tp + ep)  # the host's waits are not GPU work
         compute += z3
+    if tj.ckpt_offload_min:  # checkpointed layer inputs back from host memory before their recompute
+        compute += checkpoint_copy_seconds(tj, st, g)
     dh = 0.0
     if tj.dense_host_s and not tj.shape.moe:  # a dense layer's launches from Python, part of the compute
         dh = dense_host_seconds(tj, st, compute - z3 + tp + ep)
@@ -397,6 +399,23 @@ def layer_host_seconds(tj: TrainingJob, recompute_share: float) -> float:
     if ops is None:
         return 0.0
     return (ops.forward * (1.0 + recompute_share) + ops.backward) * ops.us_per_op * 1e-6
+
+
+def checkpoint_copy_seconds(tj: TrainingJob, st: Static, g: GpuRates) -> float:
+    """Seconds a step waits for a recomputed layer's input to come back from host memory (runtime.yaml
+    training.checkpoint_offload). Unsloth's checkpointing (unsloth_zoo gradient_checkpointing.py,
+    UnslothCheckpointFunction) copies each layer's input to pinned host memory on a side stream beside the layer's
+    forward, which waits for it only at the layer's end (hidden behind the forward), and copies it back before the
+    recompute with the side stream waiting for the compute stream first and the compute stream for it: in the
+    backward the copy runs between two layers' work, at the host link's rate. The last layer's input stays on the
+    GPU, and so does one of min_elements or fewer."""
+    lay = st.layout
+    elements = lay.micro_batch * tj.seq / lay.cp * tj.shape.hidden
+    if not lay.recompute_share or elements <= tj.ckpt_offload_min or not g.pcie_gb_s:
+        return 0.0
+    act = 4.0 if tj.precision == "fp32" else 2.0
+    copied = max(0, math.ceil(tj.shape.layers / lay.pp) - 1) * lay.recompute_share
+    return lay.grad_accum * copied * elements * act / (g.pcie_gb_s * 1e9)
 
 
 def dense_host_seconds(tj: TrainingJob, st: Static, gpu_s: float) -> float:

@@ -283,6 +283,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
                        dense_host_s=dense_host_seconds(job),
+                       ckpt_offload_min=checkpoint_offload_min(job),
                        zero3_hook_s=zero3_hook_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
                        zero3_overlap_comm=not (w.overlap_comm is False and zero3_fetch_seconds(job)),
@@ -602,6 +603,13 @@ def zero3_fetch_seconds(job: Job) -> float:
     training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
     zf = job.kb.runtime.training.zero3_module_fetch
     return zf.ms_per_fetch * 1e-3 if zf is not None and engine_stack(job) in zf.stacks else 0.0
+
+
+def checkpoint_offload_min(job: Job) -> float:
+    """Elements above which a recomputed layer's input goes to host memory (runtime.yaml
+    training.checkpoint_offload) for a job on one of its stacks; 0: the inputs stay on the GPU."""
+    co = job.kb.runtime.training.checkpoint_offload
+    return float(co.min_elements) if co is not None and engine_stack(job) in co.stacks else 0.0
 
 
 def dense_host_seconds(job: Job) -> tuple[float, ...]:

@@ -264,6 +264,10 @@ class TrainingJob:
     # seconds (runtime.yaml training.dense_layer_host; training_job.dense_host_seconds; step_time.dense_host_seconds);
     # () for a stack or method the count was not read on
     dense_host_s: tuple[float, ...] = ()
+    # a stack whose checkpointing keeps each recomputed layer's input in host memory: the input's size in elements
+    # above which it goes there (runtime.yaml training.checkpoint_offload; step_time.checkpoint_copy_seconds); 0: on
+    # the GPU
+    ckpt_offload_min: float = 0.0
     # DeepSpeed ZeRO-3: host seconds a module holding parameters takes each pass (runtime.yaml
     # training.zero3_module_fetch; step_time.zero3_host_seconds); 0 for a stack that gathers a wrapped block at a time
     zero3_fetch_s: float = 0.0

@@ -262,6 +262,19 @@ class MoeDispatch(Strict):
     check: Check = "S"
 
 
+class CheckpointOffload(Strict):
+    """A stack whose activation checkpointing keeps each layer's input in host memory: copied out beside the
+    layer's forward, and back before the layer is recomputed, on the compute stream's path (step_time.
+    checkpoint_copy_seconds)."""
+
+    stacks: list[str] = Field(min_length=1, description="training stacks (runtime.yaml training_stacks) whose "
+                              "checkpointing offloads so; the others keep the layer inputs on the GPU")
+    min_elements: _within(int, 1, 10**12) = Field(description="a layer input of this many elements or fewer stays "
+                                                  "on the GPU")
+    source: Prose = Field(min_length=3)
+    check: Check = "S"
+
+
 class DenseLayerHost(Strict):
     """The kernels a dense decoder layer's micro-batch launches from Python on a stack whose layers run eager, each
     at the host time one launch takes: a layer whose GPU work is shorter waits for the host (a small model's
@@ -433,6 +446,9 @@ class TrainingFactors(TrainingFactorsMethods, Strict):
         "second of hidden fast-link data-parallel traffic; None: hidden traffic costs nothing")
     moe_dispatch: MoeDispatch | None = None
     zero3_module_fetch: Zero3ModuleFetch | None = None
+    checkpoint_offload: CheckpointOffload | None = Field(
+        default=None, description="the stacks whose checkpointed layer inputs go to host memory and back "
+        "(step_time.checkpoint_copy_seconds); none: they stay on the GPU")
     dense_layer_host: DenseLayerHost | None = Field(
         default=None, description="the host launches a dense layer's micro-batch makes on the stacks listed "
         "(step_time.dense_host_seconds); none: a dense layer never waits on the host")
