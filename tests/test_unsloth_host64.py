@@ -31,7 +31,7 @@ def test_count_and_launch_time():
     dh = knowledge.load().runtime.training.dense_layer_host
     assert (dh.forward, dh.backward) == (sum(FORWARD.values()), sum(BACKWARD.values())) == (42, 79)
     assert dh.us_per_launch == pytest.approx((850 - 180) / 20_000 * 1e3, abs=0.05)  # 33.5 us
-    assert dh.stacks == ["unsloth"] and "full" not in dh.methods
+    assert dh.stacks == ["unsloth"] and dh.methods == ["lora"]
 
 
 def _estimate(rid: str, **change):
