@@ -78,3 +78,25 @@ def test_checkpoint_copy_back_by_hand():
     small = NS(seq=512, shape=NS(hidden=1024, layers=40), ckpt_offload_min=float(co.min_elements), precision="bf16")
     assert checkpoint_copy_seconds(small, NS(layout=Layout(micro_batch=2, grad_accum=4, checkpointing=True)),
                                    NS(pcie_gb_s=63.0)) == 0.0  # 2 x 512 x 1,024 = 1,048,576 elements
+
+
+def test_the_compute_step_names_the_wait():
+    """CMP-LAYER-HOST-WAIT (knowledge/policy.yaml layer_host_wait_warning, a quarter): Qwen3-0.6B's LoRA on one B200
+    waits on the host for 70% of its step (0.44 s of host wait over the 0.62 s step); Qwen3-14B's layers on the same
+    B200 outlast their launches, and the rule stays silent."""
+    from pathlib import Path
+
+    import yaml
+
+    import gpuwise
+
+    case = yaml.safe_load((Path(__file__).parent / "rules" / "CMP-LAYER-HOST-WAIT" / "input.yaml").read_text())
+
+    def hits(q):
+        r = gpuwise.audit(q).model_dump(mode="json")
+        return [f for f in r["findings"] if f["rule"] == "CMP-LAYER-HOST-WAIT"]
+
+    small = hits(case)
+    assert len(small) == 1 and small[0]["values"]["layer_host_wait_share"] == pytest.approx(0.70, abs=0.02)
+    case["workload"]["model"] = "qwen3-14b"
+    assert hits(case) == []

@@ -147,6 +147,9 @@ class CandidateFact(FactModel):
     exposed_comm_share: float = _f("share of a training step spent in communication that compute does not hide")
     moe_host_wait_share: float = _f("training an MoE model: share of a step its MoE layers wait for the host to "
                                     "launch their experts one by one (0 otherwise)")
+    layer_host_wait_share: float = _f("training a dense model on a stack whose layers launch their kernels from "
+                                      "Python (runtime.yaml training.dense_layer_host): share of a step its layers "
+                                      "wait for those launches (0 otherwise)")
     micro_batch: int = _f("training: the micro-batch the workload states (workload.batch_size) where its layout "
                           "takes a measure the user left open to fit (micro_batch_measure) and a smaller one fits "
                           "without it (micro_batch_alt); 0 otherwise")

@@ -354,6 +354,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "aggregate_tps": _n(speed.decode_tokens_per_s_total if speed else None),
         "exposed_comm_share": _n(run.plan.exposed_comm_share if run else None, 0.0),
         "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
+        "layer_host_wait_share": (run.plan.step.dense_host / run.plan.step.total
+                                  if run and run.plan.step.total else 0.0),
         **_micro_batch_part(run.smaller_micro if run else None),
         **_serving_part(job, ev.gpu, sv, ev.count),
         "copy_nodes": -(-int(sv.layout.gpus_per_copy) // max(1, topo.per_node)) if sv is not None else topo.nodes,
