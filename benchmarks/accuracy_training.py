@@ -124,6 +124,8 @@ def with_conditions(workload: dict, cond: dict | None) -> dict:
         w["stack_version"] = cond["stack_version"]
     if cond.get("attention"):  # eager: the transformers model's attn_implementation "eager" (the scores materialised)
         w["attention"] = cond["attention"]
+    if cond.get("packing"):  # padding_free: TRL's padding-free collator, a micro-batch's sequences in one row
+        w["packing"] = cond["packing"]
     if cond.get("attention_kernel"):  # the attention backend the run called where not its stack's (fa2, cudnn)
         w["attention_kernel"] = cond["attention_kernel"]
     if cond.get("offload"):  # where the run kept its state: none, or cpu / nvme with the states the source moved

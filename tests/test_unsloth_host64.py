@@ -100,3 +100,24 @@ def test_the_compute_step_names_the_wait():
     assert len(small) == 1 and small[0]["values"]["layer_host_wait_share"] == pytest.approx(0.70, abs=0.02)
     case["workload"]["model"] = "qwen3-14b"
     assert hits(case) == []
+
+
+def test_padding_free_row_under_eager_attention():
+    """H944 (open-r1 SFT of Qwen2.5-Math-7B on 8 MI350X; configs/sft_mi350x.yaml: packing true, batch 4 x 4,096,
+    attn_implementation eager): TRL from v0.19 turns padding-free on for packing and its collator concatenates the
+    micro-batch into one 16,384-token row, so the eager scores span 4 x 4,096 tokens, four times the score traffic
+    a token. trainblind44's hand figure for one row a sequence: the step's attention 6 x 28 x 4,096 x 3,584 x
+    65,536 x 4/3 FLOP at 81.92 TFLOP/s = 2.6307 s; over the flattened row, 4 x 2.6307 = 10.523 s. The step with it
+    is the fused-kernel step less its attention plus that (published: ~14 s a step)."""
+    attention = 4 * 6 * 28 * 4096 * 3584 * 65536 * 4 / 3 / (6 * 3584 * 6.4e12 / (28 * 60))  # 8,000 GB/s x 0.8
+    assert attention == pytest.approx(10.523, abs=1e-3)
+    row, cond = _rows("training_heldout.csv")["H944"], _rows("training_conditions.csv")["H944"]
+    assert cond["packing"] == "padding_free" and cond["attention"] == "eager"
+    w = acc.with_conditions(acc.run_workload(row), cond)
+    flat = acc.run_estimate(w, "mi350x", 8).gpu.training.step_terms.compute_s
+    fused = acc.run_estimate({k: v for k, v in w.items() if k != "attention"}, "mi350x", 8).gpu.training
+    assert attention < flat < fused.step_terms.compute_s + attention
+    assert flat - fused.step_terms.compute_s > 0.85 * attention
+    # padding-free under a flash kernel changes nothing (its varlen path keeps each sequence's scores)
+    plain = {k: v for k, v in w.items() if k not in ("attention", "packing")}
+    assert acc.run_estimate(plain, "mi350x", 8).gpu.training.step_terms.compute_s == fused.step_terms.compute_s

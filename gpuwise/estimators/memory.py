@@ -262,7 +262,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     logits = logits_bytes_per_token(s) * shape.vocab / s.tp * T  # vocabulary-parallel loss
     other = 2 * residual * shape.hidden * t_local
     eager = (EAGER_SAVED_PER_SCORE * s.batch * shape.heads / s.tp * (s.seq / s.cp) * s.seq
-             if s.attention == "eager" else 0.0)
+             * (s.batch if s.flat_rows else 1) if s.attention == "eager" else 0.0)
     sac_again = 0.0
     if s.sac_op and not s.checkpointing:  # the policy's outputs a layer a local token; one layer's rest recomputed
         full, per_layer = per_layer, residual * sac_op_saved_elements(shape, s.tp) * s.tp
@@ -370,7 +370,8 @@ def _stage_activations(shape: Shape, s: TrainSetup, b: ParallelBytes) -> Term:
     layers, per = math.ceil(shape.layers / s.pp), b.per_token_layer
     t = s.batch * s.seq / (s.cp * s.tp)
     tok = {"tokens": formula("formula.stage_tokens" + ("_tp" if s.tp > 1 else "") + ("_cp" if s.cp > 1 else ""))}
-    eager = EAGER_SAVED_PER_SCORE * shape.heads * s.seq * t if s.attention == "eager" else 0.0
+    eager = (EAGER_SAVED_PER_SCORE * shape.heads * s.seq * (s.batch if s.flat_rows else 1) * t
+             if s.attention == "eager" else 0.0)
     logits, other = logits_bytes_per_token(s) * shape.vocab * t, 2 * residual * shape.hidden * t
     kept, layer = residual * shape.hidden * t, per * t + eager
     rec = b.sac_again * t if b.sac_again else layer + 3 * residual * shape.hidden * t

@@ -92,6 +92,9 @@ class TrainSetup:
     # training_stacks mixed_precision_policy: MaxText, Levanter): under a model-parallel layout 4 B weights,
     # 4 B gradients and the optimizer's moments with no master copy
     fp32_weights: bool = False
+    # an eager attention over one row of the micro-batch's sequences (workload.packing padding_free): its scores span
+    # batch x seq tokens, not seq
+    flat_rows: bool = False
 
     @property
     def model_parallel(self) -> bool:
@@ -283,7 +286,8 @@ def activation_bytes(shape: Shape, s: TrainSetup, residual_bytes: float, mode: s
     ch, ckv, cf = ACT_COEFF[mode]
     per_layer, f_eff = _per_token_layer(shape, s, mode)
     layers_all = per_layer * T * shape.layers
-    eager = EAGER_SAVED_PER_SCORE * s.batch * shape.heads * s.seq * s.seq if s.attention == "eager" else 0.0
+    eager = (EAGER_SAVED_PER_SCORE * s.batch * shape.heads * s.seq * s.seq * (s.batch if s.flat_rows else 1)
+             if s.attention == "eager" else 0.0)
     logits = logits_bytes_per_token(s) * shape.vocab * T
     other = 2 * residual_bytes * shape.hidden * T  # embedding output and final norm
     cache_all = 2.0 * (shape.linear_params + shape.vocab * shape.hidden) if mode == "amp" else 0.0

@@ -123,7 +123,8 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
             kernel = C.peak_for(gpu, "bf16").tflops * 1e12 * util / ak.benchmark_count_ratio
             # where the kernel at the run's length outruns the GEMMs (a narrow model's memory-bound share, LoRA, a
             # slow stack), attention runs at the kernel's rate there, else the figure caps it as before
-            at_len = C.attention_rate_at_length(kernel, C.attended_span(tj.shape, tj.seq), ak.causal_length_tokens,
+            at_len = C.attention_rate_at_length(kernel, C.attended_span(tj.shape, tj.attention_seq),
+                                                ak.causal_length_tokens,
                                                 ak.utilization_length)
             attn = at_len if at_len > rate else min(attn, kernel)
         if tj.unfused_mla and float(gpu.compute_capability or 0) >= 10.0:  # no fused MLA kernel on Blackwell in the
@@ -141,7 +142,7 @@ def gpu_speed(tj: TrainingJob, gpu: Gpu) -> tuple[float, Term]:
         if ak is not None and not tj.shape.mla:  # a head between the kernel's compiled widths pays for the next one
             attn *= tj.shape.head_dim / padded_head_dim(tj.shape.head_dim, ak.head_dim_tiles)
         if attn != rate:
-            rate /= C.attention_kernel_factor(tj.shape, tj.seq, tj.method, rate, attn).value
+            rate /= C.attention_kernel_factor(tj.shape, tj.attention_seq, tj.method, rate, attn).value
         sk = f.ssd_kernel_utilization  # a Mamba-2 layer's SSD chunks at their kernels' rate (runtime.yaml)
         if sk is not None and tj.shape.ssd_macs_per_token > 0:  # a compute capability measured apart, else Hopper's
             su = sk.by_compute_capability.get(gpu.compute_capability or "", sk.value)

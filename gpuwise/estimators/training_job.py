@@ -283,6 +283,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        moe_loop_s=moe_loop_seconds(job),
                        zero3_fetch_s=zero3_fetch_seconds(job),
                        dense_host_s=dense_host_seconds(job),
+                       attn_row=attention_row(job),
                        ckpt_offload_min=checkpoint_offload_min(job),
                        zero3_hook_s=zero3_hook_seconds(job),
                        zero3_experts_one_module=zero3_experts_one_module(job),
@@ -603,6 +604,17 @@ def zero3_fetch_seconds(job: Job) -> float:
     training.zero3_module_fetch) for a job on one of its stacks; 0 for the others."""
     zf = job.kb.runtime.training.zero3_module_fetch
     return zf.ms_per_fetch * 1e-3 if zf is not None and engine_stack(job) in zf.stacks else 0.0
+
+
+def attention_row(job: Job) -> int:
+    """Tokens an eager attention's row spans under TRL's padding-free collator (workload.packing padding_free): the
+    micro-batch's sequences concatenated into one (trl/trainer/sft_trainer.py DataCollatorForLanguageModeling:
+    ``torch.cat(input_ids, dim=0).unsqueeze(0)``), so the scores cover batch_size x seq_len tokens; 0 otherwise (a
+    flash kernel's varlen path keeps each sequence's own scores)."""
+    w = job.w
+    if getattr(w, "packing", "none") != "padding_free" or w.attention != "eager" or w.batch_size <= 1:
+        return 0
+    return int(w.batch_size * w.seq_len)
 
 
 def checkpoint_offload_min(job: Job) -> float:

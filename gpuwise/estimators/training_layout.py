@@ -264,6 +264,9 @@ class TrainingJob:
     # seconds (runtime.yaml training.dense_layer_host; training_job.dense_host_seconds; step_time.dense_host_seconds);
     # () for a stack or method the count was not read on
     dense_host_s: tuple[float, ...] = ()
+    # the tokens an attention row spans where it is not the sequence: an eager attention over TRL's padding-free row, a
+    # micro-batch's sequences in one (workload.packing; training_job.attention_row); 0: seq
+    attn_row: int = 0
     # a stack whose checkpointing keeps each recomputed layer's input in host memory: the input's size in elements
     # above which it goes there (runtime.yaml training.checkpoint_offload; step_time.checkpoint_copy_seconds); 0: on
     # the GPU
@@ -326,10 +329,15 @@ class TrainingJob:
         share = float(checkpointing)
         key = ("fpt", share)
         if key not in self.memo:
-            plain = C.training_flops(self.shape, 1.0, self.seq, self.method, False).value
-            full = C.training_flops(self.shape, 1.0, self.seq, self.method, True).value
+            plain = C.training_flops(self.shape, 1.0, self.attention_seq, self.method, False).value
+            full = C.training_flops(self.shape, 1.0, self.attention_seq, self.method, True).value
             self.memo[key] = plain + share * (full - plain)
         return self.memo[key]
+
+    @property
+    def attention_seq(self) -> int:
+        """The tokens a row's attention spans: the sequence, or TRL's padding-free row under an eager attention."""
+        return self.attn_row or self.seq
 
     def layout_flops_per_token(self, lay: Layout) -> float:
         """Training FLOPs per token of ``lay``: :meth:`flops_per_token` of its recomputed layers, or under per-op
@@ -347,7 +355,7 @@ class TrainingJob:
             method=self.method, precision=self.precision, mixed=self.mixed, optimizer=self.optimizer,  # type: ignore[arg-type]
             batch=lay.micro_batch, seq=self.seq, checkpointing=lay.checkpointing, recompute=lay.recompute,
             sac_op=lay.sac_op and not lay.checkpointing,
-            attention=self.attention,
+            attention=self.attention, flat_rows=self.attn_row > self.seq,
             zero=lay.zero, offload=lay.offload, dp=lay.dp // lay.cp if lay.cp > 1 else lay.dp,
             shard_group=lay.shard_group,
             lora_rank=self.lora_rank, lora_targets=self.lora_targets, tp=lay.tp, pp=lay.pp, ep=lay.ep,

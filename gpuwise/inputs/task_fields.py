@@ -18,7 +18,7 @@ TRAINING_ONLY = ("lora_rank", "lora_targets", "mixed_precision", "optimizer", "b
                  "gradient_checkpointing", "checkpoint_every_n_layers", "attention_kernel", "zero_stage", "offload",
                  "host_cpu_cores", "train_tokens", "global_batch_tokens", "stack", "overlap_comm", "tp_comm_overlap",
                  "fp8_params", "chunked_cross_entropy", "cut_cross_entropy", "stack_version", "transformers_version",
-                 "torch_compile", "liger_kernel", "grad_reduce_in_fp32", "fp8_recipe")
+                 "torch_compile", "liger_kernel", "grad_reduce_in_fp32", "fp8_recipe", "packing")
 """Training-only fields an inference workload refuses, as a training one refuses :data:`SERVING_ONLY`: the serving
 estimate reads none of them (its batch is ``concurrent_requests`` / ``max_batch_size``, its lengths
 ``prompt_tokens`` / ``output_tokens``), so ``zero_stage: 3`` or ``mixed_precision: false`` on one was accepted and

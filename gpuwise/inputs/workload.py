@@ -95,6 +95,10 @@ class Workload(Strict):
     # FlashAttention-3 (the flash-attn package's Hopper kernels, flash_attn_3)
     attention_kernel: Literal["fa2", "cudnn", "fa3"] | None = None
     attention: Attention = "sdpa"
+    # training: how packed sequences reach the model. padding_free: TRL's padding-free collator (SFTTrainer turns it on
+    # for packing from v0.19) concatenates a micro-batch's sequences into one row, so an eager attention computes its
+    # scores over batch_size x seq_len tokens; none: one row a sequence
+    packing: Literal["none", "padding_free"] = "none"
     zero_stage: Literal[0, 1, 2, 3, "auto"] = 0
     offload: Literal["none", "cpu", "nvme", "auto"] = "none"  # auto: left out (_offload_auto)
     host_cpu_cores: int | None = Field(
