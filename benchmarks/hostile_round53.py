@@ -122,7 +122,7 @@ def add(case, ns: dict[str, Any]) -> None:
           _refused_no("p.yaml", "acquisition.total_usd", "240000", "25000"), argv=("audit", "p.yaml"))
     acase("total53: unit_price_usd 30000 and total_usd 240000 for 8 (they agree): refused, total_usd to leave out, no other price offered",
           {**PROP, "acquisition": {"mode": "buy", "unit_price_usd": 30000, "total_usd": 240000}},
-          _refused_no("p.yaml", "acquisition.total_usd", "agrees", "leave total_usd out"), argv=("audit", "p.yaml"))
+          _refused_no("p.yaml", "acquisition.total_usd", "agrees with unit_price_usd", "leave total_usd out"), argv=("audit", "p.yaml"))
     acase("total53: hardware.count 4 on nodes 8: refused, more nodes than GPUs", {**PROP, "hardware": {**H100X8, "count": 4, "nodes": 8}},
           _refused_no("p.yaml", "hardware", "more nodes than GPUs"), argv=("audit", "p.yaml"))
 
@@ -133,9 +133,14 @@ def add(case, ns: dict[str, Any]) -> None:
           lambda r: r.returncode == 1 and "No feasible option" in r.stdout and not r.stderr.strip(), argv=("recommend", "r.yaml"))
 
     # ------------------------------------------------------------ names in other scripts and invisible characters
-    for given, meant in (("通义千问3-32B", "qwen3-32b"), ("千问3-32B", "qwen3-32b"), ("深度求索-R1", "deepseek-r1")):
-        rcase(f"uni53: model {given!r} (its Chinese name): refused, {meant} offered", {"workload": {**SERVE8, "model": given}},
-              _refused_no("r.yaml", "workload.model", meant))
+    rcase("uni53: model '通义千问3-32B' (Qwen's Chinese name, as its maker writes it): refused, qwen3-32b offered", {"workload": {**SERVE8, "model": "通义千问3-32B"}},
+          _refused_no("r.yaml", "workload.model", "qwen3-32b"))
+    rcase("uni53: model '通义千问 Qwen3-32B' (both names): refused, qwen3-32b offered", {"workload": {**SERVE8, "model": "通义千问 Qwen3-32B"}},
+          _refused_no("r.yaml", "workload.model", "qwen3-32b"))
+    rcase("uni53: model '千问3-32B' (a short name models.yaml does not list): refused, params_b 32 offered from its name", {"workload": {**SERVE8, "model": "千问3-32B"}},
+          _refused_no("r.yaml", "workload.model", "params_b", "32"))
+    rcase("uni53: model '深度求索-R1' (a company's name models.yaml does not list): refused, params_b asked", {"workload": {**SERVE8, "model": "深度求索-R1"}},
+          _refused_no("r.yaml", "workload.model", "params_b"))
     acase("uni53: hardware.gpu 'H100\\xa0SXM' (a no-break space): audited on the H100 SXM", {**PROP, "hardware": {**H100X8, "gpu": "H100\u00a0SXM"}},
           lambda r: _answered(r))
     rcase("uni53: model 'llama-3.1-8b' with a zero-width space: refused, escaped, llama-3.1-8b offered", {"workload": {**SERVE8, "model": "llama-3.1-8b\u200b"}},

@@ -92,7 +92,7 @@ class _Parser(argparse.ArgumentParser):
         elsewhere = option_elsewhere(self, getattr(self, "argv", []), message, _LANG, lambda: build_parser(None))
         message = stray_option(self, getattr(self, "argv", []), message, _LANG, lambda: build_parser(None)) or message
         message = elsewhere or with_close_word(getattr(self, "argv", []), message, _LANG, lambda: build_parser(None))
-        message = escape_controls(message).replace("\n", "\\n")
+        message = _clip_values(escape_controls(message).replace("\n", "\\n"), getattr(self, "argv", []))
         if _LANG == "en":
             self.exit(2, f"gpuwise: error: {message} (see `{self.prog} --help`)\n")
         from .cli_words import error_line
@@ -120,6 +120,21 @@ class _Parser(argparse.ArgumentParser):
                 return
             _cannot_write(exc)
             self.exit(2)
+
+
+LONG_VALUE = 60
+"""A command-line value longer than this is quoted back cut, with its length (hostile round 53)."""
+
+
+def _clip_values(message: str, argv: list[str]) -> str:
+    """``message`` with each long value of ``argv`` it quotes cut to its first characters and its length: argparse
+    quoted a 100,000-character --lang or stray value whole, a 100,000-character line where a file's value is cut
+    (errors.one_line); the line is capped as theirs is, whatever else it holds."""
+    from .errors import MAX_MESSAGE
+
+    for arg in sorted({a for a in argv if isinstance(a, str) and len(a) > LONG_VALUE}, key=len, reverse=True):
+        message = message.replace(arg, f"{arg[:40]}... ({len(arg):,} characters)")
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
 
 
 def _dir_name(text: str) -> str:

@@ -112,7 +112,7 @@ FILES: dict[str, str] = {
                 "context_len: 100}\n",
     "used.yaml": "title: x\nworkload: {task: inference, model: llama-3.1-8b}\nhardware: {gpu: RTX 3090, count: 1}\n"
                  "acquisition: {mode: buy, unit_price_usd: 700}\nused_cards: [{serial: a, manufactured: 2099-01}]\n",
-    "cat.csv": "gpu,GPUS,price\nh100,8,2\n",
+    "cat.csv": "gpu,GPUS,cost\nh100,8,2\n",  # 'cost', not 'price': a header of the layout's columns in capitals is read
     "q.yaml": "workload: {task: inference, model: llama-3.1-8b}\n",
 }
 
@@ -131,9 +131,9 @@ COMMANDS = [
      "continuous: true", "推理工作负载是持续服务：请给出 cadence continuous: true"),  # the workload is not quoted back
     (["recommend", "ctx.yaml"], None, "context_len 100 不等于 prompt_tokens + output_tokens（100 + 100 = 200）"),
     (["audit", "used.yaml"], None, "used_cards[0]: manufactured 2099-01 在未来（今天是"),
-    (["prices", "import", "cat.csv", "-o", "out"], "gpuwise: cat.csv: not a price catalog: the header lacks gpus "
-     "(read as the gpuwise layout) (did you mean 'GPUS' for 'gpus'?)",  # the file's GPUS is to become gpus
-     "不是价目表：表头缺少 gpus（按 gpuwise 格式读取）（列 'GPUS' 是不是应为 'gpus'？）"),
+    (["prices", "import", "cat.csv", "-o", "out"], "gpuwise: cat.csv: not a price catalog: the header lacks gpus, "
+     "price (read as the gpuwise layout) (did you mean 'GPUS' for 'gpus'?)",  # the file's GPUS is to become gpus
+     "不是价目表：表头缺少 gpus, price（按 gpuwise 格式读取）（列 'GPUS' 是不是应为 'gpus'？）"),
     (["estimate", "q.yaml", "--gpus", "x"], "gpuwise: error: argument --gpus: 'x' is not a whole number of GPUs "
      "(see `gpuwise estimate --help`)",
      "gpuwise: 错误：参数 --gpus：'x' 不是整数块 GPU（见 `gpuwise estimate --help`）"),

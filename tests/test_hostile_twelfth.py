@@ -72,8 +72,9 @@ def test_a_header_with_gpu_and_GPU_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_header_of_GPU_alone_is_offered_gpu(tmp_path: Path) -> None:
-    """difflib offered 'gpus' for the missing 'gpu' over the 'GPU' the file had."""
-    write(tmp_path, {"p.csv": "GPU,gpus,price\nH100 80GB SXM,8,20\n"})
+    """difflib offered 'gpus' for the missing 'gpu' over the 'GPU' the file had. (A header that names a layout's
+    columns but for case is read since hostile round 53: 'prices' here keeps this one refused.)"""
+    write(tmp_path, {"p.csv": "GPU,gpus,prices\nH100 80GB SXM,8,20\n"})
     one_line(gpuwise(*IMPORT, cwd=tmp_path), "did you mean 'GPU' for 'gpu'?")
 
 

@@ -119,8 +119,9 @@ def month_text(v: Any) -> Any:
     YAML date as its YYYY-MM; a month in another form refused with its YYYY-MM offered ('2024/03', 202403,
     'March 2024'), and a number that is none ('2024') refused as no month, where pydantic said 'Input should be a
     valid string' or 'is not in the expected form' (hostile round 44). YYYY-MM and YYYY-MM-DD pass as they are."""
-    if isinstance(v, dt.date):
-        return v.strftime("%Y-%m")
+    if isinstance(v, dt.date):  # a day after today kept whole, so it is refused as in the future (hostile round 53)
+        day = v.date() if isinstance(v, dt.datetime) else v
+        return day.isoformat() if day > dt.date.today() else v.strftime("%Y-%m")
     if isinstance(v, str) and MONTH.fullmatch(v.strip()):
         return v.strip()
     if isinstance(v, bool) or not isinstance(v, str | int | float):

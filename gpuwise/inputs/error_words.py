@@ -6,6 +6,7 @@ imports no model of its own: the knowledge package may use it without importing 
 
 import re
 import reprlib
+import unicodedata
 from typing import Any, get_origin
 
 from pydantic import BaseModel
@@ -234,6 +235,9 @@ def literal_close(given: Any, expected: Any) -> str | None:
 
     if not isinstance(given, str):
         return None
+    folded = unicodedata.normalize("NFKC", given) if len(given) <= 100 else given
+    if folded != given:  # full-width letters from a Chinese input method ('ｖｌｌｍ', 'ＢＦ１６'; hostile round 53)
+        return literal_close(folded, expected)
     choices = [e.strip(" '") for e in str(expected).replace(" or ", ",").split(",")]  # 'a', 'b' or 'c'
     # a currency as people say it: 'RMB', '¥' (round 48); a choice in other words: 'serving', 'lease' (round 50)
     for names in (_ENGINE_NAMES, _STACK_NAMES, CURRENCY_NAMES, _CHOICE_WORDS):
@@ -278,6 +282,9 @@ def _close_key(given: str, valid: list[str]) -> list[str]:
     flag = _FLAG_KEYS.get(given.strip().lower().replace("-", "_").lstrip("_"))
     if flag in valid:
         return [flag]
+    same = [v for v in valid if v.casefold() == given.strip().casefold()]
+    if same:  # 'WORKLOAD', 'TASK', 'GPU': difflib compares case, so a key in capitals listed the valid keys (round 53)
+        return same[:1]
     close = difflib.get_close_matches(given, valid, n=3)
     words = sorted((w for w in given.lower().split("_") if w.isalpha()), key=len, reverse=True)
     if words and len(words[0]) >= 3:

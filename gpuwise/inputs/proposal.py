@@ -16,7 +16,7 @@ from ..errors import N_, Said, SaidAt
 from ..knowledge.schema.clouds import at_least_floor
 from .dates import month_text
 from .notation import PLAIN
-from .requirements import Constraints, Environment, parse_money
+from .requirements import Constraints, Environment, bare_beside, parse_money
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
 from .workload import Workload
 
@@ -137,10 +137,10 @@ class UsedCard(Strict):
     @model_validator(mode="after")
     def _dates(self) -> "UsedCard":
         """A card is bought after it is made, and neither happens in the future."""
-        today = dt.date.today().strftime("%Y-%m")
         for name in ("manufactured", "purchased"):
             value = getattr(self, name)
-            if value is not None and value[:7] > today:
+            today = dt.date.today().isoformat()[:len(value or "")]  # a day as a day (hostile round 53)
+            if value is not None and value > today:
                 raise Said(N_("%(name)s %(value)s is in the future (today is %(today)s)"), name=name, value=value,
                            today=today)
         if self.manufactured and self.purchased and self.purchased[:7] < self.manufactured[:7]:
@@ -220,6 +220,30 @@ class Proposal(Strict):
 
     @model_validator(mode="before")
     @classmethod
+    def _budget_currency(cls, data: Any) -> Any:
+        """A budget in yuan ('¥2,000,000', '20万元') in a proposal stating no currency made the whole file CNY, and a
+        bare unit_price_usd 30000 beside it (an H100's dollar price) was audited as CN¥30,000 (hostile round 53):
+        refused, the bare price named."""
+        acq = data.get("acquisition") if isinstance(data, dict) else None
+        cons = data.get("constraints") if isinstance(data, dict) else None
+        if not isinstance(acq, dict) or not isinstance(cons, dict) or cons.get("currency") is not None:
+            return data
+        text = cons.get("budget_usd")
+        if not isinstance(text, str) or len(text) > 60:
+            return data
+        try:
+            cur = parse_money(text)[1]
+        except (Said, ValueError):
+            return data  # the budget's own check says what an amount looks like
+        for key in ("unit_price_usd", "hourly_usd"):
+            bare = acq.get(key)
+            if cur not in (None, "USD") and isinstance(bare, int | float) and not isinstance(bare, bool):
+                said = bare_beside(text, cur, f"acquisition.{key}", bare)
+                raise SaidAt(("constraints", "budget_usd"), said.template, **said.values)
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _total_price(cls, data: Any) -> Any:
         """A quote's total written beside the GPUs (``acquisition.total_usd: 240000`` for 8) was an unknown key with
         hourly_usd or unit_price_usd offered as if it were one (hostile round 50): unit_price_usd is per GPU, and the
@@ -232,6 +256,21 @@ class Proposal(Strict):
             if (isinstance(key, str) and key.lower().startswith("total") and isinstance(total, int | float)
                     and not isinstance(total, bool) and isinstance(count, int) and not isinstance(count, bool)
                     and count >= 1 and math.isfinite(total) and total > 0):
+                unit = acq.get("unit_price_usd")
+                if isinstance(unit, int | float) and not isinstance(unit, bool) and math.isfinite(unit) and unit > 0:
+                    # the quote's total beside its price a GPU offered the total's quotient as if no price were
+                    # given, whether or not the two agree (hostile round 53): which, said
+                    whole = unit * count
+                    if math.isclose(whole, total, rel_tol=1e-6):
+                        raise SaidAt(("acquisition", key), N_(
+                            "unknown key: it agrees with unit_price_usd %(unit)s a GPU x hardware.count %(count)s; "
+                            "leave %(key)s out"), unit=f"{unit:.15g}", count=count, key=key)
+                    raise SaidAt(("acquisition", key), N_(
+                        "unknown key, and it disagrees with unit_price_usd: %(unit)s a GPU x hardware.count %(count)s "
+                        "is %(whole)s, and %(total)s over %(count)s is %(quotient)s a GPU; keep the price a GPU "
+                        "paid in unit_price_usd and leave %(key)s out"),
+                        key=key, unit=f"{unit:.15g}", count=count, whole=f"{whole:.15g}", total=f"{total:.15g}",
+                        quotient=f"{total / count:.15g}")
                 raise SaidAt(("acquisition", key), N_("unknown key: unit_price_usd is the price of one GPU; "
                                                        "%(total)s over hardware.count %(count)s is %(unit)s a GPU"),
                              total=f"{total:.15g}", count=count, unit=f"{total / count:.15g}")

@@ -119,11 +119,20 @@ class Environment(Strict):
 class _Mismatch:
     """A budget whose written currency contradicts ``currency`` (reported on the field)."""
 
-    def __init__(self, message: str, text: str):
-        self.message, self.text = message, text
+    def __init__(self, message: str | Said, text: str):
+        self.message, self.text = message, text  # a Said: raised as it is, in every language
 
     def __repr__(self) -> str:
         return repr(self.text)
+
+
+def bare_beside(text: str, cur: str, field: str, bare: float) -> Said:
+    """A budget written in ``cur`` (``'¥200,000'``) in a file stating no currency, beside a bare amount in ``field``:
+    the budget would make every amount ``cur``, the bare one included, which the file does not say (hostile round
+    53). One sentence for a requirements file's electricity and a proposal's prices."""
+    return Said(N_("%(text)s is in %(cur)s, which would make every amount in the file %(cur)s, %(field)s %(bare)s "
+                   "included: state constraints.currency: %(cur)s if it is, or write the budget in USD"),
+                text=repr(text.strip()), cur=cur, field=field, bare=f"{bare:g}")
 
 
 CURRENCY_FIELDS = {"budget_usd": "budget_{cur}", "electricity_usd_per_kwh": "electricity_{cur}_per_kwh"}
@@ -215,6 +224,11 @@ class Constraints(Strict):
                                                     f"every amount in the file is in the one currency", text)}
         out = {**data, "budget_usd": amount}
         if cur is not None and given is None:
+            bare = data.get("electricity_usd_per_kwh")
+            if cur != "USD" and isinstance(bare, int | float) and not isinstance(bare, bool):
+                # the budget's ¥ made the file's currency CNY, and a bare electricity 0.15 (a dollar price) was read
+                # as 0.15 yuan a kWh, silently (hostile round 53): which currency the bare amount is in, asked
+                return {**data, "budget_usd": _Mismatch(bare_beside(text, cur, "electricity_usd_per_kwh", bare), text)}
             out["currency"] = cur
         return out
 
@@ -222,7 +236,7 @@ class Constraints(Strict):
     @classmethod
     def _budget_checked(cls, v: Any) -> Any:
         if isinstance(v, _Mismatch):
-            raise ValueError(v.message)
+            raise v.message if isinstance(v.message, Said) else ValueError(v.message)
         if isinstance(v, str):
             parse_money(v)  # raises with the accepted forms; a bare number text parses
             return parse_money(v)[0]

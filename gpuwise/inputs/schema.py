@@ -195,6 +195,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         # number or a yes/no not parsed)
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
+        if err["type"] == "finite_number":  # YAML's .nan, .inf, 1e309: pydantic's 'Input should be a finite
+            msgid, msg = None, _BOUNDS["finite_number"]  # number' in English alone (hostile round 53)
         # a number or a word ('auto'): the word is named in every language, and a close spelling of it
         words = [e for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc and e["type"] == "literal_error"]
         if words and err["type"] in _OR_WORD:

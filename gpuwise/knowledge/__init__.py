@@ -450,6 +450,8 @@ def _load(overlay: Path | None) -> Knowledge:
     for m in models.values():
         _one_owner(model_names, m.id, [m.id, m.name, *m.aliases], [], files["models.yaml"])
         model_names.add(m.id, m.name, m.aliases, [], model=m)
+    for f in models_f.family_names:  # '通义千问' is Qwen: a hint's reading only (names.NameIndex.families)
+        model_names.families[f.name] = f.family
     kb = Knowledge(
         gpus=gpus,
         models=models,

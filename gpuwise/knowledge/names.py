@@ -111,6 +111,7 @@ class NameIndex:
     cards: dict[str, _Card] = field(default_factory=dict)  # GPUs only
     models: dict[str, Any] = field(default_factory=dict)  # models only: id -> its entry (alias_checkpoints read)
     unlisted: dict[str, str] = field(default_factory=dict)  # GPUs only: a card not in the catalog -> its nearest
+    families: dict[str, str] = field(default_factory=dict)  # models only: a family's name in another script -> Latin
 
     def add(self, ident: str, display: str, names: list[str], defaults: list[str], card: Any = None,
             model: Any = None, unlisted: list[str] = ()) -> None:
@@ -205,7 +206,7 @@ class NameIndex:
         self._several(str(name), where)
         self._counted(str(name), where)
         self._listed(str(name), where)
-        ids = self.close(str(name))
+        ids = self._by_family(str(name)) or self.close(str(name))
         sizes = _sizes(str(name)) if self.kind == "model" and not ids else set()
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": either(ids)}) if ids else (
             # a quantized release of a model the catalog lacks ('Yi-1.5-34B-Chat-GPTQ'): the size its name states
@@ -214,6 +215,16 @@ class NameIndex:
             else (N_("give params_b for a model not in the catalog"), {}) if self.kind == "model"
             else (N_("see `gpuwise %(kind)ss` for the list"), {"kind": self.kind}))
         raise UserError(unknown, where=where, values={"name": visible(str(name))}, hint=hint, hint_values=hint_values)
+
+    def _by_family(self, name: str) -> list[str]:
+        """The entries a model named by its family's name in another script means ('通义千问3-32B': qwen3-32b), read
+        with the family's Latin name (models.yaml ``family_names``): for the hint only, the name stays unknown."""
+        for written, latin in self.families.items():
+            if written in name:
+                read = name.replace(written, "" if latin in name.lower() else latin).strip(" -_")
+                ident = self.exact.get(norm(read))
+                return [ident] if ident else self.close(read)
+        return []
 
     def _counted(self, name: str, where: str | None) -> None:
         """A GPU name with its count written in ('8x H100', '8 x H100', '2× RTX 4090', as quotes and invoices write a

@@ -82,8 +82,10 @@ class Owned(Strict):
                 dt.date.fromisoformat(v if len(v) == 10 else v + "-01")
             except ValueError:
                 raise Said(N_("not a real year and month (write YYYY-MM, e.g. 2021-03)")) from None
-            today = dt.date.today().strftime("%Y-%m")
-            if v[:7] > today:
+            # a day ('2026-12-25' this month) is compared as a day: it was read as its month and planned as owned
+            # today (hostile round 53)
+            today = dt.date.today().isoformat()[:len(v)]
+            if v > today:
                 raise Said(N_("bought %(v)s is in the future (today is %(today)s)"), v=v, today=today)
         return v
 

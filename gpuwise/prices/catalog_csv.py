@@ -326,6 +326,29 @@ _MONTHLY = re.compile(r"(?i)(?:^|[\s_/-])(?:month|monthly|mo|mth|per_month)(?:$|
 """A column named for a price a month ('price_per_month', 'monthly_usd', 'USD/mo')."""
 
 
+_COLUMNS = ("AcceleratorCount", "AcceleratorName", "GpuInfo", "InstanceType", "MemoryGiB", "Price", "Region",
+            "SpotPrice", "as_of", "currency", "gpu", "gpu_count", "gpu_memory", "gpu_name", "gpus", "host_ram_gb",
+            "instance", "instance_name", "location", "memory", "price", "provider", "region", "source", "spot",
+            "spot_price")
+"""Every column a layout reads (SkyPilot's in CamelCase, gpuhunt's and gpuwise's in lower case)."""
+
+
+def _header_case(header: list[str]) -> list[str]:
+    """``header`` with its cells in the capitals of the layout its columns name but for case: a sheet's 'GPU, GPUs,
+    Price' was refused as lacking gpu, gpus and price, 'did you mean GPU for gpu?' (hostile round 53). Cells that
+    differ only in case are refused before this (_no_case_twins); a header one layout matches as written is kept."""
+    have = set(header)
+    if any(all(c in have for c in needed) for needed in FORMATS.values()):
+        return header
+    folded = {h.casefold() for h in header}
+    for needed in FORMATS.values():
+        if all(c.casefold() in folded for c in needed):
+            camel = needed[0][0].isupper()  # SkyPilot's CamelCase, or the others' lower case
+            names = {c.casefold(): c for c in (*(k for k in _COLUMNS if k[0].isupper() == camel), *needed)}
+            return [names.get(h.casefold(), h) for h in header]
+    return header
+
+
 def _detect(header: list[str], path: Path) -> str:
     have = set(header)
     for name, needed in FORMATS.items():
@@ -448,6 +471,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         raise UserError(N_("column %(name)s is in the header twice: which one holds the value is unclear"),
                         where=str(p), values={"name": repr(twice[0])})
     _no_case_twins(header, p)
+    header = _header_case(header)
     fmt = _detect(header, p)
     report = ImportReport(str(p), fmt, prov, date, how)
     source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")

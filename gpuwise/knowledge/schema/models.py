@@ -335,7 +335,18 @@ class ShapeGuesses(Strict):
     rationale: Prose = Field(min_length=10)
 
 
+class FamilyName(Strict):
+    """A model family's name as its maker writes it in another script ('通义千问', Qwen's Chinese name): a model
+    named by it ('通义千问3-32B') is offered the catalog entry its Latin name gives (hostile round 53), never taken
+    for it."""
+
+    name: str = Field(min_length=2, max_length=20, description="the family's name as its maker writes it")
+    family: str = Field(pattern=r"^[a-z][a-z0-9.-]*$", description="the start of the family's catalog ids ('qwen')")
+    source: Prose = Field(min_length=10)
+
+
 class ModelFile(Strict):
     schema_version: int
     models: list[Model]
     shape_guesses: ShapeGuesses | None = None
+    family_names: list[FamilyName] = Field(default=[], max_length=100)
