@@ -222,6 +222,8 @@ def add(case, ns: dict[str, Any]) -> None:
          ["audit", "p.yaml"], expect="any", check=_refused_no("p.yaml", "acquisition.hourly_usd", "greater than 0", "-0"))
     case("num53: hardware.count yes (a YAML 1.1 boolean): refused, the yes/no reading said", {"p.yaml": "title: t\nworkload: {task: inference, model: llama-3.1-8b}\nhardware: {gpu: H100 SXM, count: yes}\nacquisition: {mode: buy}\n"},
          ["audit", "p.yaml"], expect="any", check=_refused_no("p.yaml", "hardware.count", "yes/no"))
+    rcase("num53: concurrent_requests 'on' (quoted: YAML's boolean as text): refused, a yes/no word said", {"workload": {**SERVE8, "concurrent_requests": "on"}},
+          _refused_no("r.yaml", "workload.concurrent_requests", "yes/no word"))
     rcase("num53: requests_per_s -1: refused by its bound", {"workload": {**SERVE8, "requests_per_s": -1}}, _refused_no("r.yaml", "workload.requests_per_s", "greater than 0"))
 
     # ------------------------------------------------------------ keys in capitals

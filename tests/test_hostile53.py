@@ -226,3 +226,18 @@ def test_a_name_no_family_entry_gives_keeps_its_size_hint(tmp_path):
     _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "model": "千问3-32B"}})
     err = _one_line(cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
     assert "give params_b for a model not in the catalog: 32, as its name says" in err
+
+
+# ---------------------------------------------------------------- a yes/no word quoted in a number field
+@pytest.mark.parametrize("field, given", [("concurrent_requests", "on"), ("prompt_tokens", "Yes"),
+                                          ("output_tokens", "off")])
+def test_a_quoted_yes_no_word_in_a_number_field_is_said_to_be_one(tmp_path, field, given):
+    _write(tmp_path, "r.yaml", {"workload": {**SERVE8, field: given}})
+    err = _one_line(cli("estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
+    assert f"workload.{field}: {given!r} is a yes/no word, not a number: write a number" in err
+
+
+def test_a_quoted_yes_no_word_in_a_yes_no_field_is_still_read(tmp_path):
+    _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "prefix_cache": "on"}})
+    r = cli("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0 and not r.stderr

@@ -60,6 +60,8 @@ def takes_bool_only(annotation: Any) -> bool:
 
 
 _BOOL_ONLY: dict[Any, bool] = {}
+_YES_NO_WORDS = frozenset({"yes", "no", "on", "off", "true", "false"})
+"""The words YAML 1.1 reads as booleans, as text: no number field takes one."""
 
 
 class Strict(Prebuilt, BaseModel):
@@ -83,6 +85,9 @@ class Strict(Prebuilt, BaseModel):
             raise_meant(v)
             if isinstance(v, str) and (said := not_finite(v)) is not None:
                 raise said
+            if isinstance(v, str) and v.strip().lower() in _YES_NO_WORDS:  # 'on' quoted: pydantic's 'unable to parse
+                # string as an integer' (hostile round 53), where the unquoted word is said to be a yes/no value
+                raise Said(N_("%(given)s is a yes/no word, not a number: write a number"), given=repr(v.strip()))
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
             raise_unit_written(v, info.field_name, field_bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
             # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
