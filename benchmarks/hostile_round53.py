@@ -8,7 +8,7 @@ line, numbers YAML reads as not finite (``.nan``, ``.inf``, ``1e309``) and as bo
 every command and a closed pipe. Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
 Run on main at e9d34e74 (before this branch's fixes, with the round's file added: 06e22bfc, 63 cases then, 37 clean;
-as it stands, 64 cases, 40 clean); on this branch 64 of 64. Fixed (each with its test in tests/test_hostile53.py, 23 of
+as it stands, 65 cases, 40 clean); on this branch 65 of 65. Fixed (each with its test in tests/test_hostile53.py, 30 of
 whose tests fail on e9d34e74):
 
 * YAML's ``.nan``, ``.inf``, ``-.inf`` and ``1e309`` in any number field were pydantic's 'Input should be a finite
@@ -29,6 +29,8 @@ whose tests fail on e9d34e74):
 * a budget in yuan ('¥2,000,000', '20万元') in a proposal or requirements file stating no currency made the file CNY,
   and a bare ``unit_price_usd: 30000``, ``hourly_usd: 4.29`` or ``electricity_usd_per_kwh: 0.15`` beside it was read
   as yuan, silently: refused naming the bare amount (requirements.bare_beside);
+* a yes/no word quoted in a number field (``concurrent_requests: 'on'``) was pydantic's 'unable to parse string as an
+  integer', where the unquoted word is said to be a yes/no value: said to be one (inputs/strict.py);
 * '通义千问3-32B' (Qwen's Chinese name, as the Qwen team's README_CN writes it) was offered params_b 32: qwen3-32b
   offered, by models.yaml ``family_names`` (never taken for the entry).
 
