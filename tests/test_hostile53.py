@@ -4,7 +4,8 @@
   house's words;
 * a key in capitals ('WORKLOAD', 'TASK', 'GPU', 'HORIZON_MONTHS') listed the valid keys: the lower-case key offered;
 * a choice in full-width letters ('ｖｌｌｍ', 'ＢＦ１６') offered nothing: the choice it folds to;
-* a 100,000-character --lang, --format or stray value was quoted whole in argparse's line: cut, its length said;
+* a 100,000-character --lang, --format or stray value was quoted whole in argparse's line, a --gpu to the line's
+  2,000-character cap: cut, its length said;
 * acquisition.total_usd beside unit_price_usd offered the total's quotient as if no price were given: whether the
   two agree said;
 * an owned GPU bought tomorrow (a YAML date this month) was read as this month and planned: refused as in the future;
@@ -14,7 +15,7 @@
 * '通义千问3-32B' was offered params_b 32: qwen3-32b offered (models.yaml family_names);
 * a yes/no word quoted in a number field ('on') was pydantic's 'unable to parse string as an integer': said.
 
-30 of these 41 tests fail on e9d34e74.
+32 of these 43 tests fail on e9d34e74.
 
 The guards beside them (passing before too) say what must not change.
 """
@@ -245,3 +246,17 @@ def test_a_quoted_yes_no_word_in_a_yes_no_field_is_still_read(tmp_path):
     _write(tmp_path, "r.yaml", {"workload": {**SERVE8, "prefix_cache": "on"}})
     r = cli("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path)
     assert r.returncode == 0 and not r.stderr
+
+
+def test_a_long_gpu_name_is_cut_in_the_error_line(tmp_path):
+    """A 100,000-character --gpu was quoted to the 2,000-character cap of an error line: cut to its start and length."""
+    _write(tmp_path, "r.yaml", {"workload": SERVE8})
+    r = cli("estimate", "r.yaml", "--gpu", "h" * 100_000, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr) < 400 and "'" + "h" * 40 + "... (100,000 characters)'" in r.stderr
+
+
+def test_a_name_within_the_bound_is_quoted_whole():
+    from gpuwise.knowledge.names import LONG_NAME, visible
+
+    name = "x" * LONG_NAME
+    assert visible(name) == name and visible(name + "x").endswith(f"... ({LONG_NAME + 1:,} characters)")

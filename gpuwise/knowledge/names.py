@@ -515,11 +515,18 @@ def folded(name: str) -> str:
 _LOOKALIKE_SCRIPTS = ("GREEK", "CYRILLIC", "FULLWIDTH", "ARMENIAN", "CHEROKEE", "MATHEMATICAL", "LETTERLIKE")
 
 
+LONG_NAME = 200
+"""The longest name an error quotes whole: a model name's own bound (workload.model, 200 characters)."""
+
+
 def visible(name: str) -> str:
     """``name`` as an error shows it: a character that looks like a Latin letter or digit in a
     Latin name (Greek ``Η`` in ``Η100``, Cyrillic ``а``, fullwidth ``１``) or that cannot be seen (a
     zero-width space, a line separator, a combining mark) written as ``\\uXXXX``. 'unknown gpu
-    'Η100-80G'' looked exactly like the name it was not; a Chinese or other name is kept as written."""
+    'Η100-80G'' looked exactly like the name it was not; a Chinese or other name is kept as written. A name past
+    ``LONG_NAME`` characters (a 100,000-character ``--gpu``) is cut to its start and its length (hostile round 53)."""
+    if len(name) > LONG_NAME:
+        return f"{visible(name[:40])}... ({len(name):,} characters)"
     if name.isascii():
         return name
     import unicodedata
