@@ -73,10 +73,18 @@ class TimelinePart(_Frozen):
 
 
 class Timeline(_Frozen):
+    """The time of one configuration. ``gpu_hours`` is the configuration's own GPUs x the hours billed (contract
+    v3); a rental also says the GPUs its offer bills (``billed_gpus``: whole racks, a listed instance rented whole, an
+    offer's fewest) and the GPU-hours the bill is for (``billed_gpu_hours``), so a report never calls the job's
+    GPU-hours the billed ones where the bill counts more GPUs (gpuhours64: 100 GB200 billed as 144). Both are None
+    where nothing is rented."""
+
     wall_hours: float
     billed_hours: float
     gpu_hours: float
     gpus: int
+    billed_gpus: int | None = None
+    billed_gpu_hours: float | None = None
     parts: list[TimelinePart]
 
     @property
@@ -87,6 +95,17 @@ class Timeline(_Frozen):
     def idle_fraction(self) -> float:
         """The share of the billed hours the job does not use (a commitment longer than the job)."""
         return max(0.0, 1 - self.wall_hours / self.billed_hours) if self.billed_hours > 0 else 0.0
+
+    @property
+    def bills_more_gpus(self) -> bool:
+        """Whether the rental bills more GPUs than the configuration uses (its GPU-hours then differ)."""
+        return self.billed_gpus is not None and self.billed_gpus > self.gpus
+
+    def unbilled(self) -> "Timeline":
+        """The same time with no rental's GPUs in it: a configuration bought (nothing bills its GPUs)."""
+        if self.billed_gpus is None and self.billed_gpu_hours is None:
+            return self
+        return self.model_copy(update={"billed_gpus": None, "billed_gpu_hours": None})
 
 
 _set = object.__setattr__
@@ -212,11 +231,15 @@ def period_months(kind: PeriodKind, months: float) -> Period:
     return built(Period, {"kind": kind, "hours": float(months) * HOURS_PER_MONTH, "months": float(months)})
 
 
-def timeline(parts: Iterable[tuple[str, float]], gpus: int, billed_hours: float | None = None) -> Timeline:
+def timeline(parts: Iterable[tuple[str, float]], gpus: int, billed_hours: float | None = None,
+             billed_gpus: int | None = None) -> Timeline:
     """Wall-clock hours as the sum of ``parts`` (zero parts dropped), billed hours (the wall time
-    unless a commitment or a restart policy says otherwise) and GPU-hours = billed hours x GPUs."""
+    unless a commitment or a restart policy says otherwise) and GPU-hours = billed hours x GPUs; a
+    rental's ``billed_gpus`` (the GPUs its offer bills) gives the billed GPU-hours = billed hours x those."""
     kept = [built(TimelinePart, {"name": n, "hours": float(h)}) for n, h in parts if h]
     wall = math.fsum(p.hours for p in kept)
     billed = wall if billed_hours is None else float(billed_hours)
     return built(Timeline, {"wall_hours": wall, "billed_hours": billed, "gpu_hours": billed * gpus, "gpus": gpus,
+                             "billed_gpus": billed_gpus,
+                             "billed_gpu_hours": None if billed_gpus is None else billed * billed_gpus,
                              "parts": kept})

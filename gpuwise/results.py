@@ -212,7 +212,9 @@ class GpuOut(Frozen):
                            "copies x GPUs a copy); paid for, counted in mfu, not in memory.total_bytes")
     gpu_hours: float | None = Field(default=None, description="training: GPU-hours of the run as published runs count "
                                     "them: the GPUs x the run's hours, the start-up and wind-down (start_up_hours) "
-                                    "left out; timeline.gpu_hours is the billed figure, billed_hours x GPUs")
+                                    "left out; timeline.gpu_hours is billed_hours x these GPUs, "
+                                    "timeline.billed_gpu_hours billed_hours x the GPUs a rental bills "
+                                    "(timeline.billed_gpus)")
     wall_hours: float | None = Field(default=None, description="training: the run's wall-clock hours, start-up and "
                                      "wind-down included (timeline.wall_hours)")
     start_up_hours: float | None = Field(default=None, description="training: the start-up and wind-down hours that "

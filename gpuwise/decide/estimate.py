@@ -222,10 +222,11 @@ def gpu_out(job: Job, ev: Evaluation, verdict: Verdict) -> GpuOut:
         rent_usd=k.rent_usd, buy_usd=k.buy_usd, acquisition=k.acquisition, break_even_month=k.break_even_month,
         usd_per_gpu_hour=k.usd_per_gpu_hour, provider=k.provider, instance=k.instance, price_as_of=k.price_as_of,
         buy_lines=lines))
-    tl, speed = ev.timeline, ev.speed
+    speed = ev.speed
     wall_hours = speed.wall_hours if speed else None
     training = job.training and wall_hours is not None
     acquisition = k.acquisition if k else None
+    tl = ev.timeline_of(acquisition)
     led = ev.ledger(acquisition)
     idle = idle_gpus(job, ev)
     # utilisation over every GPU paid for: an idle one adds its peak and no FLOPs (the ledger pays for it too)

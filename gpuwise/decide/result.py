@@ -231,7 +231,7 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
     if not why and stage != "decided":
         why = [made(Sentence, dict(id="reason.stalled", text=messages.text("reason.stalled", {"stage": stage}),
                         template=messages.template("reason.stalled"), values={"stage": stage}))]
-    led, tl, speed = e.ledger(mode), e.timeline, e.speed
+    led, tl, speed = e.ledger(mode), e.timeline_of(mode), e.speed
     changes = _changes(e)
     return built(Candidate, dict(  # built from typed estimates: no validation per candidate
         gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, feasible=outcome.decided(key), rank=rank_,
@@ -304,7 +304,8 @@ def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recomme
     scored = next((s.score for s in r.order if s.key == key), None)
     return made(Recommendation, dict(gpu=e.gpu.id, gpu_name=e.gpu.name, count=e.count, nodes=e.nodes, acquisition=mode,
                           wall_days=_wall_days(e), total_cost_usd=led.total if led else None,
-                          gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led, timeline=e.timeline,
+                          gpu_hours=e.timeline.gpu_hours if e.timeline else None, ledger=led,
+                          timeline=e.timeline_of(mode),
                           serving=serving_of(e, con.book, f),
                           summary=sentence.text, summary_sentence=sentence,
                           score_usd=None if scored is None or math.isinf(scored) else scored,

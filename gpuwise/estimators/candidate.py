@@ -174,6 +174,11 @@ class Evaluation:
         """The ledger of renting or of buying this configuration (None when that way has no price)."""
         return self.ledgers.get(mode or "")
 
+    def timeline_of(self, mode: str | None) -> Timeline | None:
+        """The timeline as ``mode`` pays for it: rented, with the GPUs the offer bills; bought, without them."""
+        tl = self.timeline
+        return tl if tl is None or mode == "rent" else tl.unbilled()
+
     @property
     def wall_days(self) -> float | None:
         """A training job's estimated wall-clock days (None for a service, or before the compute step)."""
@@ -538,11 +543,12 @@ def _part(key: str) -> str:
     return template(f"part.{key}")
 
 
-def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None
-              ) -> tuple[Timeline, float, float]:
+def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float | None,
+              billed_gpus: int | None = None) -> tuple[Timeline, float, float]:
     """The configuration's timeline and the set-up hours in it. Spot capacity adds the work redone
     after reclaims and the time waiting for capacity (clouds.yaml spot); a commitment bills its
-    whole term. Returns the timeline, the set-up hours and the hours the job itself runs."""
+    whole term; ``billed_gpus`` are the GPUs the rental priced bills (its offer's, whole racks or
+    instances). Returns the timeline, the set-up hours and the hours the job itself runs."""
     parts = _run_parts(job, ev)
     setup = dict(parts).get(_part("setup"), 0.0)
     run = sum(h for _, h in parts) - setup
@@ -554,7 +560,7 @@ def _timeline(job: Job, ev: Evaluation, *, spot: bool, commitment_hours: float |
         billed = setup + run + redo
     if commitment_hours is not None:
         billed = max(billed if billed is not None else run + setup, commitment_hours)
-    return L.timeline(parts, ev.count, billed), setup, run
+    return L.timeline(parts, ev.count, billed, billed_gpus), setup, run
 
 
 def _server_units(kb: Any, gpu_id: str, count: int) -> tuple[bool, bool, int]:
@@ -636,7 +642,9 @@ def _cost_step(job: Job, ev: Evaluation, *, unit_price: float | None, hourly_usd
     if sold is not None and sold.min_hours > busy and not commitment_months and not spot:
         commitment_months = sold.min_hours / HOURS_PER_MONTH  # the provider bills the whole term
     commit_h = commitment_months * HOURS_PER_MONTH if commitment_months else None
-    tl, setup, run = _timeline(job, ev, spot=spot, commitment_hours=commit_h)
+    # the GPU-hours the rent line bills are its offer's GPUs' (144 for 100 GB200 in racks of 72), beside the job's
+    tl, setup, run = _timeline(job, ev, spot=spot, commitment_hours=commit_h,
+                               billed_gpus=offer.gpus if offer is not None else None)
     ev.timeline = tl
     rent_hours = tl.billed_hours
     ev.offer = offer

@@ -84,9 +84,27 @@ def total_said(f: Fmt, _: Callable[..., str], c: Any) -> str:
     return f.money(c.total_cost_usd)
 
 
+def _gpu_hours(f: Fmt, hours: float, whole: bool = False) -> str:
+    return f.num(hours, 0 if whole or hours >= 100 else 1)
+
+
 def time_row(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = False) -> str:
     """Wall-clock time and the GPU-hours billed, both the timeline's; of GPUs bought, the GPU-hours they are used
-    (nothing bills them: their power is priced on those hours, review50)."""
+    (nothing bills them: their power is priced on those hours, review50). A rental that bills more GPUs than the
+    configuration uses says both figures, each with its GPUs (gpuhours64: 100 GB200 used, 144 billed)."""
+    if tl.bills_more_gpus and not bought:
+        kw = {"time": f.days(tl.wall_days), "gpu_hours": _gpu_hours(f, tl.gpu_hours),
+              "billed_gpus": tl.billed_gpus, "billed_gpu_hours": _gpu_hours(f, tl.billed_gpu_hours or 0.0)}
+        if tl.billed_hours > tl.wall_hours * 1.0005:
+            return f.ngettext("%(time)s, %(billed)s billed (%(gpu_hours)s GPU-hours on the %(n)s GPU used; "
+                              "%(billed_gpu_hours)s GPU-hours billed for %(billed_gpus)s GPUs)",
+                              "%(time)s, %(billed)s billed (%(gpu_hours)s GPU-hours on the %(n)s GPUs used; "
+                              "%(billed_gpu_hours)s GPU-hours billed for %(billed_gpus)s GPUs)",
+                              tl.gpus, billed=f.days(tl.billed_hours / 24), **kw)
+        return f.ngettext("%(time)s (%(gpu_hours)s GPU-hours on the %(n)s GPU used; %(billed_gpu_hours)s GPU-hours "
+                          "billed for %(billed_gpus)s GPUs)",
+                          "%(time)s (%(gpu_hours)s GPU-hours on the %(n)s GPUs used; %(billed_gpu_hours)s GPU-hours "
+                          "billed for %(billed_gpus)s GPUs)", tl.gpus, **kw)
     if bought:
         return _("%(time)s (%(gpu_hours)s GPU-hours of use)", time=f.days(tl.wall_days),
                  gpu_hours=f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1))
@@ -209,9 +227,21 @@ def timeline_table(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = F
     rows.append([_("wall-clock time"), show(tl.wall_hours)])
     if abs(tl.billed_hours - tl.wall_hours) > 1e-9 and not bought:
         rows.append([_("hours billed"), show(tl.billed_hours)])
-    rows.append([_("GPU-hours of use") if bought else _("GPU-hours billed"),
-                 f.num(tl.gpu_hours, 0 if tl.gpu_hours >= 100 else 1)])
+    rows += gpu_hours_rows(f, _, tl, bought)
     return table([_("Part"), _("Hours")], rows, right=(1,))
+
+
+def gpu_hours_rows(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = False,
+                   whole: bool = False) -> list[list[str]]:
+    """The timeline's GPU-hours as a table row: of use where bought, billed where rented; a rental that bills more
+    GPUs than the configuration uses gets two rows, each naming its GPUs, so the billed figure is the rent line's
+    (gpuhours64: 28,374 on the 100 GB200 used, 40,859 billed for 144). ``whole``: no decimals below 100."""
+    if tl.bills_more_gpus and not bought:
+        return [[f.ngettext("GPU-hours on the %(n)s GPU used", "GPU-hours on the %(n)s GPUs used", tl.gpus),
+                 _gpu_hours(f, tl.gpu_hours, whole)],
+                [_("GPU-hours billed for %(n)s GPUs", n=tl.billed_gpus),
+                 _gpu_hours(f, tl.billed_gpu_hours or 0.0, whole)]]
+    return [[_("GPU-hours of use") if bought else _("GPU-hours billed"), _gpu_hours(f, tl.gpu_hours, whole)]]
 
 
 def constraint_rows(f: Fmt, _: Callable[..., str], asked: Requirements | None, led: Ledger | None,

@@ -8,6 +8,7 @@ from typing import Any
 from ...results import (
     EstimateResult,
 )
+from .. import money_view as MV
 from .. import words
 from ..fmt import (
     N_,
@@ -63,8 +64,7 @@ class EstimateView(BaseView):
             if g.gpu_hours is not None:  # the run's GPU-hours, as published runs count them
                 rows.append([self._("GPU-hours of training"), f.num(g.gpu_hours, 0)])
                 if g.timeline is not None:  # the billed ones (start-up and wind-down too): what the cost is of
-                    rows.append([self._("GPU-hours of use") if g.acquisition == "buy" else self._("GPU-hours billed"),
-                                 f.num(g.timeline.gpu_hours, 0)])
+                    rows += MV.gpu_hours_rows(f, self._, g.timeline, g.acquisition == "buy", whole=True)
             if g.wall_hours is not None:
                 rows.append([self._("Wall-clock time"), f.days(g.wall_hours / 24)])
             for key, label in (("decode_tokens_per_s", N_("Decode speed, one sequence")),
