@@ -186,3 +186,39 @@ def test_a_rental_billing_its_own_gpus_and_a_purchase_keep_one_figure():
     assert more.unbilled().billed_gpus is None and more.unbilled().billed_gpu_hours is None
     assert MV.gpu_hours_rows(f, f._, more, bought=True) == [["GPU-hours of use", "20.5"]]
     assert _tl(2, None).billed_gpu_hours is None
+
+
+# ---------------------------------------------------------------- the plan: "Rent GB200 for 3 GPU-hours ($2,133)"
+PLAN_GB200 = {"horizon_months": 2,
+              "workloads": [{"name": "tune", "cadence": {"at_month": 1},
+                             "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b",
+                                          "seq_len": 2048, "train_tokens": 2.0e8}}],
+              "constraints": {"acquisition": "rent", "gpus": ["gb200"]}}
+
+
+def test_plan_says_the_gpu_hours_its_rack_bills(tmp_path):
+    # one LoRA run on 1 GB200 (max_gpus 64 keeps it off the rack's 72): the rent line pays for a whole rack of 72
+    (tmp_path / "plan.yaml").write_text(yaml.safe_dump(PLAN_GB200), encoding="utf-8")
+    d = json.loads(_run("plan", "plan.yaml", "--format", "json", cwd=tmp_path))
+    [rent] = d["answer"]["rent"]
+    [line] = [ln for ln in d["lines"] if ln["kind"] == "rent"]
+    i = line["inputs"]
+    assert i["gpus_paid"] == RACK and i["usd_per_hour"] == pytest.approx(RACK * GB200_RATE)  # $756 a rack-hour
+    # the work: 1 GPU x 2.82 h; the bill: 72 x 2.82 h = 203 GPU-hours x $10.50 = $2,133
+    assert rent["gpu_hours"] == pytest.approx(1 * i["wall_hours"] * i["runs"], abs=0.05)
+    assert rent["billed_gpu_hours"] == pytest.approx(RACK * i["wall_hours"] * i["runs"], abs=0.5)
+    assert rent["billed_gpu_hours"] * GB200_RATE == pytest.approx(rent["amount"], rel=1e-3)
+    text = " ".join(_run("plan", "plan.yaml", cwd=tmp_path).split())
+    assert (f"Rent NVIDIA GB200 (per Blackwell GPU, NVL72) for {rent['gpu_hours']:,.0f} GPU-hours of work in month 1, "
+            f"billed for {rent['billed_gpu_hours']:,.0f} GPU-hours (${rent['amount']:,.0f}).") in text
+    zh = " ".join(_run("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).split())
+    assert f"计费 {rent['billed_gpu_hours']:,.0f} GPU 小时" in zh
+
+
+def test_plan_rental_billing_its_own_gpus_keeps_one_figure():
+    # tests/data/review60: two 2-GPU RTX 4090 runs of 394.8 h rented at RunPod, 2 GPUs paid each: 2 x 394.8 = 789.6
+    d = json.loads(_run("plan", str(ROOT / "tests/data/review60/plan-two-wide-runs.yaml"), "--format", "json"))
+    [rent] = d["answer"]["rent"]
+    assert rent["gpu_hours"] == rent["billed_gpu_hours"] == pytest.approx(789.6)
+    text = _run("plan", str(ROOT / "tests/data/review60/plan-two-wide-runs.yaml"))
+    assert "GPU-hours of work" not in text and "billed for" not in text

@@ -460,7 +460,8 @@ class Planner:
         for ln in ex.lines:
             if ln.kind == "rent" and "term" not in ln.inputs and ln.gpu in paid:
                 paid[ln.gpu] += ln.amount
-        rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]))
+        rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]),
+                          billed_gpu_hours=round(ex.billed_hours[g], 1) if g in ex.billed_hours else None)
                    for g, h in hours_by_gpu.items()]
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""

@@ -89,6 +89,7 @@ def extract(inp: Inputs, p: Program, sol: Solution) -> Extracted:
     used_hours: dict[tuple[str, int], float] = {}
     in_use: dict[tuple[str, int], int] = {}
     rented_hours: dict[str, float] = {}
+    billed_hours: dict[str, float] = {}  # the GPUs each on-demand rent line pays for x its hours, by GPU type
     total_hours: dict[str, float] = {}
     by_name = {sz.name: sz for sz in inp.sized}
     left: dict[tuple[str, int, int], float] = {}  # GPU-hours of a power rate not yet given to a line
@@ -162,6 +163,8 @@ def extract(inp: Inputs, p: Program, sol: Solution) -> Extracted:
                 # the GPUs the line pays for: a service's copies each on the copy's GPUs (as a commitment's
                 # line counts them), a training line's runs one after another on the run's
                 paid = (o.rent_gpus_paid or o.rented_count) * (round(v) if sz.serving else 1)
+                billed_hours[g] = billed_hours.get(g, 0.0) + paid * (
+                    sz.hours_per_day * DAYS_PER_MONTH if sz.serving else o.rented_wall_hours * v)
                 lines.append(_line(m, "rent", _item("item.plan.rent", workload=name, count=paid,
                                                     gpu=inp.fleets[g].gpu.name, gpu_id=g, provider=o.rent_provider),
                                    amount, formula, inputs))
@@ -176,6 +179,7 @@ def extract(inp: Inputs, p: Program, sol: Solution) -> Extracted:
         copies = max(1, min(k * pk.copies, replicas_needed(sz, o, m) - alone))  # the copies the load needs there
         place(sz, g, m, copies, False, paid=k * pk.gpus_paid)
         amount = pk.usd_per_hour * sz.hours_per_day * DAYS_PER_MONTH * (1 - o.rent_discount) * k
+        billed_hours[g] = billed_hours.get(g, 0.0) + k * pk.gpus_paid * sz.hours_per_day * DAYS_PER_MONTH
         inputs = {"rentals": k, "usd_per_hour": round(pk.usd_per_hour, 4), "gpus_paid": pk.gpus_paid,
                   "copies_each": pk.copies, "hours_per_day": sz.hours_per_day, "days": round(DAYS_PER_MONTH, 4),
                   "discount": o.rent_discount, "provider": pk.provider, "as_of": pk.as_of}
@@ -247,7 +251,7 @@ def extract(inp: Inputs, p: Program, sol: Solution) -> Extracted:
         ))
     return Extracted(lines=lines, purchases=purchases, months=months, unplaced=unplaced, over=over,
                      rented_hours=rented_hours, total_hours=total_hours, fleet=fleet, used_hours=used_hours,
-                     commitments=commitments)
+                     commitments=commitments, billed_hours=billed_hours)
 
 
 def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], amount: float,

@@ -225,9 +225,17 @@ class Rental(Frozen):
     """On-demand renting of one GPU type over the plan (committed terms are :class:`Commitment`)."""
 
     gpu: str
-    gpu_hours: float
+    gpu_hours: float = Field(description="the GPU-hours of the work placed on it (the GPUs the runs and copies use)")
     months: list[int] = Field(description="the months it is rented in")
     amount: float
+    billed_gpu_hours: float | None = Field(default=None, description="the GPU-hours its rent lines bill: the GPUs "
+                                           "each pays for (gpus_paid: whole racks, an instance rented whole) x "
+                                           "their hours; above gpu_hours where a rental bills more GPUs than it uses")
+
+    @property
+    def bills_more(self) -> bool:
+        """Whether the rentals bill more GPU-hours than the work on them (whole racks, instances rented whole)."""
+        return self.billed_gpu_hours is not None and self.billed_gpu_hours > self.gpu_hours + 0.05
 
 
 class Tie(Frozen):

@@ -118,6 +118,7 @@ class Extracted:
     fleet: dict[str, list[int]]  # GPU type -> GPUs held, by month (0..H)
     used_hours: dict[tuple[str, int], float]  # (GPU type, month) -> owned GPU-hours used
     commitments: list[Committed] = field(default_factory=list)
+    billed_hours: dict[str, float] = field(default_factory=dict)  # GPU type -> GPU-hours its on-demand rent lines bill
 
 
 @frozen

@@ -247,7 +247,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         buy_grouped = purchases_said
     for x in r.answer.rent:
         kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": cash(paid(x))}
-        if len(x.months) == 1:  # one month is 'month 6', not 'months 6'
+        if x.bills_more:  # the rentals bill more GPUs than the work uses: both figures (gpuhours64)
+            kw["billed"] = local.num(x.billed_gpu_hours, 0)
+            brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
+                           "GPU-hours (%(amount)s).", month=x.months[0], **kw) if len(x.months) == 1 else
+                         _("Rent %(gpu)s for %(hours)s GPU-hours of work in months %(months)s, billed for %(billed)s "
+                           "GPU-hours (%(amount)s).", months=_ranges(x.months, lang), **kw))
+        elif len(x.months) == 1:  # one month is 'month 6', not 'months 6'
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours in month %(month)s (%(amount)s).",
                            month=x.months[0], **kw))
         else:
