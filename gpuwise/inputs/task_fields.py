@@ -8,7 +8,7 @@ SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "weight_only_gemm",
                 "kv_precision", "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
-                "recurrent_state_dtype", "attention_backend", "runtime_backend", "effective_bits")
+                "recurrent_state_dtype", "attention_backend", "runtime_backend")
 """Inference-only scalars a training workload refuses (the ``speculative`` section is read by serving only).
 A training step keeps no KV cache and prefills nothing, so ``kv_precision`` and ``prefix_cache_hit_rate`` set
 on one would say the run is cheaper than it is (accepted and ignored until round 19 of the hostile corpus)."""

@@ -254,11 +254,6 @@ class Workload(Strict):
         "Marlin kernels (VLLM_TEST_FORCE_FP8_MARLIN=1, --linear-backend marlin, --moe-backend marlin), which read the "
         "8- or 4-bit weights and multiply in 16 bits, the path vLLM takes on GPUs without FP8 / FP4 tensor cores: "
         "priced as there (the precision's fallback_compute), where the GPU's own FP8 / FP4 rate is taken otherwise")
-    effective_bits: float | None = Field(
-        default=None, gt=8.0, lt=16.0, description="inference, precision fp8: a mixed-precision FP8 checkpoint's mean "
-        "bits per linear weight (ModelOpt auto_quantize's effective_bits over FP8 and unquantized 16-bit layers, "
-        "lm_head counted at 16; NVIDIA's MLPerf Mixtral 8x7B Hopper / RTX PRO checkpoints set 8.75): the layers "
-        "above FP8's 8 bits stay 16-bit, read at 2 bytes a weight and multiplied at the 16-bit rate")
     attention_backend: Literal["triton", "torch_native", "flex_attention", "nsa", "cutlass_mla", "fa3", "fa4",
                                "flashinfer", "flashmla", "trtllm_mla", "trtllm_mha", "aiter", "wave"] | None = Field(
         default=None, description="inference, SGLang: the attention backend the server was launched with "
@@ -510,16 +505,6 @@ class Workload(Strict):
     @model_validator(mode="after")
     def _runtime_backend(self) -> "Workload":
         check_runtime_backend(self)  # one the framework ships in the stated release (inputs/backend.py)
-        return self
-
-    @model_validator(mode="after")
-    def _effective_bits_fp8(self) -> "Workload":
-        """``effective_bits`` splits a checkpoint between FP8 and 16-bit layers: a job of another precision has none."""
-        if self.effective_bits is not None and self.precision != "fp8":
-            raise SaidAt(("effective_bits",), N_("effective_bits is a mixed FP8 / 16-bit checkpoint's mean bits a "
-                                                 "linear weight, and a %(precision)s job has no FP8 weights: set "
-                                                 "precision fp8, or leave effective_bits out"),
-                         precision=self.precision)
         return self
 
     @model_validator(mode="after")

@@ -1,11 +1,10 @@
 """What a model's published low-bit checkpoint stores in another format than its own (serving.yaml
 ``fp4_checkpoints``, ``int4_checkpoints``: parts kept in 16 bit, parts in FP8, experts stored W4A16), and the dense
 NVFP4 kernels a framework runs on what it quantizes (``nvfp4_small_batch``, ``nvfp4_activation_quant``,
-``nvfp4_k_walk``); and a mixed FP8 / 16-bit checkpoint's 16-bit share (``effective_bits``)."""
+``nvfp4_k_walk``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -98,46 +97,3 @@ def nvfp4_k_block(job: Any, fw: Framework, gpu: Gpu, fmt: str, compute: str, wei
             or "non_experts" in checkpoint_keeps(job, fmt, weight_format):
         return 0.0
     return walk.k_block_us * 1e-6 if (gpu.compute_capability or "") in walk.compute_capabilities else 0.0
-
-
-def sixteen_bit_share(job: Any) -> float:
-    """The share of the quantized linear weights (all but the output head) a mixed FP8 / 16-bit checkpoint keeps in
-    16 bit, from its ``effective_bits`` (workload field): ModelOpt's auto_quantize counts every linear weight, the
-    head included, at its format's bits (FP8 8, unquantized 16; modelopt/torch/quantization/algorithms.py,
-    ``QuantRecipe.compression`` and ``run_search``: effective bits = 16 x the compressed size over the weights), and
-    the MLPerf scripts exclude ``*lm_head*`` (closed/NVIDIA/code/mixtral-8x7b/modelopt/quantize.py), so the head is
-    16 bit whatever the search picks. Of the W linear weights (the parameters but the input embedding), head H,
-    b x W / 8 = (W - H - K) + 2 (H + K) gives the K others kept 16 bit: K = W (b / 8 - 1) - H. Which layers the
-    search picks is not published; they are taken pro rata (the same share of attention and of the experts)."""
-    bits = getattr(job.w, "effective_bits", None)
-    shape = job.shape
-    if not bits or job.w.precision != "fp8" or shape is None:
-        return 0.0
-    linear = shape.params - (0.0 if shape.tied else shape.embedding_params)
-    head = shape.lm_head_params
-    if linear <= head:
-        return 0.0
-    return min(max(linear * (bits / 8.0 - 1.0) - head, 0.0) / (linear - head), 1.0)
-
-
-def mixed_checkpoint(job: Any, eng: Any) -> Any:
-    """``eng`` with the 16-bit share of a mixed FP8 / 16-bit checkpoint (:func:`sixteen_bit_share`) priced: those
-    weights read at 2 bytes (the routed experts' and the dense quantized ones alike, the head already is), and,
-    where the GPU runs the FP8 GEMMs on FP8 units, their share of the GEMMs' math at the 16-bit rate
-    (``peak_attn``, the BF16 peak at the framework's efficiency, as the FP4 checkpoints' 16-bit layers:
-    step.dense_math_seconds): the GEMMs' rate becomes 1 / ((1 - s) / fp8 + s / bf16). TensorRT-LLM builds an
-    unquantized layer of a MIXED_PRECISION checkpoint as a 16-bit GEMM. Unchanged where no share is stated."""
-    share = sixteen_bit_share(job)
-    if share <= 0.0:
-        return eng
-    mb = eng.mbytes
-    grow = share * (2.0 - mb.linear_bytes_per_param) / mb.linear_bytes_per_param  # bytes of a kept weight, more
-    mbytes = replace(mb, total=mb.total + grow * (mb.experts + mb.low_dense), experts=mb.experts * (1.0 + grow),
-                     low_dense=mb.low_dense * (1.0 - share))
-    if eng.compute != "fp8" or eng.weight_only or not eng.peak_attn:
-        return replace(eng, mbytes=mbytes)
-
-    def blend(rate: float) -> float:
-        return 1.0 / ((1.0 - share) / rate + share / eng.peak_attn) if rate else rate
-
-    return replace(eng, mbytes=mbytes, peak_gemm=blend(eng.peak_gemm), peak_dense=blend(eng.peak_dense))

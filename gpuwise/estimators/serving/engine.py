@@ -17,7 +17,6 @@ from .checkpoint import (
     checkpoint_bits,
     checkpoint_fp8,
     checkpoint_keeps,
-    mixed_checkpoint,
     nvfp4_dense_rate,
     nvfp4_k_block,
     nvfp4_quant_mixer,
@@ -113,12 +112,13 @@ class Engine:
 
 
 def engine(job: Any, gpu: Gpu, framework: str | None = None, weight_format: str | None = None) -> Engine:
-    """The framework's constants for this job on ``gpu`` (memoised per job; a mixed checkpoint's 16-bit share priced).
-    ``weight_format`` replaces the framework's usual format for the precision (a measured file's own: GGUF Q4_0)."""
-    key, version = ("serving-engine", gpu.id, framework, weight_format), getattr(job.w, "framework_version", None)
+    """The framework's constants for this job on ``gpu`` (memoised per job). ``weight_format``
+    replaces the framework's usual format for the precision (a measured file's own, e.g. GGUF Q4_0)."""
+    key = ("serving-engine", gpu.id, framework, weight_format)
     got = job.memo.get(key)
     if got is None:
-        got = job.memo[key] = eager_engine(mixed_checkpoint(job, _engine(job, gpu, framework, weight_format)), version)
+        got = job.memo[key] = eager_engine(_engine(job, gpu, framework, weight_format),
+                                           getattr(job.w, "framework_version", None))
     return got
 
 
