@@ -20,8 +20,8 @@ Variables, per GPU type ``g`` and month ``m``:
 Constraints: each month's runs and service load are placed; the fleet (owned + arrived purchases)
 is never booked beyond its GPUs (a copy holds its GPUs all month; a run holds its GPUs together for its hours,
 so a binary ``held[w,m,g]``, 1 where any of the month's runs of ``w`` are on the fleet, asks that its GPUs be
-free beside every copy, while runs take turns: two runs of ``t`` GPUs or more share a month only where owned + bought
-- the copies' GPUs >= 2t, :func:`.together.turns`) nor beyond its schedulable hours
+free beside every copy, while runs take turns: any set of them holds no more GPUs at once than owned + bought - the
+copies' GPUs, :func:`.together.turns`) nor beyond its schedulable hours
 (``plan_owned_availability`` of the month); each run is whole, on the fleet or rented, never a share of it in each
 (:func:`.together.whole`); cash out per quarter and in total within the budgets.
 Objective: cash over the horizon - capex, hosting, power, rent - less the resale of what was bought, at the end.
@@ -425,9 +425,9 @@ def build(inp: Inputs, s: Setting) -> Program:
     _power_sites(inp, s, p, power_hours, add)
     widths = {(g, m): [({y: float(size[y]), **use_count.get((g, m), {})}, y) for y in ys]
               for (g, m), ys in runs_at.items()}
-    # two runs at once beside the copies (together.turns): 2 x the widest whose runs cannot all take turns
-    pairs = {key: ({**use_count.get(key, {})}, 2.0 * max(n for _, n, _ in runs)) for key, runs in turns.items()
-             if sum(w * m_.ub[j] for j, _, w in runs) > inp.availability * HOURS + 1e-9}
+    # the runs' GPUs at once beside the copies (together.turns): what its lanes and instants could ask
+    pairs = {key: ({**use_count.get(key, {})}, together.at_once_gpus(m_, runs, inp.availability * HOURS))
+             for key, runs in turns.items()}
     _most_units(inp, s, p, use_count, use_hours, widths, pairs)
     _site_minimums(inp, p, joint, add)
     # the fleet: GPUs at once, and schedulable hours
@@ -498,8 +498,8 @@ def _most_units(inp: Inputs, s: Setting, p: Program, use_count: dict[tuple[str, 
         for (g, *_m), coefs in table.items():
             gpus = sum(a * m_.ub[j] for j, a in coefs.items() if a > 0) / cap
             need[g] = max(need.get(g, 0.0), gpus)
-    for (g, _m), (held, two) in pairs.items():  # two runs at once where they cannot take turns (plan63)
-        need[g] = max(need.get(g, 0.0), two + sum(a * m_.ub[j] for j, a in held.items()))
+    for (g, _m), (held, runs) in pairs.items():  # runs at once where they cannot all take turns (plan63, plan64)
+        need[g] = max(need.get(g, 0.0), runs + sum(a * m_.ub[j] for j, a in held.items()))
     if s.fixed_buy is not None:  # a baseline's purchases, as stated
         return
     for (g, _o, k), j in p.buy.items():

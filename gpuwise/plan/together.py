@@ -27,38 +27,85 @@ def fits(m_: Model, g: str, m: int, f: Fleet, owned: int, arrived: dict[int, Uni
         m_.row(f"fits[{g},{m},{t}{'' if run is None else ',' + m_.names[run]}]", coefs, ub=float(owned // t))
 
 
+#: The instants of a month at which the runs on a pool are counted at once (:func:`turns`): k = 1, 2, 3 evenly spaced
+#: instants, a run longer than a (k + 1)th of the month's schedulable hours holding its GPUs at one of them at least.
+INSTANTS = 3
+
+
 def turns(m_: Model, g: str, m: int, owned: int, runs: list[tuple[int, int, float]], copies: dict[int, float],
           arrived: dict[int, Unit], schedulable: float) -> None:
-    """Runs that cannot share the fleet take turns: two runs of ``t`` GPUs or more run at once only where the fleet
-    has ``2t`` GPUs free beside the copies, which hold theirs all month; where it has not, their wall hours together
-    are within the month's ``schedulable`` hours. ``runs``: (a run variable, its GPUs, its wall hours), on the
-    fleet; ``copies``: the copies' variables and their GPUs; ``arrived``: the units bought and arrived.
+    """The runs on a pool in a month never hold more GPUs at once than it has free beside the copies, which hold
+    theirs all month: any set of them, not two alone (plan64). ``runs``: (a run variable, its GPUs, its wall hours),
+    on the fleet; ``copies``: the copies' variables and their GPUs; ``arrived``: the units bought and arrived. The
+    free GPUs F = owned + bought - the copies' GPUs are the program's where copies or purchases are; two kinds of
+    row bound the runs by them, each holding for every schedule of whole runs within the month's ``schedulable``
+    hours (each run holds its GPUs from its start to its end):
 
-    Where the fleet's free GPUs are known (owned only, no copy on them) a width whose pairs do not fit gets the turns
-    row alone, as plansolve62 wrote it for a type the plan cannot buy. Elsewhere the free GPUs are the program's, so
-    a binary ``pair[g,m,t]`` may be 1 only where owned + bought - the copies' GPUs >= 2t, and lifts the turns row
-    (plan63). The hours row alone (GPU-hours) let a plan buy 3 RTX 4090 for two 2-GPU runs of 395 hours in a month
-    (1,579 of 3 x 657 GPU-hours), a schedule of 790 hours: two at once need 4, one after the other 790 of 657."""
+    * **lanes**, for each width ``t`` of the runs: at any instant the runs of ``t`` GPUs or more hold
+      sum floor(n / t) <= floor(F / t) = ``lanes[g,m,t]`` (floor is superadditive: floor(a) + floor(b) <=
+      floor(a + b)), so over the month their wall hours, each weighted by floor(n / t), are within lanes x
+      ``schedulable``; t x lanes + the copies' GPUs <= owned + bought. With ``2t > F`` this is plansolve62's and
+      plan63's turns row (one after the other); three runs of 8 GPUs on 16 take two lanes, and a 12-GPU run beside
+      a 6-GPU one on 16 counts two lanes of 6, so the two never overlap.
+    * **instants**, k = 1 .. :data:`INSTANTS`: a run of w wall hours within the month holds its GPUs at
+      ceil(w / d) - 1 (at most k) of the k instants d, 2d, ..., kd, d = ``schedulable`` / (k + 1); at each the runs'
+      GPUs are within F, so sum n x that count <= k x F. At k = 1: every run longer than half the month holds its
+      GPUs at mid-month, so three 8-GPU runs of 400 hours never run on 16 GPUs in one month (two lanes of 657
+      hours hold 1,200 hours of them only by stopping one midway; each run is whole, plan63).
+
+    Where the free GPUs are known (owned only, no copy and nothing arrived) the rows have constant right-hand sides;
+    rows no placement can break are not written. A relaxation: a set the rows let pass may still not fit, but each
+    row is a bound every real schedule keeps."""
     if not runs:
         return
     most = sum(u.gpus * m_.ub[j] for j, u in arrived.items())  # GPUs the units arrived could add (their bounds)
-    for t in sorted({n for _, n, _ in runs}):
-        wide = {j: w for j, n, w in runs if n >= t}
-        total = sum(w * m_.ub[j] for j, w in wide.items())  # the wall hours if every one ran on the fleet
-        if total <= schedulable + 1e-9:
-            continue  # all of them fit one after the other
-        name = f"{g},{m},{t}"
-        if 2 * t > owned + most:  # two never fit at once
-            m_.row(f"turns[{name}]", wide, ub=schedulable)
-            continue
-        if not copies and not arrived:  # 2t owned GPUs free all month: two at once fit
-            continue
-        z = m_.var(f"pair[{name}]", ub=1.0, integer=True)
-        free = {z: 2.0 * t, **copies}
+    known = not copies and not arrived  # the free GPUs are the owned, all month
+
+    def free(scale: float) -> dict[int, float]:  # the copies' GPUs less the units', x scale (a row's terms)
+        out = {j: scale * a for j, a in copies.items()}
         for j, u in arrived.items():
-            free[j] = free.get(j, 0.0) - u.gpus
-        m_.row(f"pair[{name}]", free, ub=float(owned))
-        m_.row(f"turns[{name}]", {**wide, z: -(total - schedulable)}, ub=schedulable)
+            out[j] = out.get(j, 0.0) - scale * u.gpus
+        return out
+
+    for t in sorted({n for _, n, _ in runs}):
+        wide = {j: (n // t) * w for j, n, w in runs if n >= t}
+        total = sum(a * m_.ub[j] for j, a in wide.items())  # the weighted wall hours if every one ran on the fleet
+        if total <= schedulable + 1e-9:
+            continue  # one lane holds them all, one after the other
+        name = f"{g},{m},{t}"
+        top = (owned + int(most)) // t  # the lanes the most GPUs could give
+        if known or top <= 1:
+            lanes = owned // t if known else 1
+            if lanes * schedulable < total - 1e-9:
+                m_.row(f"turns[{name}]", wide, ub=lanes * schedulable)
+            continue
+        y = m_.var(f"lanes[{name}]", ub=float(min(top, math.ceil(total / schedulable - 1e-9))), integer=True)
+        m_.row(f"lanes[{name}]", {y: float(t), **free(1.0)}, ub=float(owned))
+        m_.row(f"turns[{name}]", {**wide, y: -schedulable}, ub=0.0)
+    for k in range(1, INSTANTS + 1):
+        held = {j: n * float(at) for j, n, w in runs if (at := held_at(w, k, schedulable))}
+        if not held or (not copies and sum(a * m_.ub[j] for j, a in held.items()) <= k * owned + 1e-9):
+            continue  # no run holds its GPUs at these instants, or all of them fit at each
+        m_.row(f"instants[{g},{m},{k}]", {**held, **free(float(k))}, ub=float(k * owned))
+
+
+def held_at(wall: float, k: int, schedulable: float) -> int:
+    """Of the k instants d, 2d, ..., kd (d = schedulable / (k + 1)) of a month, how many a run of ``wall`` hours holds
+    its GPUs at wherever it starts: ceil(wall / d) - 1, at most k (a run longer than the month holds them at all)."""
+    return min(k, max(0, math.ceil(wall * (k + 1) / schedulable - 1e-9) - 1))
+
+
+def at_once_gpus(m_: Model, runs: list[tuple[int, int, float]], schedulable: float) -> float:
+    """The most GPUs :func:`turns`'s rows could ask of a pool beside the copies with every run on it (their bounds):
+    t x the lanes each width's runs fill, and the instants' GPUs over k. What bounds each order
+    (:func:`.solve._most_units`)."""
+    need = 0.0
+    for t in {n for _, n, _ in runs}:
+        total = sum((n // t) * w * m_.ub[j] for j, n, w in runs if n >= t)
+        need = max(need, t * math.ceil(total / schedulable - 1e-9))
+    for k in range(1, INSTANTS + 1):
+        need = max(need, math.ceil(sum(n * held_at(w, k, schedulable) * m_.ub[j] for j, n, w in runs) / k - 1e-9))
+    return need
 
 
 def whole(m_: Model, j: int, runs: float) -> None:
