@@ -410,10 +410,12 @@ class Planner:
     def out_currency(self) -> str:
         return self.currency or self.pf.constraints.currency
 
-    def _purchase(self, p: Bought) -> Purchase:
+    def _purchase(self, p: Bought, findings: list[Finding] | tuple[()] = ()) -> Purchase:
+        ram = _ram_not_priced(findings, self.kb.gpus[p.gpu].name)
         return Purchase(month=p.month, gpu=p.gpu, count=p.count, amount=self._money(p.amount), units=p.units,
                         unit_gpus=p.unit_gpus, sold_as=p.sold_as, arrives=p.arrives, price_as_of=p.as_of,
-                        source=p.source, site=p.site)
+                        source=p.source, site=p.site, buy_ram_said=messages.phrase_text(ram),
+                        buy_ram_said_phrases=messages.phrase_json(ram))
 
     def _result(self, ex: Extracted, total: float, baselines: dict[str, float | None], details: list[Baseline],
                 api: list[HostedApi], binding: list[Binding], findings: list[Finding], trace: list[TraceEntry],
@@ -430,7 +432,7 @@ class Planner:
                                               copies=pl.copies, gpu_hours=round(pl.gpu_hours, 3))
                                     for pl in m.placements])
                   for m in ex.months]
-        purchases = [self._purchase(p) for p in ex.purchases]
+        purchases = [self._purchase(p, findings) for p in ex.purchases]
         unplaced = [self._unplaced(name, ms) for name, ms in ex.unplaced.items()]
         for sz in self.sized:
             if not sz.options and sz.name not in ex.unplaced:
@@ -562,6 +564,21 @@ def _on_gpu(name: str, w: Why) -> Why:
     if any("gpu" in values for _, _, values in w.parts):
         return w
     return Why(w.kind, (("", "plan.why.on_gpu", {"gpu": name}), *w.parts))
+
+
+def _ram_not_priced(findings: list[Finding] | tuple[()], gpu_name: str) -> tuple[messages.Phrase, ...]:
+    """What a purchase's price leaves out of the host RAM a CPU offload on it needs, in the words recommend and audit
+    put beside a purchase's price (decide/subjects.py ``_buy_ram_said``, reports/messages.yaml buy.ram_not_priced):
+    where MEM-HOST-RAM-BUY fired of a run on the type bought, the one short by the most. The plan's Answer read 'Buy 2
+    x RTX 5090 ... for $7,718' with the host RAM its offload needs beyond the desktop priced in its Findings alone
+    (review60b's Left, plan64)."""
+    short = [(f.values["host_ram_needed_gb"], f.values["typical_host_ram_gb"]) for f in findings
+             if f.rule == "MEM-HOST-RAM-BUY" and f.values.get("gpu_name") == gpu_name
+             and {"host_ram_needed_gb", "typical_host_ram_gb"} <= f.values.keys()]
+    if not short:
+        return ()
+    need, typical = max(short, key=lambda x: x[0] - x[1])
+    return ((" ", "buy.ram_not_priced", {"typical_gb": typical, "short_gb": need - typical}),)
 
 
 __all__ = ["UNPLACED_RUN", "UNSERVED", "plan"]

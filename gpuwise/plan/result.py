@@ -79,6 +79,11 @@ class Purchase(Frozen):
     source: str = ""
     site: str = Field(default="", description="where the units run (tco.yaml hosting: office, colocation, "
                       "datacenter); a month's purchase of one type split over two sites is two purchases")
+    buy_ram_said: str = Field(default="", description="what its price leaves out of the host RAM a run's CPU offload "
+                              "on it needs, as recommend says it beside a purchase's price (MEM-HOST-RAM-BUY fired of "
+                              "a run on the type bought); empty where nothing is left out")
+    buy_ram_said_phrases: list[Any] = Field(default=[], description="the same as [separator, message id, values] "
+                                            "parts (reports/messages.yaml buy.ram_not_priced)")
 
 
 class Unplaced(Frozen):

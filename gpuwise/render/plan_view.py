@@ -216,25 +216,30 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     def paid(x: Any) -> float:  # a purchase, rental or commitment of the answer as the cash flow shows its part
         return next((v for y, v in shown_as if y == x), x.amount)
 
+    def ram(ps: list[Any]) -> str:  # what the price leaves out of the host RAM an offload needs, as recommend says it
+        text = next((said(p.buy_ram_said_phrases, local) for p in ps if p.buy_ram_said_phrases), "")
+        return text if local.sep == ", " else text.lstrip()  # a full-width bracket takes no space before it
+
     orders: dict[tuple[str, int, str], list[Any]] = {}  # at the shortest: a type's orders of one unit in one sentence
     for p in r.answer.buy_now + r.answer.buy_later:
         orders.setdefault((p.gpu, p.unit_gpus, p.sold_as), []).append(p)
     buy_grouped = [_("Buy %(count)s x %(gpu)s in months %(months)s (%(units)s x %(unit)s-GPU %(sold)s in all) for "
-                     "%(amount)s; they run work from months %(arrives)s.", count=sum(p.count for p in ps),
+                     "%(amount)s%(ram)s; they run work from months %(arrives)s.", count=sum(p.count for p in ps),
+                     ram=ram(ps),
                      gpu=gpu(g), months=_ranges([p.month for p in ps], lang), units=sum(p.units for p in ps), unit=n,
                      sold=_(SOLD.get(sold, SOLD[""])), amount=cash(sum(paid(p) for p in ps)),
                      arrives=_ranges(sorted({p.arrives for p in ps}), lang)) if len({p.month for p in ps}) > 1
                    else None for (g, n, sold), ps in orders.items()]
     for p in r.answer.buy_now + r.answer.buy_later:
         kw = {"count": p.count, "gpu": gpu(p.gpu), "month": p.month, "units": p.units, "unit": p.unit_gpus,
-              "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": cash(paid(p)), "arrives": p.arrives}
+              "sold": _(SOLD.get(p.sold_as, SOLD[""])), "amount": cash(paid(p)), "arrives": p.arrives, "ram": ram([p])}
         if _split(r, p):  # a month's order of one type at two sites: each sentence says where
             brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
-                           "%(amount)s, hosted in %(site)s; they run work from month %(arrives)s.",
+                           "%(amount)s%(ram)s, hosted in %(site)s; they run work from month %(arrives)s.",
                            site=_(SITE.get(p.site, p.site)), **kw))
             continue
         brief.append(_("Buy %(count)s x %(gpu)s in month %(month)s (%(units)s x %(unit)s-GPU %(sold)s) for "
-                       "%(amount)s; they run work from month %(arrives)s.", **kw))
+                       "%(amount)s%(ram)s; they run work from month %(arrives)s.", **kw))
     purchases_said = brief[bought:]
     if any(buy_grouped):  # each type's orders in one sentence where it orders in several months
         said_of = {id(p): k for k, p in enumerate(r.answer.buy_now + r.answer.buy_later)}
