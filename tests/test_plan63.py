@@ -71,7 +71,9 @@ def test_bought_gpus_hold_two_wide_runs_at_once_only_where_both_fit():
     """Buying only, two 2-GPU runs of 394.8 hours in month 2: one after the other they take 790 of the month's 657
     schedulable hours, so both run at once on 4 cards. The base bought 3 (the hours row alone: 2 x 2 x 394.8 = 1,579
     of 3 x 657 = 1,971 GPU-hours), a schedule of 790 hours. Cost: 4 x ($3,159.99 + $800) = $15,839.96, less the 4
-    cards' resale after 3 months at the resale curve's fraction, plus 1,579.2 GPU-hours x (450 + 250) W x $0.20."""
+    cards' resale after 3 months at the resale curve's fraction, plus 1,579.2 GPU-hours x (450 + 250 / 4) W x $0.20:
+    the 4 cards in one desktop, its host's 250 W over them, as recommend prices 4 cards (plan64; it was 450 + 250 W,
+    4 one-card desktops, $4,499.39)."""
     r = plan(doc([tune("a"), tune("b")], acquisition="buy"))
     o = next(o for o in r.options if o.workload == "a")
     assert o.count == 2 and 2 * o.wall_hours > SCHEDULABLE > o.wall_hours
@@ -80,7 +82,7 @@ def test_bought_gpus_hold_two_wide_runs_at_once_only_where_both_fit():
     (resale,) = [ln for ln in r.lines if ln.kind == "resale"]
     fraction = K.resale_fraction(KB.tco, 3, "new", family=KB.gpus["rtx-4090"].architecture)  # tco.yaml's curve
     assert resale.inputs["months_owned"] == 3 and resale.amount == pytest.approx(-4 * CARD_USD * fraction, abs=0.01)
-    power = 2 * 2 * o.wall_hours * (TDP_4090 + DESKTOP_W) / 1000 * RATE
+    power = 2 * 2 * o.wall_hours * (TDP_4090 + DESKTOP_W / 4) / 1000 * RATE
     assert r.total == pytest.approx(4 * (CARD_USD + HOST_USD) - 4 * CARD_USD * fraction + power, abs=0.02)
 
 

@@ -57,8 +57,13 @@ def buy_for_peak(b: Any) -> tuple[Program, Solution] | tuple[None, None]:
 
 
 def _peak_order(g: str, f: Fleet, k: int, n: int) -> dict[tuple[str, int, int], int]:
-    """``n`` units of ``f.units[k]`` ordered in month 1: in an office while it holds them, the rest in colocation."""
+    """``n`` units of ``f.units[k]`` ordered in month 1: in an office while it holds them, the rest in colocation; cards
+    that one desktop holds as that desktop where the type is bought so (:func:`.solve.fleet_for`, plan64)."""
     u = f.units[k]
+    desk = next((i for i, d in enumerate(f.units) if k == 0 and n > 1 and d.gpus == n * u.gpus and d.site == u.site
+                 and d.sold_as == u.sold_as == "workstation"), None)
+    if desk is not None:
+        return {(g, 1, desk): 1}
     if not (u.office and f.office_limit is not None and k + 1 < len(f.units) and not f.units[k + 1].office
             and f.units[k + 1].gpus == u.gpus):
         return {(g, 1, k): n}

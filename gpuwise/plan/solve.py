@@ -166,6 +166,18 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         big = priced(n, where)  # (every count has a shape in the catalog's units; none priced: owned or rented only)
         if big is not None and big.plan is not None:
             f.units.append(_unit(big, n, n, f.office_limit is not None and big.hosting_name == "office", whole, tco))
+    elif u.sold_as == "workstation" and not whole:
+        # cards bought together as one desktop of 2 .. max_per_node, as recommend and audit price that many (one
+        # host's tco.yaml workstation_host_w over its cards, cost.machine_host_w): the card alone is a desktop with a
+        # host of its own, so two bought for a 2-GPU run were '2 x 1-GPU workstation', drawing two hosts' power where
+        # recommend priced one 2-card desktop (review60b's Left, plan64). The card stays a unit, for cards added one
+        # at a time.
+        for n in range(2, holds + 1):
+            for site in (where, "colocation") if f.office_limit is not None else (where,):  # as the card's units
+                desk = priced(n, site)
+                if desk is not None and desk.plan is not None and desk.plan.sold_as == "workstation":
+                    f.units.append(_unit(desk, n, n, f.office_limit is not None and desk.hosting_name == "office",
+                                         whole, tco))
     return f
 
 
