@@ -135,10 +135,13 @@ def test_plan_units_past_the_office_are_the_same_desktops(kb) -> None:
     # in colocation by the default rule: the same desktop, so the same $800 host (not a server because of the rule)
     gpu = kb.gpus["rtx-a5000"]
     f = fleet_for(kb, gpu, 0, "office", electricity=0.12, hosting=None, market="global", usd_cny=7.0)
-    assert [u.site for u in f.units] == ["office", "colocation"]
-    assert [u.parts["host_usd"] for u in f.units] == [pytest.approx(DESKTOP)] * 2
+    assert [u.site for u in f.units[:2]] == ["office", "colocation"]
+    assert [u.parts["host_usd"] for u in f.units[:2]] == [pytest.approx(DESKTOP)] * 2
+    # plan64: and one desktop of 2 to 4 cards at each (prices.yaml max_per_node 4), the same $800 a card of host
+    assert [(u.gpus, u.site) for u in f.units[2:]] == [(n, s) for n in (2, 3, 4) for s in ("office", "colocation")]
+    assert all(u.parts["host_usd"] == pytest.approx(DESKTOP * u.gpus) for u in f.units[2:])
     stated = fleet_for(kb, gpu, 0, "office", electricity=0.12, hosting="datacenter", market="global", usd_cny=7.0)
-    assert [u.parts["host_usd"] for u in stated.units] == [pytest.approx(SERVER)]
+    assert [u.parts["host_usd"] / u.gpus for u in stated.units] == [pytest.approx(SERVER)] * len(stated.units)
 
 
 def test_a_geforce_card_keeps_its_desktop_host_in_colocation(tmp_path: Path) -> None:

@@ -110,8 +110,12 @@ def test_a_months_purchase_over_two_sites_says_where_each_part_runs() -> None:
     r = plan(CARDS)
     assert sorted((p.month, p.site, p.count) for p in r.purchases) == [(1, "colocation", 1), (1, "office", 4)]
     capex = sorted((ln.item, round(ln.amount, 2)) for ln in r.lines if ln.kind == "capex")
+    # the office's 4 cards one desktop of 4, as recommend prices 4 cards (plan64: they were '4 x 1', four 1-card
+    # workstations each drawing its own host's 250 W; now 250 W over 4)
     assert capex == [("1 x 1 NVIDIA GeForce RTX 4090 24GB (workstation, colocation)", 3959.99),
-                     ("4 x 1 NVIDIA GeForce RTX 4090 24GB (workstation, office)", round(4 * 3959.99, 2))]
+                     ("1 x 4 NVIDIA GeForce RTX 4090 24GB (workstation, office)", round(4 * 3959.99, 2))]
+    office = next(ln for ln in r.lines if ln.kind == "power" and ln.inputs["pue"] == 1.0)
+    assert office.inputs["host_w"] == 250 / 4
     hosting = sorted(round(ln.amount, 2) for ln in r.lines if ln.kind == "hosting" and ln.month == 3)
     assert hosting == [0.0, 175.0, 325.0]
     text = " ".join(plan_view.render(r, "text", width=200).split())

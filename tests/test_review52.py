@@ -75,7 +75,12 @@ def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
     # plansolve62: month 4's 2-GPU pretraining run and the two 2-GPU LoRA runs take turns on the 2 owned RTX 4090 the 6
     # serving leave free (249 + 2 x 17.8 of its 657 schedulable hours): the 4090s are no longer all held at once there,
     # where runs counted as holding their GPUs all month (6 + 2 + 2 > 8) rented the LoRA runs
-    assert "rtx-4090" not in cap
+    # plan64: month 4 still not (the runs take turns); the months their copies hold all 8 owned and the plan rents more
+    # 4090s (1, 5-6, 8-12) now say it: the value sat on the owned and bought power rates' rows, which the reading
+    # counted only since a 2-card desktop gave the RTX PRO 6000 a second rate too (reading.capacity_months)
+    rented = sorted({m["month"] for m in d["months"] for p in m["placements"]
+                     if p["gpu"] == "rtx-4090" and p["acquisition"] == "rent"})
+    assert cap["rtx-4090"]["held_months"] == rented == [1, 5, 6, 8, 9, 10, 11, 12]
     assert "fleet is full" not in text and "GPUs are held at once in months 2-12 (Fleet use counts the hours" in text
     zh = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--lang", "zh").stdout)
     assert "rtx-pro-6000-blackwell 的全部 GPU 在第 2-12 个月同时被占用" in zh

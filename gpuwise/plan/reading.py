@@ -45,14 +45,20 @@ def capacity_months(p: Program, sol: Solution) -> dict[str, list[tuple[int, floa
             rows.setdefault((g, int(m)), {})[name[:name.index("[")]] = [i]
     for key, width in p.width.items():  # each run's GPUs free together beside the copies (solve.build)
         rows.setdefault(key, {})["width"] = width
+    for i, (name, *_rest) in enumerate(p.model.rows):  # the GPU-hours at each power rate (solve._power_sites): a GPU
+        if name.startswith("power_gpus["):  # more gives its rate's row its hours too, which may take the value (plan64:
+            g, m, _c = name[name.index("[") + 1:-1].split(",")  # a 2-card desktop beside the card, two rates)
+            rows.setdefault((g, int(m)), {}).setdefault("power", []).append(i)
     out: dict[str, list[tuple[int, float, set[str]]]] = {}
     for (g, m), named in rows.items():
         dual = {kind: max((duals[i] if i < len(duals) else 0.0 for i in ids), key=abs) for kind, ids in named.items()}
-        worth = max(dual.values(), key=abs)
+        full = {kind for kind, ids in named.items() if kind not in ("width", "power")
+                and all(sol.activity[i] >= p.model.rows[i][3] - 1e-6 for i in ids)}
+        # a power rate's row prices GPU-hours at once full only where the GPUs or hours are: elsewhere its dual is
+        # what moving work to a cheaper rate saves, not what more GPUs give
+        worth = max((v for kind, v in dual.items() if kind != "power" or full), key=abs)
         if abs(worth) <= 1e-6:
             continue
-        full = {kind for kind, ids in named.items() if kind != "width"
-                and all(sol.activity[i] >= p.model.rows[i][3] - 1e-6 for i in ids)}
         if "count" in full:  # copies that hold every GPU fill its hours as far as they run: 'held at once' says it
             full.discard("hours")
         if "count" not in full and (abs(dual.get("width", 0.0)) > 1e-6 or not full):

@@ -175,9 +175,11 @@ def fleet_for(kb: Knowledge, gpu: Gpu, owned: int, owned_hosting: str, *, electr
         for n in range(2, holds + 1):
             for site in (where, "colocation") if f.office_limit is not None else (where,):  # as the card's units
                 desk = priced(n, site)
-                if desk is not None and desk.plan is not None and desk.plan.sold_as == "workstation":
-                    f.units.append(_unit(desk, n, n, f.office_limit is not None and desk.hosting_name == "office",
-                                         whole, tco))
+                if desk is None or desk.plan is None or desk.plan.sold_as != "workstation":
+                    continue
+                d = _unit(desk, n, n, f.office_limit is not None and desk.hosting_name == "office", whole, tco)
+                if d.power["host_w"] < f.units[0].power["host_w"] - 1e-9:  # one host over its cards (not a server's
+                    f.units.append(d)  # share a GPU, as a card in a stated datacenter has: no desktop to share)
     return f
 
 
