@@ -199,9 +199,9 @@ def add(case, ns: dict[str, Any]) -> None:
     acase("job42: the same on spot: period 'job', sums hold", {**long, "acquisition": {**long["acquisition"], "spot": True, "checkpointing": True}}, _doc(_job_period))
 
     # ------------------------------------------------------------ the plan's tie within the solver's tolerance
-    # the team example held to copies of 2 RTX 4090s at 15.06 cents a kWh: it buys 2 RTX PRO 6000 for $43,241.52 against
-    # buying nothing's $43,273.12, a tie (at 15 cents a tie until plansolve62 made the purchase 0.104% cheaper; at 15.1
-    # until plan63's whole runs let the search stop at buying nothing there)
+    # the team example held to copies of 2 RTX 4090s at 17.5 cents a kWh: it buys 2 RTX PRO 6000 for $44,515.88 against
+    # buying nothing's $44,541.32, a tie (at 15 cents a tie until plansolve62 made the purchase 0.104% cheaper; at 15.1
+    # until plan63's whole runs let the search stop at buying nothing there; at 15.06 until plan64's 2-card desktop)
     team = (Path(__file__).resolve().parent.parent / "tests" / "data" / "plans" / "team-4090-two-a-copy-tie.yaml").read_text()
     case("tie42: the team plan, JSON: answer.tie within the gap, 'more' the difference of the totals as shown", {"plan.yaml": team},
          ["plan", "plan.yaml", "--format", "json"], expect="any", check=_doc(_tie_sound))

@@ -150,7 +150,7 @@ ROOT = Path(__file__).parent.parent
 # the bundled team example held to copies of 2 RTX 4090s, so that it buys and binds (plancopy57: the example itself
 # serves on copies of 4 and buys nothing); the tests of a purchase, a tie and a binding constraint read it
 TWO_A_COPY = ROOT / "tests" / "data" / "plans" / "team-4090-two-a-copy.yaml"
-TIE = ROOT / "tests" / "data" / "plans" / "team-4090-two-a-copy-tie.yaml"  # the same at 15.06 cents: a tie
+TIE = ROOT / "tests" / "data" / "plans" / "team-4090-two-a-copy-tie.yaml"  # the same at 17.5 cents: a tie
 
 
 @pytest.fixture(scope="session")

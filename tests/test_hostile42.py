@@ -120,19 +120,19 @@ def test_a_field_that_takes_null_still_does(tmp_path):
 
 
 def test_the_difference_of_two_whole_figures_is_said_whole():
-    """The bundled team plan held to copies of 2 RTX 4090s at 15.06 cents a kWh (team-4090-two-a-copy-tie.yaml: it
-    buys, within the solver's tolerance of buying nothing): $43,241.52 against buying nothing's $43,273.12; shown
-    $43,242 and $43,273, their difference $31 (answer.tie.more 31.0), said '$31' -- '$31.00' or '$31.60' would claim
+    """The bundled team plan held to copies of 2 RTX 4090s at 17.5 cents a kWh (team-4090-two-a-copy-tie.yaml: it
+    buys, within the solver's tolerance of buying nothing): $44,515.88 against buying nothing's $44,541.32; shown
+    $44,516 and $44,541, their difference $25 (answer.tie.more 25.0), said '$25' -- '$25.00' or '$25.44' would claim
     cents it does not have."""
     from gpuwise.render import plan_view
     from tests.conftest import TIE, answer_of
 
     r = answer_of("plan", TIE)
-    assert r.answer.tie is not None and r.answer.tie.more == 31.0
+    assert r.answer.tie is not None and r.answer.tie.more == 25.0
     text = " ".join(plan_view.render(r, "text", width=200).split())
-    assert "Buying nothing costs $43,273, $31 more:" in text and "$31.00" not in text and "$31.60" not in text
+    assert "Buying nothing costs $44,541, $25 more:" in text and "$25.00" not in text and "$25.44" not in text
     zh = " ".join(plan_view.render(r, "text", width=200, lang="zh").split())
-    assert "多 $31：" in zh
+    assert "多 $25：" in zh
 
 
 # fullwidth digits, as a Chinese input method types them in its full-width mode, are read at a prompt as their ASCII

@@ -63,13 +63,14 @@ def test_a_null_number_is_shown_as_the_file_wrote_it() -> None:
 
 
 def test_a_purchase_within_the_solver_s_tolerance_is_said_to_be_a_tie(tmp_path: Path) -> None:
-    """The bundled team plan held to copies of 2 RTX 4090s at 15.06 cents a kWh
-    (tests/data/plans/team-4090-two-a-copy-tie.yaml) buys two RTX PRO 6000s and costs $43,241.52; the same plan file
-    with ``acquisition: rent`` -- buying nothing, the owned 4090s and rentals alone -- costs $43,273.12, $31.60
-    (0.073 %) more, inside the 0.1 % gap HiGHS stops at (milp.MIP_REL_GAP): the answer says that buying and not
+    """The bundled team plan held to copies of 2 RTX 4090s at 17.5 cents a kWh
+    (tests/data/plans/team-4090-two-a-copy-tie.yaml) buys two RTX PRO 6000s and costs $44,515.88; the same plan file
+    with ``acquisition: rent`` -- buying nothing, the owned 4090s and rentals alone -- costs $44,541.32, $25.44
+    (0.057 %) more, inside the 0.1 % gap HiGHS stops at (milp.MIP_REL_GAP): the answer says that buying and not
     buying are a tie rather than letting the purchase pass for a saving. (At 15 cents the plan was this tie,
     $43,211.57 against $43,241.41, until branch plansolve62 made its purchase $15 cheaper, 0.104 % below; at 15.1
-    cents, $43,271.51 against $43,294.27, until plan63's whole runs let the search stop at buying nothing there.)"""
+    cents, $43,271.51 against $43,294.27, until plan63's whole runs let the search stop at buying nothing there; at
+    15.06 cents, $43,241.52 against $43,273.12, until plan64 priced the two cards as one 2-card desktop.)"""
     from gpuwise.plan import plan
     from gpuwise.render import plan_view
     from tests.conftest import TIE, answer_of
@@ -82,11 +83,11 @@ def test_a_purchase_within_the_solver_s_tolerance_is_said_to_be_a_tie(tmp_path: 
     assert r.purchases and not rent.purchases
     assert r.answer.tie is not None and r.answer.tie.gap == 0.001
     assert r.answer.tie.total == pytest.approx(rent.total, rel=1e-9)
-    assert 0 < rent.total - r.total <= 0.001 * r.total  # $31.60 of $43,241.52: 0.073 %
-    assert r.answer.tie.more == round(rent.total) - round(r.total) == 31  # the totals as shown: $43,273 less $43,242
+    assert 0 < rent.total - r.total <= 0.001 * r.total  # $25.44 of $44,515.88: 0.057 %
+    assert r.answer.tie.more == round(rent.total) - round(r.total) == 25  # the totals as shown: $44,541 less $44,516
     text = " ".join(plan_view.render(r, "text", width=200).split())
-    # the difference of two figures shown whole is whole: '$31', not '$31.60' (hostile round 42: the gap was $30.16)
-    assert ("Buying nothing costs $43,273, $31 more: within the solver's 0.1% tolerance, so buying and not buying "
+    # the difference of two figures shown whole is whole: '$25', not '$25.44' (hostile round 42: the gap was $30.16)
+    assert ("Buying nothing costs $44,541, $25 more: within the solver's 0.1% tolerance, so buying and not buying "
             "are a tie.") in text
     assert rent.answer.tie is None  # a plan that buys nothing has nothing to tie
 
