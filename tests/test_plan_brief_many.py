@@ -144,6 +144,8 @@ def test_a_long_horizon_s_cash_flow_by_quarter_and_a_type_s_orders_in_one_senten
     assert "Each row of a quarter is the sum of its months" in " ".join(s["Cash flow by month"])
     answer = " ".join(x.strip() for x in s["Answer"])
     p = r.answer.buy_now[0]
+    # each order's two cards one 2-card desktop, as recommend prices two (plan64: '2 x 1-GPU workstation' each)
+    assert (p.count, p.units, p.unit_gpus) == (2, 1, 2)
     assert (f"Buy {2 * p.count} × NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB in months 1, 13 "
-            f"({2 * p.units} × 1-GPU workstation in all) for ${2 * p.amount:,.0f}; they run work from months 2, 14."
+            f"({2 * p.units} × 2-GPU workstation in all) for ${2 * p.amount:,.0f}; they run work from months 2, 14."
             ) in answer
