@@ -27,6 +27,8 @@ LEFT_OUT = {
     # 3090 Ti, 4080 SUPER, 5080, 5070 Ti and RX 7900 XTX)
     "a2", "rtx-3060-12gb", "rtx-3080", "rtx-3080-ti", "rtx-4080", "rtx-4070-ti-super", "v100s-pcie-32gb",
     "mi210", "mi100", "radeon-pro-w7900",
+    # catalog64's HPC parts, neither sold nor rented as such (Leonardo's custom A100 64GB, MareNostrum 5's H100 64GB)
+    "a100-64gb-sxm", "h100-64gb-sxm",
 }
 
 
