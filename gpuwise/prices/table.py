@@ -255,7 +255,7 @@ def gpus_matched(kb: Any, name: str | None) -> list[str]:
 
 def gpu_reading(kb: Any, name: str | None) -> tuple[Any, list[str]] | None:
     """How ``--gpu`` was read where the name stands for one variant by a rule or a listed default (``H100``: the SXM
-    module), with the family's other variants, whose prices are not listed; None for a plain name or a family listed
+    module), with the family's other variants that have prices, not listed; None for a plain name or a family listed
     whole. review61: ``prices --gpu H100`` listed the SXM module's prices alone and said nothing of the PCIe card's
     or the NVL's (lambda $3.29, runpod $1.99 a GPU-hour), as ``estimate --gpu H100`` says how it read the name."""
     from .catalog_csv import _family
@@ -266,7 +266,9 @@ def gpu_reading(kb: Any, name: str | None) -> tuple[Any, list[str]] | None:
         got = kb.gpu(name, where="--gpu")
     except UserError:
         return None
-    return (got, [g for g in _family(kb, name) if g != got.id]) if got.note_id else None
+    # only the variants that have a price: an HPC part neither sold nor rented (catalog64's H100 64GB) has none left out
+    priced = {r.gpu for r in all_rows(kb, dt.date.today())}
+    return (got, [g for g in _family(kb, name) if g != got.id and g in priced]) if got.note_id else None
 
 
 def render_text(rows: list[PriceRow], max_age: float | None = None, lang: str = "en",
