@@ -64,10 +64,59 @@ def test_names_the_sources_use(kb, name, gpu_id):
     assert kb.gpu(name).id == gpu_id
 
 
-def test_a100_alone_now_offers_the_64gb_part_too(kb):
+def test_a100_alone_does_not_offer_the_system_part(kb):
+    """built_into (rule 9): the part is read by its own names only; 'A100' lists what it listed before catalog64,
+    the 40 and 80 GB SXM4 modules and PCIe cards (NVIDIA's A100 datasheet), not Leonardo's 64 GB part."""
     with pytest.raises(UserError) as err:
         kb.gpu("A100")
-    assert "a100-64gb-sxm" in err.value.line()
+    assert "a100-40gb-pcie, a100-40gb-sxm, a100-80gb-pcie, a100-80gb-sxm (" in err.value.line()
+    assert "64gb" not in err.value.line()
+
+
+@pytest.mark.parametrize("typed", ["DGX A100", "HGX A100", "A100 SXM"])
+def test_no_dgx_or_hgx_came_with_it(kb, typed):
+    """NVIDIA's DGX A100 datasheet: 320 or 640 GB, eight 40 or 80 GB modules; the 64 GB part is Leonardo's alone."""
+    with pytest.raises(UserError) as err:
+        kb.gpu(typed)
+    assert err.value.line().startswith(f"'{typed}' is ambiguous: it came with each of a100-40gb-sxm, a100-80gb-sxm (")
+
+
+@pytest.mark.parametrize("typed,gpu_id", [("A100 64GB SXM4", "a100-64gb-sxm"), ("DGX A100 64GB", None),
+                                          ("HGX H100 64GB", None), ("H100 HBM2e", "h100-80gb-pcie")])
+def test_its_stated_memory_names_it_but_no_nvidia_system(kb, typed, gpu_id):
+    """A name stating the part's 64 GB reads it (rule 7), one naming a DGX / HGX does not (none held it), and 'H100
+    HBM2e' stays the 80 GB PCIe card, as before catalog64 (the MareNostrum part's HBM2e is not offered for it)."""
+    if gpu_id is None:
+        with pytest.raises(UserError, match="unknown gpu"):
+            kb.gpu(typed)
+    else:
+        assert kb.gpu(typed).id == gpu_id
+
+
+def test_prices_family_leaves_it_out(kb):
+    from gpuwise.prices.table import gpus_matched
+
+    assert gpus_matched(kb, "A100") == ["a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm"]
+    assert "h100-64gb-sxm" not in kb.gpu_names.family("h100")
+    assert gpus_matched(kb, "H100 64GB") == ["h100-64gb-sxm"]
+
+
+def test_built_into_is_sourced_and_no_default(kb):
+    from pydantic import ValidationError
+
+    from gpuwise.knowledge.schema.gpus import Gpu
+
+    g = kb.gpus["a100-64gb-sxm"]
+    assert g.built_into.systems == ["CINECA Leonardo Booster"] and "DGX A100" in g.built_into.source
+    assert kb.gpus["h100-64gb-sxm"].built_into.systems == ["BSC MareNostrum 5 ACC"]
+    assert kb.gpus["a100-80gb-sxm"].built_into is None
+    raw = g.model_dump()
+    with pytest.raises(ValidationError, match="built_into"):
+        Gpu.model_validate({**raw, "default_for": ["a100"]})
+    with pytest.raises(ValidationError):
+        Gpu.model_validate({**raw, "built_into": {"systems": [], "source": raw["built_into"]["source"]}})
+    with pytest.raises(ValidationError):
+        Gpu.model_validate({**raw, "built_into": {"systems": ["Leonardo"]}})  # no source
 
 
 def test_neither_sold_nor_rented(kb):

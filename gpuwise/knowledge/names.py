@@ -100,6 +100,7 @@ class _Card:
     gb: float
     memory: str = ""  # its memory type in lower case ('hbm3'), rule 7
     pcie_gen: int = 0
+    built_in: bool = False  # gpus.yaml ``built_into``: named by its own names only (rule 9)
 
 
 @record
@@ -129,7 +130,16 @@ class NameIndex:
             self.unlisted[norm(n)] = ident
         if card is not None:
             self.cards[ident] = _Card(ident.split("-")[0], card.form_factor, float(card.memory.gb),
-                                      str(card.memory.type).lower(), int(card.link.pcie_gen))
+                                      str(card.memory.type).lower(), int(card.link.pcie_gen),
+                                      getattr(card, "built_into", None) is not None)
+
+    def family(self, key: str) -> list[str]:
+        """The ids whose names start with ``key`` (normalised), in order: what a short name ('a100') could mean. A part
+        built into named systems alone (rule 9: Leonardo's A100 64GB) is none of them: only its whole names read it."""
+        return sorted({i for k, i in self.exact.items() if k.startswith(key) and not self._built_in(i)})
+
+    def _built_in(self, ident: str) -> bool:
+        return ident in self.cards and self.cards[ident].built_in
 
     # ------------------------------------------------------------------------- rule 2
     def _other_forms(self, ident: str, key: str) -> list[str]:
@@ -183,7 +193,7 @@ class NameIndex:
         # A prefix is never taken for a name: 'llama-3.1-7' is not llama-3.1-70b, 'b2' is not b200.
         # A name that starts several entries lists them (unless rule 2 picks one); one that starts
         # one names it.
-        family = sorted({i for k, i in self.exact.items() if k.startswith(key)})
+        family = self.family(key)
         modules = [i for i in family if i in self.cards and self.cards[i].form in _MODULE]
         if len(family) > 1 and len(modules) == 1 and self._other_forms(modules[0], key):
             return self._module_note(str(name), modules[0], self._other_forms(modules[0], key))
@@ -291,10 +301,10 @@ class NameIndex:
         if card is not None and not said.fits(card) and (said.memories or said.gens):
             # a memory type or PCIe generation the part read does not have, another of its family has: 'H100 80GB
             # HBM2e' is the PCIe card (round 52); one such part is it, else the name stays unknown
-            kin = [i for i, c in self.cards.items() if c.family == card.family and said.fits(c)]
+            kin = [i for i, c in self.cards.items() if c.family == card.family and said.fits(c) and said.may_mean(c)]
             return Resolved(kin[0]) if len(kin) == 1 else None
         if ident is None:
-            kin = sorted(i for i, c in self.cards.items() if c.family == key and said.fits(c))
+            kin = sorted(i for i, c in self.cards.items() if c.family == key and said.fits(c) and said.may_mean(c))
             if len(kin) == 1:
                 return Resolved(kin[0])
             if kin:
@@ -354,7 +364,7 @@ class NameIndex:
         """The id a name that is no id stands for, as :meth:`resolve` reads it (``h200`` -> its SXM part), else the
         one whose names start with it, else the closest (a knowledge file's hint: ids only are taken there)."""
         key = norm(name)
-        family = sorted({i for k, i in self.exact.items() if key and k.startswith(key)})
+        family = self.family(key) if key else []
         return self.exact.get(key) or self.defaults.get(key) or next(iter(family), None) or next(
             iter(self.close(name, 1)), None)
 
@@ -373,7 +383,7 @@ class NameIndex:
         if fixed != typed and not first:
             # read as it looks, a short name several variants share ('А１００' is 'a100': the 40 and 80 GB, PCIe and
             # SXM parts) names them, not the nearest spellings (a10, v100-16gb-sxm2; hostile round 39)
-            family = sorted({i for k, i in self.exact.items() if k.startswith(fixed)})
+            family = self.family(fixed)
             first = family if len(family) <= 4 else []  # a letter alone ('Ｈ') starts too many to be a hint
         import difflib  # a close match for an error's hint: not on the way of a good answer
         close = first + difflib.get_close_matches(key, list(pool), n=n * 3, cutoff=0.6)
@@ -397,6 +407,12 @@ class _Said:
     memories: set[str]
     gens: set[int]
     key: str
+    system: bool = False  # a DGX or HGX word: NVIDIA's own systems and boards
+
+    def may_mean(self, card: _Card) -> bool:
+        """Whether the name can stand for ``card`` by its family and words (rule 7): a part built into named systems
+        (rule 9) only where the name states its memory size and names no DGX or HGX, which never held it."""
+        return not card.built_in or (round(card.gb) in self.sizes and not self.system)
 
     def fits(self, card: _Card) -> bool:
         """Whether ``card`` has every one of them."""
@@ -413,9 +429,11 @@ def _bare(name: str) -> _Said:
     memories: set[str] = set()
     gens: set[int] = set()
     rest: list[str] = []
+    system = False
     for word in (w for w in _WORDS.split(name.strip()) if w):
         if (form := _STATED_FORM.get(word.lower())) is not None:
             forms.add(form)
+            system = system or word.lower() in ("dgx", "hgx")
         elif (gb := _STATED_GB.fullmatch(word)) is not None:
             sizes.add(int(gb.group(1)))
         elif _STATED_MEMORY.fullmatch(word):
@@ -424,7 +442,7 @@ def _bare(name: str) -> _Said:
             gens.add(int(gen.group(1)))
         else:
             rest.append(word)
-    return _Said(forms, sizes, memories, gens, norm(" ".join(rest)) if rest else "")
+    return _Said(forms, sizes, memories, gens, norm(" ".join(rest)) if rest else "", system)
 
 
 def published(model: Any, name: Any) -> str | None:

@@ -787,6 +787,6 @@ def _family(kb: Any, name: str) -> list[str]:
 
     key = norm(name)
     idx = kb.gpu_names
-    ids = {i for k, i in idx.exact.items() if k.startswith(key)}
+    ids = set(idx.family(key))  # a part built into named systems alone (Leonardo's A100 64GB) is no family's
     ids |= {i for k, i in idx.defaults.items() if k == key}
     return sorted(ids)

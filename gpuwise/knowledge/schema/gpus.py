@@ -148,6 +148,14 @@ class LicenceBundle(Sourced):
     years: int | None = Field(default=None, ge=1, description="term of the bundled subscription")
 
 
+class BuiltInto(Sourced):
+    """The named systems a part is built into alone (CINECA's Leonardo, BSC's MareNostrum 5): never sold or rented
+    as a card, so a plain family name ('A100', 'DGX A100') never means it (docs/names.md rule 9)."""
+
+    systems: list[Annotated[str, Field(min_length=2)]] = Field(
+        min_length=1, description="the systems the part is built into, as their operators name them")
+
+
 class Gpu(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
@@ -160,6 +168,10 @@ class Gpu(Strict):
         default=[], description="names of a card of its own the catalog does not hold, nearest this one (the 12 GB "
         "RTX 3080 beside the 10 GB one; the notes say how they differ): refused as not held, this one offered"
     )
+    built_into: BuiltInto | None = Field(
+        default=None, description="a part built only into the named systems (a supercomputer's custom module): read by "
+        "its own id, name and aliases only, never as a member of its family's short name, a DGX / HGX's modules or "
+        "rule 2's SXM reading; None: an ordinary part")
     architecture: str = Field(
         description="e.g. pascal, volta, turing, ampere, ada, hopper, blackwell, blackwell-ultra, cdna3, cdna4, davinci"
     )
@@ -192,6 +204,13 @@ class Gpu(Strict):
     @classmethod
     def _lower(cls, v: list[str]) -> list[str]:
         return [a.lower() for a in v]
+
+    @model_validator(mode="after")
+    def _own_names_only(self) -> "Gpu":
+        if self.built_into is not None and self.default_for:
+            raise Said(N_("a part built into named systems (built_into) is no short name's default: remove default_for"
+                          " %(names)s"), names=", ".join(self.default_for))
+        return self
 
 
 class GpuFile(Strict):
