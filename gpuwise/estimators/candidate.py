@@ -391,7 +391,10 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
         if ram and need > ram * GB:
             held = P.plan(tj, gpu, count, topo, usable, replace(pins, offload="none"))
             req = held if held.fits else req
-    chosen = req
+    # a stated micro-batch that fits only by an offload left open gives way to a smaller one that trains faster
+    # without it (micro_batch.faster_without_offload; MEM-MICRO-BATCH-OFFLOAD says so): the requested plan stays
+    chosen = MB.faster_without_offload(tj, gpu, count, topo, usable, pins, req,
+                                       "batch_size" in job.w.model_fields_set) or req
     if not req.fits and pins.any:
         free = P.plan(tj, gpu, count, topo, usable, P.Pins())
         if free.fits or free.per_gpu_bytes < req.per_gpu_bytes:
@@ -513,7 +516,8 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     pins = job_pins(job)
     assert ev.topology is not None
     smaller = MB.smaller_micro_batch(tj, ev.gpu, ev.count, ev.topology, ev.usable, pins, req,
-                                     "batch_size" in job.w.model_fields_set) if req is plan else None
+                                     "batch_size" in job.w.model_fields_set) if (
+        req is plan or plan.layout.micro_batch < req.layout.micro_batch) else None
     ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=pins,
                               suggested_changes=ev.strategy.diff(ev.requested), smaller_micro=smaller)
 

@@ -82,6 +82,33 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     free = _pins_without(pins, measure)
     if P.plan(tj, gpu, n, topo, usable, free).fits:  # the stated micro-batch fits without the measure too: chosen
         return None  # for speed, not needed
+    best = _largest_smaller(tj, gpu, n, topo, usable, free, lay)
+    if best is None:
+        return None
+    return MicroBatchAlternative(
+        measure, lay.micro_batch, req.step.total, req.per_gpu_bytes, figures(tj, _without(lay, measure)).per_gpu,
+        best.layout.micro_batch, best.layout.grad_accum, best.step.total, best.per_gpu_bytes, best.layout.notation(),
+        lay.global_batch_tokens)
+
+
+def faster_without_offload(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: P.Pins,
+                           req: P.Plan, stated: bool) -> P.Plan | None:
+    """The plan to take instead of a stated micro-batch that fits only by an offload the user left open: the largest
+    smaller micro-batch of the same global batch, with the user's other pins and no offload, where it trains faster
+    (the condition of rules/memory.yaml MEM-MICRO-BATCH-OFFLOAD, which says so). The micro-batch sets how a step's
+    sequences are split into accumulation steps, not what the optimizer sees (the same tokens a step), while offload
+    is a measure gpuwise took: without this the plan got slower with more memory, the offloaded stated micro-batch
+    fitting where on less memory nothing of the pins fit and the free layout was taken (branch fsdpmem64: H961's
+    2.7B on 4 GPUs, 72 GB a GPU 2.29 s a step against 0.62 s at 64 GB and 0.58 s at 80 GB)."""
+    alt = smaller_micro_batch(tj, gpu, n, topo, usable, pins, req, stated)
+    if alt is None or alt.measure != "offload" or alt.alt_step_s >= alt.step_s:
+        return None
+    return _largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
+
+
+def _largest_smaller(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, free: P.Pins,
+                     lay: P.Layout) -> P.Plan | None:
+    """The largest micro-batch below ``lay``'s that fits under ``free`` and holds the same tokens an optimizer step."""
     # the same tokens a step on the same replicas: a micro-batch that divides the sequences a replica takes a step;
     # the largest that fits, by bisection (activations, the part a micro-batch moves, shrink with it)
     seqs = lay.micro_batch * lay.grad_accum
@@ -95,12 +122,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
             best, lo = alt, mid + 1
         else:
             hi = mid - 1
-    if best is None:
-        return None
-    return MicroBatchAlternative(
-        measure, lay.micro_batch, req.step.total, req.per_gpu_bytes, figures(tj, _without(lay, measure)).per_gpu,
-        best.layout.micro_batch, best.layout.grad_accum, best.step.total, best.per_gpu_bytes, best.layout.notation(),
-        lay.global_batch_tokens)
+    return best
 
 
 def _plan_at(tj: P.TrainingJob, micro: int, gpu: Gpu, n: int, topo: I.Topology, usable: float,
