@@ -1,12 +1,13 @@
 """A stated micro-batch whose layout fits only by a measure the file left open (branch mbadvice57, issue 22 item 2).
 
 torchtitan's Qwen3-32B recipe (pytorch/torchtitan pull request 1690: 'local batch size=2, FSDP=8, full AC', seq 4,096,
-the 65,536-token step of held-out row H686) on 8 H100 80GB: the stated micro-batch of 2 fits only by offloading
-the optimizer to the host, since by its memory model the layout needs more than the card leaves; at micro-batch 1
-(2 accumulation steps, the same step) it fits without offload, trains faster, and is planned (branch fsdpmem64).
-The figures below by hand from the memory model's terms: ZeRO-3 over 8 GPUs of 32,762,123,264 parameters (bf16
-weights and gradients, fp32 master and two AdamW moments), full recomputation keeping each layer's input, the fp32 logits at the loss, 1 GiB of CUDA context and 5% of the
-tensors for the allocator (knowledge/runtime.yaml cuda_context_bytes, allocator_overhead_fraction)."""
+the 65,536-token step of held-out row H686) on 8 H100 80GB: the stated micro-batch of 2 fits only by offloading the
+optimizer to the host, since by its memory model the layout needs more than the card leaves; at micro-batch 1 (2
+accumulation steps, the same step) it fits without offload, trains faster, and is planned (branch fsdpmem64). The
+figures below by hand from the memory model's terms: ZeRO-3 over 8 GPUs of 32,762,123,264 parameters (bf16 weights and
+gradients, fp32 master and two AdamW moments), full recomputation keeping each layer's input, the fp32 logits at the
+loss, 1 GiB of CUDA context and 5% of the tensors for the allocator (knowledge/runtime.yaml cuda_context_bytes,
+allocator_overhead_fraction)."""
 from __future__ import annotations
 
 import copy
