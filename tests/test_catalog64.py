@@ -147,7 +147,9 @@ def test_rows_moved_by_the_part_alone(tmp_path):
     for rid in sorted(IDS):
         assert now[rid] == pytest.approx(NOW[rid], abs=0.1), rid
     before = _read(tmp_path, {"h100-64gb-sxm": "h100-80gb-sxm", "a100-64gb-sxm": "a100-80gb-sxm"})
+    # on the 80 GB part H971's stated micro-batch fits only by an offload; fsdpmem64 plans the smaller one (+125.3 ->
+    # +14.8%); every other row as trainblind45 left it
     for rid in sorted(IDS):
-        assert before[rid] == pytest.approx(NETWORK[rid], abs=0.1), rid
+        assert before[rid] == pytest.approx({**NETWORK, "H971": 14.8}[rid], abs=0.1), rid
     assert (before["H964"], now["H964"]) == (pytest.approx(-26.8, abs=0.1), pytest.approx(-13.6, abs=0.1))
     assert now["H967"] > 200 and now["H976"] > 100
