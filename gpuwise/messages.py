@@ -95,6 +95,9 @@ class Filler(string.Formatter):
                 return self.duration(float(value)) if number else str(value)
             if format_spec == "months":
                 return self.months(float(value)) if number else str(value)
+            if format_spec == "gpuh":  # GPU-hours as Fmt's quantity writes them: whole from 10 up, else to the
+                # hundredth (review62: a 0.91 GPU-hour fine-tune read '1 GPU-hours of training' beside the formula's 0.91)
+                return (f"{value:,.0f}" if value >= 10 else f"{value:.2f}") if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
             if number and format_spec == "d":  # likewise grouped (review56: '36 layers x (1048576 state x 4 B + 36864

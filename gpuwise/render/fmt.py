@@ -308,6 +308,16 @@ def currency_for(currency: str | None = "USD", fx_rate: float | None = None,
     return Currency("CNY", float(v.value), v.as_of.isoformat() if v.as_of else "", " ".join(v.source.split()))
 
 # ---------------------------------------------------------------------------- formatting
+
+def _two_figures(h: float) -> str:
+    """Two significant figures written out, never in e-notation: a one-GPU fine-tune's failures and restarts,
+    6.1e-06 hours, read '6.1e-06 hours' in the time table beside '0.8 hours' (review62)."""
+    text = format(h, ".2g")
+    if "e" not in text:
+        return text
+    places = 1 - math.floor(math.log10(abs(float(text))))
+    return format(float(text), f".{places}f")
+
 class Fmt:
     """Number formatting in one language and currency. Every string the reports show comes from here."""
 
@@ -463,7 +473,7 @@ class Fmt:
         if round(h, 1) == 1:
             return self._("1 hour")
         if 0 < h < 0.05:  # a few minutes: two figures (a 0.001-day deadline read '0.0 hours')
-            return self._("%(n)s hours", n=format(h, ".2g"))
+            return self._("%(n)s hours", n=_two_figures(h))
         if h >= 48:
             return self._("%(n)s hours", n=format(h, ",.0f"))
         cents = h * 100

@@ -1,0 +1,64 @@
+"""review62: recommend, audit and plan read as the buyer and the approver after session 49's changes
+(tests/data/validation/README.md, 'review62'). Each test fails on the branch point (1c0ab569), its figures worked
+by hand here."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gpuwise.render.fmt import Fmt
+
+from .clirun import ROOT
+from .clirun import gpuwise as cli
+
+DATA = ROOT / "tests/data/review62"
+# an Unsloth LoRA of Qwen3-0.6B on one B200 (H945's job, trainblind44 / unsloth64): 1e8 tokens, micro-batch 2
+UNSLOTH = DATA / "recommend-unsloth-0.6b-b200.yaml"
+
+
+def _run(*args: str) -> str:
+    r = cli(*args)
+    assert r.returncode in (0, 1) and not r.stderr.strip(), r.stderr
+    return r.stdout
+
+
+# ---------------------------------------------------------------- 1. GPU-hours under 10 said as the formula says them
+def test_compute_step_says_under_ten_gpu_hours_as_its_formula_does():
+    d = json.loads(_run("recommend", str(UNSLOTH), "--format", "json"))
+    [step] = [s for s in d["steps"] if s["step"] == "compute"]
+    [term] = [t for t in step["terms"] if t["name"] == "gpu_hours"]
+    g = step["values"]["gpu_hours"]
+    assert g == pytest.approx(term["value"])
+    # the training's GPU-hours, 0.906 (wall-clock less the start-up x 1 GPU): '0.91', as the formula's
+    # 'GPU-hours of training = 0.91 GPU-hours' (Fmt.quantity: whole from 10 up, else two decimals); the step read
+    # '1 GPU-hours of training' ('{gpu_hours:,.0f}')
+    assert 0.5 < g < 1.0
+    assert step["conclusion"].startswith(f"1 x NVIDIA B200 (HGX B200) 180GB: {g:.2f} GPU-hours of training, ")
+    text = " ".join(_run("recommend", str(UNSLOTH), "--detail", "full").split())
+    assert f"GPU-hours of training = {g:.2f} GPU-hours" in text
+    assert f"{g:.2f} GPU-hours of training" in text and " 1 GPU-hours" not in text
+    zh = " ".join(_run("recommend", str(UNSLOTH), "--lang", "zh").split())
+    assert f"训练 {g:.2f} GPU 小时" in zh
+
+
+def test_ten_gpu_hours_and_more_stay_whole():
+    # guard: the 70B LoRA of examples/lora-70b.yaml trains for hundreds of GPU-hours, said whole and grouped
+    d = json.loads(_run("recommend", str(ROOT / "examples/lora-70b.yaml"), "--format", "json"))
+    [step] = [s for s in d["steps"] if s["step"] == "compute"]
+    g = step["values"]["gpu_hours"]
+    assert g >= 10 and f": {g:,.0f} GPU-hours of training, " in step["conclusion"]
+
+
+# ---------------------------------------------------------------- 2. no e-notation in the time table
+def test_a_part_of_a_few_milliseconds_is_written_out():
+    f = Fmt("en")
+    # 6.1e-06 h (0.02 s of failures and restarts in a 0.9 h run): two figures, written out
+    assert f.hours(6.1e-06) == "0.0000061 hours"
+    assert f.hours(0.00017) == "0.00017 hours" and f.hours(0.049) == "0.049 hours"  # as before
+    assert f.hours_figure(6.1e-06)[0] == pytest.approx(6.1e-06)
+    text = _run("recommend", str(UNSLOTH), "--detail", "full")
+    [row] = [ln for ln in text.splitlines() if ln.strip().startswith("failures and restarts")]
+    assert not re.search(r"\de-\d", row), row
