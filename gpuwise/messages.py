@@ -96,7 +96,7 @@ class Filler(string.Formatter):
             if format_spec == "months":
                 return self.months(float(value)) if number else str(value)
             if format_spec == "gpuh":  # GPU-hours as Fmt's quantity writes them: whole from 10 up, else to the
-                # hundredth (review62: a 0.91 GPU-hour fine-tune read '1 GPU-hours of training' beside the formula's 0.91)
+                # hundredth (review62: a 0.91 GPU-hour fine-tune read '1 GPU-hours of training', its formula 0.91)
                 return (f"{value:,.0f}" if value >= 10 else f"{value:.2f}") if number else str(value)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
