@@ -62,3 +62,33 @@ def test_a_part_of_a_few_milliseconds_is_written_out():
     text = _run("recommend", str(UNSLOTH), "--detail", "full")
     [row] = [ln for ln in text.splitlines() if ln.strip().startswith("failures and restarts")]
     assert not re.search(r"\de-\d", row), row
+
+
+# ---------------------------------------------------------------- 3. the global batch the layout takes, said
+FILLED = ROOT / "tests/rules/TCO-RENT-STEP-FILLED/input.yaml"  # 70B pretrain, 72 GB200 (product64)
+
+
+def test_a_global_batch_rounded_up_to_whole_micro_batches_is_said():
+    # the assumed 4,194,304 tokens (512 sequences of 8,192, LLaMA's 4M) on CP 2 x DP 36: each replica takes
+    # ceil(512 / 36) = 15 micro-batches of 1, so 36 x 15 = 540 sequences, 540 x 8,192 = 4,423,680 tokens, 5.47% more
+    # than the Assumptions' 4.19e6 the brief lists beside it
+    import math
+    assumed, seq, replicas = 4_194_304, 8_192, 36
+    accum = math.ceil(assumed / seq / replicas)
+    tokens = replicas * accum * seq
+    assert (accum, tokens) == (15, 4_423_680)
+    d = json.loads(_run("recommend", str(FILLED), "--format", "json"))
+    [a] = [a for a in d["assumptions"] if a["field"] == "workload.global_batch_tokens"]
+    assert a["value"] == assumed and d["recommendation"]["count"] == 72
+    text = " ".join(_run("recommend", str(FILLED)).split())
+    assert (f"Global batch {tokens:,} tokens a step, 5% more than the {assumed:,} assumed: the {replicas} replicas "
+            f"take whole micro-batches, {replicas} × {accum} × 1 = {replicas * accum} sequences of {seq:,} tokens"
+            in text)
+    zh = " ".join(_run("recommend", str(FILLED), "--lang", "zh").split())
+    assert f"全局批次 每步 {tokens:,} 个词元，比假设的 {assumed:,} 多 5%" in zh
+
+
+def test_a_global_batch_the_replicas_divide_draws_no_row():
+    # guard: 64 GB200 (review60's max_gpus 64), CP 2 x DP 32: 512 / 32 = 16 micro-batches, 4,194,304 exactly
+    text = _run("recommend", str(ROOT / "tests/data/review60/recommend-gb200-70b-cp.yaml"))
+    assert "4,194,304" in text and "Global batch" not in text
