@@ -155,7 +155,7 @@ def test_p4de_committed_month_bills_eight_gpus_for_the_whole_term(tmp_path):
     assert tl["gpu_hours"] == pytest.approx(1_460.0) and tl["billed_gpu_hours"] == pytest.approx(5_840.0)
     assert led["total"] == pytest.approx(5_840.0 * P4DE_QUOTE) == pytest.approx(29_900.80)
     text = _audit(name, "--detail", "full", cwd=tmp_path)
-    assert "GPU-hours on the 2 GPUs used" in text and "1,460" in text
+    assert "GPU-hours billed on the 2 GPUs used" in text and "1,460" in text  # review62: billed, not run
     assert "GPU-hours billed for 8 GPUs" in text and "5,840" in text
 
 

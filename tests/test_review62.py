@@ -92,3 +92,33 @@ def test_a_global_batch_the_replicas_divide_draws_no_row():
     # guard: 64 GB200 (review60's max_gpus 64), CP 2 x DP 32: 512 / 32 = 16 micro-batches, 4,194,304 exactly
     text = _run("recommend", str(ROOT / "tests/data/review60/recommend-gb200-70b-cp.yaml"))
     assert "4,194,304" in text and "Global batch" not in text
+
+
+# ---------------------------------------------------------------- 4. a committed term's GPU-hours are billed, not run
+P4DE_MONTH = DATA / "audit-p4de-2xa100-1-month.yaml"  # 2 A100 of a p4de.24xlarge at $5.12, committed 1 month
+
+
+def test_a_committed_terms_gpu_hours_on_the_gpus_used_are_called_billed():
+    # knowledge/clouds.yaml: a p4de.24xlarge holds 8 A100 80GB, rented whole; a 1-month term bills 730 h.
+    # The job runs 6.91 h (2 GPUs: 13.8 GPU-hours); the term bills 2 x 730 = 1,460 on the 2 GPUs it uses and
+    # 8 x 730 = 5,840 on the instance, x $5.12 = $29,900.80 (the ledger's total)
+    d = json.loads(_run("audit", str(P4DE_MONTH), "--format", "json"))
+    tl = d["proposed"]["timeline"]
+    assert tl["billed_hours"] == pytest.approx(730) and tl["wall_hours"] < 7
+    assert tl["gpu_hours"] == pytest.approx(2 * 730) and tl["billed_gpu_hours"] * 5.12 == pytest.approx(29_900.80)
+    text = _run("audit", str(P4DE_MONTH), "--detail", "full")
+    assert re.search(r"GPU-hours billed on the 2 GPUs used +1,460\n", text)
+    assert re.search(r"GPU-hours billed for 8 GPUs +5,840\n", text)
+    # the candidates' time table: the GPUs' hours with the start-up, 2 x 6.91 = 14, not the term's 1,460
+    used = 2 * tl["wall_hours"]
+    assert f"Strategy: ZeRO-1; GPU-hours with the start-up: {used:,.0f};" in " ".join(text.split())
+    assert "GPU-hours with the start-up: 1,460" not in " ".join(text.split())
+    zh = _run("audit", str(P4DE_MONTH), "--detail", "full", "--lang", "zh")
+    assert re.search(r"所用 2 块 GPU 计费的 GPU 小时 +1,460\n", zh)
+
+
+def test_a_job_billed_its_own_hours_keeps_the_used_label():
+    # guard: 100 GB200 at CoreWeave on demand (product63): 100 x 283.74 = 28,374 run, 144 x 283.74 = 40,859 billed
+    text = _run("audit", str(ROOT / "tests/data/product63/audit-gb200-100.yaml"), "--detail", "full")
+    assert re.search(r"GPU-hours on the 100 GPUs used +28,374\n", text)
+    assert "GPU-hours with the start-up: 28,374;" in " ".join(text.split())

@@ -237,7 +237,13 @@ def gpu_hours_rows(f: Fmt, _: Callable[..., str], tl: Timeline, bought: bool = F
     GPUs than the configuration uses gets two rows, each naming its GPUs, so the billed figure is the rent line's
     (gpuhours64: 28,374 on the 100 GB200 used, 40,859 billed for 144). ``whole``: no decimals below 100."""
     if tl.bills_more_gpus and not bought:
-        return [[f.ngettext("GPU-hours on the %(n)s GPU used", "GPU-hours on the %(n)s GPUs used", tl.gpus),
+        if tl.billed_hours > tl.wall_hours + 1e-9:  # a committed term: the GPUs used are billed idle hours too
+            # (review62: '1,460 GPU-hours on the 2 GPUs used' of a p4de's month, the job using 2 x 6.91 = 13.8)
+            used = f.ngettext("GPU-hours billed on the %(n)s GPU used", "GPU-hours billed on the %(n)s GPUs used",
+                              tl.gpus)
+        else:
+            used = f.ngettext("GPU-hours on the %(n)s GPU used", "GPU-hours on the %(n)s GPUs used", tl.gpus)
+        return [[used,
                  _gpu_hours(f, tl.gpu_hours, whole)],
                 [_("GPU-hours billed for %(n)s GPUs", n=tl.billed_gpus),
                  _gpu_hours(f, tl.billed_gpu_hours or 0.0, whole)]]

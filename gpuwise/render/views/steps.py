@@ -138,7 +138,7 @@ class StepsView(BaseView):
                 # a training run's GPU-hours here are the timeline's, its start-up included, as its time is
                 # (the step's sentence and its formula count the training alone)
                 (self._("GPU-hours with the start-up") if any(c.wall_days for c in shown) else self._("GPU-hours"),
-                 lambda c: f.num(c.gpu_hours, 0), True),
+                 lambda c: f.num(_used_gpu_hours(c), 0), True),
                 (time_header, lambda c: when[id(c)], True),
                 (self._("Tokens/s, one sequence"), lambda c: f.num(c.decode_tokens_per_s), True),
                 (self._("Tokens/s, all sequences"), lambda c: f.num(served_tokens_per_s(c)), True),
@@ -173,3 +173,14 @@ class StepsView(BaseView):
                     # resale'), beside the rent's whole bill (review53)
                     **table([self._("Candidate"), self._("Rent"), self._("Buy, net"), self._("Break-even"),
                              self._("Acquisition"), self._("Total cost")], rows, right=(1, 2, 5))})
+
+
+def _used_gpu_hours(c: Candidate) -> float | None:
+    """The GPU-hours a candidate's GPUs run, its start-up included: its wall-clock hours x its GPUs. A committed
+    term's idle hours are billed, not run (review62: 2 A100s committed for a month read 'GPU-hours with the
+    start-up: 1,460', 2 x 730, for a job of 6.9 hours, 2 x 6.91 = 13.8)."""
+    tl = c.timeline
+    if c.gpu_hours is None or tl is None or not tl.wall_hours:
+        return c.gpu_hours
+    return tl.wall_hours * tl.gpus
+
