@@ -122,3 +122,38 @@ def test_a_job_billed_its_own_hours_keeps_the_used_label():
     text = _run("audit", str(ROOT / "tests/data/product63/audit-gb200-100.yaml"), "--detail", "full")
     assert re.search(r"GPU-hours on the 100 GPUs used +28,374\n", text)
     assert "GPU-hours with the start-up: 28,374;" in " ".join(text.split())
+
+
+# ---------------------------------------------------------------- 5. 16 SXM GPUs bought are the two servers priced
+QUOTE16 = DATA / "audit-quote-16xh100-sxm.yaml"  # a vendor's quote: 16 x H100 SXM at $45,000, no nodes given
+
+
+def test_sixteen_sxm_gpus_bought_are_estimated_on_the_two_servers_priced():
+    # knowledge/prices.yaml: the H100 SXM is sold in 8-GPU servers (units.sizes), so 16 are 2 x 8-GPU baseboards
+    # (2 x 8 x $45,000 = $720,000) with a scale-out network line; the estimate ran them as one 16-GPU node over
+    # PCIe. Now 16 / 8 = 2 nodes, each 8 on NVSwitch, said as an assumption; the same file with nodes: 2 reads the
+    # same time
+    d = json.loads(_run("audit", str(QUOTE16), "--format", "json"))
+    p = d["proposed"]
+    lines = {ln["kind"]: ln for ln in p["ledger"]["lines"]}
+    assert lines["capex"]["amount"] == 16 * 45_000 and "network" in lines
+    assert p["nodes"] == 2
+    [a] = [a for a in d["assumptions"] if a["field"] == "hardware.nodes"]
+    assert a["value"] == 2
+    text = " ".join(_run("audit", str(QUOTE16)).split())
+    assert "16 GPUs on 2 nodes" in text and "over nvswitch 900 GB/s per GPU" in text and "PCIe" not in text
+    assert "hardware.nodes = 2" in text
+
+
+def test_stated_nodes_and_a_rental_are_as_written(tmp_path):
+    # guard: nodes given stay given (1 node of 16, the buyer's own word), and eight SXM GPUs stay one server
+    import yaml
+    doc = yaml.safe_load(QUOTE16.read_text(encoding="utf-8"))
+    doc["hardware"]["nodes"] = 1
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    r = cli("audit", str(tmp_path / "one.yaml"), "--format", "json")
+    assert json.loads(r.stdout)["proposed"]["nodes"] == 1
+    doc["hardware"] = {"gpu": "H100 SXM", "count": 8}
+    (tmp_path / "eight.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    d = json.loads(cli("audit", str(tmp_path / "eight.yaml"), "--format", "json").stdout)
+    assert d["proposed"]["nodes"] == 1 and not [a for a in d["assumptions"] if a["field"] == "hardware.nodes"]

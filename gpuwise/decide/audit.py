@@ -540,6 +540,25 @@ def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
     return p
 
 
+def _servers_bought(p: Proposal, gpu: Any, kb: Any) -> tuple[Proposal, Assumption | None]:
+    """A purchase of a part sold in whole servers (prices.yaml ``units.sold_as: server``: an SXM module on its
+    baseboard) with ``hardware.nodes`` not given: the servers the cost prices, not one node holding them all.
+    review62: 16 H100 SXM were priced as 2 x 8-GPU baseboards with a scale-out network, while the estimate ran
+    one 16-GPU node over PCIe (20.1 hours; 15.1 on the two servers priced)."""
+    hw = p.hardware
+    if p.acquisition.mode != "buy" or "nodes" in hw.model_fields_set or gpu.link.server_gpus:
+        return p, None
+    entry = K.price_entry(kb.prices, gpu.id)
+    if entry is None or entry.units.sold_as != "server":
+        return p, None
+    largest = max(entry.units.sizes)
+    if hw.count <= largest or hw.count % largest:
+        return p, None
+    nodes = hw.count // largest
+    said = note("hardware.nodes", nodes, "assume.nodes.servers", {"nodes": nodes, "per": largest, "gpu": gpu.name})
+    return p.model_copy(update={"hardware": hw.model_copy(update={"nodes": nodes})}), said
+
+
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
           rules: str | None = None, fx_rate: float | None = None) -> AuditResult:
     """``fx_rate``: CNY per USD instead of the knowledge base's dated rate (``--fx-rate``)."""
@@ -573,6 +592,9 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         notes = [*money_notes, *named, *provider_note(kb, p.acquisition.provider)]
         gpu = kb.gpus[r.id]
         p = _systems(p, gpu, f"{where}: hardware.nodes")
+        p, servers = _servers_bought(p, gpu, kb)
+        if servers is not None:
+            job.assumptions.append(servers)
         check_shared_host_ram(gpu, p.hardware.count, p.hardware.nodes, p.hardware.host_ram_gb,
                               f"{where}: hardware.host_ram_gb")
         hw, acq = p.hardware, p.acquisition
