@@ -157,3 +157,19 @@ def test_stated_nodes_and_a_rental_are_as_written(tmp_path):
     (tmp_path / "eight.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
     d = json.loads(cli("audit", str(tmp_path / "eight.yaml"), "--format", "json").stdout)
     assert d["proposed"]["nodes"] == 1 and not [a for a in d["assumptions"] if a["field"] == "hardware.nodes"]
+
+
+# ---------------------------------------------------------------- 6. a batch's row says a dearer, sooner alternative
+def test_a_batch_summary_says_the_alternative_costs_more_and_finishes_sooner():
+    # examples/proposal-good-lora-8xh100.yaml: 8 H100 at Lambda, $252 in 7.8 h; the alternative 64 H100 at Nebius,
+    # $296 in 1.2 h: $296 - $252 = $44 more (as the section says it), ranked first by the value of a day
+    good = str(ROOT / "examples/proposal-good-lora-8xh100.yaml")
+    d = json.loads(_run("audit", good, "--format", "json"))
+    prop, alt = d["proposed"]["total_cost_usd"], d["alternative"]["total_cost_usd"]
+    gap = round(alt) - round(prop)
+    assert gap == 44 and d["alternative"]["wall_days"] < d["proposed"]["wall_days"]
+    text = " ".join(_run("audit", good, str(ROOT / "examples/proposal-h100-old-driver.yaml")).split())
+    assert f"Best alternative: 64 × NVIDIA H100 SXM5 80GB (costs ${gap} more, finishes sooner)" in text
+    assert f"The alternative costs ${gap} more and finishes sooner" in text  # the section, as before
+    zh = " ".join(_run("audit", good, str(ROOT / "examples/proposal-h100-old-driver.yaml"), "--lang", "zh").split())
+    assert f"贵 ${gap}，但完成更早" in zh
