@@ -107,8 +107,8 @@ def test_no_result_log_is_used_twice():
     # MP01-MP08 and their Server twins, serveblind24's six v6.0 DeepSeek-R1 systems (SH01-SH06, RT01-RT06) and
     # serveblind26's eight Server / Interactive logs (RT15-RT22), serveblind29's twenty Server logs (RT41-RT60) and
     # decodeblind26's fifteen (RT81-RT95), serveblind31's thirty-two Offline logs (SH99-SH130) and serveblind32's three
-    # (SH136-SH138)
-    assert sum(k[0] == "v6.0" for k in keys) == 16 + 12 + 8 + 20 + 15 + 32 + 3
+    # (SH136-SH138), serveblind42's twenty-one (SA01-SA07, RZ01-RZ07, RZ20-RZ26)
+    assert sum(k[0] == "v6.0" for k in keys) == 16 + 12 + 8 + 20 + 15 + 32 + 3 + 21
 
 
 def test_the_runs_over_http_are_priced_with_a_front_end():
