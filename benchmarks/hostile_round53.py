@@ -54,22 +54,12 @@ from benchmarks.hostile_round12 import _refused
 from benchmarks.hostile_round23 import _edited
 from benchmarks.hostile_round28 import doc_cases
 from benchmarks.hostile_round51 import H100X8, IMPORT, LORA8, SERVE8
+from benchmarks.hostile_round52 import _json, _refused_no  # round 52's verdicts, not written twice
 
 PROP = {"title": "t", "workload": SERVE8, "hardware": H100X8, "acquisition": {"mode": "buy"}}
 """8 H100 SXM bought to serve Llama 3.1 8B: the proposal this round's currency and total cases edit."""
 YML = "workload:\n  task: inference\n  model: llama-3.1-8b\n  prompt_tokens: 1000\n  output_tokens: 200\n"
 
-
-def _json(r) -> Any:
-    try:
-        return json.loads(r.stdout)
-    except ValueError:
-        return None
-
-
-def _refused_no(*words: str, absent: tuple[str, ...] = ("Input should be",)):
-    """Refused in one line holding ``words`` and none of ``absent`` (pydantic's own words by default)."""
-    return lambda r: _refused(*words)(r) and not any(w in r.stderr for w in absent)
 
 
 def _answered(r) -> bool:

@@ -29,6 +29,7 @@ import yaml
 
 from .clirun import ROOT
 from .clirun import gpuwise as cli
+from .test_hostile52 import _one_line, _write  # test_hostile52's helpers, not written twice
 
 SERVE8 = {"task": "inference", "model": "llama-3.1-8b", "precision": "bf16", "prompt_tokens": 1000,
           "output_tokens": 200}
@@ -37,16 +38,6 @@ H100X8 = {"gpu": "H100 SXM", "count": 8, "nodes": 1}
 PROP = {"title": "t", "workload": SERVE8, "hardware": H100X8, "acquisition": {"mode": "buy"}}
 IMPORT = ("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", "2026-11-30")
 
-
-def _one_line(r) -> str:
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
-    assert "Input should be" not in r.stderr, r.stderr
-    return r.stderr
-
-
-def _write(tmp_path, name: str, doc) -> None:
-    (tmp_path / name).write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc, allow_unicode=True),
-                                 encoding="utf-8")
 
 
 # ---------------------------------------------------------------- numbers YAML reads as not finite
