@@ -27,7 +27,7 @@ from gpuwise.knowledge import load
 from gpuwise.plan.build import plan
 from gpuwise.render import plan_view
 from tests.clirun import ROOT, json_of, text_of
-from tests.test_plan63 import DESKTOP_W, RATE, RUNPOD, SCHEDULABLE, TDP_4090, _adds_up, _cash_table, doc, placed, tune
+from tests.test_plan63 import DESKTOP_W, RATE, RUNPOD, SCHEDULABLE, TDP_4090, doc, placed, report_adds_up, tune
 
 KB = load()
 OWNED_RATE = (TDP_4090 + DESKTOP_W / 2) / 1000 * RATE  # 4 owned in 2 desktops: 450 + 250 / 2 W at $0.20 = $0.115
@@ -142,16 +142,4 @@ def test_the_plan_report_adds_up(tmp_path, case):
     """JSON totals, the full and brief text's cash flow, on this branch's cases (test_plan63's checks)."""
     d = {"owned3x": doc([tune("a"), tune("b"), tune("c")], owned=4, servers=2),
          "buy3x": doc([tune("a"), tune("b"), tune("c")], acquisition="buy"), "offload": OFFLOAD}[case]
-    path = tmp_path / f"{case}.yaml"
-    path.write_text(yaml.safe_dump(d))
-    _adds_up(json_of(tmp_path, "plan", str(path)))
-    r = plan(d)
-    for detail in ("full", "brief"):
-        text = plan_view.render(r, "text", detail=detail, width=200)
-        if "=== Cash flow by month ===" in text:
-            _cash_table(text)
-        else:
-            assert detail == "brief"
-    brief = " ".join(text_of(tmp_path, "plan", str(path), "--detail", "brief").split())
-    said = re.search(r"Cost over (\d+) months: \$([\d,]+)", brief)
-    assert said and float(said.group(2).replace(",", "")) == round(json_of(tmp_path, "plan", str(path))["total"])
+    report_adds_up(tmp_path, case, d)
