@@ -19,10 +19,8 @@ import statistics
 
 import pytest
 
-from benchmarks import accuracy_training as acc
-from gpuwise import knowledge
-
 from .test_heldout_trainblind11 import _rows
+from .test_heldout_trainblind42 import rows_now
 
 IDS = {f"H{i}" for i in range(937, 941)}
 # blind (35ee7b88's model, unchanged), gpuwise against the published GPU-hours with the row's conditions, in %
@@ -77,13 +75,7 @@ def test_blind_band():
 
 
 def test_rows_read_now(tmp_path):
-    held = acc.HELDOUT_RUNS.read_text().split("\n")
-    path = tmp_path / "rows.csv"
-    path.write_text("\n".join([held[0]] + [r for r in held[1:] if r.split(",", 1)[0] in IDS]) + "\n")
-    got = {label.split()[0]: (est, meas) for label, est, meas in acc.published_run_cases(knowledge.load(), path)}
-    assert set(got) == IDS
-    for rid in sorted(IDS):
-        assert (got[rid][0] / got[rid][1] - 1) * 100 == pytest.approx(NOW[rid], abs=0.1), rid
+    got = rows_now(tmp_path, IDS, NOW)
     # gpuwise gives the two GB200 rows the same step a GPU (two sequences of 8,192, no accumulation): the logs'
     # typical steps agree too (0.41 s), H938's last block holding a few slow ones
     s937 = got["H937"][0] * 3600 / (16 * 6912)

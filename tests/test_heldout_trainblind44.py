@@ -26,6 +26,7 @@ from gpuwise import knowledge
 from gpuwise.estimators import compute as C
 
 from .test_heldout_trainblind11 import _rows
+from .test_heldout_trainblind42 import rows_now
 
 IDS = {f"H{i}" for i in range(941, 961)}
 # blind (e9d34e74's model, unchanged), gpuwise against the published GPU-hours with the row's conditions, in %
@@ -92,13 +93,7 @@ def test_blind_band():
 
 
 def test_rows_read_now(tmp_path):
-    held = acc.HELDOUT_RUNS.read_text().split("\n")
-    path = tmp_path / "rows.csv"
-    path.write_text("\n".join([held[0]] + [r for r in held[1:] if r.split(",", 1)[0] in IDS]) + "\n")
-    got = {label.split()[0]: (est, meas) for label, est, meas in acc.published_run_cases(knowledge.load(), path)}
-    assert set(got) == IDS
-    for rid in sorted(IDS):
-        assert (got[rid][0] / got[rid][1] - 1) * 100 == pytest.approx(NOW[rid], abs=0.1), rid
+    rows_now(tmp_path, IDS, NOW)
 
 
 def test_eager_attention_runs_at_its_score_traffic():

@@ -17,10 +17,8 @@ import statistics
 
 import pytest
 
-from benchmarks import accuracy_training as acc
-from gpuwise import knowledge
-
 from .test_heldout_trainblind11 import _rows
+from .test_heldout_trainblind42 import rows_now
 
 IDS = {f"H{i}" for i in range(961, 979)}
 # blind (938d9b7b's model, unchanged), gpuwise against the published GPU-hours with the row's conditions, in %
@@ -116,10 +114,4 @@ def test_h968_is_the_tables_own_outlier():
 
 
 def test_rows_read_now(tmp_path):
-    held = acc.HELDOUT_RUNS.read_text().split("\n")
-    path = tmp_path / "rows.csv"
-    path.write_text("\n".join([held[0]] + [r for r in held[1:] if r.split(",", 1)[0] in IDS]) + "\n")
-    got = {label.split()[0]: (est, meas) for label, est, meas in acc.published_run_cases(knowledge.load(), path)}
-    assert set(got) == IDS
-    for rid in sorted(IDS):
-        assert (got[rid][0] / got[rid][1] - 1) * 100 == pytest.approx(NOW[rid], abs=0.1), rid
+    rows_now(tmp_path, IDS, NOW)
