@@ -310,9 +310,10 @@ class RecommendView(StepsView, ChartsView):
         """The global batch the layout takes where it is more than the one stated or assumed: a step holds whole
         micro-batches on every replica, so 4,194,304 tokens (512 sequences of 8,192) on 36 replicas are 15
         accumulation steps, 540 sequences, 4,423,680 tokens, 5.5% more than the Assumptions' figure (review62)."""
-        w = self.r.question.get("workload", {}) if isinstance(self.r.question, dict) else {}
-        stated = w.get("global_batch_tokens")
-        asked = stated if isinstance(stated, int | float) and not isinstance(stated, bool) else next(
+        q = self.asked()  # the typed question, not the echo read by key (test_typed_records)
+        stated = q.workload.global_batch_tokens if q is not None else None
+        stated = None if stated == "auto" else stated
+        asked = stated if stated is not None else next(
             (a.value for a in self.r.assumptions if a.field == "workload.global_batch_tokens"
              and isinstance(a.value, int | float)), None)
         tokens = lay.global_batch_tokens
