@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import knowledge as knowledge_mod
-from .. import messages
 from ..chart_series import Charts
 from ..checked import made
 from ..errors import N_, UserError
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators.candidate import evaluate
-from ..estimators.rental import instance_gpus, matching_instance, named_offer, rent_network
+from ..estimators.rental import instance_gpus
 from ..estimators.training_job import sharing as training_sharing
 from ..frozen import record
 from ..inputs.job import (
@@ -47,6 +46,14 @@ from .actions import fact_key, ordered_findings
 from .consult import consult, gc_paused, host_ram_server, rulebook_for
 from .count_search import estimates
 from .fact_unit_price import unit_price_facts
+from .proposal_layout import (
+    instance_host,
+    instance_network,
+    proposal_instance,
+    provider_network,
+    servers_bought,
+    systems,
+)
 from .result import build_result, candidate_out, currency_info, house_rules, ranking_sentence, step_summaries
 from .subjects import Server, candidate_gpus, price_facts, roomiest
 from .verdicts import gives_up
@@ -453,112 +460,6 @@ def _as_requirements(p: Proposal) -> Requirements:
     return Requirements(workload=p.workload, constraints=c, environment=p.environment)
 
 
-def _instance_host(p: Proposal, kb: Any) -> tuple[Proposal, Any]:
-    """A training proposal renting a named instance whose vCPUs are known (runtime.yaml rented_host_ram
-    instance_vcpus) and stating no host: the instance's physical cores (vCPUs over threads a core) run its offloaded
-    optimizer (workload.host_cpu_cores), said as an assumption."""
-    w, acq, hr = p.workload, p.acquisition, kb.runtime.rented_host_ram
-    vcpus = hr.instance_vcpus.get(acq.instance) if acq.instance else None
-    if w.task == "inference" or acq.mode != "rent" or not vcpus or w.host_cpu_cores is not None:
-        return p, None
-    cores = max(1, vcpus // hr.threads_per_core)
-    said = note("workload.host_cpu_cores", cores, "assume.host_cpu_cores.instance",
-                {"instance": acq.instance, "vcpus": vcpus, "threads": hr.threads_per_core, "cores": cores})
-    return p.model_copy(update={"workload": w.model_copy(update={"host_cpu_cores": cores})}), said
-
-
-def _instance_network(p: Proposal, kb: Any, proposed: Any) -> Any:
-    """Several rented instances with no ``hardware.network``: the network between them is the one the named
-    instance is listed with (clouds.yaml), said with the instance, as its provider states it."""
-    hw, acq = p.hardware, p.acquisition
-    topo = proposed.topology
-    if hw.network or acq.mode != "rent" or not acq.instance or topo is None or topo.nodes <= 1:
-        return None
-    shape = next((i for i in kb.clouds.instances if i.id == acq.instance), None)
-    known = kb.runtime.networks.get(topo.network)
-    if shape is None or not shape.network or shape.network != topo.network or known is None:
-        return None
-    return note("hardware.network", topo.network, "assume.network.instance",
-                {"instance": acq.instance, "nodes": topo.nodes, "network": known.text,
-                 "network_phrases": messages.phrase_json(known.phrases()), "stated": shape.network_stated})
-
-
-def _provider_only(p: Proposal) -> bool:
-    """A rental that names its provider and neither an instance nor the network between its servers."""
-    acq = p.acquisition
-    return acq.mode == "rent" and bool(acq.provider) and not acq.instance and not p.hardware.network
-
-
-def _matching_instance(p: Proposal, job: Any, gpu: Any) -> tuple[Any, str]:
-    """A rental over several nodes that names its provider but no instance and no network: the provider's listed
-    instance its stated nodes or its own rate a GPU-hour match (rental.matching_instance), and why; (None, "")
-    otherwise (it is then estimated on the offer it is priced on, and :func:`_provider_network` says which)."""
-    hw, acq = p.hardware, p.acquisition
-    if not _provider_only(p) or hw.nodes <= 1:
-        return None, ""
-    return matching_instance(job, gpu, hw.count, acq.provider, math.ceil(hw.count / hw.nodes),
-                             None if acq.spot else acq.hourly_usd)
-
-
-def _provider_network(p: Proposal, job: Any, gpu: Any, proposed: Any, match: Any, basis: str) -> Any:
-    """The network between the nodes of a rental naming its provider but no instance or network, said: that of the
-    instance the proposal matched (:func:`_matching_instance`), else that of the offer it is priced on."""
-    hw, acq, kb = p.hardware, p.acquisition, job.kb
-    topo = proposed.topology
-    if not _provider_only(p) or topo is None or topo.nodes <= 1:
-        return None
-    known = kb.runtime.networks.get(topo.network)
-    offer = match or named_offer(job, gpu, hw.count, acq.provider, spot=acq.spot)
-    if known is None or offer is None or rent_network(kb, gpu, offer) != topo.network:
-        return None
-    values = {"provider": acq.provider, "instance": offer.instance or "", "nodes": topo.nodes, "gpus": offer.gpus,
-              "per_node": topo.per_node, "rate": offer.per_gpu_hour, "network": known.text,
-              "network_phrases": messages.phrase_json(known.phrases())}
-    if match is not None:
-        return note("acquisition.instance", offer.instance, f"assume.instance.{basis}", values)
-    return note("hardware.network", topo.network,
-                "assume.network.offer" if offer.instance else "assume.network.offer_unnamed", values)
-
-
-def _systems(p: Proposal, gpu: Any, where: str) -> Proposal:
-    """A part whose systems hold fewer GPUs than a server does (gpus.yaml ``link.server_gpus``: one GB10 a DGX
-    Spark, four GH200 a quad blade): ``hardware.nodes`` not given is the systems the count fills, not one node
-    holding them all (two Sparks were judged as one box over PCIe); given, a node holding more GPUs than one
-    such system does is refused."""
-    hw, most = p.hardware, gpu.link.server_gpus
-    if not most:
-        return p
-    need = math.ceil(hw.count / most)
-    if "nodes" not in hw.model_fields_set:
-        return p.model_copy(update={"hardware": hw.model_copy(update={"nodes": need})})
-    if math.ceil(hw.count / hw.nodes) > most:
-        raise UserError(N_("%(count)s x %(gpu)s over nodes: %(nodes)s puts %(per_node)s GPUs in a node, but one of "
-                           "its systems holds %(most)s"), where=where,
-                        hint=N_("give nodes: %(need)s, or leave nodes out"), hint_values={"need": need},
-                        values={"count": hw.count, "gpu": gpu.name, "nodes": hw.nodes,
-                                "per_node": math.ceil(hw.count / hw.nodes), "most": most})
-    return p
-
-
-def _servers_bought(p: Proposal, gpu: Any, kb: Any) -> tuple[Proposal, Assumption | None]:
-    """A purchase of a part sold in whole servers (prices.yaml ``units.sold_as: server``: an SXM module on its
-    baseboard) with ``hardware.nodes`` not given: the servers the cost prices, not one node holding them all.
-    review62: 16 H100 SXM were priced as 2 x 8-GPU baseboards with a scale-out network, while the estimate ran
-    one 16-GPU node over PCIe (20.1 hours; 15.1 on the two servers priced)."""
-    hw = p.hardware
-    if p.acquisition.mode != "buy" or "nodes" in hw.model_fields_set or gpu.link.server_gpus:
-        return p, None
-    entry = K.price_entry(kb.prices, gpu.id)
-    if entry is None or entry.units.sold_as != "server":
-        return p, None
-    largest = max(entry.units.sizes)
-    if hw.count <= largest or hw.count % largest:
-        return p, None
-    nodes = hw.count // largest
-    said = note("hardware.nodes", nodes, "assume.nodes.servers", {"nodes": nodes, "per": largest, "gpu": gpu.name})
-    return p.model_copy(update={"hardware": hw.model_copy(update={"nodes": nodes})}), said
-
-
 def audit(proposal: Any, *, knowledge: str | None = None, base_dir: str | None = None,
           rules: str | None = None, fx_rate: float | None = None) -> AuditResult:
     """``fx_rate``: CNY per USD instead of the knowledge base's dated rate (``--fx-rate``)."""
@@ -576,7 +477,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     listed = listed_provider(kb, p.acquisition.provider)
     if listed is not None and listed != p.acquisition.provider:  # 'Lambda' is the price list's 'lambda'
         p = p.model_copy(update={"acquisition": p.acquisition.model_copy(update={"provider": listed})})
-    p, host = _instance_host(p, kb)
+    p, host = instance_host(p, kb)
     req = _as_requirements(p)
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built
         if host is not None:
@@ -591,8 +492,8 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
         named = [note("hardware.gpu", p.hardware.gpu, r.note_id, r.note_values)] if r.note_id else []
         notes = [*money_notes, *named, *provider_note(kb, p.acquisition.provider)]
         gpu = kb.gpus[r.id]
-        p = _systems(p, gpu, f"{where}: hardware.nodes")
-        p, servers = _servers_bought(p, gpu, kb)
+        p = systems(p, gpu, f"{where}: hardware.nodes")
+        p, servers = servers_bought(p, gpu, kb)
         if servers is not None:
             job.assumptions.append(servers)
         check_shared_host_ram(gpu, p.hardware.count, p.hardware.nodes, p.hardware.host_ram_gb,
@@ -605,7 +506,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
             check_instance_network(kb, acq.instance, hw.network, hw.count, hw.nodes, f"{where}: hardware.network")
             check_instance_host_ram(kb, acq.instance, hw.host_ram_gb, f"{where}: hardware.host_ram_gb")
         job.cloud = p.cloud  # the proposal's transfer and storage: on its bill and on every rental alternative's
-        match, basis = _matching_instance(p, job, gpu)
+        match, basis = proposal_instance(p, job, gpu)
         priced = _on_gpu(job, gpu)  # a published checkpoint this GPU's engine has no kernels for: in 16 bits, said
         proposed = evaluate(priced, gpu, hw.count, nodes=hw.nodes, network=hw.network, link=hw.link,
                             host_ram_gb=hw.host_ram_gb, unit_price=acq.unit_price_usd, hourly_usd=acq.hourly_usd,
@@ -614,7 +515,7 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
                             acquisition=acq.mode, tag="proposed:", commitment_months=commitment_months(p))
         if priced is not job:
             proposed.job = priced
-        said_net = _instance_network(p, kb, proposed) or _provider_network(p, job, gpu, proposed, match, basis)
+        said_net = instance_network(p, kb, proposed) or provider_network(p, job, gpu, proposed, match, basis)
         if said_net is not None:
             job.assumptions.append(said_net)
         # host RAM as the proposal gives it; renting, as the rented server comes (evaluate: the named instance's,
