@@ -546,6 +546,26 @@ def _catalog_ids(path: Path) -> set:
     return {m.id for m in read_po(path.open("rb")) if m.id}
 
 
+def test_no_message_call_inside_an_f_string():
+    """A _() / N_() / ngettext() call inside an f-string is extracted by pybabel on Python 3.12+ (PEP 701 tokenizes
+    the f-string's parts) but not on 3.10/3.11: the catalog would then depend on the Python that extracted it (the
+    CI run of stop 74 failed on 3.12 for 'from %(stage)s' in render/listing.py). Keep such calls outside f-strings."""
+    import ast
+
+    names = {"_", "N_", "gettext", "ngettext"}
+    found = []
+    for path in sorted((ROOT / "gpuwise").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fstring in (n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)):
+            for call in (n for n in ast.walk(fstring) if isinstance(n, ast.Call)):
+                func = call.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                literal = bool(call.args) and isinstance(call.args[0], ast.Constant)  # what pybabel can extract
+                if name in names and literal:
+                    found.append(f"{path.relative_to(ROOT)}:{call.lineno}")
+    assert found == []
+
+
 def test_pot_has_every_message_in_the_sources():
     """The extraction map (babel.cfg) covers the report's code and templates and the YAML sentences:
     rule titles, messages and fixes, and reports/messages.yaml."""

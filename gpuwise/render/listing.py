@@ -363,8 +363,13 @@ def facts(fmt: str = "text", *, lang: str = "en") -> str:
     docs = {name: _quoted(" ".join((m.__doc__ or "").split()), f) for name, m in FACT_MODELS.items()}
     widths = (22, 10, 0)
     lp, rp = ("（", "）") if f.lang == "zh" else (" (", ")")
+
+    def set_by(stage: str | None) -> str:
+        # outside an f-string: Python 3.12's tokenizer lets pybabel see a call inside one, 3.11's does not
+        return lp + f._("from %(stage)s", stage=stage) + rp if stage else ""
+
     shown = {name: [{"line": row([fname, _field_type(str(x["type"]), f), _quoted(x["description"], f)], widths,
-                                 f"{lp}{f._('from %(stage)s', stage=x['set_by'])}{rp}" if x["set_by"] else "", "  ")}
+                                 set_by(x["set_by"]), "  ")}
                     for fname, x in fields.items()]
              for name, fields in vocab.items()}
     return _fit(_env(f.lang).get_template("catalog/facts.txt.j2").render(facts=shown, docs=docs, stages=STAGES))
