@@ -575,10 +575,12 @@ def main() -> int:
                      ("serveblind32 (ids RT96-RT109)", r"RT(?=9[6-9]\b|10\d\b)"),
                      ("serveblind33 (ids RT110-RT120)", r"RT(?=11\d\b|120\b)"),
                       ("serveblind34 (ids RV..)", r"RV"),
-                      ("serveblind37 (ids RX01-RX07)", r"RX(?=0[1-7]\b)"), ("serveblind36 (ids RW..)", r"RW"),
+                      ("serveblind37 (ids RX01-RX07)", r"RX(?=0[1-7]\b)"),
+                      ("serveblind36 (ids RW01-RW12)", r"RW(?=0\d\b|1[0-2]\b)"),
                       ("serveblind40 (ids RX08-RX20)", r"RX(?=0[89]\b|1\d\b|20\b)"),
                       ("serveblind41 (ids RY01-RY20)", r"RY(?=0[1-9]\b|1\d\b|20\b)"),
                       ("serveblind42 (ids RZ01-RZ30)", r"RZ(?=0[1-9]\b|[12]\d\b|30\b)"),
+                      ("serveblind43 (ids RW13-RW30)", r"RW(?=1[3-9]\b|2\d\b|30\b)"),
                       ("serveblind38 (ids ST08-ST16, ST19)", r"ST")):
         mine = [c for c in lat_rate if re.match(ids + r"\d", c[0])]
         report(f"  of which the rows added by {who}: latency", "ms", mine, False)

@@ -306,10 +306,18 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     # after its letters: MLPerf Inference v6.0 Offline logs no row had cited, read from gbeezybez/inference_results_v6.0
     # at ab33b214: DeepSeek-R1 on CoreWeave's 64 x GB200 and 8 x GB300, Google's GB200 NVL72, NVIDIA's four GB300 NVL72
     # racks, Nebius's GB300 NVL72 and 8 x GB300; Mixtral 8x7B on HPE's 8 x B200)
-    ("SA(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids SA01-SA07 MLPerf v6.0 "
+    # (bounded to SA01-SA07: serveblind43 took SA08..)
+    ("SA(?=0[1-7]\\b)", "  of which the rows added by serveblind42 (ids SA01-SA07 MLPerf v6.0 "
      "Offline: DeepSeek-R1 on GB200 / GB300 racks and trays, Mixtral 8x7B on 8 x B200; blind figures in the validation "
      "README): throughput",
      None),
+    # the serveblind43 round (ids SA08-SA30: 2025-26 non-MLPerf sources at a stated concurrency: the SGLang cookbook's
+    # DeepSeek-V3.1 on 8 x MI300X, SGLang 0.5.7, 1k/1k, 1k/8k and 8k/1k at 16-100 clients; the vLLM recipe's
+    # Qwen3-Next-80B-A3B on 4 x B200 at 256 clients)
+    ("SA(?=0[89]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind43 (ids SA08-SA14: SGLang cookbook "
+     "DeepSeek-V3.1 on 8 x MI300X, vLLM recipe Qwen3-Next on 4 x B200; blind figures in the validation README): "
+     "throughput",
+     "  of which the rows added by serveblind43 (ids SA08-SA14): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
@@ -369,7 +377,9 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
      "README): throughput"),
     # serveblind36 (ids RW..: surajssd/llm-k8s's vLLM 0.8.3 upstream serving suite on Azure ND96asr_v4, Llama 3.3 70B
     # BF16 on 8 x A100-SXM4-40GB, TP 8 on one node and TP 4 PP 2 over two, ShareGPT 200 prompts at 1, 4 and 16/s)
-    ("RW", "  of which the rows added by serveblind36 (ids RW..; blind figures in the validation README): throughput"),
+    # (bounded to RW01-RW12: serveblind43 took RW13..)
+    ("RW(?=0\\d\\b|1[0-2]\\b)", "  of which the rows added by serveblind36 (ids RW01-RW12; blind figures in the "
+     "validation README): throughput"),
     # serveblind38 (ids ST08-ST16: the same submitters' v5.0 Server logs, loadgen's Poisson arrivals: the three MI325X
     # systems on AMD's vLLM harness, ASUSTeK's 8 x H200 SXM Llama 2 70B (Server and Interactive) and Llama 3.1 405B,
     # ASUSTeK's and Dell's 8 x H200 NVL Llama 2 70B, Dell's Interactive; ST19: Qwen3-32B BF16 on 4 x MI100 at 0.5/s)
@@ -397,4 +407,8 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # GB200 NVL72; v6.0 llama3.1-8b Interactive logs of 2 / 8 / 10 x RTX PRO 6000, 8 x B200 and 8 x B300)
     ("RZ(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids RZ01-RZ26 MLPerf v6.0 "
      "Server / Interactive and v5.1 Interactive; blind figures in the validation README): throughput"),
+    # serveblind43 (ids RW13-RW30: GPUStack's Qwen3.5-9B latency page, one H100, guidellm at a constant 1, 4, 8 and
+    # 16 requests/s over 1,000 ShareGPT requests, vLLM 0.17.1, and SGLang 0.5.9 at 8/s)
+    ("RW(?=1[3-9]\\b|2\\d\\b|30\\b)", "  of which the rows added by serveblind43 (ids RW13-RW17 GPUStack Qwen3.5-9B "
+     "on one H100 at a constant 1-16/s; blind figures in the validation README): throughput"),
 )

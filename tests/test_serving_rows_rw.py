@@ -53,7 +53,7 @@ BAND = (0.83, 1.0)
 
 
 def _rw() -> dict[str, dict]:
-    return rows_in("serving_rate.csv", "RW", 1, 30)
+    return rows_in("serving_rate.csv", "RW", 1, 12)  # RW13.. are serveblind43's
 
 
 def test_the_round_has_its_rows_and_no_more():
