@@ -487,8 +487,9 @@ def main() -> int:
     # branch decodeblind32's ids DJ.. (a new prefix: no pattern above matches it): llama.cpp discussion #15396 (the
     # gpt-oss guide, Aug-Nov 2025), llama-bench tg128 and llama-batched-bench of gpt-oss-20b / 120b MXFP4 on one RTX PRO
     # 6000 (Workstation and Max-Q), RTX 3090 / 4090 / 5090, V100 PCIe (to 32K of depth), T4, P100 and GB10
-    report("  of which the rows added at branch decodeblind32 (ids DJ..; llama.cpp #15396's gpt-oss runs, builds "
-           "6129-6830; blind figures in the README)", "t/s", [c for c in independent if re.match(r"DJ\d", c[0])], False)
+    report("  of which the rows added at branch decodeblind32 (ids DJ01-DJ17; llama.cpp #15396's gpt-oss runs, builds "
+           "6129-6830; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DJ(\d+)\b", c[0]) and int(c[0][2:].split()[0]) <= 17], False)
     # branch decodeblind33's ids DA.. (a new prefix: no pattern above matches it): people's posts about their own cards,
     # 2026: a blog's llama.cpp runs of Qwen3.5-27B Q4_K_M on one RTX 4090 (200 tokens after 1K-64K of prompt), a Show HN
     # post's Qwen3.5-122B-A10B (NVFP4 under vLLM 0.17.0 on one RTX PRO 6000, Q8_0 under llama.cpp on two) and a
@@ -512,13 +513,20 @@ def main() -> int:
              "/ vLLM on one RTX 30 / 40 / 50, PRO 6000, RX 7900 XTX, V100")):
         report(f"  of which the rows added at branch {branch} ({what}; blind figures in the README)", "t/s",
                [c for c in independent if re.match(r"DO\d", c[0]) and lo <= int(c[0][2:].split()[0]) <= hi], False)
-    # branch decodeblind38's MoE round, two id ranges (DO38-DO40, then DA09-DA30): llama-bench tg32 of gpt-oss-120b at
+    # branch decodeblind38's MoE round, two id ranges (DO38-DO40, then DA09-DA17): llama-bench tg32 of gpt-oss-120b at
     # depths 0-32768 on one GB10 (jaim12005/spark-vllm-mxfp4-docker's llama.cpp reference) and tg128 of Qwen3.6-35B-A3B
     # Q4_K_M at depths 0-163840 on one Tesla P40 under build 9283 (kennel-org/p40-long-context-bench)
-    report("  of which the rows added at branch decodeblind38 (ids DO38-DO40, DA09-DA30; MoE: gpt-oss-120b on GB10, "
+    report("  of which the rows added at branch decodeblind38 (ids DO38-DO40, DA09-DA17; MoE: gpt-oss-120b on GB10, "
            "Qwen3.6-35B-A3B on a P40, llama-bench by depth; blind figures in the README)", "t/s",
            [c for c in independent if (re.match(r"DO(\d+)\b", c[0]) and 38 <= int(c[0][2:].split()[0]) <= 40)
-            or (re.match(r"DA(\d+)\b", c[0]) and 9 <= int(c[0][2:].split()[0]) <= 30)], False)
+            or (re.match(r"DA(\d+)\b", c[0]) and 9 <= int(c[0][2:].split()[0]) <= 17)], False)
+    # branch decodeblind39's data-centre / workstation round (DA18-DA40, DJ18-DJ40 kept for it): GLM-5.2 FP8 on 8 x
+    # MI355X at batch 1 (SGLang #32570's nightly job), Qwen3.8-27B FP8 on one MI300X and NVFP4 on one RTX PRO 6000
+    # Server at 130K of context under SGLang (0xSero/local-ai-registry's speed sweeps, concurrency 1)
+    report("  of which the rows added at branch decodeblind39 (ids DA18-DA40, DJ18-DJ40; GLM-5.2 on 8 x MI355X, "
+           "Qwen3.8-27B on MI300X / RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"D[AJ](\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 40],
+           False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,

@@ -31,9 +31,9 @@ BLIND = {"DO38": -2.3, "DO39": -0.9, "DO40": 0.4, "DA09": 0.6, "DA10": 3.1, "DA1
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DO01-DO37 and DA01-DA08 are earlier rounds'
+    # this round's ids only: DO01-DO37 and DA01-DA08 are earlier rounds', DA18 on branch decodeblind39's
     out = {k: v for k, v in decode_rounds.rows("DO").items() if 38 <= int(k[2:]) <= 40}
-    out.update({k: v for k, v in decode_rounds.rows("DA").items() if 9 <= int(k[2:]) <= 30})
+    out.update({k: v for k, v in decode_rounds.rows("DA").items() if 9 <= int(k[2:]) <= 17})
     return out
 
 
