@@ -31,9 +31,13 @@ BLIND = {"H961": -21.7, "H962": -53.2, "H963": -30.8, "H964": -26.8, "H965": -34
 NETWORK = {**BLIND, "H962": -53.1, "H963": -30.5, "H965": -34.7, "H968": -76.4, "H969": -17.7, "H970": -34.3}
 # branch catalog64: the rows re-entered on the parts their tables name, gpus.yaml h100-64gb-sxm and a100-64gb-sxm
 # (64 GB, 1,600 GB/s, four GPUs a node on NVLink): a catalog fact, no model change
-NOW = {"H961": -2.5, "H962": -46.6, "H963": -17.7, "H964": -13.6, "H965": -26.6, "H966": -13.2, "H967": 296.7,
-       "H968": -74.7, "H969": -11.7, "H970": -29.7, "H971": 24.5, "H972": -5.0, "H973": -1.5, "H974": 17.5,
-       "H975": -13.0, "H976": 103.4, "H977": -44.5, "H978": -34.7}
+CATALOG64 = {"H961": -2.5, "H962": -46.6, "H963": -17.7, "H964": -13.6, "H965": -26.6, "H966": -13.2, "H967": 296.7,
+             "H968": -74.7, "H969": -11.7, "H970": -29.7, "H971": 24.5, "H972": -5.0, "H973": -1.5, "H974": 17.5,
+             "H975": -13.0, "H976": 103.4, "H977": -44.5, "H978": -34.7}
+# branch modalities65: the rows state offload none (Modalities' FSDP wrapper passes no cpu_offload at the sweep's
+# commit), so the 13B no-checkpointing lines on 8 GPUs are no longer priced with CPU offload; a condition read, no
+# model change (tests/test_modalities65.py)
+NOW = {**CATALOG64, "H967": -35.4, "H976": -37.1}
 
 STEPS = 100
 # the table line as printed: (cluster, params B, GPUs, samples/s, GradAccm, MBS, GBS, sequence, sharding, AC, MFU)

@@ -1,0 +1,90 @@
+"""Branch modalities65: the held-out Modalities rows H961-H978 state offload none, read from the framework's code at
+the sweep's commit, so H967 / H976 (13B, MBS 1 at 4,096, no activation checkpointing, 8 GPUs) are no longer priced with
+a CPU offload the framework could not do.
+
+Source: Modalities/modalities src/modalities/models/model_factory.py at aa1a3bcb (branch scaling_experiments, the
+commit that carries docs/scaling_experiments/scaling_mn5.md and scaling_leonardo.md): get_fsdp_wrapped_model builds
+``FSDP(model, auto_wrap_policy=..., mixed_precision=..., sharding_strategy=..., device_id=..., sync_module_states=...,
+use_orig_params=True)`` with no ``cpu_offload``, so PyTorch's default ``CPUOffload(offload_params=False)`` holds; no
+commit on any branch adds or removes cpu_offload under src/modalities (git log -S). The tables: MareNostrum 5 line 95
+(13B, 8 GPUs, 6.26 samples/s, GBS 8, 4,096, FULL_SHARD, AC False) and Leonardo line 46 (13B, 8 GPUs, 2.64 samples/s)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from benchmarks import accuracy_training as acc
+from gpuwise import knowledge
+
+from .test_heldout_trainblind45 import CATALOG64, IDS, NOW
+
+
+def _rows() -> dict[str, dict]:
+    with open(acc.HELDOUT_RUNS, newline="") as fh:
+        return {r["id"]: r for r in csv.DictReader(fh) if r["id"] in IDS}
+
+
+def _estimate(rid: str, conds: dict):
+    row, cond = _rows()[rid], conds[rid]
+    w = acc.with_conditions(acc.run_workload(row), cond)
+    return acc.run_estimate(w, row["gpu"], int(row["gpus"]), None, network=cond.get("network") or None)
+
+
+def test_the_rows_state_the_frameworks_offload():
+    conds = acc.run_conditions()
+    for rid in sorted(IDS):
+        assert conds[rid]["offload"] == "none", rid
+        assert "model_factory.py get_fsdp_wrapped_model at aa1a3bcb" in conds[rid]["source"], rid
+        assert acc.with_conditions(acc.run_workload(_rows()[rid]), conds[rid])["offload"] == "none"
+
+
+def test_h967_requested_layout_by_hand():
+    """The stated layout (TP1, FULL_SHARD over 8, MBS 1 x 4,096, no recompute) as gpuwise counts it, without offload:
+    13e9 x 2 B weights / 8 + 13e9 x 2 B gradients / 8 + 13e9 x 12 B (fp32 master and moments) / 8 = 26.0 GB of state;
+    activations on its own fit of a bare 13B (35 layers x 5,120, kv 1,024, ffn 17,408, vocabulary 151,936): 35 x 4,096
+    x (20 x 5,120 + 4 x 1,024 + 8 x 17,408) + 12 B x 151,936 x 4,096 (the fp32 loss) + 2 x 2 B x 5,120 x 4,096 =
+    42.78 GB; overhead 1 GiB + 5 %: 73.30 GB, over the 60.8 GB usable of 64 GB. So gpuwise still departs from the
+    stated layout (its TP2 ZeRO-2), but no longer by an offload: the activation count is what is left (README)."""
+    est = _estimate("H967", acc.run_conditions())
+    t = est.gpu.training
+    assert (t.requested_layout.offload, t.requested_layout.zero, t.requested_layout.tp) == ("none", 3, 1)
+    states = 13e9 * (2 + 2 + 12) / 8
+    act = 35 * 4096 * (20 * 5120 + 4 * 1024 + 8 * 17408) + 12 * 151936 * 4096 + 2 * 2 * 5120 * 4096
+    assert act == pytest.approx(42.784e9, rel=1e-4)
+    total = (states + act) * 1.05 + 2**30
+    assert t.requested_memory_per_gpu_bytes == pytest.approx(total, rel=1e-6)
+    assert total > est.memory.usable_per_gpu_bytes == pytest.approx(0.95 * 64e9)
+    assert t.step_terms.offload_s == 0.0 and t.layout_notation == "TP2 PP1 DP4 ZeRO-2"
+
+
+@pytest.mark.parametrize("rid,samples_s", [("H967", 6.26), ("H976", 2.64)])
+def test_step_against_the_table(rid, samples_s):
+    """Steady hours are GPUs x steps x step time, so the error is gpuwise's step over the table's (GBS 8 samples at
+    the published samples/s): MareNostrum 1.278 s, Leonardo 3.030 s a step."""
+    est = _estimate(rid, acc.run_conditions())
+    step = est.gpu.training.step_terms.step_s
+    assert (step / (8 / samples_s) - 1) * 100 == pytest.approx(NOW[rid], abs=0.1)
+
+
+def test_only_the_offloaded_rows_move(tmp_path):
+    """With offload left open (as catalog64 read the rows) the two 13B lines were priced with CPU offload (H967: 4.14 s
+    of a 5.07 s step on the host's Adam and the parameter traffic); stated none, they read -35.4% / -37.1%, and the
+    sixteen others are unchanged (their plans never offloaded)."""
+    held = acc.HELDOUT_RUNS.read_text().split("\n")
+    path = tmp_path / "rows.csv"
+    path.write_text("\n".join([held[0], *(r for r in held[1:] if r.split(",", 1)[0] in IDS)]) + "\n")
+    now_c = acc.run_conditions()
+    open_c = {k: ({**c, "offload": ""} if k in IDS else c) for k, c in now_c.items()}
+    kb = knowledge.load()
+    det: dict = {}
+    before = {lab.split()[0]: (e / m - 1) * 100
+              for lab, e, m in acc.published_run_cases(kb, path, conditions=open_c, details=det)}
+    assert det["H967"].gpu.training.step_terms.offload_s == pytest.approx(4.14, abs=0.01)
+    assert det["H967"].gpu.training.step_terms.step_s == pytest.approx(5.07, abs=0.01)
+    after = {lab.split()[0]: (e / m - 1) * 100 for lab, e, m in acc.published_run_cases(kb, path, conditions=now_c)}
+    for rid in sorted(IDS):
+        assert before[rid] == pytest.approx(CATALOG64[rid], abs=0.1), rid
+        assert after[rid] == pytest.approx(NOW[rid], abs=0.1), rid
+    assert {r for r in IDS if abs(after[r] - before[r]) > 0.05} == {"H967", "H976"}
