@@ -32,12 +32,15 @@ def _estimate(rid: str, conds: dict):
     return acc.run_estimate(w, row["gpu"], int(row["gpus"]), None, network=cond.get("network") or None)
 
 
-def test_the_rows_state_the_frameworks_offload():
+def test_the_rows_state_the_frameworks_offload_and_eager_mode():
     conds = acc.run_conditions()
     for rid in sorted(IDS):
         assert conds[rid]["offload"] == "none", rid
         assert "model_factory.py get_fsdp_wrapped_model at aa1a3bcb" in conds[rid]["source"], rid
-        assert acc.with_conditions(acc.run_workload(_rows()[rid]), conds[rid])["offload"] == "none"
+        w = acc.with_conditions(acc.run_workload(_rows()[rid]), conds[rid])
+        assert (w["offload"], w["torch_compile"]) == ("none", False)
+        # no torch.compile call under src/modalities at aa1a3bcb: the sweep trained eager
+        assert conds[rid]["torch_compile"] == "false" and "no torch.compile call" in conds[rid]["source"], rid
 
 
 def test_h967_requested_layout_by_hand():
