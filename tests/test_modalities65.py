@@ -91,3 +91,24 @@ def test_only_the_offloaded_rows_move(tmp_path):
         assert before[rid] == pytest.approx(CATALOG64[rid], abs=0.1), rid
         assert after[rid] == pytest.approx(NOW[rid], abs=0.1), rid
     assert {r for r in IDS if abs(after[r] - before[r]) > 0.05} == {"H967", "H976"}
+
+
+# scaling_mn5.md at 5644c95f, the 13B lines with AC at 8,192 (GPUs: samples/s; lines 94, 96, 98, 99, 101, 103, 105,
+# 108, 110) and the 28B line on 2,048 GPUs (line 123)
+SERIES_13B = {8: 3.21, 16: 6.41, 32: 12.76, 64: 25.62, 128: 45.98, 256: 100.04, 512: 196.74, 1024: 329.0,
+              2048: 241.79}
+LINE_28B_2048 = 297.0
+
+
+def test_h968_is_one_line_of_its_series():
+    """Per GPU the 13B series keeps 0.36-0.40 samples/s to 512 GPUs and 0.32 at 1,024, then 0.118 at 2,048, below the
+    28B line on the same GPUs (0.145) whose sample costs 2.09x the FLOPs (the table's MFU: 199.9 / 95.6 GFLOP a token
+    at 8,192): no cost that grows with the ranks or the model separates the one line. gpuwise's data-parallel term
+    over the 2,048-rank ring leaves 0.04 s of its 2.14 s step exposed."""
+    per_gpu = {n: s / n for n, s in SERIES_13B.items()}
+    assert all(0.35 < per_gpu[n] < 0.41 for n in (8, 16, 32, 64, 128, 256, 512))
+    assert per_gpu[1024] == pytest.approx(0.321, abs=0.001) and per_gpu[2048] == pytest.approx(0.118, abs=0.001)
+    assert per_gpu[2048] < LINE_28B_2048 / 2048
+    assert 2048 / SERIES_13B[2048] > 2048 / LINE_28B_2048  # 8.47 s against 6.90 s a step
+    t = _estimate("H968", acc.run_conditions()).gpu.training
+    assert t.exposed_comm_s.dp_s < 0.05 and t.step_terms.step_s == pytest.approx(2.14, abs=0.01)
