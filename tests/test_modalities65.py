@@ -112,3 +112,23 @@ def test_h968_is_one_line_of_its_series():
     assert 2048 / SERIES_13B[2048] > 2048 / LINE_28B_2048  # 8.47 s against 6.90 s a step
     t = _estimate("H968", acc.run_conditions()).gpu.training
     assert t.exposed_comm_s.dp_s < 0.05 and t.step_terms.step_s == pytest.approx(2.14, abs=0.01)
+
+
+@pytest.mark.parametrize("short,long,layers,hidden", [("H961", "H962", 32, 2560), ("H964", "H965", 32, 4096),
+                                                       ("H967", "H966", 40, 5120)])
+def test_the_mfu_column_reads_gpt3_shapes(short, long, layers, hidden):
+    """mfu.py at aa1a3bcb: FLOPs a token = 6N + 12 L T H, MFU = samples/s x T x that / (GPUs x 989e12). Two lines of
+    one size at T = 4,096 and 8,192 give L x H and then N; N is 12 L H^2 (no embedding counted) for GPT-3's 2.7B /
+    6.7B / 13B widths (Brown et al. 2020, Table 2.1). Read in the README, not entered: the vocabulary and MLP kind
+    stay unread."""
+    from .test_heldout_trainblind45 import ROWS
+
+    def per_token(rid: str) -> float:
+        _, _, gpus, sps, _, _, _, seq, _, _, mfu = ROWS[rid]
+        return mfu * 989e12 * gpus / (sps * seq)
+
+    assert (ROWS[short][7], ROWS[long][7]) == (4096, 8192)
+    lh = (per_token(long) - per_token(short)) / (12 * 4096)
+    n = (per_token(short) - 12 * lh * 4096) / 6
+    assert lh == pytest.approx(layers * hidden, rel=0.015)
+    assert n == pytest.approx(12 * layers * hidden**2, rel=0.003)
