@@ -132,3 +132,41 @@ def test_the_mfu_column_reads_gpt3_shapes(short, long, layers, hidden):
     n = (per_token(short) - 12 * lh * 4096) / 6
     assert lh == pytest.approx(layers * hidden, rel=0.015)
     assert n == pytest.approx(12 * layers * hidden**2, rel=0.003)
+
+
+MAXTEXT_IDS = [f"H{i}" for i in range(926, 931)]
+
+
+def test_maxtext_rows_state_their_configs_bf16_weights():
+    """H926-H930 (ROCm/rocm-blogs maxtext-dropless-moe): the base config at the commit the blog links,
+    AMD-AGI/maxtext-slurm configs/deepseek3-671b.gpu.yml at ad3c5245, sets weight_dtype bfloat16 (MaxText's base.yml
+    default float32 overridden) beside dcn_fsdp_parallelism 8 and ici_expert_parallelism 8: the rows state
+    mixed_precision false (bf16 weights, gradients and Adam moments, 2 + 2 + 4 B a parameter)."""
+    conds = acc.run_conditions()
+    for rid in MAXTEXT_IDS:
+        c = conds[rid]
+        assert (c["stack"], c["ep"], c["zero"], c["mixed_precision"]) == ("maxtext", "8", "3", "false"), rid
+        assert "weight_dtype bfloat16" in c["source"] and "ad3c5245" in c["source"], rid
+        assert "ASSUMPTION" not in c["source"], rid
+
+
+def test_maxtext_gradient_traffic_halves_by_hand():
+    """H927 (per-device batch 7, synthetic): in bf16 the gradients reduce-scattered over the FSDP group are the
+    weights' size (2 B a parameter), half the fp32 gradients the stack's default layout sends; the weights' gathers
+    are unchanged. gpuwise's step is bound by that traffic, so the step falls by the reduce-scatter's half."""
+    with open(acc.HELDOUT_RUNS, newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == "H927")
+    conds = acc.run_conditions()
+    got = {}
+    for mp in ("true", "false"):
+        cond = {**conds["H927"], "mixed_precision": mp}
+        w = acc.with_conditions(acc.run_workload(row), cond)
+        got[mp] = acc.run_estimate(w, row["gpu"], int(row["gpus"]), None).gpu.training
+    fp32, bf16 = got["true"].dp_traffic, got["false"].dp_traffic
+    assert fp32.gradient_bytes == pytest.approx(2 * fp32.weight_bytes) and bf16.gradient_bytes == bf16.weight_bytes
+    # the bandwidth term halves, the per-hop latency (8.5 ms) does not: 4.3 ms over the half
+    assert bf16.reduce_scatter_s == pytest.approx(fp32.reduce_scatter_s / 2, rel=2e-3)
+    assert bf16.reduce_scatter_s > fp32.reduce_scatter_s / 2
+    assert bf16.gather_s == fp32.gather_s
+    drop = got["true"].step_terms.step_s - got["false"].step_terms.step_s
+    assert drop == pytest.approx(fp32.reduce_scatter_s / 2, rel=0.01)  # 3.93 s of 17.14
