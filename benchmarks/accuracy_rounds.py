@@ -311,13 +311,20 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "Offline: DeepSeek-R1 on GB200 / GB300 racks and trays, Mixtral 8x7B on 8 x B200; blind figures in the validation "
      "README): throughput",
      None),
-    # the serveblind43 round (ids SA08-SA30: 2025-26 non-MLPerf sources at a stated concurrency: the SGLang cookbook's
+    # the serveblind43 round (ids SA08-SA14: 2025-26 non-MLPerf sources at a stated concurrency: the SGLang cookbook's
     # DeepSeek-V3.1 on 8 x MI300X, SGLang 0.5.7, 1k/1k, 1k/8k and 8k/1k at 16-100 clients; the vLLM recipe's
-    # Qwen3-Next-80B-A3B on 4 x B200 at 256 clients)
-    ("SA(?=0[89]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind43 (ids SA08-SA14: SGLang cookbook "
+    # Qwen3-Next-80B-A3B on 4 x B200 at 256 clients) (bounded to SA08-SA14: decodeblind40 took SA15..)
+    ("SA(?=0[89]\\b|1[0-4]\\b)", "  of which the rows added by serveblind43 (ids SA08-SA14: SGLang cookbook "
      "DeepSeek-V3.1 on 8 x MI300X, vLLM recipe Qwen3-Next on 4 x B200; blind figures in the validation README): "
      "throughput",
      "  of which the rows added by serveblind43 (ids SA08-SA14): latency"),
+    # the decodeblind40 round (ids SA15-SA30: 0xSero/local-ai-registry's RunPod speed sweeps at 130,048 tokens of prompt
+    # and 512 out under SGLang: Qwen3.8-27B FP8 and Ornith-1.5-35B-A3B BF16 on one MI300X (the 0.5.18 ROCm dev image),
+    # NVFP4 of both on one RTX PRO 6000 Server; each sweep's cold arm at concurrency 1 and its warm (prefix-cached) arm
+    # at 2 and 4)
+    ("SA(?=1[5-9]\\b|2\\d\\b|30\\b)", "  of which the rows added by decodeblind40 (ids SA15-SA26: local-ai-registry "
+     "sweeps at 128K, SGLang on MI300X / RTX PRO 6000 Server; blind figures in the validation README): throughput",
+     "  of which the rows added by decodeblind40 (ids SA15-SA26): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
