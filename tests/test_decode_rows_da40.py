@@ -156,14 +156,30 @@ def test_ornith_on_da19s_image_leaves_most_of_da19s_fixed_cost_unexplained(estim
     # same flags (aiter attention, --mamba-ssm-dtype bfloat16, 2,048-token chunks, up to 4 requests): the 27B's step
     # is 39.5 ms against gpuwise's 12.5, the 35B-A3B's 10.3 against 5.7. Carried over by layers (64 against 40), by
     # Gated-DeltaNet layers (48 / 30) or by attention layers (16 / 10), the 35B-A3B's 4.7 ms above its estimate is
-    # 7.5 ms of the 27B's: two thirds of DA19's 27 ms remain, a cost of the 27B's own path on this stack (its FP8
-    # dense weights are the difference the rows name) rather than of the hybrid's layers or the image
+    # 7.5 ms of the 27B's: two thirds of DA19's 27 ms are not a cost a layer of the hybrid or of the image; they are
+    # the 27B's own path (its FP8 dense weights are the difference the recipes name) or a cost in proportion to the
+    # bytes a step reads (the next test)
     da19_step, da21_step = 1000 / 25.3, 1000 / 96.8
     est19, est21 = 1000 / estimated["DA19"][0], 1000 / estimated["DA21"][0]
     extra19, extra21 = da19_step - est19, da21_step - est21
     assert 26 < extra19 < 28 and 4 < extra21 < 5.5
     for scale in (64 / 40, 48 / 30, 16 / 10):
         assert extra21 * scale < extra19 / 2
+
+
+def test_both_mi300x_steps_are_the_same_multiple_of_their_byte_floor():
+    # what a step must read at the MI300X's 5,300 GB/s at the mean context (130,048 + 256 tokens): DA19, 26.9 GB of
+    # FP8 weights and 64 KiB a token of 16-bit cache (test_decode_rows_da39: 6.69 ms); DA21, Ornith's 3.455 B active
+    # parameters in BF16 (catalog qwen3.5-35b-a3b active_params_b) and 10 attention layers x 2 KV heads x 256 x 2 x 2
+    # bytes = 20 KiB a token (its 30 Gated-DeltaNet layers' fixed state, ~0.1 GB, left out). The measured steps are
+    # 5.9 and 5.7 times these floors: one multiple of the bytes, where a fixed cost a step would set them apart (27 ms
+    # above gpuwise's estimate against 4.7)
+    ctx = PROMPT + OUTPUT // 2
+    floor19 = (26.9e9 + 64 * 1024 * ctx) / 5300e9
+    floor21 = (3.455e9 * 2 + 10 * 2 * 256 * 2 * 2 * ctx) / 5300e9
+    assert floor19 * 1e3 == pytest.approx(6.69, abs=0.01) and floor21 * 1e3 == pytest.approx(1.81, abs=0.01)
+    m19, m21 = (1 / 25.3) / floor19, (1 / 96.8) / floor21
+    assert m19 == pytest.approx(5.9, abs=0.05) and m21 == pytest.approx(5.7, abs=0.05)
 
 
 def test_the_serving_rows_are_estimated_within_their_band(kb, tmp_path):
