@@ -37,7 +37,7 @@ BLIND = {"DA01": 19.2, "DA02": 23.6, "DA03": 20.1, "DA04": 21.4, "DA05": 24.9, "
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DA09-DA17 are decodeblind38's, DA18-DA40 decodeblind39's
+    # this round's ids only: DA09-DA17 are decodeblind38's, DA18-DA20 decodeblind39's, DA21-DA40 decodeblind40's
     return {k: v for k, v in decode_rounds.rows("DA").items() if int(k[2:]) <= 8}
 
 
