@@ -127,10 +127,12 @@ def test_the_rack_billed_for_64_gb200_is_judged_whole_and_chosen(tmp_path):
 
 
 def test_a_cap_below_the_rack_keeps_the_count_billed_whole(tmp_path):
-    # guard: max_gpus 64 rules 72 out; 64 stay the answer, billed 72, and FEE-RENT-STEP-CHOSEN says so
+    # guard: max_gpus 64 rules 72 out; 64 stay the answer, billed 72, and FEE-RENT-STEP-CAPPED says so (wording65:
+    # FEE-RENT-STEP-CHOSEN's fix, to size the job to whole racks, is where the cap allows the rack)
     d = _recommend(tmp_path, FT70 % 64)
     assert d["recommendation"]["count"] == 64 and 72 not in {c["count"] for c in d["candidates"]}
-    assert any(f["rule"] == "FEE-RENT-STEP-CHOSEN" for f in d["findings"])
+    assert any(f["rule"] == "FEE-RENT-STEP-CAPPED" for f in d["findings"])
+    assert not any(f["rule"] == "FEE-RENT-STEP-CHOSEN" for f in d["findings"])
     assert not any(t["rule"] == "TCO-RENT-STEP-FILLED" for t in d["trace"])
 
 

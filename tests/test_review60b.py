@@ -54,20 +54,21 @@ def test_a_recommendation_billed_in_whole_steps_says_so_as_the_audit_does():
     """64 GB200 for a 70B pretrain (tests/data/review60): CoreWeave rents GB200 NVL72 in whole racks (clouds.yaml
     step_gpus 72), so ceil(64 / 72) x 72 = 72 GPUs are billed: $10.50 x 72 a GPU-hour. The Cost line said it, no
     finding did, while the audit of a rental in steps warns (FEE-RENT-STEP). FEE-RENT-STEP-CHOSEN now says it of the
-    answer in the same words; the audit's proposal keeps FEE-RENT-STEP alone."""
+    answer in the same words; the audit's proposal keeps FEE-RENT-STEP alone. (wording65: this file's max_gpus 64 is
+    below the 72 billed, so the finding is FEE-RENT-STEP-CAPPED, the same message with a fix that names the cap.)"""
     d = _json("recommend", GB200_REC)
     assert d["recommendation"]["count"] == 64
-    (f,) = [f for f in d["findings"] if f["rule"] == "FEE-RENT-STEP-CHOSEN" and f["candidate"] == "gb200x64:rent"]
+    (f,) = [f for f in d["findings"] if f["rule"] == "FEE-RENT-STEP-CAPPED" and f["candidate"] == "gb200x64:rent"]
     assert f["severity"] == "warning" and f["evidence"]["gpus_paid"] == -(-64 // 72) * 72
     assert f["message"] == ("64 x NVIDIA GB200 (per Blackwell GPU, NVL72) rented from coreweave: it rents them only in "
                             "whole steps of 72, so 72 GPUs are billed and the job uses 64")
     brief = _flat(_ask("recommend", GB200_REC)[1])
-    assert "[warning] FEE-RENT-STEP-CHOSEN: 64 × NVIDIA GB200" in brief
+    assert "[warning] FEE-RENT-STEP-CAPPED: 64 × NVIDIA GB200" in brief
     a = _json("audit", GB200_100)
     rules = [x["rule"] for x in a["findings"]]
     assert "FEE-RENT-STEP" in rules and "FEE-RENT-STEP-CHOSEN" not in rules
     audit_step = next(x for x in a["findings"] if x["rule"] == "FEE-RENT-STEP")
-    assert audit_step["template"] == f["template"] and audit_step["fix_template"] == f["fix_template"]
+    assert audit_step["template"] == f["template"] and "constraints.max_gpus is 64" in f["fix"]
 
 
 def test_a_purchase_short_of_host_ram_says_so_beside_its_price():

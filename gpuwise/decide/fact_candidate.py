@@ -150,6 +150,13 @@ class CandidateFact(FactModel):
     layer_host_wait_share: float = _f("training a dense model on a stack whose layers launch their kernels from "
                                       "Python (runtime.yaml training.dense_layer_host): share of a step its layers "
                                       "wait for those launches (0 otherwise)")
+    gpus_wait: str = _f("'the GPU waits' of one GPU, 'the GPUs wait' of several, in words (CMP-*-HOST-WAIT)")
+    gpus_wait_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    tp_gpus: str = _f("a model copy's tensor-parallel GPUs with their noun, '1 GPU' or '4 GPUs', in words")
+    tp_gpus_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    kv_sequences: str = _f("max_concurrent_sequences with its noun, '1 sequence' or '12 sequences', in words ('0 "
+                           "sequences' training)")
+    kv_sequences_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     micro_batch: int = _f("training: the micro-batch the workload states (workload.batch_size) where its layout "
                           "takes a measure the user left open to fit (micro_batch_measure) and a smaller one fits "
                           "without it (micro_batch_alt); 0 otherwise")
@@ -242,6 +249,7 @@ class CandidateFact(FactModel):
     has_budget: bool = _f("a budget applies")
     break_even_month: float = _f("month from which owning beats renting around the clock (-1 never/unknown)")
     project_months: float = _f("project length, months")
+    max_gpus: int = _f("the most GPUs the user allows (constraints.max_gpus, 64 when not given)")
     owned_months: float = _f("months a purchase is owned and resold after: the project's, or a longer run's")
     rent_span: str = _f("what the rental is priced over, in words: the run's billed hours, the committed term or "
                         "the project's months")

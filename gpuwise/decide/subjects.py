@@ -102,6 +102,8 @@ def _job_part(job: Job) -> dict[str, Any]:
             **SVR.targets(w),
             "budget_usd": _n(c.budget_usd), "has_budget": c.budget_usd is not None,
             "project_months": c.project_months,
+            # the count a rental billed in whole steps may grow to (FEE-RENT-STEP-CHOSEN / -CAPPED, review62)
+            "max_gpus": c.max_gpus,
         }
     return got
 
@@ -395,9 +397,26 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
                     pin_gpus=span(job))
     _off_stack(job, fact)
     fact.update(_buy_ram_said(fact))
+    fact.update(_counted(fact))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
+
+
+def counted(name: str, n: float, one: str, many: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A count and its noun (or verb) worded for one or for several, as a field and its parts (``name``,
+    ``name_phrases``): a rule's template cannot choose its plural (review62: 'the GPUs wait' of one GPU)."""
+    parts: tuple[Phrase, ...] = (("", one if round(n) == 1 else many, {"n": n, **(values or {})}),)
+    return {name: phrase_text(parts), f"{name}_phrases": phrase_json(parts)}
+
+
+def _counted(fact: dict[str, Any]) -> dict[str, Any]:
+    """The candidate's counts its rules say beside a noun: its GPUs waiting on the host (CMP-*-HOST-WAIT), a model
+    copy's GPUs (CMP-NO-ROOM-TO-SERVE) and the sequences its KV cache holds (SRV-LOAD-BEYOND-KV)."""
+    return {**counted("gpus_wait", fact["count"], "wait.gpu", "wait.gpus"),
+            **counted("tp_gpus", fact["tp"], "n.gpu", "n.gpus"),
+            **counted("kv_sequences", max(0.0, fact.get("max_concurrent_sequences", -1.0)), "n.sequence",
+                      "n.sequences")}
 
 
 def _buy_ram_said(fact: dict[str, Any]) -> dict[str, Any]:

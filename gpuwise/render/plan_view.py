@@ -578,8 +578,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             _("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
               as_of=info.as_of if info else ""))
     # the solver's counts grouped as every other count (review55: '1031 variables')
-    solved = {"name": r.solver.name, "status": r.solver.status, "vars": local.num(r.solver.variables, 0),
-              "rows": local.num(r.solver.rows, 0)}
+    # the model's size by count, singular where one ('1 constraints' of a plan with one rented run, review62)
+    solved = {"name": r.solver.name, "status": r.solver.status, "size": local.sep.join([
+        local.ngettext("%(x)s variable", "%(x)s variables", r.solver.variables, x=local.num(r.solver.variables, 0)),
+        local.ngettext("%(x)s constraint", "%(x)s constraints", r.solver.rows, x=local.num(r.solver.rows, 0))])}
     vm = {
         "title": local.ngettext("GPU plan for %(n)s month", "GPU plan for %(n)s months", r.horizon_months),
         "html_lang": HTML_LANG[local.lang],
@@ -613,14 +615,14 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         # the brief's solver line, the defaults' note after it where it stands alone: one sentence after another as
         # the language joins them (review54: zh read '171 个约束。 完整报告列出了', the template's own space)
         "solver_short": local.join([
-            _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.", **solved),
+            _("Solved with %(name)s (%(status)s): %(size)s.", **solved),
             local.ngettext("The full report lists the %(n)s default the workloads took.",
                            "The full report lists the %(n)s defaults the workloads took.", len(took))
             if took and len(took) == len(r.assumptions) else ""]),
         # no GPU type left to the program (only unpriced ones, a GB10): the short line, not 'GPU types .'
-        "solver": _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints, GPU types %(types)s.",
+        "solver": _("Solved with %(name)s (%(status)s): %(size)s, GPU types %(types)s.",
                     **solved, types=local.sep.join(r.solver.gpu_types)) if r.solver.gpu_types else
-        _("Solved with %(name)s (%(status)s): %(vars)s variables, %(rows)s constraints.", **solved),
+        _("Solved with %(name)s (%(status)s): %(size)s.", **solved),
         "charts": charts(r, local, figures, whole) if fmt == "html" else {},
     }
     return vm
