@@ -107,7 +107,9 @@ def test_64_users_on_r1_fp8_8xh20_96gb_are_said_to_wait():
     assert held == 8
     w = rules["SRV-LOAD-BEYOND-KV"]
     assert w["severity"] == "warning"
-    assert 1 <= w["values"]["max_concurrent_sequences"] <= held and w["values"]["load_sequences"] == 64
+    # the count the KV cache holds is a condition's, beside its words (wording65: kv_sequences, '7 sequences')
+    assert 1 <= w["evidence"]["max_concurrent_sequences"] <= held and w["values"]["load_sequences"] == 64
+    assert w["values"]["kv_sequences"] == f"{round(w['evidence']['max_concurrent_sequences'])} sequences"
     assert w["values"]["ttft_ms"] > 60_000  # 57 waiting behind 7 slots of ~1,000 tokens at ~17 ms each
     _, text = _ask("recommend", str(Q / "q63-r1-fp8-8xh20-96-c64-recommend.yaml"))
     flat = " ".join(text.split())

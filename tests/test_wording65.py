@@ -112,3 +112,35 @@ def test_the_plans_solver_line_counts_one_constraint_in_the_singular():
     assert f"{n} variables, 1 constraint, GPU types gb200." in brief and "1 constraints" not in brief
     zh = _flat(_ask("plan", PLAN, "--lang", "zh")[1])
     assert f"{n} 个变量，1 个约束，GPU 类型 gb200。" in zh
+
+
+SERIAL_CASE = "tests/rules/USED-SERIAL-NOT-IN-REPORT/input.yaml"  # one P100's report, a serial one digit off
+ONE_USED = "tests/data/wording65/audit-one-used-3090.yaml"
+OWNED_ONE = "tests/data/wording65/plan-one-owned-4090-past-warranty.yaml"
+
+
+def test_a_one_gpu_report_and_one_used_card_read_alike_of_one():
+    """The bundled USED-SERIAL-NOT-IN-REPORT case's report holds one GPU (tests/data/nvidia_smi/netdata_tesla-p100.xml):
+    it read '(1 GPUs)'. One used RTX 3090 bought with no report read '1 used ... cards, 0 with an nvidia-smi record:
+    the others are unchecked'. Both are now worded for any count, the count as a label."""
+    d = _json("audit", SERIAL_CASE)
+    (f,) = _found(d, "USED-SERIAL-NOT-IN-REPORT")
+    assert f["evidence"]["serial_in_report"] == 0 and "(GPUs in the report: 1)" in f["message"]
+    assert "1 GPUs" not in f["message"]
+    d = _json("audit", ONE_USED)
+    (f,) = _found(d, "USED-NO-INSPECTION")
+    assert f["evidence"]["count"] == 1 and f["evidence"]["inspected_cards"] == 0
+    assert f["message"] == ("Cards bought used: 1 x NVIDIA GeForce RTX 3090 24GB, 0 of them with an nvidia-smi record; "
+                            "a card without one is unchecked")
+    zh = "".join(_ask("audit", ONE_USED, "--lang", "zh", "--detail", "full")[1].split())
+    assert "二手购买的卡：1×NVIDIAGeForceRTX309024GB，其中0块有nvidia-smi记录" in zh
+
+
+def test_one_owned_card_in_a_one_month_plan_past_its_warranty():
+    """One RTX 4090 bought 2022-11 with a 3-year warranty (tco.yaml warranty_years_consumer: GIGABYTE's 3 years) ended
+    2025-11; the one-month plan read 'The 1 owned ... are past', 'the plan's 1 months', 'counts on all 1'."""
+    d = _json("plan", OWNED_ONE)
+    (f,) = _found(d, "PLAN-OWNED-PAST-WARRANTY")
+    assert f["message"].startswith("1 x NVIDIA GeForce RTX 4090 24GB owned, bought 2022-11: out of the maker's "
+                                   "3-year warranty since 2025-11, so a card that fails in the plan's 1 month is")
+    assert "1 months" not in f["message"] and "all 1" not in f["message"]
