@@ -144,3 +144,21 @@ def test_one_owned_card_in_a_one_month_plan_past_its_warranty():
     assert f["message"].startswith("1 x NVIDIA GeForce RTX 4090 24GB owned, bought 2022-11: out of the maker's "
                                    "3-year warranty since 2025-11, so a card that fails in the plan's 1 month is")
     assert "1 months" not in f["message"] and "all 1" not in f["message"]
+
+
+ONE_SEQ = "tests/data/wording65/recommend-8b-128k-l40s.yaml"
+
+
+def test_the_recommendations_capacity_and_its_chart_count_one_sequence_and_one_request():
+    """Llama 3.1 8B on one L40S, one 128k-token request: memory holds one sequence beside the weights (the audit of the
+    same shape, tests/data/wording65/audit-8b-128k-one-l40s.yaml, holds 1 too). The Capacity row read 'memory holds
+    1 sequences at once', the serving chart's text '1 requests at once ... 1 sequences'."""
+    d = _json("recommend", ONE_SEQ)
+    sv = d["recommendation"]["serving"]
+    assert sv["max_concurrent_sequences"] == 1 and sv["concurrency"] == 1
+    full = _flat(_ask("recommend", ONE_SEQ, "--detail", "full")[1])
+    assert "memory holds 1 sequence at once; at most" in full and "1 sequences" not in full
+    html = _ask("recommend", ONE_SEQ, "--format", "html", "--detail", "full")[1]
+    assert "at 1 request at once (the load); memory holds 1 sequence, beyond which" in html
+    zh = _flat(_ask("recommend", ONE_SEQ, "--lang", "zh", "--detail", "full")[1])
+    assert "显存最多同时容纳 1 个序列" in zh

@@ -208,10 +208,14 @@ class ChartsView(CostChartView):
         rows = [[f.num(p["concurrency"], 0), f.num(p["throughput"], 0), f.seconds(p["tpot_s"]), f.seconds(p["ttft_s"])]
                 for p in geo["table"]]
         fw = FRAMEWORK_NAMES.get(sv.framework, sv.framework)
-        alt = self._("With %(framework)s: %(tps)s output tokens/s at %(n)s requests at once (the load); memory holds "
-                     "%(max)s sequences, beyond which requests wait and the time to the first token grows.",
-                     framework=fw, tps=f.num(sv.throughput_tokens_per_s, 0), n=f.num(sv.concurrency, 0),
-                     max=f.num(sv.max_concurrent_sequences, 0))
+        # each count with its own noun, one in the singular (wording65): the load, then what memory holds
+        alt = self._("With %(framework)s: %(tps)s output tokens/s at %(load)s at once (the load); memory holds "
+                     "%(held)s, beyond which requests wait and the time to the first token grows.",
+                     framework=fw, tps=f.num(sv.throughput_tokens_per_s, 0),
+                     load=f.ngettext("%(x)s request", "%(x)s requests", round(sv.concurrency),
+                                     x=f.num(sv.concurrency, 0)),
+                     held=f.ngettext("%(x)s sequence", "%(x)s sequences", round(sv.max_concurrent_sequences),
+                                     x=f.num(sv.max_concurrent_sequences, 0)))
         return {"geo": geo, "narrow": small, "id": "chart-serving",
                 "title": self._("Throughput and latency against requests served at once"),
                 "desc": alt, "alt": alt, "x_title": self._("Requests served at once (log scale)"),

@@ -348,11 +348,17 @@ class RecommendView(StepsView, ChartsView):
                 "requests in flight: %(n)s; %(tps)s output tokens/s in total; the first token after %(ttft)s, "
                 "then one every %(tpot)s per request", n=f.num(sv.concurrency, 0),
                 tps=f.num(sv.throughput_tokens_per_s, 0), ttft=f.seconds(sv.ttft_s), tpot=f.seconds(sv.tpot_s))],
-            [self._("Capacity"), self._(
-                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s within latency limits")
-                if sv.targets.max_ttft_ms or sv.targets.max_tpot_ms else
-                N_("memory holds %(n)s sequences at once; at most %(tps)s output tokens/s"),
-                n=f.num(sv.max_concurrent_sequences, 0), tps=f.num(sv.max_throughput_tokens_per_s, 0))],
+            # one sequence in the singular (wording65: 'memory holds 1 sequences at once' of a 128k context)
+            [self._("Capacity"), f.ngettext(
+                "memory holds %(x)s sequence at once; at most %(tps)s output tokens/s within latency limits",
+                "memory holds %(x)s sequences at once; at most %(tps)s output tokens/s within latency limits",
+                round(sv.max_concurrent_sequences), x=f.num(sv.max_concurrent_sequences, 0),
+                tps=f.num(sv.max_throughput_tokens_per_s, 0))
+             if sv.targets.max_ttft_ms or sv.targets.max_tpot_ms else f.ngettext(
+                "memory holds %(x)s sequence at once; at most %(tps)s output tokens/s",
+                "memory holds %(x)s sequences at once; at most %(tps)s output tokens/s",
+                round(sv.max_concurrent_sequences), x=f.num(sv.max_concurrent_sequences, 0),
+                tps=f.num(sv.max_throughput_tokens_per_s, 0))],
         ]
         best = sv.best_layout
         if best.higher_peak:
