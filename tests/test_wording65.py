@@ -162,3 +162,15 @@ def test_the_recommendations_capacity_and_its_chart_count_one_sequence_and_one_r
     assert "at 1 request at once (the load); memory holds 1 sequence, beyond which" in html
     zh = _flat(_ask("recommend", ONE_SEQ, "--lang", "zh", "--detail", "full")[1])
     assert "显存最多同时容纳 1 个序列" in zh
+
+
+P4DE_MONTH = "tests/data/review62/audit-p4de-2xa100-1-month.yaml"  # acquisition.months: 1, no project_months
+
+
+def test_a_one_month_acquisition_is_one_month_in_the_assumption():
+    """The project's length taken from acquisition.months: 1 read 'the project runs the 1 months of the proposal's
+    acquisition.months'; it is said with the months format ('1 month', zh '1 个月')."""
+    full = _flat(_ask("audit", P4DE_MONTH, "--detail", "full")[1])
+    assert "the project runs the 1 month of the proposal's acquisition.months" in full and "1 months" not in full
+    zh = "".join(_ask("audit", P4DE_MONTH, "--detail", "full", "--lang", "zh")[1].split())
+    assert "项目周期为提案acquisition.months所写的1个月" in zh
