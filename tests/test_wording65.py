@@ -174,3 +174,15 @@ def test_a_one_month_acquisition_is_one_month_in_the_assumption():
     assert "the project runs the 1 month of the proposal's acquisition.months" in full and "1 months" not in full
     zh = "".join(_ask("audit", P4DE_MONTH, "--detail", "full", "--lang", "zh")[1].split())
     assert "项目周期为提案acquisition.months所写的1个月" in zh
+
+
+COPIES_CASE = "tests/rules/SRV-COPIES-BEYOND-RATE/input.yaml"  # 4 copies of one H100, one copy serves 5 requests/s
+
+
+def test_the_copies_a_rate_needs_read_alike_of_one_gpu_copies():
+    """SRV-COPIES-BEYOND-RATE's bundled case: one copy of one H100 keeps 5 requests/s within p95 1 s / 50 ms, so the
+    fix's product is 1 x 1; it read '(1 x 1 GPUs: hardware.count)', now the product as hardware.count's label."""
+    d = _json("audit", COPIES_CASE)
+    (f,) = _found(d, "SRV-COPIES-BEYOND-RATE")
+    assert f["values"]["copies_for_rate"] == 1 and f["values"]["copy_gpus"] == 1
+    assert "(hardware.count: 1 x 1, the copies times a copy's GPUs)" in f["fix"] and "1 GPUs" not in f["fix"]
