@@ -441,6 +441,8 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                           "(buy_unavailable_reason is what rules show)",
         "rent_term_why_phrases": _parts("rent_term_why"), "copies_needed_phrases": _parts("copies_needed"),
         "copies_spare_phrases": _parts("copies_spare"), "strategy_phrases": _parts("strategy"),
+        "gpus_wait_phrases": _parts("gpus_wait"), "kv_sequences_phrases": _parts("kv_sequences"),
+        "tp_gpus_phrases": _parts("tp_gpus"),
         "attention_backend_reason_phrases": "the reason's parts, for the report's language "
                                             "(attention_backend_reason is what rules show)",
         "attention_backend_devices": _HOUSE + " (the backend's makers and generations; the built-in rule shows "
