@@ -35,7 +35,7 @@ def test_mi355x_fp8_experts_run_at_the_kernel_rate(kb, accuracy):
 
 @pytest.mark.parametrize(("precision", "gpu", "framework"), [
     ("fp4", "mi355x", "sglang"),   # MXFP4 experts: aiter's FP4 MoE kernels, not read
-    ("fp8", "mi300x", "sglang"),   # CDNA3: the TP 8 shape has no gfx942 row in the table read
+    ("fp8", "mi300x", "vllm"),     # CDNA3 under vLLM (its own entry: tests/test_serving_aiter_moe_rate_cdna3.py)
     ("fp8", "mi355x", "vllm"),     # vLLM's ROCm build: AITER off by default (the Triton kernel)
 ])
 def test_others_keep_the_precision_rate(kb, accuracy, precision, gpu, framework):
