@@ -13,12 +13,12 @@ What they say, by hand:
   13.926 s = 503.3 tok/s (published 503.32); the run held 13.74 requests in flight on average, not 16 (its last
   requests end one by one), where gpuwise's closed loop holds 16 throughout;
 - the mean TTFT is a tail: 80 x (532.32 - 147.69) ms = 30.8 s above the median, 1.92 s for each of the first wave's 16
-  requests, against gpuwise's 147 ms for that wave (burst_ttft); the P99 (1,978 ms) and the max ITL (1,193 ms) put it
+  requests, against gpuwise's 201 ms for that wave (burst_ttft); the P99 (1,978 ms) and the max ITL (1,193 ms) put it
   in a few seconds at the run's start, as the concurrency-1 run's one ~41 s first request does (10 x (4,528.94 -
   385.23) ms): a server warming up, not a prefill priced short;
 - a prefill forward beside the decodes: SGLang 0.5.7 runs a prefill batch alone (enable_mixed_chunk False) and outside
   CUDA graphs, so gpuwise prices a 496-token prompt at the host's launch time, 1,488 kernels x 85 us + 300 us =
-  126.8 ms (its GPU work is 39 ms); a decoding request that meets one waits it beside its own step, 25.0 + 126.8 =
+  126.8 ms (its GPU work is 42 ms); a decoding request that meets one waits it beside its own step, 25.0 + 126.8 =
   151.8 ms, at or above the ITLs that hold such pauses (CK01's P99 ITL 125.10 ms; CK02's P95 / P99 143.10 / 150.46):
   the prompt side is not short;
 - so the TTFT's miss weighs (532.32 - 183.0) / 13,925.95 = 2.5% of a request's life: it cannot carry the row's +11%
@@ -62,7 +62,7 @@ def test_the_prefill_forward_by_hand(ck01):
     pre = LD.prefill_seconds(job, eng, s.replica, 496, 248)
     assert pre == pytest.approx(kernels * 85e-6 + 300e-6, rel=1e-9)  # 126.8 ms: the launches bind
     gpu = ST.seconds_of(ST.consts(job, eng, s.replica), 0.0, 496, 0.0, 248)
-    assert gpu < 0.32 * pre  # its GPU work, 39 ms
+    assert gpu < 0.34 * pre  # its GPU work, 42.4 ms (39 before the CDNA 3 fused-MoE rate, branch mi300prefill65)
     paused_itl = s.load.decode_step + pre  # a decoding request that meets a prefill forward
     assert paused_itl >= 125.10e-3  # the page's P99 ITL (CK01): gpuwise's pause is not short
     assert paused_itl == pytest.approx(151.8e-3, abs=0.5e-3)
@@ -73,7 +73,9 @@ def test_the_mean_ttft_is_the_first_wave_tail(ck01):
     excess = 80 * (532.32 - 147.69) / 16  # ms above the median, over the first wave's 16 requests
     assert excess == pytest.approx(1923.2, abs=0.1)
     wave = SV.burst_ttft(job, s.engine, s.replica, 16)
-    assert wave * 1e3 < excess / 10  # gpuwise's first wave: one prefill of ~7.9k tokens, 147 ms
+    # gpuwise's first wave: one prefill of ~7.9k tokens, 201 ms (147 before the CDNA 3 fused-MoE rate, branch
+    # mi300prefill65): still under a ninth of the excess a request of that wave carries
+    assert wave * 1e3 < excess / 9
     cold = 10 * (4528.94 - 385.23) / 1e3  # s above the median in the concurrency-1 run: its one cold request
     assert cold == pytest.approx(41.4, abs=0.1)
 

@@ -1,6 +1,6 @@
 """SGLang's ROCm build on CDNA 3 runs DeepSeek's block-FP8 experts on aiter's fused MoE at its own rate on
 prompt-sized batches (serving.yaml sglang ``architecture_overrides.cdna3``: moe_gemm_fraction 0.235 for FP8 experts).
-Source: ROCm/aiter aiter/configs/tuned_fmoe.csv (rows from pull request #1081, Nov 2025; unchanged at e4048607),
+Source: ROCm/aiter aiter/configs/tuned_fmoe.csv (rows from pull request #1081, Nov 2025; still there at e4048607),
 cu_num 80 (an 80-CU gfx942 part, the MI308X; float8_e4m3fnuz is gfx942's FP8), model_dim 7168, inter_dim 256
 (DeepSeek's 2,048 over TP 8), 256 experts, top 8, SiLU, per-1x128 FP8, doweight_stage1 0: stage 1 557.7338 us + stage 2
 556.9381 us = 1,114.6719 us at 1,024 tokens, the table's tflops 80.92; at 512 tokens 709.6144 us (63.55). The rows at
