@@ -19,10 +19,13 @@ MI300X_BF16 = 1307.4e12  # gpus.yaml mi300x peaks.bf16 (dense); the MI325X's is 
 MI300X_FP8 = 2614.9e12
 
 
-def _consts(kb, gpu: str = "mi300x", precision: str = "fp8", framework: str = "sglang", model: str = "deepseek-v3"):
+def _consts(kb, gpu: str = "mi300x", precision: str = "fp8", framework: str = "sglang", model: str = "deepseek-v3",
+            aiter: bool | None = None):
     w = {"task": "inference", "model": model, "precision": precision, "framework": framework,
          "framework_version": "0.5.7" if framework == "sglang" else None, "prompt_tokens": 8192, "output_tokens": 1,
          "concurrent_requests": 1, "parallelism": {"tp": 8, "pp": 1}}
+    if aiter is not None:
+        w["rocm_aiter"] = aiter
     job = resolve(Requirements.model_validate({"workload": w}), kb)
     s = SV.choose(job, kb.gpus[gpu], 8)
     assert s.replica.layout.tp == 8 and s.replica.layout.ep == 1
@@ -78,3 +81,12 @@ def test_an_8192_token_prefill_pays_its_experts_at_the_kernel_rate(kb):
     without = _parts(c, 0.0, 8192.0, 0.0, 4096.0)
     assert with_rate[0] - without[0] == pytest.approx(at_kernel - at_dense, rel=1e-6)
     assert with_rate[2:4] == without[2:4]  # attention and communication unchanged
+
+
+@pytest.mark.parametrize("gpu", ["mi300x", "mi355x"])
+def test_aiter_off_keeps_the_precision_rate(kb, gpu):
+    """The CDNA 3 and CDNA 4 readings are aiter's fused MoE: a job that states SGLANG_USE_AITER=0 (``rocm_aiter:
+    false``) runs SGLang's Triton fused MoE, which neither timed, so its experts keep the precision's rate; stating
+    AITER on changes nothing (the image's default)."""
+    assert _consts(kb, gpu, aiter=False).moe_rate == float("inf")
+    assert _consts(kb, gpu, aiter=True).moe_rate == _consts(kb, gpu).moe_rate < float("inf")

@@ -239,7 +239,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         expert_tile=expert_tile_rows(job, fw, gpu, fmt, weight_format, method),
         moe_rate=w4a16_experts(job, fmt, weight_format, peak_tflops(gpu, "bf16") * 1e12 * eff, block_fp8_gemm_rate(
             job, gpu, rel, fmt, weight_format, method, compute, weight_only,
-            moe_rate(gpu, (chip, ao, mo, vo, rel), fmt), experts=True)), kv_bytes=kv_b,
+            moe_rate(gpu, (chip, ao, mo, vo, rel), fmt, getattr(w, "rocm_aiter", None)), experts=True)), kv_bytes=kv_b,
         max_batch=max_batch, batch_cap=max(max_batch, mb.limit or max_batch),
         chunk=step_budget(job, fw, gpu),
         usable=cap * usable_share(job, gpu),
@@ -447,15 +447,15 @@ def moe_bandwidth(fmt: str, dense: float, overrides: tuple[Any, ...]) -> float:
     return dense
 
 
-def moe_rate(gpu: Gpu, overrides: tuple[Any, ...], fmt: str = "") -> float:
+def moe_rate(gpu: Gpu, overrides: tuple[Any, ...], fmt: str = "", aiter: bool | None = None) -> float:
     """FLOP/s per GPU of the build's fused-MoE kernel on prompt-sized batches: ``moe_gemm_fraction`` (the first
-    override that sets it) of the GPU's 16-bit dense peak; infinite where none does (the expert GEMMs then run at
-    the precision's rate like any other). Measured on the kernel's own benchmark, it bounds the experts' math from
-    below (step: the larger of the tile-padded GEMMs at the usual rate and the routed rows at this one)."""
+    override that sets it) of the GPU's 16-bit dense peak; infinite where none does, or on an AMD GPU whose job says
+    AITER is off (``aiter`` False; AMD's readings are aiter's fused MoE): the experts then run at the precision's rate.
+    It bounds the experts' math from below (step: the tile-padded GEMMs at the usual rate or the rows at this one)."""
     for o in overrides:
         frac = getattr(o, "moe_gemm_fraction", None) if o is not None else None
-        if frac is not None:  # a reading of some expert formats only (moe_gemm_formats) leaves the others uncapped
-            kept = getattr(o, "moe_gemm_formats", None)
+        if frac is not None and not (aiter is False and gpu.vendor == "amd"):  # AMD's figures are aiter's kernel's
+            kept = getattr(o, "moe_gemm_formats", None)  # a reading of some expert formats leaves the others uncapped
             return peak_tflops(gpu, "bf16") * 1e12 * float(frac) if not kept or fmt in kept else float("inf")
     return float("inf")
 
