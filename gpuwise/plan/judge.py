@@ -194,25 +194,34 @@ def _offloaded_runs(pl: Any, ex: Extracted, acquisition: str) -> list[tuple[str,
 
 
 def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
-    """The dated prices the purchases rest on -- each GPU type's price and the tco.yaml host share around its cards
-    -- as price facts, so the data-freshness rules (DATA-STALE-PRICE) judge them as they judge a recommendation's:
-    the host share of a consumer workstation was from 2019 and no check said so (hostile round 27, plan31)."""
+    """The dated prices the plan rests on -- each GPU type bought, the tco.yaml host share around its cards and
+    each rental's offer -- as price facts, so the data-freshness rules (DATA-STALE-PRICE) judge them as they judge
+    a recommendation's: the host share of a consumer workstation was from 2019 and no check said so (hostile round
+    27, plan31)."""
     today = dt.date.today()
     out: dict[str, dict[str, Any]] = {}
+    dated: list[tuple[Any, Any, str, str]] = []
     for p in ex.purchases:
         name = pl.kb.gpus[p.gpu].name
-        dated = [(("", "price.what.buy", {"gpu": name}), p.as_of, "buy", "prices")]
+        dated.append((("", "price.what.buy", {"gpu": name}), p.as_of, "buy", "prices"))
         v = pl.kb.tco.values.get(p.host_key) if p.host_key else None
         if v is not None and v.as_of is not None:
             dated.append((("", "price.what.host", {"gpu": name, "key": p.host_key}), v.as_of.isoformat(), "host",
                           "tco"))
-        for part, as_of, kind, source in dated:
-            what = phrase_text((part,))
-            if not as_of or as_of == "proposal" or what in out:
-                continue
-            out[what] = {"t": "price", "what": what, "what_phrases": phrase_json((part,)), "kind": kind,
-                         "as_of": as_of, "age_days": (today - dt.date.fromisoformat(as_of)).days, "source": source,
-                         "used": True}
+    # the rentals it places, on demand or on a term, priced at their offers' dates (review63: a plan renting at an
+    # imported offer of 2025-06-01 said no word of its age; only purchases were judged)
+    for ln in ex.lines:
+        if ln.kind == "rent" and ln.inputs.get("as_of") and ln.gpu in pl.kb.gpus:
+            dated.append((("", "price.what.rent", {"gpu": pl.kb.gpus[ln.gpu].name,
+                                                   "provider": str(ln.inputs.get("provider"))}),
+                          str(ln.inputs["as_of"]), "rent", "clouds"))
+    for part, as_of, kind, source in dated:
+        what = phrase_text((part,))
+        if not as_of or as_of == "proposal" or what in out:
+            continue
+        out[what] = {"t": "price", "what": what, "what_phrases": phrase_json((part,)), "kind": kind,
+                     "as_of": as_of, "age_days": (today - dt.date.fromisoformat(as_of)).days, "source": source,
+                     "used": True}
     return list(out.values())
 
 

@@ -9,7 +9,8 @@ Three layouts are read, told apart by their header:
   AcceleratorCount, vCPUs, MemoryGiB, Price, SpotPrice, Region, ...``, USD per hour, the spot
   price on the same row.
 * gpuwise's own minimal CSV (docs/knowledge.md): ``gpu, gpus, price`` and optionally
-  ``currency, spot_price, instance, region, provider, gpu_memory, as_of, source``.
+  ``currency, spot_price, instance, region, provider, gpu_memory, as_of, source, term`` (a commitment's
+  rate, put on its instance's on-demand offer: prices/terms.py).
 
 Every price is for the whole instance; the per-GPU-hour figure is it divided by the GPU count.
 A row that cannot be read (a missing or negative price, a fractional GPU count) or whose GPU
@@ -42,6 +43,9 @@ from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
+from .terms import TermPrice, row_term
+from .terms import attach as attach_terms
+from .terms import keep as keep_term
 
 MIN_PRICE = MIN_HOURLY_PRICE  # per hour: the least an overlay's price may be (below it, a typo or a unit slip)
 
@@ -91,6 +95,9 @@ class Imported:
     source: str
     notes: list[Said] = field(default_factory=list)  # catalog messages (``str()``: the English)
     host_ram_gb: float | None = None  # the whole instance's RAM as the catalog states it, GB (None: not stated)
+    reserved: dict[str, float] = field(default_factory=dict)  # term -> whole instance per hour (prices/terms.py)
+    terms_as_of: dt.date | None = None
+    terms_source: str = ""
 
     @property
     def per_gpu_hour(self) -> float:
@@ -120,6 +127,7 @@ class ImportReport:
             "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
                           "spot_price_per_hour": o.spot_price, "host_ram_gb": o.host_ram_gb,
+                          "reserved_per_hour": dict(o.reserved),
                           "region": o.region, "line": o.line,
                           "notes": [str(n) for n in o.notes]} for o in self.offers],
             "skipped": [{"line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
@@ -484,6 +492,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
     locations: dict[tuple[str, str], set[str]] = {}  # the distinct regions of each instance type
+    terms: dict[tuple[tuple[str, str], str], TermPrice] = {}  # (instance type, term) -> its reserved rate
     line = next_line = reader.line_num + 1
     try:
         for raw in reader:
@@ -503,7 +512,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                 report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
                     N_("%(fields)s fields, the header has %(header)s"), fields=len(raw), header=len(header))))
                 continue
-            _read_row(row, line, fmt, kb, prov, date, (source, row_dated), report, best, spot, locations)
+            _read_row(row, line, fmt, kb, prov, date, (source, row_dated), report, best, spot, (locations, terms))
     except csv.Error as exc:
         # the row that broke starts at next_line ('line' is the last one read: a 200,000-character cell on
         # line 3 was reported on line 2)
@@ -521,6 +530,8 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         n = len(locations.get(key, ()))  # a row given twice is not a second location (hostile round 26)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
+    report.skipped.extend(Skipped(n, name, why) for n, name, why in attach_terms(best, terms))
+    report.skipped.sort(key=lambda sk: sk.line)
     _one_gpu_per_instance(best, report)
     report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
     report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
@@ -585,10 +596,12 @@ def _within_overlay(prov: str, instance: str, region: str, source: str) -> None:
 
 
 def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date: dt.date, sources: tuple[str, str],
-              report: ImportReport, best: dict, spot: dict, locations: dict) -> None:
-    """One row read into ``best`` / ``spot`` or ``report.skipped``; ``sources``: how the import is cited for a row
-    dated by the file (--as-of or its modification date), and for a row that states its own ``as_of``."""
-    currency, is_spot, spot_price, region, mem = "USD", False, None, "", None
+              report: ImportReport, best: dict, spot: dict, kept: tuple[dict, dict]) -> None:
+    """One row read into ``best`` / ``spot`` / a term's rate or ``report.skipped``; ``sources``: how the import is
+    cited for a row dated by the file (--as-of or its modification date), and for a row that states its own
+    ``as_of``; ``kept``: each instance type's regions, and its term rates (prices/terms.py)."""
+    locations, terms = kept
+    currency, is_spot, spot_price, region, mem, term = "USD", False, None, "", None, "on-demand"
     ram_cell, ram_scale, ram_col = "", 1.0, ""  # the instance's host RAM: an offloaded job's state must fit in it
     row_source, row_date = sources[0], date
     try:
@@ -624,6 +637,9 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             region = row.get("region", "")
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
             ram_cell, ram_col = row.get("host_ram_gb", ""), "host_ram_gb"
+            term = row_term(row.get("term"))
+            if term != "on-demand" and spot_price is not None:
+                raise Said(N_("a spot price on a %(term)s row: give it on the on-demand row"), term=term)
             row_prov = (row.get("provider") or "").lower()
             if row_prov and row_prov != prov:
                 raise Said(N_("provider %(row)r is not the file's (%(file)s): one provider per file"), row=row_prov,
@@ -683,6 +699,9 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             date=row_date.isoformat(), gpu=kb.gpus[mapped].name, year=launched)))
         return
     key = (instance, mapped)
+    if term != "on-demand":  # a commitment's rate: put on the instance's on-demand offer, never one of its own
+        keep_term(terms, key, term, TermPrice(price, currency, row_date, row_source, line))
+        return
     if is_spot:
         old = spot.get((*key, region))
         spot[(*key, region)] = price if old is None else min(old, price)

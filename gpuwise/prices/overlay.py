@@ -39,6 +39,9 @@ def _entry(o: Any) -> dict[str, Any]:
         e["host_ram_gb_per_gpu"] = round(o.host_ram_gb / o.gpus, 3)
         e["host_ram_source"] = f"{o.source}, line {o.line}"
     e.update({"as_of": o.as_of, "source": f"{o.source}, line {o.line}", "check": "S"})
+    if o.reserved:  # a commitment's rate, dated and sourced by its own row (prices/terms.py)
+        e.update({"reserved_per_hour": {t: round(v, 6) for t, v in sorted(o.reserved.items())},
+                  "terms_as_of": o.terms_as_of, "sold_as_source": o.terms_source, "terms_check": "S"})
     if o.notes:
         e["notes"] = "; ".join(str(n) for n in o.notes)
     Instance.model_validate(e)  # the schema's own check, before anything is written

@@ -204,7 +204,8 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
         note = f"  {lb}{sep.join(n.words(f.lang) for n in o.notes)}{rb}" if o.notes else ""
         rate = f._("%(price)s %(currency)s/h = %(per_gpu)s per GPU-hour", price=f"{o.price:g}", currency=o.currency,
                    per_gpu=f"{o.per_gpu_hour:.4g}")
-        out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{note}")
+        terms = "".join(f._(", %(term)s %(price)s/h", term=t, price=f"{v:g}") for t, v in sorted(o.reserved.items()))
+        out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{terms}{note}")
     if report.no_gpu:
         out.append(f.ngettext("left out %(n)s row without a GPU", "left out %(n)s rows without a GPU", report.no_gpu))
     if report.totals:  # a sheet's totals rows, by line: left out, not listed as rows that could not be used

@@ -1,0 +1,101 @@
+"""review63: facts that age, read as a buyer and an approver would on the day they run -- a plan's rentals
+judged for age, an imported commitment price kept apart from the on-demand one, export rules said with their
+date and source, an imported instance named as its provider names it, and the import's own dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import gpuwise
+
+
+def _age(d: str) -> int:
+    return (dt.date.today() - dt.date.fromisoformat(d)).days
+
+
+def test_a_plan_renting_at_an_old_offer_flags_it(tmp_path) -> None:
+    """The only H100 rental cheaper than runpod's 2-GPU pod is an overlay's 8-GPU instance at $4.00 an hour ($0.50 a
+    GPU-hour) dated 2025-06-01; the plan rents it and said nothing of its age: only purchases were judged
+    (plan/judge.py prices). Now DATA-STALE-PRICE names it with its date and its age in days, as recommend does."""
+    (tmp_path / "clouds.yaml").write_text(
+        "instances:\n  - {id: 'oldco:old-h100x8', provider: oldco, gpu: h100-80gb-sxm, gpus: 8, usd_per_hour: 4.0,\n"
+        "     as_of: 2025-06-01, source: 'https://oldco.example/pricing'}\n")
+    plan = {"horizon_months": 6,
+            "workloads": [{"name": "lora-70b", "cadence": {"per_month": 1}, "deadline_days": 5,
+                           "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b",
+                                        "seq_len": 4096, "train_tokens": 2.0e8}}],
+            "constraints": {"acquisition": "rent", "gpus": ["H100"]}}
+    r = gpuwise.plan(plan, knowledge=str(tmp_path)).model_dump(mode="json")
+    rent = [ln for ln in r["lines"] if ln["kind"] == "rent"]
+    assert rent and {ln["inputs"]["provider"] for ln in rent} == {"oldco"}  # the plan does rent the old offer
+    stale = [f for f in r["findings"] if f["rule"] == "DATA-STALE-PRICE"]
+    assert len(stale) == 1
+    assert stale[0]["message"] == (f"The price 'rent NVIDIA H100 SXM5 80GB (oldco)' is from 2025-06-01, "
+                                   f"{_age('2025-06-01')} days old: GPU prices move fast")
+
+
+ACME = ("gpu,gpus,price,currency,instance,region,as_of,source,term\n"
+        "H100,8,19.92,USD,acme-8xh100,us-east,2026-11-20,https://acme.example/pricing,\n"
+        "H100,8,14.40,USD,acme-8xh100,us-east,2026-11-20,https://acme.example/reserved,1-year\n"
+        "H100,8,10512,USD,acme-8xh100,us-east,2026-11-20,https://acme.example/reserved,3-year\n"
+        "H100,8,20.50,USD,acme-8xh100,us-east,2026-11-20,https://acme.example/reserved,1-month\n"
+        "B200,8,30.0,USD,acme-8xb200,us-west,2026-11-25,https://acme.example/reserved,1-year\n"
+        "H100,8,12.0,USD,acme-8xh100,us-east,2026-11-20,https://acme.example/reserved,1yr\n")
+
+
+def _import(tmp_path, text: str = ACME):
+    from gpuwise import knowledge
+    from gpuwise.prices import read_catalog
+    from gpuwise.prices.overlay import write_overlay
+
+    csv = tmp_path / "acme.csv"
+    csv.write_text(text)
+    rep = read_catalog(csv, knowledge.load())
+    write_overlay(rep, str(tmp_path / "ov"))
+    return rep, tmp_path / "ov"
+
+
+def test_an_imported_commitment_price_is_the_offers_term_not_an_on_demand_offer(tmp_path) -> None:
+    """A 1-year rate in the CSV (the `term` column) was read as an offer of its own, on demand: a 3-hour LoRA of
+    a 70B model on 8 H100 was priced at $1.80 a GPU-hour ($14.40 / 8), $46.35, where the term it is sold on
+    costs 14.40 x 8,760 = $126,144. It is now the instance's reserved_per_hour, with its own date and source."""
+    rep, ov = _import(tmp_path)
+    assert [(o.instance, o.price, o.reserved) for o in rep.offers] == [("acme-8xh100", 19.92, {"1-year": 14.4})]
+    assert rep.offers[0].terms_as_of == dt.date(2026, 11, 20)
+    assert rep.offers[0].terms_source.startswith("1-year: https://acme.example/reserved (via gpuwise catalog CSV")
+    left = {s.line: s.reason for s in rep.skipped}
+    assert left == {
+        4: "the 3-year price 10,512 is above the on-demand price 19.92: a term's price is its rate an hour",
+        5: "the 1-month price 20.5 is above the on-demand price 19.92: a term's price is its rate an hour",
+        6: "a 1-year price with no on-demand price of the instance in the file: give its on-demand row too",
+        7: "term '1yr' is not on-demand, 1-month, 1-year or 3-year"}
+    job = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b", "seq_len": 4096,
+                        "train_tokens": 1.0e8},
+           "constraints": {"acquisition": "rent", "gpus": ["H100"], "max_gpus": 8, "deadline_days": 5}}
+    r = gpuwise.recommend(job, knowledge=str(ov))
+    best = r.recommendation
+    assert best.provider == "acme" and best.count == 8
+    rent = [ln for ln in best.ledger.lines if ln.kind in ("rent", "setup")]
+    assert {ln.inputs["usd_per_hour"] for ln in rent} == {19.92}  # on demand: 8 x 2.49, not the 1-year 14.40
+    hours = sum(ln.inputs["hours"] for ln in rent)
+    assert abs(best.ledger.total - 19.92 * hours) < 0.01
+    used = r.prices_used[0]
+    assert (used.amount, used.term, used.as_of) == (2.49, "on-demand", "2026-11-20")
+    # a year on the same instance takes the term it fills: 14.40 x 8,760 h = $126,144 (on demand: $174,499)
+    a = gpuwise.audit({"title": "a year at acme",
+                       "workload": {"task": "inference", "model": "llama-3.1-70b", "precision": "bf16",
+                                    "context_len": 8192, "concurrent_requests": 32},
+                       "hardware": {"gpu": "H100", "count": 8},
+                       "acquisition": {"mode": "rent", "provider": "acme", "instance": "acme:acme-8xh100",
+                                       "months": 12}}, knowledge=str(ov))
+    assert abs(a.proposed.ledger.total - 14.40 * 8760) < 0.01
+    term = next(p for p in a.prices_used if p.kind == "reserved" or p.term == "1-year")
+    assert term.as_of == "2026-11-20" and "https://acme.example/reserved" in term.source
+
+
+def test_the_import_summary_shows_the_term(tmp_path) -> None:
+    from gpuwise.render.price_view import import_summary
+
+    rep, _ = _import(tmp_path)
+    said = import_summary(rep, None)
+    assert "19.92 USD/h = 2.49 per GPU-hour, 1-year 14.4/h" in said
