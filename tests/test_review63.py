@@ -4,9 +4,13 @@ date and source, an imported instance named as its provider names it, and the im
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import io
+import json
 
 import gpuwise
+from gpuwise.cli import main
 
 
 def _age(d: str) -> int:
@@ -99,3 +103,29 @@ def test_the_import_summary_shows_the_term(tmp_path) -> None:
     rep, _ = _import(tmp_path)
     said = import_summary(rep, None)
     assert "19.92 USD/h = 2.49 per GPU-hour, 1-year 14.4/h" in said
+
+
+def test_an_imported_instance_is_named_as_its_provider_names_it(tmp_path) -> None:
+    """`prices import` lists acme's `acme-8xh100` as `acme:acme-8xh100`; a proposal renting it from provider acme by
+    the name the provider's page and the CSV give was refused ("unknown instance 'acme-8xh100' (did you mean
+    acme:acme-8xh100?)"), and the reports said it twice ("on acme acme:acme-8xh100"). It is now that instance, billed
+    whole: 8 GPUs x $2.49 for the hours of a job that uses 3 (FEE-INSTANCE-WHOLE)."""
+    _, ov = _import(tmp_path)
+    a = gpuwise.audit({"title": "3 H100 at acme",
+                       "workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-8b", "seq_len": 4096,
+                                    "train_tokens": 1.0e8},
+                       "hardware": {"gpu": "H100", "count": 3},
+                       "acquisition": {"mode": "rent", "provider": "acme", "instance": "acme-8xh100"}},
+                      knowledge=str(ov))
+    assert a.proposed.instance == "acme:acme-8xh100"
+    rent = [ln for ln in a.proposed.ledger.lines if ln.kind in ("rent", "setup")]
+    assert {ln.inputs["gpus_paid"] for ln in rent} == {8} and {ln.inputs["usd_per_hour"] for ln in rent} == {19.92}
+    assert abs(a.proposed.ledger.total - 19.92 * sum(ln.inputs["hours"] for ln in rent)) < 0.01
+    assert rent[0].item == "8 GPUs (acme-8xh100) on acme"
+    assert a.prices_used[0].item == "rent NVIDIA H100 SXM5 80GB (acme acme-8xh100, on-demand)"
+    assert "FEE-INSTANCE-WHOLE" in {f.rule for f in a.findings}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["prices", "--provider", "acme", "--knowledge", str(ov), "--format", "json"])
+    rows = json.loads(out.getvalue())["prices"]
+    assert {r["item"] for r in rows} >= {"acme-8xh100 (8 GPUs, 19.92/h)", "acme-8xh100 1-year reservation"}

@@ -36,6 +36,7 @@ from ..inputs.job import (
     provider_note,
     resolve,
 )
+from ..inputs.listed import provider_instance
 from ..inputs.money import to_usd, with_rate
 from ..inputs.schema import Proposal, Requirements, coerce
 from ..prices.used import alternative, prices_used
@@ -477,6 +478,9 @@ def _audit(proposal: Any, *, knowledge: str | None, base_dir: str | None, rules:
     listed = listed_provider(kb, p.acquisition.provider)
     if listed is not None and listed != p.acquisition.provider:  # 'Lambda' is the price list's 'lambda'
         p = p.model_copy(update={"acquisition": p.acquisition.model_copy(update={"provider": listed})})
+    full = provider_instance(kb, p.acquisition.instance, p.acquisition.provider)
+    if full is not None:  # an imported catalog's instance named as its provider names it: acme's acme-8xh100
+        p = p.model_copy(update={"acquisition": p.acquisition.model_copy(update={"instance": full})})
     p, host = instance_host(p, kb)
     req = _as_requirements(p)
     with resolve(req, kb, where) as job:  # its caches are dropped when the result is built

@@ -669,7 +669,8 @@ def rent_ledger(offer: Offer, clouds: CloudFile, *, run_hours: float, setup_hour
     set-up hours, whatever the job uses of it."""
     billed_run = max(run_hours, period.hours - setup_hours) if period.kind == "commitment" else run_hours
     one = "_one" if offer.gpus == 1 else ""  # '1 GPU on runpod', not '1 GPUs'
-    words = (_item(f"item.rent_instance{one}", gpus=offer.gpus, instance=offer.instance, provider=offer.provider)
+    words = (_item(f"item.rent_instance{one}", gpus=offer.gpus, provider=offer.provider,
+                   instance=offer.instance.removeprefix(f"{offer.provider}:"))  # imported: provider:instance
              if offer.instance else _item(f"item.rent{one}", gpus=offer.gpus, provider=offer.provider))
     if spot:
         sm = clouds.spot

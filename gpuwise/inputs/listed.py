@@ -59,6 +59,18 @@ def check_network(kb: Knowledge, name: str | None, where: str) -> None:
                     hint_values={"name": close[0]} if close else {"names": ", ".join(kb.runtime.networks)})
 
 
+def provider_instance(kb: Knowledge, instance: str | None, provider: str | None) -> str | None:
+    """The listed id of an instance a proposal names as its provider does: ``prices import`` lists a catalog's
+    instances as ``provider:instance`` (re-importing the provider's file replaces them), so ``acme-8xh100`` from
+    provider ``acme`` is ``acme:acme-8xh100``; it was refused as unknown, the id offered (review63). None: the name
+    is listed as given, or no provider's instance has it."""
+    if not instance or not provider:
+        return None
+    ids = {i.id for i in kb.clouds.instances}
+    full = f"{provider}:{instance}"
+    return full if instance not in ids and full in ids else None
+
+
 def check_instance(kb: Knowledge, instance: str | None, gpu_id: str, where: str, provider: str | None = None,
                    count: int = 0, nodes: int = 1) -> None:
     """A rental's ``acquisition.instance``: the instance decides the host RAM and cores an offloaded job is judged

@@ -61,16 +61,17 @@ def all_rows(kb: Any, today: dt.date) -> list[PriceRow]:
     for inst in kb.clouds.instances:
         d, age = _age(inst.as_of, today)
         native = inst.usd_per_hour if inst.currency == "USD" else inst.cny_per_hour
-        add(PriceRow("rent", inst.gpu, inst.provider, f"{inst.id} ({inst.gpus} GPU{'s' if inst.gpus > 1 else ''}, "
+        name = inst.id.removeprefix(f"{inst.provider}:")  # an imported offer's id is provider:instance
+        add(PriceRow("rent", inst.gpu, inst.provider, f"{name} ({inst.gpus} GPU{'s' if inst.gpus > 1 else ''}, "
                      f"{native:g}/h)", native / inst.gpus, inst.currency, "per GPU-hour", d, age, _src(inst.source),
                      inst.check, "clouds.yaml",
-                     {"item": ("instance", {"instance": inst.id, "n": inst.gpus, "rate": f"{native:g}"}),
+                     {"item": ("instance", {"instance": name, "n": inst.gpus, "rate": f"{native:g}"}),
                       "unit": ("gpu_hour", {})}))
         if inst.spot_usd_per_hour:
-            add(PriceRow("spot", inst.gpu, inst.provider, f"{inst.id} spot", inst.spot_usd_per_hour / inst.gpus,
+            add(PriceRow("spot", inst.gpu, inst.provider, f"{name} spot", inst.spot_usd_per_hour / inst.gpus,
                          "USD", "per GPU-hour", d, age, _src(inst.source), inst.check, "clouds.yaml",
-                         {"item": ("instance_spot", {"instance": inst.id}), "unit": ("gpu_hour", {})}))
-        rows.extend(_reserved(inst, inst.id, inst.gpus, inst.currency, today, instance=inst.id))
+                         {"item": ("instance_spot", {"instance": name}), "unit": ("gpu_hour", {})}))
+        rows.extend(_reserved(inst, name, inst.gpus, inst.currency, today, instance=name))
     for p in kb.clouds.gpu_hour_prices:
         d, age = _age(p.as_of, today)
         native = p.usd_per_gpu_hour if p.currency == "USD" else p.cny_per_gpu_hour

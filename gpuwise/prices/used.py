@@ -48,7 +48,8 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
     yuan = job.c.currency == "CNY"
     if mode == "rent" and ev.offer is not None:
         o = ev.offer
-        where = (_said("price.where_instance", provider=o.provider, instance=o.instance) if o.instance
+        shown = o.instance.removeprefix(f"{o.provider}:") if o.instance else ""  # imported: provider:instance
+        where = (_said("price.where_instance", provider=o.provider, instance=shown) if o.instance
                  else _said("price.where_per_gpu", provider=o.provider))
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
         cur = o.currency if o.native_per_hour is not None else "USD"

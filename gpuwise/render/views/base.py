@@ -506,7 +506,8 @@ class BaseView:
                 shown = self.f.money2(amount if cur == "USD" else amount / rate if rate else None)
             if kind == "rent":
                 term = self._(RENT_TERMS[e.term]) if e.term in RENT_TERMS else (e.term or "")
-                where = " ".join(x for x in (self.f.provider(e.provider), e.instance) if x)
+                inst = (e.instance or "").removeprefix(f"{e.provider}:")  # an imported offer's id: provider:instance
+                where = " ".join(x for x in (self.f.provider(e.provider), inst) if x)
                 what = (self._("rent %(gpu)s on %(provider)s, %(term)s", gpu=e.gpu, provider=where, term=term)
                         if brief else
                         self._("rent %(gpu)s on %(provider)s, %(term)s: %(amount)s per GPU-hour", gpu=e.gpu,
