@@ -103,8 +103,10 @@ def test_gpuhunt_catalog_imported_then_used(kb, tmp_path: Path) -> None:
     listed = price_rows(__import__("gpuwise").knowledge.load(str(out)), provider="cheapcloud",
                         today=dt.date(2026, 12, 1))
     assert {r.as_of for r in listed} == {"2026-11-30"} and {r.age_days for r in listed} == {1}
-    assert any(r.item.startswith("cheapcloud:gx0.8x") and r.amount == pytest.approx(h100.per_gpu_hour)
-               for r in listed)
+    # the listing names the instance as the provider does, its provider in a column of its own (review63: it was
+    # 'cheapcloud: cheapcloud:gx0.8x')
+    assert any(r.item.startswith("gx0.8x (8 GPUs") and r.provider == "cheapcloud"
+               and r.amount == pytest.approx(h100.per_gpu_hour) for r in listed)
 
 
 def test_gpu_names_told_apart_by_memory(kb) -> None:

@@ -129,3 +129,36 @@ def test_an_imported_instance_is_named_as_its_provider_names_it(tmp_path) -> Non
         main(["prices", "--provider", "acme", "--knowledge", str(ov), "--format", "json"])
     rows = json.loads(out.getvalue())["prices"]
     assert {r["item"] for r in rows} >= {"acme-8xh100 (8 GPUs, 19.92/h)", "acme-8xh100 1-year reservation"}
+
+
+def test_export_rules_are_said_with_their_date_and_document(kb) -> None:
+    """A team in China asking for H100, H20 or B200: the blockers named the rule in words only, cited
+    'knowledge/prices.yaml markets (BIS rules, NVIDIA 8-K filings; dated per GPU)', never the GPU's own date or
+    document. Each market finding now says the entry's as_of, and its fix the document (the H100's: BIS's rule of
+    7 Oct 2022, 87 FR 62186, ECCN 3A090, and the status read against the final rule of 13 Jan 2026)."""
+    r = gpuwise.recommend({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b",
+                                        "seq_len": 4096, "train_tokens": 2.0e8},
+                           "constraints": {"market": "china", "acquisition": "buy", "gpus": ["H100", "H20", "B200"],
+                                           "max_gpus": 16, "deadline_days": 20}})
+    h100 = next(m for m in kb.prices.markets if m.id == "h100-80gb-sxm")
+    f = next(f for f in r.findings if f.rule == "MARKET-EXPORT-BUY" and "H100" in f.message)
+    assert f.message == f"NVIDIA H100 SXM5 80GB cannot be bought in mainland China: {h100.rule} (as of 2026-01-15)"
+    assert f.fix.endswith(f"The rule as of 2026-01-15: {h100.source}.")
+    assert "BIS interim final rule of 7 Oct 2022 (87 FR 62186)" in f.fix and "BIS final rule of 13 Jan 2026" in f.fix
+    # a buyer outside China offered the H20: the rule that it is sold only there, dated by its own entry
+    g = gpuwise.recommend({"workload": {"task": "inference", "model": "llama-3.1-8b"},
+                           "constraints": {"acquisition": "buy", "gpus": ["H20"], "max_gpus": 8}})
+    only = next(f for f in g.findings if f.rule == "MARKET-CHINA-ONLY")
+    assert "as of 2025-08-22)" in only.message and "NVIDIA 8-K of 15 Apr 2025" in only.fix
+
+
+def test_no_market_entry_cites_a_document_newer_than_its_date(kb) -> None:
+    """Every market entry's source had been overwritten with one text naming the BIS rule of 13 Jan 2026 (and the
+    25% share of H200 sales of 8 Dec 2025), the A800's of 2023-11-17 and the H20's of 2025-08-22 included: an
+    approver reading 'as of 2023-11-17' beside a 2026 document. The entries dated before it cite their own documents
+    again (the A800's: NVIDIA's Form 8-K of 17 Oct 2023)."""
+    late = [(m.id, m.as_of.isoformat()) for m in kb.prices.markets
+            if "13 Jan 2026" in m.source and m.as_of < dt.date(2026, 1, 13)]
+    assert late == []
+    a800 = next(m for m in kb.prices.markets if m.id == "a800-80gb-sxm")
+    assert a800.source.startswith("NVIDIA Form 8-K of 17 Oct 2023")

@@ -314,6 +314,8 @@ class CandidateFact(FactModel):
     sold_in_china_known: bool = _f("gpuwise knows the GPU's export status")
     china_part: bool = _f("a part made for the China market (H20, H800, A800, L20, RTX 4090 D...)")
     china_rule: str = _f("the export rule that applies, described")
+    china_rule_as_of: str = _f("date of the GPU's market entry the export rule is read from (YYYY-MM-DD, none)")
+    china_rule_source: str = _f("the document the GPU's market entry cites for the export rule")
     export_licence: str = _f("US export licence policy for China: not-required, required, case-by-case, "
                              "presumption-of-denial, unknown")
     export_since: str = _f("date the licence policy took effect (YYYY-MM-DD, none)")

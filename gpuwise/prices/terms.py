@@ -19,17 +19,18 @@ from ..frozen import record
 TERMS = ("1-month", "1-year", "3-year")
 """The terms clouds.yaml ``reserved_per_hour`` holds."""
 
-_ON_DEMAND = {"", "on-demand", "on demand", "ondemand"}
+_ON_DEMAND = {"", "on-demand", "ondemand"}
 
 
 def row_term(cell: str | None) -> str:
     """The row's term as the overlay names it (``on-demand`` for an empty cell); another word is refused, the
     terms offered."""
     text = (cell or "").strip()
-    if text.lower() in _ON_DEMAND:
+    word = "-".join(text.lower().split())  # 'On demand', '1 year' as the overlay writes them
+    if word in _ON_DEMAND:
         return "on-demand"
-    if text.lower() in TERMS:
-        return text.lower()
+    if word in TERMS:
+        return word
     raise Said(N_("term %(term)r is not on-demand, 1-month, 1-year or 3-year"), term=text[:40])
 
 

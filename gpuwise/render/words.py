@@ -136,7 +136,7 @@ def phrase(parts: list[Any], f: Speaker, count: int | None = None) -> str:
 
 VALUE_WORDS: dict[str, str] = {"strategy": "strategy", "link": "phrases", "network": "phrases", "layout": "strategy",
                                "framework_reason": "phrases", "china_rule": "quoted", "owned_reason": "quoted",
-                               "china_import_note": "quoted", "kernel": "quoted",
+                               "china_import_note": "quoted", "china_rule_source": "quoted", "kernel": "quoted",
                                "buy_unavailable_reason": "phrases", "rent_term_why": "phrases",
                                "method": "knowledge", "stack": "knowledge", "training_stack_name": "knowledge",
                                "framework": "knowledge", "framework_name": "knowledge", "fw": "knowledge"}
