@@ -162,3 +162,24 @@ def test_no_market_entry_cites_a_document_newer_than_its_date(kb) -> None:
     assert late == []
     a800 = next(m for m in kb.prices.markets if m.id == "a800-80gb-sxm")
     assert a800.source.startswith("NVIDIA Form 8-K of 17 Oct 2023")
+
+
+def test_the_import_says_the_rows_dates_and_which_offers_are_old(tmp_path) -> None:
+    """Every row of the CSV stated its own as_of, yet the summary said 'as_of <today> (the file's modification
+    date; give --as-of DATE ...)', and an offer dated 2025-10-01 was imported without a word. It now says the rows'
+    own dates, marks the offer older than price_max_age_days (365) with its date and age, and the JSON gives each
+    offer's as_of and where it came from."""
+    from gpuwise.render.price_view import import_summary
+
+    rep, _ = _import(tmp_path, "gpu,gpus,price,currency,instance,as_of,source\n"
+                               "A100 80GB,8,9.60,USD,acme-8xa100,2025-10-01,https://acme.example/2025\n"
+                               "B200,8,38.0,USD,acme-8xb200,2026-11-25,https://acme.example/pricing\n")
+    said = import_summary(rep, None)
+    assert "as_of: each row's own (2025-10-01 to 2026-11-25)\n" in said and "modification date" not in said
+    age = _age("2025-10-01")
+    assert age > 365
+    old = (f"    ! dated 2025-10-01, {age} days old: older than the policy's price_max_age_days (365); an answer "
+           "that uses it warns (DATA-STALE-PRICE)\n")
+    assert said.count("! dated") == 1 and ("acme-8xa100" in said.split(old)[0].splitlines()[-1])
+    got = {o["id"]: (o["as_of"], o["as_of_from"]) for o in rep.as_dict()["imported"]}
+    assert got == {"acme:acme-8xa100": ("2025-10-01", "row"), "acme:acme-8xb200": ("2026-11-25", "row")}

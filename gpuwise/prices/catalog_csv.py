@@ -98,6 +98,7 @@ class Imported:
     reserved: dict[str, float] = field(default_factory=dict)  # term -> whole instance per hour (prices/terms.py)
     terms_as_of: dt.date | None = None
     terms_source: str = ""
+    own_date: bool = False  # dated by the row's own as_of, not by --as-of or the file's date
 
     @property
     def per_gpu_hour(self) -> float:
@@ -117,6 +118,7 @@ class ImportReport:
     offers: list[Imported] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     spot_only: int = 0
+    max_age_days: float | None = None  # policy price_max_age_days: an offer older is said so (review63)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,7 +130,8 @@ class ImportReport:
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
                           "spot_price_per_hour": o.spot_price, "host_ram_gb": o.host_ram_gb,
                           "reserved_per_hour": dict(o.reserved),
-                          "region": o.region, "line": o.line,
+                          "region": o.region, "line": o.line, "as_of": o.as_of.isoformat(),
+                          "as_of_from": "row" if o.own_date else self.as_of_from,
                           "notes": [str(n) for n in o.notes]} for o in self.offers],
             "skipped": [{"line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
         }
@@ -481,7 +484,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     _no_case_twins(header, p)
     header = _header_case(header)
     fmt = _detect(header, p)
-    report = ImportReport(str(p), fmt, prov, date, how)
+    report = ImportReport(str(p), fmt, prov, date, how, max_age_days=float(kb.policy_value("price_max_age_days")))
     source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")
                       if how == "--as-of" else
                       N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: the file's "
@@ -601,7 +604,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     cited for a row dated by the file (--as-of or its modification date), and for a row that states its own
     ``as_of``; ``kept``: each instance type's regions, and its term rates (prices/terms.py)."""
     locations, terms = kept
-    currency, is_spot, spot_price, region, mem, term = "USD", False, None, "", None, "on-demand"
+    currency, is_spot, spot_price, region, mem, term, own_date = "USD", False, None, "", None, "on-demand", False
     ram_cell, ram_scale, ram_col = "", 1.0, ""  # the instance's host RAM: an offloaded job's state must fit in it
     row_source, row_date = sources[0], date
     try:
@@ -656,6 +659,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                 if row_date > dt.date.today():
                     raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())
                 row_source = sources[1]
+                own_date = True
             if row.get("source"):
                 row_source = f"{row['source']} (via {row_source})"
         _no_formula(name, instance, region, row.get("source", ""))
@@ -715,7 +719,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
         notes = [why] if why else []
         ram, ram_why = _host_ram(ram_cell, ram_col, ram_scale, gpus)
         best[key] = Imported(prov, instance, mapped, gpus, price, currency, spot_price, region, line, row_date,
-                             row_source, notes + ([ram_why] if ram_why else []), ram)
+                             row_source, notes + ([ram_why] if ram_why else []), ram, own_date=own_date)
 
 
 def _host_ram(cell: str, column: str, scale: float, gpus: int) -> tuple[float | None, Said | None]:

@@ -9,6 +9,7 @@ figures and the sources' own words (quoted) stay as written.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from .fmt import N_, Fmt
@@ -189,7 +190,12 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
                       path=report.path, format=report.format, provider=report.provider)]
     given = report.as_of_from == "--as-of"
     source = report.as_of_from if given else f._(report.as_of_from)
-    if given:
+    own = sorted(o.as_of for o in report.offers if o.own_date)
+    if own and len(own) == len(report.offers):  # every offer dated by its row: the file's date dated none of them
+        out.append(f._("as_of: each row's own (%(first)s to %(last)s)", first=own[0].isoformat(),
+                       last=own[-1].isoformat()) if own[0] != own[-1] else
+                   f._("as_of: each row's own (%(date)s)", date=own[0].isoformat()))
+    elif given:
         out.append(f._("as_of %(date)s (%(from)s)", date=report.as_of.isoformat(), **{"from": source}))
     else:
         out.append(f._("as_of %(date)s (%(from)s; give --as-of DATE when the prices are from another day)",
@@ -206,6 +212,11 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
                    per_gpu=f"{o.per_gpu_hour:.4g}")
         terms = "".join(f._(", %(term)s %(price)s/h", term=t, price=f"{v:g}") for t, v in sorted(o.reserved.items()))
         out.append(f"  {o.instance:<28} {o.gpus} {x} {o.gpu:<22} {rate}{spot}{terms}{note}")
+        age = (dt.date.today() - o.as_of).days
+        if report.max_age_days is not None and age > report.max_age_days:  # imported, and said so where it is used
+            out.append("    " + f._("! dated %(date)s, %(days)s days old: older than the policy's price_max_age_days "
+                                    "(%(max)s); an answer that uses it warns (DATA-STALE-PRICE)",
+                                    date=o.as_of.isoformat(), days=age, max=f"{report.max_age_days:g}"))
     if report.no_gpu:
         out.append(f.ngettext("left out %(n)s row without a GPU", "left out %(n)s rows without a GPU", report.no_gpu))
     if report.totals:  # a sheet's totals rows, by line: left out, not listed as rows that could not be used
