@@ -183,3 +183,18 @@ def test_the_import_says_the_rows_dates_and_which_offers_are_old(tmp_path) -> No
     assert said.count("! dated") == 1 and ("acme-8xa100" in said.split(old)[0].splitlines()[-1])
     got = {o["id"]: (o["as_of"], o["as_of_from"]) for o in rep.as_dict()["imported"]}
     assert got == {"acme:acme-8xa100": ("2025-10-01", "row"), "acme:acme-8xb200": ("2026-11-25", "row")}
+
+
+def test_an_h20_bought_in_china_carries_its_us_licence() -> None:
+    """The H20's own entry says 'licence required since April 2025, granted from August 2025' (NVIDIA's Form 8-K of
+    15 Apr 2025; licences issued from 8 Aug 2025 on 15% of the H20's China revenue to the US government, Reuters /
+    FT 8-11 Aug 2025), yet a team in China was told to buy 8 H20 with only China's import warning: the entry had no
+    licence policy, so MARKET-EXPORT-CASE-BY-CASE could not fire. It now warns, with the date and the share."""
+    r = gpuwise.recommend({"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b",
+                                        "seq_len": 4096, "train_tokens": 2.0e8},
+                           "constraints": {"market": "china", "acquisition": "buy", "gpus": ["H20"],
+                                           "max_gpus": 16, "deadline_days": 20}})
+    assert r.recommendation.gpu == "h20-96gb-sxm"
+    f = [f for f in r.findings if f.rule == "MARKET-EXPORT-CASE-BY-CASE"]
+    assert f and ("only under a US export licence granted customer by customer (case by case since 2025-08-08, 15 "
+                  "percent of each sale to the US government)") in f[0].message
