@@ -198,3 +198,58 @@ def test_an_h20_bought_in_china_carries_its_us_licence() -> None:
     f = [f for f in r.findings if f.rule == "MARKET-EXPORT-CASE-BY-CASE"]
     assert f and ("only under a US export licence granted customer by customer (case by case since 2025-08-08, 15 "
                   "percent of each sale to the US government)") in f[0].message
+
+
+def test_a_short_name_is_not_the_start_of_another_number(kb, tmp_path) -> None:
+    """'H20' was read as the start of 'H200': a Chinese cloud's 'H20' of 141 GB in a price CSV was refused as
+    ambiguous ('it could be h20-141gb, h200-141gb-sxm, h200-nvl-141gb'), and `prices --gpu H20` said the H200's
+    prices were the H20's other variant. The H20 141GB is NVIDIA's H20 with 141 GB of HBM3e; the H200 is another
+    part. A10G stays an A10 variant (a letter after the number)."""
+    from gpuwise.knowledge import norm
+    from gpuwise.prices.catalog_csv import map_gpu
+    from gpuwise.prices.table import gpu_reading
+
+    assert map_gpu(kb, "H20", 141, 8) == ("h20-141gb", None)
+    assert kb.gpu_names.family(norm("A10")) == ["a10", "a10g"]
+    assert kb.gpu_names.family(norm("L4")) == ["l4"]
+    got, others = gpu_reading(kb, "H20")
+    assert got.id == "h20-96gb-sxm" and "h200-141gb-sxm" not in others
+
+
+CHINA_H20 = ("workload: {task: finetune, method: lora, model: llama-3.1-70b, seq_len: 4096, train_tokens: 2.0e8}\n"
+             "constraints: {market: china, acquisition: buy, gpus: [H100, H20, B200], max_gpus: 16, "
+             "deadline_days: 20}\n")
+
+
+def test_an_old_export_rule_entry_is_flagged(kb) -> None:
+    """Export rules drift as prices do (docs/knowledge.md: 'prices, exchange rates, export rules -- carries an
+    as_of'), but no rule judged their age: the H20's entry of 2025-08-22 answered a team in China as if current. BIS
+    changed the rules in Oct 2022, Oct 2023, Jan 2025, Apr 2025 and Jan 2026 (policy market_max_age_days, 365 days):
+    DATA-STALE-MARKET warns on each entry the answer's candidates read that is older."""
+    import yaml
+
+    r = gpuwise.recommend(yaml.safe_load(CHINA_H20))
+    limit = float(kb.policy_value("market_max_age_days"))
+    assert limit == 365
+    entries = {m.id: m for m in kb.prices.markets}
+    stale = [f for f in r.findings if f.rule == "DATA-STALE-MARKET"]
+    h20 = entries["h20-96gb-sxm"]
+    age = _age(h20.as_of.isoformat())
+    msg = (f"The export rule gpuwise holds for NVIDIA H20 96GB (HGX) in China is dated 2025-08-22, {age} days old: "
+           "the rules have changed within a year several times since 2022")
+    assert any(f.message == msg for f in stale)
+    h100_old = _age(entries["h100-80gb-sxm"].as_of.isoformat()) > limit
+    assert any("H100" in f.message for f in stale) == h100_old  # 2026-01-15: flagged after 2027-01-15
+
+
+def test_the_brief_says_the_answers_first_warning(tmp_path) -> None:
+    """The brief keeps to 80 lines by naming warnings only; for the team in China buying H20 it named all five
+    ('In the full report: MARKET-EXPORT-CASE-BY-CASE, MARKET-CHINA-IMPORT, ...') and said none, so neither the US
+    licence nor China's import warning reached the reader. The answer's first warning is now always said."""
+    from tests.clirun import gpuwise as cli
+
+    q = tmp_path / "q.yaml"
+    q.write_text(CHINA_H20)
+    out = cli("recommend", str(q)).stdout
+    assert "[warning] MARKET-EXPORT-CASE-BY-CASE: NVIDIA H20 96GB (HGX) can be sold into" in out
+    assert "more in the full report: MARKET-CHINA-IMPORT" in out

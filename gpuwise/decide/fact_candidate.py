@@ -316,6 +316,7 @@ class CandidateFact(FactModel):
     china_rule: str = _f("the export rule that applies, described")
     china_rule_as_of: str = _f("date of the GPU's market entry the export rule is read from (YYYY-MM-DD, none)")
     china_rule_source: str = _f("the document the GPU's market entry cites for the export rule")
+    china_rule_age_days: int = _f("days since the GPU's market entry was dated (-1: no entry)")
     export_licence: str = _f("US export licence policy for China: not-required, required, case-by-case, "
                              "presumption-of-denial, unknown")
     export_since: str = _f("date the licence policy took effect (YYYY-MM-DD, none)")

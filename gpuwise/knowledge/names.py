@@ -135,8 +135,16 @@ class NameIndex:
 
     def family(self, key: str) -> list[str]:
         """The ids whose names start with ``key`` (normalised), in order: what a short name ('a100') could mean. A part
-        built into named systems alone (rule 9: Leonardo's A100 64GB) is none of them: only its whole names read it."""
-        return sorted({i for k, i in self.exact.items() if k.startswith(key) and not self._built_in(i)})
+        built into named systems alone (rule 9: Leonardo's A100 64GB) is none of them: only its whole names read it.
+        Where ``key`` is itself a family's name, a family whose number only starts with it is another part: the H200 is
+        no H20 variant, the A100 no A10's, the L40 no L4's (review63: an imported 'H20' of 141 GB was ambiguous with
+        both H200 141GB parts, and `prices --gpu H20` offered the H200 as an H20 variant); a letter after it (A10G) is
+        a variant still."""
+        ids = {i for k, i in self.exact.items() if k.startswith(key) and not self._built_in(i)}
+        if any(c.family == key for i, c in self.cards.items() if i in ids):
+            ids = {i for i in ids if not (i in self.cards and len(f := self.cards[i].family) > len(key)
+                                          and f.startswith(key) and f[len(key)].isdigit())}
+        return sorted(ids)
 
     def _built_in(self, ident: str) -> bool:
         return ident in self.cards and self.cards[ident].built_in

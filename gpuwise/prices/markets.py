@@ -5,6 +5,7 @@ own ``as_of`` and ``source``, which the findings cite."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 
@@ -17,7 +18,7 @@ def jurisdiction_fields(kb: Any, gpu_id: str, constraints: Any) -> dict[str, Any
         return {"export_licence": "unknown", "export_since": "none", "export_surcharge_pct": 0.0,
                 "sold_globally": True, "domestic_part": False, "china_import": "unknown",
                 "china_import_note": "", "china_import_as_of": "none", "procurement": procurement,
-                "china_rule_as_of": "none", "china_rule_source": ""}
+                "china_rule_as_of": "none", "china_rule_source": "", "china_rule_age_days": -1}
     return {
         "export_licence": mk.licence_policy,
         "export_since": mk.licence_since.isoformat() if mk.licence_since else "none",
@@ -29,4 +30,5 @@ def jurisdiction_fields(kb: Any, gpu_id: str, constraints: Any) -> dict[str, Any
         # the export rule's own date and document, which the market rules' findings cite (review63: a blocker on
         # an H100 bought in China named neither, only "knowledge/prices.yaml markets")
         "china_rule_as_of": mk.as_of.isoformat(), "china_rule_source": mk.source,
+        "china_rule_age_days": (dt.date.today() - mk.as_of).days,  # DATA-STALE-MARKET judges it
     }
