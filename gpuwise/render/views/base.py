@@ -367,11 +367,8 @@ class BaseView:
                 # a stale price is named here (said, or in the rest's rule ids): the brief's last step leaves out
                 # the banner that says so again
                 "freshness_named": any(e["topic"] == "data-freshness" for e in flat),
-                # an audit's blockers are all said; a recommendation's are about options it did not choose, but the
-                # first of its answer's own is said however long the brief (review63: a team in China told to buy
-                # H20 saw neither the US licence nor China's import warning, both past the 80 lines)
-                "floor": (sum(1 for e in flat if e["severity"] == "blocker") if self.kind == "audit" else
-                          min(1, len(flat))),
+                # an audit's blockers are all said; a recommendation's are about options it did not choose
+                "floor": sum(1 for e in flat if e["severity"] == "blocker") if self.kind == "audit" else 0,
                 "none": self._("No blockers and no warnings."),
                 "notes": "" if self.full or not notes else self.f.ngettext(
                     "%(n)s note (information only) is in the full report.",
