@@ -223,7 +223,8 @@ def test_the_brief_names_the_prices_it_rests_on_with_their_age(fmt: str) -> None
     assert used["host"].amount == 800 and used["host"].as_of == "2019-01-01"
     age = (dt.date.today() - dt.date(2026, 1, 1)).days
     brief = " ".join(report.render(r, fmt).split())  # the terminal's wrapping undone
-    assert f"buy NVIDIA GeForce RTX 3090 24GB, used (2026-01-01, {age:,} days old)" in brief
+    old = "!" if age > 365 else ""  # past policy price_max_age_days the brief marks it (review63)
+    assert f"buy NVIDIA GeForce RTX 3090 24GB, used (2026-01-01, {age:,} days old{old})" in brief
     assert "host server (2019-01-01," in brief
     full = " ".join(report.render(r, fmt, detail="full").split())  # the amounts, in the full report
     assert f"buy NVIDIA GeForce RTX 3090 24GB, used: $700 per card (2026-01-01, {age:,} days old)" in full

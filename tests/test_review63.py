@@ -241,3 +241,19 @@ def test_an_old_export_rule_entry_is_flagged(kb) -> None:
     h100_old = _age(entries["h100-80gb-sxm"].as_of.isoformat()) > limit
     assert any("H100" in f.message for f in stale) == h100_old  # 2026-01-15: flagged after 2027-01-15
 
+
+
+def test_the_brief_says_which_prices_are_out_of_date(tmp_path) -> None:
+    """The brief's Data freshness gave each price's date and age ('host server (2024-08-01, 858 days old)') and the
+    banner said '2 prices used here are out of date', but not which: the reader had to open the full report. A price
+    a data-freshness rule called stale now has the banner's '!' beside its age; a current one does not."""
+    from tests.clirun import gpuwise as cli
+
+    q = tmp_path / "q.yaml"
+    q.write_text(CHINA_H20)
+    out = " ".join(cli("recommend", str(q)).stdout.split())
+    host = _age("2024-08-01")  # tco.yaml server_share_usd_per_gpu_sxm: the host around bought H20
+    assert f"host server (2024-08-01, {host:,} days old!)" in out
+    buy = _age("2025-12-24")  # the H20's 8-GPU module price, RMB 880,000 (prices.yaml)
+    mark = "!" if buy > 365 else ""
+    assert f"buy NVIDIA H20 96GB (HGX), new (2025-12-24, {buy:,} days old{mark})" in out

@@ -491,6 +491,11 @@ class BaseView:
         worded in this language, in the report's currency. The brief leaves out a proposal's own
         figures (undated: the user's) and the audit alternative's (the full report has them)."""
         out = []
+        # the prices a data-freshness rule called stale, by kind and date (price.what.rent -> rent): the brief says so
+        # beside each one's age with the banner's '!' (review63: its line gave '858 days old' and no word of which were
+        # out of date; the full report lists them apart, each with '!'; a longer word took a brief past 80 lines)
+        stale = {(str(s.what_phrases[0][1]).rsplit(".", 1)[-1], s.as_of)
+                 for s in getattr(self.r, "stale_prices", None) or [] if s.what_phrases}
         for e in getattr(self.r, "prices_used", None) or []:
             if brief and (e.alternative or not e.as_of):
                 continue
@@ -531,8 +536,11 @@ class BaseView:
             age = e.age_days
             # the user's own figures have no source to name; the rate's is in the currency line below
             own = e.kind == "fx" or e.source == messages.template("source.proposal")
-            line = (self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
+            line = (self._("%(what)s (%(as_of)s, %(age)s days old!)", what=what, as_of=e.as_of,
                            age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
+                    and brief and (e.kind, e.as_of) in stale  # the full report lists them apart, each with '!'
+                    else self._("%(what)s (%(as_of)s, %(age)s days old)", what=what, as_of=e.as_of,
+                                age=format(age, ",.0f")) if e.as_of and isinstance(age, (int, float))
                     else self._("%(what)s (the proposal's own price)", what=what)
                     if e.source == messages.template("source.proposal")  # the user's figure: no date to give
                     else self._("%(what)s (the rate given with --fx-rate)", what=what)
