@@ -259,7 +259,10 @@ def _line(month: int, kind: str, item: tuple[str, tuple[messages.Phrase, ...]], 
     """A money line: its GPU type, what it pays for and its formula as message ids with values
     (reports/messages.yaml item.plan.*, formula.plan.*)."""
     gpu, words = item
-    return MoneyLine(month=month, kind=kind, gpu=gpu, item=words, amount=float(amount), formula=formula, inputs=inputs)
+    rent = kind == "rent"  # a rental's provider and offer date, typed for the plan's judge (DATA-STALE-PRICE)
+    return MoneyLine(month=month, kind=kind, gpu=gpu, item=words, amount=float(amount), formula=formula, inputs=inputs,
+                     provider=str(inputs.get("provider") or "") if rent else "",
+                     as_of=str(inputs.get("as_of") or "") if rent else "")
 
 
 def _item(message_id: str, **values: Any) -> tuple[str, tuple[messages.Phrase, ...]]:

@@ -211,10 +211,9 @@ def prices(pl: Any, ex: Extracted) -> list[dict[str, Any]]:
     # the rentals it places, on demand or on a term, priced at their offers' dates (review63: a plan renting at an
     # imported offer of 2025-06-01 said no word of its age; only purchases were judged)
     for ln in ex.lines:
-        if ln.kind == "rent" and ln.inputs.get("as_of") and ln.gpu in pl.kb.gpus:
-            dated.append((("", "price.what.rent", {"gpu": pl.kb.gpus[ln.gpu].name,
-                                                   "provider": str(ln.inputs.get("provider"))}),
-                          str(ln.inputs["as_of"]), "rent", "clouds"))
+        if ln.kind == "rent" and ln.as_of and ln.gpu in pl.kb.gpus:
+            dated.append((("", "price.what.rent", {"gpu": pl.kb.gpus[ln.gpu].name, "provider": ln.provider}),
+                          ln.as_of, "rent", "clouds"))
     for part, as_of, kind, source in dated:
         what = phrase_text((part,))
         if not as_of or as_of == "proposal" or what in out:

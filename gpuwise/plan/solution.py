@@ -24,6 +24,8 @@ class MoneyLine:
     amount: float  # USD
     formula: tuple[Phrase, ...]
     inputs: dict[str, Any]  # the formula's operands, as the JSON shows them
+    provider: str = ""  # a rent line's provider ('' other kinds)
+    as_of: str = ""  # a rent line's offer date, as its price source gives it ('' other kinds or undated)
 
 
 @frozen
