@@ -495,6 +495,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
     "plan_budget": {"ratio": _HOUSE + " (the built-in rule compares the amounts)"},
     "plan_owned_run": {"gpu": _KEY},
     "plan_owned_warranty": {"gpu": _KEY},
+    "plan_rental": {"gpu": _KEY, "workload": "the finding's subject, for the report"},
 }
 """Fact fields no rule reads, each with why it is there (tests/test_rule_fixtures.py checks that
 every other field is read by some rule, and that each listed one is not)."""

@@ -463,7 +463,9 @@ class Planner:
             if ln.kind == "rent" and "term" not in ln.inputs and ln.gpu in paid:
                 paid[ln.gpu] += ln.amount
         rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]),
-                          billed_gpu_hours=round(ex.billed_hours[g], 1) if g in ex.billed_hours else None)
+                          billed_gpu_hours=round(ex.billed_hours[g], 1) if g in ex.billed_hours else None,
+                          billed_said=messages.phrase_text(why := _billed_unit(findings, self.kb.gpus[g].name)),
+                          billed_said_phrases=messages.phrase_json(why))
                    for g, h in hours_by_gpu.items()]
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
@@ -579,6 +581,22 @@ def _ram_not_priced(findings: list[Finding] | tuple[()], gpu_name: str) -> tuple
         return ()
     need, typical = max(short, key=lambda x: x[0] - x[1])
     return ((" ", "buy.ram_not_priced", {"typical_gb": typical, "short_gb": need - typical}),)
+
+
+def _billed_unit(findings: list[Finding], gpu_name: str) -> tuple[messages.Phrase, ...]:
+    """Why a rental of the type bills more GPUs than its work uses, in FEE-RENT-STEP-CHOSEN's words (the provider
+    rents them only in whole steps): where PLAN-RENT-STEP fired of it, each distinct rental once. A plan renting 1
+    GB200 read 'billed for 203 GPU-hours ($2,133)' with no word of the rack of 72 it paid for (review62, product65)."""
+    out: list[messages.Phrase] = []
+    for f in findings:
+        v = f.values
+        if f.rule != "PLAN-RENT-STEP" or v.get("gpu_name") != gpu_name:
+            continue
+        part = ("; " if out else "", "rent.billed_step", {k: v[k] for k in ("provider", "rental_step_gpus",
+                                                                           "gpus_paid", "count")})
+        if all(part[1:] != o[1:] for o in out):
+            out.append(part)
+    return tuple(out)
 
 
 __all__ = ["UNPLACED_RUN", "UNSERVED", "plan"]

@@ -209,6 +209,7 @@ def rent_as(s: Any, opt: Any, r: Any) -> None:
     opt.rent_usd_per_hour, opt.rent_gpus_paid = r.rent_usd_per_hour, r.rent_gpus_paid
     opt.rent_discount = r.rent_discount
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = r.rent_provider, r.rent_instance, r.rent_as_of
+    opt.rent_step_gpus = r.rent_step_gpus
     opt.reserved, opt.reserved_pack, opt.rent_pack = r.reserved, r.reserved_pack, r.rent_pack
 
 
@@ -218,6 +219,7 @@ def unrented(opt: Any) -> Any:
     on owned or bought GPUs, and the rented copies are sized apart (:func:`.sizing._rental`)."""
     opt.rent_usd_per_hour, opt.rent_gpus_paid, opt.rent_discount = None, 0, 0.0
     opt.rent_provider = opt.rent_instance = opt.rent_as_of = None
+    opt.rent_step_gpus = 1
     opt.reserved, opt.reserved_pack, opt.rent_pack = {}, {}, None
     return opt
 

@@ -1,8 +1,8 @@
 """The facts a plan puts before the rules (``rules/plan.yaml``): one per GPU type owned, one per
 workload, one per budget period, one per hosted-API price compared, one per offloaded run on owned
-GPUs. Registered in the fact vocabulary (:mod:`gpuwise.decide.facts`) so rule files, house rules
-included, are checked against these fields and ``gpuwise rules --facts`` lists them. Money in USD;
-``-1`` means "none".
+GPUs, one per workload's on-demand rental of a GPU type. Registered in the fact vocabulary
+(:mod:`gpuwise.decide.facts`) so rule files, house rules included, are checked against these fields
+and ``gpuwise rules --facts`` lists them. Money in USD; ``-1`` means "none".
 
 This module imports pydantic only: the vocabulary imports it.
 """
@@ -122,6 +122,20 @@ class PlanOwnedWarrantyFact(_Fact):
     months: int = _f("months in the plan")
 
 
+class PlanRentalFact(_Fact):
+    """A workload's on-demand rental of a GPU type in the plan: the GPUs one run or copy uses, and those billed."""
+
+    workload: str = _f("workload name")
+    gpu: str = _f("GPU id")
+    gpu_name: str = _f("GPU display name")
+    provider: str = _f("the provider rented from")
+    instance: str = _f("the instance rented, by name ('none': an offer by the GPU)")
+    count: int = _f("GPUs one run or copy uses")
+    gpus_paid: int = _f("GPUs its rental bills for them (whole steps, an instance or node rented whole)")
+    rental_step_gpus: int = _f("the offer's GPUs come in whole multiples of this (clouds.yaml step_gpus: a GB200 "
+                               "NVL72 rack's 72; 1 none)")
+
+
 PLAN_FACTS: dict[str, type[BaseModel]] = {
     "plan_fleet": PlanFleetFact,
     "plan_workload": PlanWorkloadFact,
@@ -129,4 +143,5 @@ PLAN_FACTS: dict[str, type[BaseModel]] = {
     "plan_api": PlanApiFact,
     "plan_owned_run": PlanOwnedRunFact,
     "plan_owned_warranty": PlanOwnedWarrantyFact,
+    "plan_rental": PlanRentalFact,
 }

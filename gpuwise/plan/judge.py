@@ -122,6 +122,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "arrival_month": am, "first_month": first})
     out += _owned_runs(pl, ex)
     out += _warranties(pl)
+    out += _rentals(pl)
     for name in pl.prog.rows:
         if not name.startswith("budget"):
             continue
@@ -142,6 +143,28 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "api_usd_per_month": a.api_per_month, "self_host_usd_per_month": self_host,
                     "ratio": a.api_per_month / self_host if self_host > 0 else 1e6})
     return out + prices(pl, ex)
+
+
+def _rentals(pl: Any) -> list[dict[str, Any]]:
+    """Each workload's on-demand rental of a GPU type, one run or copy a rental, as the PLAN-RENT-* rules read it:
+    the GPUs one run or copy uses and the GPUs its offer bills for them (clouds.yaml step_gpus: CoreWeave's GB200
+    NVL72 in whole racks of 72; an instance rented whole). product65: a plan renting 1 GB200 billed a rack of 72
+    and neither its Answer nor its findings said why (review62's Left). Rentals of several copies each (a pack,
+    every GPU a copy's) and committed terms are not here."""
+    p, x, kb = pl.prog, pl.sol.values, pl.kb
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    by_name = {sz.name: sz for sz in pl.inp.sized}
+    for (name, _m, g), j in [*p.rent_run.items(), *p.rent_copy.items()]:
+        if x[j] <= 1e-6 or (name, g) in seen:
+            continue
+        seen.add((name, g))
+        o = by_name[name].options[g]
+        out.append({"t": "plan_rental", "workload": name, "gpu": g, "gpu_name": kb.gpus[g].name,
+                    "provider": o.rent_provider or "", "instance": o.rent_instance or "none",
+                    "count": o.rented_count, "gpus_paid": o.rent_gpus_paid or o.rented_count,
+                    "rental_step_gpus": o.rent_step_gpus})
+    return out
 
 
 def _warranties(pl: Any, today: dt.date | None = None) -> list[dict[str, Any]]:

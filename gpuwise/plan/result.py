@@ -236,6 +236,11 @@ class Rental(Frozen):
     billed_gpu_hours: float | None = Field(default=None, description="the GPU-hours its rent lines bill: the GPUs "
                                            "each pays for (gpus_paid: whole racks, an instance rented whole) x "
                                            "their hours; above gpu_hours where a rental bills more GPUs than it uses")
+    billed_said: str = Field(default="", description="why it bills more GPUs than the work uses, where PLAN-RENT-STEP "
+                             "fired of the type: FEE-RENT-STEP-CHOSEN's words ('coreweave rents them only in whole "
+                             "steps of 72, so 72 GPUs are billed and the job uses 1'; '' none)")
+    billed_said_phrases: list[Any] = Field(default=[], description="the same as [separator, message id, values] "
+                                           "parts, which a report words in its own language")
 
     @property
     def bills_more(self) -> bool:

@@ -82,6 +82,7 @@ class Option:
     rent_gpus_paid: int = 0
     rent_provider: str | None = None
     rent_instance: str | None = None
+    rent_step_gpus: int = 1  # the offer's GPUs come in whole multiples of this (clouds.yaml step_gpus: NVL72's 72)
     rent_as_of: str | None = None
     rent_discount: float = 0.0  # serving: the long-rental discount of a month's rental
     reserved: dict[str, Reserved] = field(default_factory=dict)  # serving: term -> the cheapest committed rate
@@ -358,6 +359,7 @@ def _rent(s: Sized, g: Gpu, n: int, opt: Option, book: Rulebook | None = None, e
     opt.rent_usd_per_hour = o.usd_per_hour
     opt.rent_gpus_paid = o.gpus
     opt.rent_provider, opt.rent_instance, opt.rent_as_of = o.provider, o.instance, o.as_of
+    opt.rent_step_gpus = o.step_gpus
     if s.serving:
         opt.rent_discount, _ = K.discount(s.job.kb.clouds, s.hours_per_day * DAYS_PER_MONTH)
         opt.reserved, opt.reserved_pack = reserved_rates(offers, n)

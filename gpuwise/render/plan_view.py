@@ -252,7 +252,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         buy_grouped = purchases_said
     for x in r.answer.rent:
         kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": cash(paid(x))}
-        if x.bills_more:  # the rentals bill more GPUs than the work uses: both figures (gpuhours64)
+        if x.bills_more and x.billed_said_phrases:  # and why, as recommend's FEE-RENT-STEP-CHOSEN (product65)
+            kw.update(billed=local.num(x.billed_gpu_hours, 0), why=said(x.billed_said_phrases, local))
+            brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
+                           "GPU-hours (%(amount)s): %(why)s.", month=x.months[0], **kw) if len(x.months) == 1 else
+                         _("Rent %(gpu)s for %(hours)s GPU-hours of work in months %(months)s, billed for %(billed)s "
+                           "GPU-hours (%(amount)s): %(why)s.", months=_ranges(x.months, lang), **kw))
+        elif x.bills_more:  # the rentals bill more GPUs than the work uses: both figures (gpuhours64)
             kw["billed"] = local.num(x.billed_gpu_hours, 0)
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
                            "GPU-hours (%(amount)s).", month=x.months[0], **kw) if len(x.months) == 1 else
