@@ -210,7 +210,7 @@ def test_plan_says_the_gpu_hours_its_rack_bills(tmp_path):
     assert rent["billed_gpu_hours"] * GB200_RATE == pytest.approx(rent["amount"], rel=1e-3)
     text = " ".join(_run("plan", "plan.yaml", cwd=tmp_path).split())
     assert (f"Rent NVIDIA GB200 (per Blackwell GPU, NVL72) for {rent['gpu_hours']:,.0f} GPU-hours of work in month 1, "
-            f"billed for {rent['billed_gpu_hours']:,.0f} GPU-hours (${rent['amount']:,.0f}): ") in text  # why: product65
+            f"billed for {rent['billed_gpu_hours']:,.0f} GPU-hours (${rent['amount']:,.0f}): ") in text  # product65
     zh = " ".join(_run("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).split())
     assert f"计费 {rent['billed_gpu_hours']:,.0f} GPU 小时" in zh
 
