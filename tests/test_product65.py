@@ -3,6 +3,9 @@
 1. A plan renting 1 GB200 billed a rack of 72 ('billed for 203 GPU-hours ($2,133)') without saying why, where
    recommend says it (FEE-RENT-STEP-CHOSEN); the plan now judges its rentals (PLAN-RENT-STEP, the same words) and
    its Answer sentence says them.
+2. Runs of mixed widths on one pool where every pair fits at once and all of them do not (8 + 8 + 4 on 16) passed
+   the lanes and instants rows though they must all meet (plan64's Left); gpuwise/plan/together.py now writes an
+   overlap row for each run of at most half the month and the longer runs it must meet (Helly's theorem on a line).
 Each test that names a defect fails on the session base (3381ed2b); the figures are worked by hand beside them.
 """
 
@@ -11,12 +14,18 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
 import yaml
 
 import gpuwise
+from gpuwise.plan import together
+from gpuwise.plan.build import plan
+from gpuwise.plan.milp import Model
 
 from .clirun import ROOT
 from .clirun import gpuwise as cli
+from .test_plan63 import SCHEDULABLE, doc, tune
+from .test_plan64 import OWNED_RATE
 
 # knowledge/clouds.yaml: CoreWeave's GB200 NVL72 at $10.50 a GPU-hour, rented only in whole racks of 72 (step_gpus
 # 72, docs.coreweave.com/docs/platform/instances/gb200)
@@ -64,3 +73,47 @@ def test_plan_rental_billing_its_own_gpus_says_no_step():
     d = json.loads(_run("plan", str(ROOT / "tests/data/review60/plan-two-wide-runs.yaml"), "--format", "json"))
     [rent] = d["answer"]["rent"]
     assert rent["billed_said"] == "" and not [f for f in d["findings"] if f["rule"] == "PLAN-RENT-STEP"]
+
+
+# ---------------------------------------------------------------- 2. mixed widths: every pair fits, all three do not
+def _placed_at_most(runs: list[tuple[int, float]], owned: int) -> float:
+    """The most runs (GPUs, wall hours) HiGHS places on ``owned`` GPUs in one month under together.turns's rows,
+    each run worth 1 (a binary, its own held switch)."""
+    m_ = Model()
+    js = [m_.var(f"run{k}", ub=1.0, cost=-1.0, integer=True) for k in range(len(runs))]
+    together.turns(m_, "g", 1, owned, [(j, n, w) for j, (n, w) in zip(js, runs, strict=True)], {}, {}, SCHEDULABLE,
+                   {j: j for j in js})
+    return -m_.solve(duals=False).objective
+
+
+def test_eight_eight_and_four_on_sixteen_never_all_run():
+    # 657 schedulable hours (0.9 x 730); two 8-GPU runs of 400 h and a 4-GPU run of 300 h on 16 GPUs: each pair fits
+    # at once (16, 12) but every pair's hours add past the month (800, 700 > 657), so each pair meets wherever the
+    # runs start, and three intervals that meet pairwise share an instant: 8 + 8 + 4 = 20 > 16. The lanes (t = 4:
+    # 2 x 400 x 2 + 300 = 1,900 <= 4 x 657; t = 8: 800 <= 2 x 657) and instants (k = 1: 16 <= 16; k = 2: 20 <= 32;
+    # k = 3: 36 <= 48) let all three pass: the base places 3.
+    assert 400 + 300 > SCHEDULABLE and 300 <= SCHEDULABLE / 2
+    assert _placed_at_most([(8, 400.0), (8, 400.0), (4, 300.0)], 16) == 2
+
+
+def test_a_short_run_that_can_miss_both_still_runs_with_them():
+    # guard: the 4-GPU run of 250 h can run after one 8-GPU run ends (400 + 250 = 650 <= 657): all three
+    assert _placed_at_most([(8, 400.0), (8, 400.0), (4, 250.0)], 16) == 3
+    # and 8 + 4 + 4 on 16 fits at once whatever the hours
+    assert _placed_at_most([(8, 600.0), (4, 600.0), (4, 300.0)], 16) == 3
+
+
+def test_the_plan_widens_the_short_run_where_the_three_cannot_meet():
+    """The same on 4 owned RTX 4090 in 2 desktops (tests/test_plan63's office): two 2-GPU LoRA runs of 394.8 hours
+    and a 1-GPU one of 296.1 (1.8e9 tokens) in month 2. Pairs fit (4, 3); every pair meets (789.6, 690.9 > 657), so
+    2 + 2 + 1 = 5 > 4 at one instant. The base ran c on 1 owned card beside a and b: 1,875.3 GPU-hours x $0.115 =
+    $215.66. Now c runs on a desktop's 2 cards (the wide option, 148.2 h) after a and b (394.8 + 148.2 <= 657):
+    (4 x 394.8 + 2 x 148.2) x $0.115 = $215.69."""
+    r = plan(doc([tune("a"), tune("b"), tune("c", 1.8e9)], owned=4, servers=2))
+    o = {x.workload: x for x in r.options}
+    assert o["c"].count == 1 and o["c"].wall_hours + o["a"].wall_hours > SCHEDULABLE
+    assert o["c"].own_count == 2 and o["a"].wall_hours + o["c"].own_wall_hours <= SCHEDULABLE
+    [c] = [p for m in r.months for p in m.placements if p.workload == "c"]
+    assert c.acquisition == "owned" and c.count == 2
+    gpu_hours = 4 * o["a"].wall_hours + 2 * o["c"].own_wall_hours
+    assert r.total == pytest.approx(gpu_hours * OWNED_RATE, abs=0.02)

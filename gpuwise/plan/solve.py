@@ -313,6 +313,7 @@ def build(inp: Inputs, s: Setting) -> Program:
     use_count: dict[tuple[str, int], dict[int, float]] = {}  # GPUs the copies hold all month
     runs_at: dict[tuple[str, int], list[int]] = {}  # the runs' held switches (their GPUs: ``size``)
     turns: dict[tuple[str, int], list[tuple[int, int, float]]] = {}  # runs on the fleet: GPUs, wall hours a run
+    held_of: dict[int, int] = {}  # a run variable's held switch (together.turns: a run counted once where it meets)
     use_hours: dict[tuple[str, int], dict[int, float]] = {}
     at_once: dict[tuple[str, int], dict[int, float]] = {}  # copies (runs) at once on the fleet
     size: dict[int, int] = {}  # GPUs of one copy (run)
@@ -366,6 +367,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                         m_.loose.add(y)  # what more GPUs at once are worth: read with it free (milp Model.loose)
                         runs_at.setdefault((g, m), []).append(y)
                         turns.setdefault((g, m), []).append((j, n, gpu_hours / n))  # (together.turns)
+                        held_of[j] = y
                         together.whole(m_, j, R)  # each run in one place
                         size[y] = n
                     if rent_ok and opt.rent_usd_per_hour is not None:
@@ -464,7 +466,7 @@ def build(inp: Inputs, s: Setting) -> Program:
                 p.width.setdefault((g, m), []).append(m_.row(f"width[{g},{m},{m_.names[y]}]", row, ub=owned))
                 together.fits(m_, g, m, f, owned, arrived, {**at_once.get((g, m), {}), y: 1.0}, size, run=y)
             together.turns(m_, g, m, owned, turns.get((g, m), []), use_count.get((g, m), {}), arrived,
-                           inp.availability * HOURS)
+                           inp.availability * HOURS, held_of)
             if (g, m) in bought_count:  # those copies on the units arrived, not on the owned GPUs
                 coefs = dict(bought_count[(g, m)])
                 for j, u in arrived.items():

@@ -33,7 +33,7 @@ INSTANTS = 3
 
 
 def turns(m_: Model, g: str, m: int, owned: int, runs: list[tuple[int, int, float]], copies: dict[int, float],
-          arrived: dict[int, Unit], schedulable: float) -> None:
+          arrived: dict[int, Unit], schedulable: float, held: dict[int, int] | None = None) -> None:
     """The runs on a pool in a month never hold more GPUs at once than it has free beside the copies, which hold
     theirs all month: any set of them, not two alone (plan64). ``runs``: (a run variable, its GPUs, its wall hours),
     on the fleet; ``copies``: the copies' variables and their GPUs; ``arrived``: the units bought and arrived. The
@@ -52,6 +52,14 @@ def turns(m_: Model, g: str, m: int, owned: int, runs: list[tuple[int, int, floa
       GPUs are within F, so sum n x that count <= k x F. At k = 1: every run longer than half the month holds its
       GPUs at mid-month, so three 8-GPU runs of 400 hours never run on 16 GPUs in one month (two lanes of 657
       hours hold 1,200 hours of them only by stopping one midway; each run is whole, plan63).
+    * **overlaps** (product65): two runs whose wall hours add to more than ``schedulable`` hold their GPUs at a common
+      instant wherever each starts, and runs that do so pairwise all hold them at one instant (Helly's theorem on a
+      line: intervals that meet pairwise share a point). Such a set is the runs longer than half the month (the
+      instants' k = 1) or, for a run ``s`` of at most half, ``s`` and the runs longer than ``schedulable`` - its
+      hours: their GPUs, ``s``'s counted once (its ``held`` switch: its runs that month need not meet each other),
+      are within F. Two 8-GPU runs of 400 hours and a 4-GPU run of 300 on 16 GPUs: every pair fits at once (16, 12),
+      every pair must meet (800, 700 > 657), so all three meet, 20 > 16; the lanes (t = 4: 2 x 400 x 2 + 300 <= 4 x
+      657) and the instants (k = 2: 20 <= 32; k = 3: 36 <= 48) let them pass (plan64's Left).
 
     Where the free GPUs are known (owned only, no copy and nothing arrived) the rows have constant right-hand sides;
     rows no placement can break are not written. A relaxation: a set the rows let pass may still not fit, but each
@@ -83,10 +91,30 @@ def turns(m_: Model, g: str, m: int, owned: int, runs: list[tuple[int, int, floa
         m_.row(f"lanes[{name}]", {y: float(t), **free(1.0)}, ub=float(owned))
         m_.row(f"turns[{name}]", {**wide, y: -schedulable}, ub=0.0)
     for k in range(1, INSTANTS + 1):
-        held = {j: n * float(at) for j, n, w in runs if (at := held_at(w, k, schedulable))}
-        if not held or (not copies and sum(a * m_.ub[j] for j, a in held.items()) <= k * owned + 1e-9):
+        at_k = {j: n * float(at) for j, n, w in runs if (at := held_at(w, k, schedulable))}
+        if not at_k or (not copies and sum(a * m_.ub[j] for j, a in at_k.items()) <= k * owned + 1e-9):
             continue  # no run holds its GPUs at these instants, or all of them fit at each
-        m_.row(f"instants[{g},{m},{k}]", {**held, **free(float(k))}, ub=float(k * owned))
+        m_.row(f"instants[{g},{m},{k}]", {**at_k, **free(float(k))}, ub=float(k * owned))
+    for s, n_s, long in overlaps(runs, schedulable, held or {}):
+        meet = {j: float(n) for j, n, _w in long}
+        if not copies and sum(a * m_.ub[j] for j, a in meet.items()) + n_s <= owned + 1e-9:
+            continue  # all of them fit at once
+        m_.row(f"overlap[{g},{m},{m_.names[s]}]", {**meet, s: float(n_s), **free(1.0)}, ub=float(owned))
+
+
+def overlaps(runs: list[tuple[int, int, float]], schedulable: float, held: dict[int, int]
+             ) -> list[tuple[int, int, list[tuple[int, int, float]]]]:
+    """For each run of at most half the month's ``schedulable`` hours with a ``held`` switch, the runs it meets
+    wherever both start (their hours add to more than ``schedulable``; each longer than half, so they meet each
+    other too): (its switch, its GPUs, those runs), where there are any (:func:`turns`'s overlap rows)."""
+    out = []
+    for j, n, w in runs:
+        if w > schedulable / 2 or j not in held:
+            continue
+        long = [(i, ni, wi) for i, ni, wi in runs if i != j and wi > schedulable - w + 1e-9]
+        if long:
+            out.append((held[j], n, long))
+    return out
 
 
 def held_at(wall: float, k: int, schedulable: float) -> int:
@@ -97,7 +125,7 @@ def held_at(wall: float, k: int, schedulable: float) -> int:
 
 def at_once_gpus(m_: Model, runs: list[tuple[int, int, float]], schedulable: float) -> float:
     """The most GPUs :func:`turns`'s rows could ask of a pool beside the copies with every run on it (their bounds):
-    t x the lanes each width's runs fill, and the instants' GPUs over k. What bounds each order
+    t x the lanes each width's runs fill, the instants' GPUs over k, and the overlaps'. What bounds each order
     (:func:`.solve._most_units`)."""
     need = 0.0
     for t in {n for _, n, _ in runs}:
@@ -105,6 +133,9 @@ def at_once_gpus(m_: Model, runs: list[tuple[int, int, float]], schedulable: flo
         need = max(need, t * math.ceil(total / schedulable - 1e-9))
     for k in range(1, INSTANTS + 1):
         need = max(need, math.ceil(sum(n * held_at(w, k, schedulable) * m_.ub[j] for j, n, w in runs) / k - 1e-9))
+    for j, n, w in runs:  # a run of at most half the month and the longer runs it meets (the overlap rows)
+        if w <= schedulable / 2:
+            need = max(need, n + sum(ni * m_.ub[i] for i, ni, wi in runs if i != j and wi > schedulable - w + 1e-9))
     return need
 
 
