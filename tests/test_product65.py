@@ -92,7 +92,7 @@ def test_eight_eight_and_four_on_sixteen_never_all_run():
     # runs start, and three intervals that meet pairwise share an instant: 8 + 8 + 4 = 20 > 16. The lanes (t = 4:
     # 2 x 400 x 2 + 300 = 1,900 <= 4 x 657; t = 8: 800 <= 2 x 657) and instants (k = 1: 16 <= 16; k = 2: 20 <= 32;
     # k = 3: 36 <= 48) let all three pass: the base places 3.
-    assert 400 + 300 > SCHEDULABLE and 300 <= SCHEDULABLE / 2
+    assert SCHEDULABLE < 400 + 300 and SCHEDULABLE / 2 >= 300
     assert _placed_at_most([(8, 400.0), (8, 400.0), (4, 300.0)], 16) == 2
 
 
