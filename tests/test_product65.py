@@ -6,6 +6,9 @@
 2. Runs of mixed widths on one pool where every pair fits at once and all of them do not (8 + 8 + 4 on 16) passed
    the lanes and instants rows though they must all meet (plan64's Left); gpuwise/plan/together.py now writes an
    overlap row for each run of at most half the month and the longer runs it must meet (Helly's theorem on a line).
+4. `gpuwise gpus` listed the B300 at 270 GB, the figure NVIDIA's per-GPU table and MLPerf system names give of what
+   the driver exposes, beside its datasheets' 288 GB a GPU (2.3 TB for 8); gpus.yaml now states 288 with its NVIDIA
+   sources, and the listing says the driver's usable GiB beside the marketed GB where it is notably less.
 Each test that names a defect fails on the session base (3381ed2b); the figures are worked by hand beside them.
 """
 
@@ -18,6 +21,7 @@ import pytest
 import yaml
 
 import gpuwise
+import gpuwise.knowledge
 from gpuwise.plan import together
 from gpuwise.plan.build import plan
 from gpuwise.plan.milp import Model
@@ -117,3 +121,20 @@ def test_the_plan_widens_the_short_run_where_the_three_cannot_meet():
     assert c.acquisition == "owned" and c.count == 2
     gpu_hours = 4 * o["a"].wall_hours + 2 * o["c"].own_wall_hours
     assert r.total == pytest.approx(gpu_hours * OWNED_RATE, abs=0.02)
+
+
+# ---------------------------------------------------------------- 4. the B300's memory as its datasheets state it
+def test_b300_lists_its_datasheet_memory_and_the_driver_s_usable():
+    # docs.nvidia.com NIM support matrix: NVIDIA-B300-SXM6-AC 288 GB per GPU; 8 x 288 = 2,304 GB, the DGX/HGX B300's
+    # 2.3 TB. The driver: 275,040 MiB (nvidia-smi of B300 SXM6 AC nodes) / 1,024 = 268.6 GiB, below 0.98 x 288
+    b300 = gpuwise.knowledge.load().gpus["b300"]
+    assert b300.memory.gb == 288 and round(8 * b300.memory.gb / 1000, 1) == 2.3
+    assert f"{275040 / 1024:.1f}" == "268.6" and 275040 / 1024 < 0.98 * 288
+    text = " ".join(_run("gpus").split())
+    assert "memory: 288 GB HBM3e (268.6 GiB usable)" in text
+    # an A10 with ECC on: 23,028 MiB / 1,024 = 22.5 GiB of its 24 GB (ECC takes 1/16 of GDDR6: 24 x 15 / 16 = 22.5)
+    assert "memory: 24 GB GDDR6 (22.5 GiB usable)" in text
+    # an H100 SXM: 81,559 MiB / 1,024 = 79.6 GiB, within 2% of its 80 GB: one figure, as before
+    assert "memory: 80 GB HBM3;" in text
+    zh = "".join(_run("gpus", "--lang", "zh").split())
+    assert "288GBHBM3e（可用268.6GiB）" in zh

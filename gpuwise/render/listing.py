@@ -118,6 +118,21 @@ def _sixteen(p: Any, f: Fmt) -> str:
 
 GPU_RIGHT = (4, 5, 6, 7)
 """The catalog's columns of figures (bandwidth, BF16, FP8, TDP), aligned right."""
+#: The driver's memory, in the GiB a GPU's marketed GB stand for, below this share of it: said beside it
+USABLE_SAID_BELOW = 0.98
+
+
+def _memory(m: Any, f: Fmt) -> str:
+    """A GPU's memory as marketed and, where the driver gives notably less (nvidia-smi's or rocm-smi's total in GiB,
+    the unit a marketed GB stands for: ECC on a GDDR card, a part sold by its fitted stacks), what is usable, labelled
+    (product65: the B300 listed as 270 GB, the figure NVIDIA's per-GPU table and MLPerf system names give for the
+    288 GB its datasheets state; the driver has 275,040 MiB, 268.6 GiB)."""
+    gib = m.smi_mib / 1024 if m.smi_mib else None
+    if gib is None or gib >= USABLE_SAID_BELOW * m.gb:
+        return f"{m.gb:g} GB {m.type}"
+    return f._("%(gb)s GB %(type)s (%(gib)s GiB usable)", gb=f"{m.gb:g}", type=m.type, gib=f"{gib:,.1f}")
+
+
 GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
                N_("link GB/s"), N_("price"))
 
@@ -148,7 +163,7 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
     rows = []
     for g in kb.gpus.values():
         p = g.peaks
-        cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", f"{g.memory.gb:g} GB {g.memory.type}",
+        cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", _memory(g.memory, f),
                  _num(g.memory.bandwidth_gb_s), _sixteen(p, f), _num(p.fp8), _num(g.power.tdp_w),
                  f"{g.link.kind} {g.link.bandwidth_gb_s:,g}", _street(kb, g, f)]
         rows.append(cells)
