@@ -256,6 +256,18 @@ class EstimateResult(Frozen):
     knowledge_dates: dict[str, str] = {}
 
 
+class StepBatch(Frozen):
+    """A training layout's optimizer step (product65): every data-parallel replica (dp / cp of them) takes whole
+    micro-batches, so the step's tokens may exceed the batch stated or assumed; an audit and a plan say so as
+    recommend does (render.views.base ``batch_rounded``). The names are TrainingLayout's."""
+
+    global_batch_tokens: int
+    dp: int
+    cp: int = 1
+    grad_accum: int
+    micro_batch: int
+
+
 class Candidate(Frozen):
     gpu: str
     gpu_name: str = ""
@@ -293,6 +305,8 @@ class Candidate(Frozen):
     ledger: Ledger | None = Field(default=None, description="the money of this configuration, line by line")
     timeline: Timeline | None = Field(default=None, description="its wall-clock hours by part and the hours billed")
     serving: ServingOut | None = None
+    step_batch: StepBatch | None = Field(default=None, description="training: the layout's optimizer step in tokens "
+                                         "and whole micro-batches (additive, product65); null for a service")
 
 
 class Recommendation(Frozen):

@@ -6,6 +6,9 @@
 2. Runs of mixed widths on one pool where every pair fits at once and all of them do not (8 + 8 + 4 on 16) passed
    the lanes and instants rows though they must all meet (plan64's Left); gpuwise/plan/together.py now writes an
    overlap row for each run of at most half the month and the longer runs it must meet (Helly's theorem on a line).
+3. The global batch rounded up to whole micro-batches on every replica was said by recommend alone (review62's
+   'Global batch' row); estimate and audit say it too, in the same words (render.views.base.batch_words), from the
+   layout (an estimate's gpu.layout; a candidate's step_batch, additive, for the audit).
 4. `gpuwise gpus` listed the B300 at 270 GB, the figure NVIDIA's per-GPU table and MLPerf system names give of what
    the driver exposes, beside its datasheets' 288 GB a GPU (2.3 TB for 8); gpus.yaml now states 288 with its NVIDIA
    sources, and the listing says the driver's usable GiB beside the marketed GB where it is notably less.
@@ -138,3 +141,59 @@ def test_b300_lists_its_datasheet_memory_and_the_driver_s_usable():
     assert "memory: 80 GB HBM3;" in text
     zh = "".join(_run("gpus", "--lang", "zh").split())
     assert "288GBHBM3e（可用268.6GiB）" in zh
+
+
+# ---------------------------------------------------------------- 3. the global batch rounded, said everywhere
+# tests/rules/TCO-RENT-STEP-FILLED: a 70B pretrain of 8,192-token sequences, its batch the pretraining default,
+# 4,194,304 tokens (Touvron et al. 2023), 512 sequences; CP 2 on every GPU
+PRETRAIN = {"task": "pretrain", "model": "llama-3.1-70b", "seq_len": 8192, "train_tokens": 2.0e11}
+BATCH, SEQ = 4_194_304, 8192
+
+
+def _rounded(gpus: int, cp: int = 2) -> tuple[int, int, int]:
+    """(replicas, accumulation steps, tokens a step) of 512 sequences on ``gpus`` GPUs at CP ``cp``, micro-batch 1."""
+    replicas = gpus // cp
+    accum = math.ceil(BATCH / SEQ / replicas)
+    return replicas, accum, replicas * accum * SEQ
+
+
+def _estimate(tmp_path, gpus: int, **workload) -> str:
+    doc = {"workload": {**PRETRAIN, **workload}, "constraints": {"gpus": ["gb200"], "acquisition": "rent"}}
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return " ".join(_run("estimate", "r.yaml", "--gpu", "gb200", "--gpus", str(gpus), cwd=tmp_path).split())
+
+
+def test_estimate_says_the_batch_its_layout_rounds_up(tmp_path):
+    # 72 GB200: 36 replicas, ceil(512 / 36) = 15 accumulation steps, 36 x 15 = 540 sequences = 4,423,680 tokens,
+    # 4,423,680 / 4,194,304 - 1 = 5.5% more (the report's whole percent: 5%)
+    replicas, accum, tokens = _rounded(72)
+    assert (replicas, accum, tokens) == (36, 15, 4_423_680)
+    said = (f"Global batch {tokens:,} tokens a step, 5% more than the {BATCH:,} assumed: the 36 replicas take whole "
+            f"micro-batches, 36 × 15 × 1 = 540 sequences of 8,192 tokens")
+    assert said in _estimate(tmp_path, 72)
+    assert said.replace("assumed", "stated") in _estimate(tmp_path, 72, global_batch_tokens=BATCH)
+    # 64: 32 replicas x 16 = 512 sequences, the batch itself: no row
+    assert _rounded(64)[2] == BATCH and "Global batch" not in _estimate(tmp_path, 64)
+
+
+def test_audit_says_the_proposal_s_rounded_batch():
+    # tests/data/product63: 100 GB200 at CoreWeave, CP 2: 50 replicas, ceil(512 / 50) = 11, 550 sequences,
+    # 4,505,600 tokens, 7.4% more; the alternative, 8 B300 at CP 2: 4 replicas x 128 = 512, the batch itself
+    path = ROOT / "tests/data/product63/audit-gb200-100.yaml"
+    replicas, accum, tokens = _rounded(100)
+    assert (replicas, accum, tokens) == (50, 11, 4_505_600)
+    d = json.loads(_run("audit", str(path), "--format", "json"))
+    assert d["proposed"]["step_batch"] == {"global_batch_tokens": tokens, "dp": 100, "cp": 2, "grad_accum": 11,
+                                           "micro_batch": 1}
+    assert d["alternative"]["step_batch"]["global_batch_tokens"] == BATCH
+    md = _run("audit", str(path), "--format", "md")  # one line a row
+    assert (f"| Global batch | {tokens:,} tokens a step, 7% more than the {BATCH:,} assumed: the 50 replicas take "
+            f"whole micro-batches, 50 × 11 × 1 = 550 sequences of 8,192 tokens | {BATCH:,} tokens a step |") in md
+    zh = "".join(_run("audit", str(path), "--lang", "zh").split())
+    assert "全局批次" in zh and f"{BATCH:,}" in zh
+
+
+def test_recommend_keeps_its_row():
+    # review62's row, now from the shared words: 72 GB200 (max_gpus 100), as above
+    r = cli("recommend", str(ROOT / "tests/rules/TCO-RENT-STEP-FILLED/input.yaml"))
+    assert "4,423,680 tokens a step, 5% more than the 4,194,304 assumed" in " ".join(r.stdout.split())

@@ -31,6 +31,7 @@ from ..results import (
     RecommendResult,
     Sentence,
     StalePrice,
+    StepBatch,
     StepSummary,
 )
 from ..results_serving import ServingOut
@@ -249,7 +250,18 @@ def candidate_out(con: Consultation, outcome: Outcome, key: str, rank_: int | No
         provider=k.rent_provider if k and mode == "rent" else None,
         instance=k.rent_instance if k and mode == "rent" else None, reasons=[s.text for s in why], reason_sentences=why,
         rules=outcome.rules_for(key), score_usd=None if scored is None or math.isinf(scored) else scored, stage=stage,
+        step_batch=step_batch(e),
     ))
+
+
+def step_batch(e: Evaluation) -> StepBatch | None:
+    """A training configuration's optimizer step as its layout holds it (whole micro-batches on every replica), for
+    the reports to say where it exceeds the batch asked (product65); None for a service or a run without a layout."""
+    lay = e.plan.layout if e.plan is not None else None
+    if lay is None or not getattr(lay, "grad_accum", 0) or not getattr(lay, "global_batch_tokens", 0):
+        return None
+    return made(StepBatch, dict(global_batch_tokens=int(lay.global_batch_tokens), dp=lay.dp, cp=lay.cp,
+                                grad_accum=lay.grad_accum, micro_batch=lay.micro_batch))
 
 
 def _candidate(con: Consultation, outcome: Outcome, key: str, rank_: int | None, scored: float | None) -> Candidate:

@@ -189,6 +189,13 @@ class AuditView(StepsView, ChartsView):
         ]
         if not self.full:
             spec = [spec[i] for i in (0, 1, 3, 5, 6, 7, 8)]
+        stated = (self.r.proposal.get("workload") or {}).get("global_batch_tokens")
+        rounded = {id(c): self.batch_rounded(c.step_batch, stated) for c in cols if c is not None and c.step_batch}
+        if any(rounded.values()):  # a step of whole micro-batches past the batch asked: recommend's words (product65)
+            at = next(i for i, (label, _g) in enumerate(spec) if label == self._("Memory per GPU")) + 1
+            spec.insert(at, (self._("Global batch"), lambda c: rounded[id(c)][0][1] if rounded.get(id(c)) else (
+                self._("%(tokens)s tokens a step", tokens=format(c.step_batch.global_batch_tokens, ","))
+                if c.step_batch else f.na())))
         if any(c is not None and self.request_rate(c.serving) for c in cols):
             # a service asked at a request rate with p95 targets: the queueing answer, as recommend's Request rate
             # row gives it (review53: the JSON held it, the page said nothing of the targets the proposal names)

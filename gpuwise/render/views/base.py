@@ -111,6 +111,16 @@ class BaseView:
         self.fmt = fmt
         self.sources = self._rule_sources()
 
+    def batch_rounded(self, lay: Any, stated: Any) -> list[list[str]]:
+        """A 'Global batch' row where a training layout's step holds more tokens than the batch ``stated`` (a
+        number; None: not stated) or, not stated, than the one the result's Assumptions give (:func:`batch_words`).
+        The same row in recommend, estimate and audit (product65)."""
+        stated = stated if isinstance(stated, int | float) and not isinstance(stated, bool) else None
+        assumed = next((a.value for a in getattr(self.r, "assumptions", ()) if a.field == "workload.global_batch_tokens"
+                        and isinstance(a.value, int | float)), None)
+        said = batch_words(self.f, self._, lay, stated, assumed)
+        return [[self._("Global batch"), said]] if said else []
+
     def asked(self) -> Requirements | None:
         """The question a recommendation echoes (``question``), typed again by its input schema: what
         the views read of it (the budget, the deadline, the targets). None for a result without one,
@@ -713,3 +723,25 @@ def house_lines(house: Any, _: Any) -> list[str]:
         out.append(_("House rules from %(dir)s that replace the built-in rule of the same id: %(ids)s.",
                      dir=house.directory, ids=", ".join(house.replaced)))
     return out
+
+
+def batch_words(f: Fmt, _: Any, lay: Any, stated: float | None, assumed: float | None) -> str:
+    """Where a training layout's step (``lay``: its dp, cp, grad_accum, micro_batch and global_batch_tokens, a
+    TrainingLayout's or a StepBatch's names) holds more tokens than the batch ``stated``, else ``assumed``: every
+    replica takes whole micro-batches, so 4,194,304 tokens (512 sequences of 8,192) on 36 replicas are 15
+    accumulation steps, 540 sequences, 4,423,680 tokens, 5.5% more (review62); '' where it does not. The words
+    recommend, estimate, audit and plan say (product65)."""
+    asked = stated if stated is not None else assumed
+    tokens = lay.global_batch_tokens
+    if not asked or not tokens or tokens <= asked * (1 + 1e-6):
+        return ""
+    replicas = lay.dp // lay.cp if lay.cp > 1 else lay.dp
+    msg = (N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s stated: the %(replicas)s replicas take "
+              "whole micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens")
+           if stated is not None else
+           N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s assumed: the %(replicas)s replicas take "
+              "whole micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens"))
+    seqs = replicas * lay.grad_accum * lay.micro_batch
+    return _(msg, tokens=format(round(tokens), ","), pct=f.pct(tokens / asked - 1), asked=format(round(asked), ","),
+             replicas=replicas, accum=lay.grad_accum, mb=lay.micro_batch, seqs=format(seqs, ","),
+             seq=format(round(tokens / seqs), ","))

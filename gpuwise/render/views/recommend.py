@@ -309,28 +309,12 @@ class RecommendView(StepsView, ChartsView):
     def _batch_rounded(self, lay: Any) -> list[list[str]]:
         """The global batch the layout takes where it is more than the one stated or assumed: a step holds whole
         micro-batches on every replica, so 4,194,304 tokens (512 sequences of 8,192) on 36 replicas are 15
-        accumulation steps, 540 sequences, 4,423,680 tokens, 5.5% more than the Assumptions' figure (review62)."""
+        accumulation steps, 540 sequences, 4,423,680 tokens, 5.5% more than the Assumptions' figure (review62).
+        The words are :meth:`BaseView.batch_rounded`'s, which estimate and audit say too (product65)."""
         q = self.asked()  # the typed question, not the echo read by key (test_typed_records)
         stated = q.workload.global_batch_tokens if q is not None else None
         stated = None if stated == "auto" else stated
-        asked = stated if stated is not None else next(
-            (a.value for a in self.r.assumptions if a.field == "workload.global_batch_tokens"
-             and isinstance(a.value, int | float)), None)
-        tokens = lay.global_batch_tokens
-        if not asked or tokens <= asked * (1 + 1e-6):
-            return []
-        replicas = lay.dp // lay.cp if lay.cp > 1 else lay.dp
-        f = self.f
-        msg = (N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s stated: the %(replicas)s replicas take "
-                  "whole micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens")
-               if stated == asked else
-               N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s assumed: the %(replicas)s replicas take "
-                  "whole micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens"))
-        seqs = replicas * lay.grad_accum * lay.micro_batch
-        return [[self._("Global batch"), self._(msg, tokens=format(round(tokens), ","), pct=f.pct(tokens / asked - 1),
-                                                asked=format(round(asked), ","), replicas=replicas,
-                                                accum=lay.grad_accum, mb=lay.micro_batch, seqs=format(seqs, ","),
-                                                seq=format(round(tokens / seqs), ","))]]
+        return self.batch_rounded(lay, stated)
 
     def serving(self, est: EstimateResult | None, rec: Recommendation | Candidate) -> dict[str, Any] | None:
         """An inference job's serving figures: the framework and layout, throughput and latency at the
