@@ -8,7 +8,8 @@
    overlap row for each run of at most half the month and the longer runs it must meet (Helly's theorem on a line).
 3. The global batch rounded up to whole micro-batches on every replica was said by recommend alone (review62's
    'Global batch' row); estimate and audit say it too, in the same words (render.views.base.batch_words), from the
-   layout (an estimate's gpu.layout; a candidate's step_batch, additive, for the audit).
+   layout (an estimate's gpu.layout; a candidate's step_batch, additive, for the audit), and a plan under 'Where each
+   workload runs' (options[].step_batch, batch_asked, batch_stated, additive).
 4. `gpuwise gpus` listed the B300 at 270 GB, the figure NVIDIA's per-GPU table and MLPerf system names give of what
    the driver exposes, beside its datasheets' 288 GB a GPU (2.3 TB for 8); gpus.yaml now states 288 with its NVIDIA
    sources, and the listing says the driver's usable GiB beside the marketed GB where it is notably less.
@@ -197,3 +198,26 @@ def test_recommend_keeps_its_row():
     # review62's row, now from the shared words: 72 GB200 (max_gpus 100), as above
     r = cli("recommend", str(ROOT / "tests/rules/TCO-RENT-STEP-FILLED/input.yaml"))
     assert "4,423,680 tokens a step, 5% more than the 4,194,304 assumed" in " ".join(r.stdout.split())
+
+
+def test_plan_says_a_run_s_rounded_batch(tmp_path):
+    # tests/test_plan63's LoRA of Llama 3.1 8B (4.8e9 tokens) on 2 RTX 4090 rented, its batch stated as 63
+    # sequences of 2,048 = 129,024 tokens: 2 replicas take ceil(63 / 2) = 32 accumulation steps, 64 sequences =
+    # 131,072 tokens, 1.6% more (the report's whole percent: 2%)
+    doc = {"horizon_months": 3, "workloads": [{**tune("tune"), "workload": {
+        **tune("tune")["workload"], "global_batch_tokens": 63 * 2048}}],
+        "constraints": {"acquisition": "rent", "electricity_usd_per_kwh": 0.2, "gpus": ["rtx-4090"]}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    d = json.loads(_run("plan", "p.yaml", "--format", "json", cwd=tmp_path))
+    [o] = [o for o in d["options"] if o["workload"] == "tune" and o["count"] == 2]
+    accum = math.ceil(63 / 2)
+    assert o["step_batch"] == {"global_batch_tokens": 2 * accum * 2048, "dp": 2, "cp": 1, "grad_accum": accum,
+                               "micro_batch": 1}
+    assert o["batch_asked"] == 129_024 and o["batch_stated"] is True
+    md = _run("plan", "p.yaml", "--format", "md", cwd=tmp_path)
+    assert ("- tune on 2 × NVIDIA GeForce RTX 4090 24GB, global batch: 131,072 tokens a step, 2% more than the "
+            "129,024 stated: the 2 replicas take whole micro-batches, 2 × 32 × 1 = 64 sequences of 2,048 tokens") in md
+    # the batch not stated: the fine-tuning default, 64 sequences, which 2 replicas hold whole: no note
+    doc["workloads"][0]["workload"].pop("global_batch_tokens")
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    assert ", global batch:" not in _run("plan", "p.yaml", "--format", "md", cwd=tmp_path)

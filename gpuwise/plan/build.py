@@ -410,6 +410,17 @@ class Planner:
     def out_currency(self) -> str:
         return self.currency or self.pf.constraints.currency
 
+    def _batch_asked(self, name: str) -> dict[str, Any]:
+        """The global batch a training workload states, else the one assumed of it (its Assumption), as the plan's
+        options carry it beside their step (product65: the rounding said as recommend says it)."""
+        w = next((w.workload for w in self.pf.workloads if w.name == name), None)
+        stated = w.global_batch_tokens if w is not None else None
+        if isinstance(stated, int | float):
+            return {"batch_asked": float(stated), "batch_stated": True}
+        assumed = next((a.value for a in self.assumptions if a.field == f"{name}: workload.global_batch_tokens"
+                        and isinstance(a.value, int | float)), None)
+        return {"batch_asked": assumed, "batch_stated": False}
+
     def _purchase(self, p: Bought, findings: list[Finding] | tuple[()] = ()) -> Purchase:
         ram = _ram_not_priced(findings, self.kb.gpus[p.gpu].name)
         return Purchase(month=p.month, gpu=p.gpu, count=p.count, amount=self._money(p.amount), units=p.units,
@@ -481,6 +492,7 @@ class Planner:
         options = [Option(workload=sz.name, gpu=g, count=o.count, wall_hours=o.wall_hours, capacity=o.capacity,
                           rent_per_hour=M(o.rent_usd_per_hour) if o.rent_usd_per_hour is not None else None,
                           rent_provider=o.rent_provider, layout=o.layout, **o.wide_fields(),
+                          step_batch=o.step_batch, **self._batch_asked(sz.name),
                           copy_sizes=CopySize.listed(o.copy_sizes, M), rent_copy_sizes=CopySize.listed(
                               o.rent_copy_sizes, M),
                           **({"pack_copies": o.rent_pack.copies, "pack_gpus": o.rent_pack.gpus_paid,

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..prebuilt import Prebuilt
-from ..results import MONEY_WHOLE_FROM, Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
+from ..results import MONEY_WHOLE_FROM, Assumption, CurrencyInfo, Finding, HouseRules, StepBatch, TraceEntry
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 
@@ -178,6 +178,11 @@ class Option(Frozen):
     rent_per_hour: float | None = None
     rent_provider: str | None = None
     layout: str = ""
+    step_batch: StepBatch | None = Field(None, description="training: the run's optimizer step on `count` in tokens "
+                                         "and whole micro-batches (additive, product65); null for a service")
+    batch_asked: float | None = Field(None, description="training: the global batch the workload states, else the "
+                                      "one assumed (additive, product65)")
+    batch_stated: bool = Field(False, description="batch_asked is the workload's stated figure")
     rent_count: int = Field(0, description="a run rented by the instance: the GPUs it runs on, every GPU paid for; "
                                            "a service's rented copy sized apart from the owned or bought one (the "
                                            "type's rental smaller instances than that copy): its GPUs (0: on count)")

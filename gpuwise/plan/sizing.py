@@ -16,6 +16,7 @@ import math
 from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..decide.result import step_batch
 from ..decide.rulebook import Rulebook
 from ..decide.subjects import candidate_fact
 from ..decide.verdicts import (
@@ -89,6 +90,7 @@ class Option:
     reserved_pack: dict[str, Reserved] = field(default_factory=dict)  # term -> a committed rental of several copies
     rent_pack: Pack | None = None  # serving: a rental that holds several copies for less a copy, full (_pack)
     layout: str = ""
+    step_batch: Any = None  # training: results.StepBatch of the run on `count` (its step in whole micro-batches)
     host_ram: dict[str, Any] = field(default_factory=dict)  # training offloaded to host RAM: the candidate's host
     # RAM facts (HOST_RAM_FACTS) as the rules read them of a bought server, for the plan's purchases (judge.py)
     rent_count: int = 0  # training rented by the instance: the run on every GPU paid for; serving: the GPUs of a
@@ -464,7 +466,8 @@ def _training_option(s: Sized, g: Gpu, max_gpus: int, owned: int, book: Rulebook
                 s.owned_reason[g.id] = why("deadline", "plan.why.owned_deadline", n=n, days=wall / 24,
                                            allowed=s.deadline_hours / 24)
             continue
-        opt = Option(g.id, n, wall_hours=wall, layout=ev.label(), rejected=tuple(timed.rejected))
+        opt = Option(g.id, n, wall_hours=wall, layout=ev.label(), rejected=tuple(timed.rejected),
+                     step_batch=step_batch(ev))
         refused = _rent(s, g, n, opt, book, ev)
         if ev.host_ram_needed_bytes_per_node:  # the server's RAM as a bought one's (no offer's): what recommend
             # says of buying it (MEM-HOST-RAM-BUY), the plan says of its purchase
@@ -539,7 +542,7 @@ def _on_paid(s: Sized, g: Gpu, opt: Option, timed: Verdict, book: Rulebook, max_
     if 0 < wall < opt.wall_hours and set(_verdict(book, s, ev).rejected) <= set(timed.rejected):
         opt.rent_count, opt.rent_wall_hours = paid, wall
         if only:
-            opt.count, opt.wall_hours, opt.layout = paid, wall, ev.label()
+            opt.count, opt.wall_hours, opt.layout, opt.step_batch = paid, wall, ev.label(), step_batch(ev)
 
 
 def owned_run_fact(pf: PlanFile, kb: Knowledge, name: str, g: str, count: int, h: dict[str, Any]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from .fmt import (
 from .plan_charts import charts
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
-from .views.base import counted_rules, house_lines
+from .views.base import batch_words, counted_rules, house_lines
 from .words import formula_parts, plain, said
 
 
@@ -384,6 +384,13 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
                      right=WHERE_RIGHT if sized else (4,))
 
+    # a run's optimizer step of whole micro-batches past the batch asked: recommend's words (product65)
+    batch_notes = list(dict.fromkeys(
+        _("%(workload)s on %(count)s × %(gpu)s, global batch: %(said)s", workload=w, count=n, gpu=gpu(g), said=step)
+        for (w, g, n, _h) in groups for o in r.options
+        if o.workload == w and o.gpu == g and o.count == n and getattr(o, "step_batch", None)
+        and (step := batch_words(local, _, o.step_batch, o.batch_asked if o.batch_stated else None,
+                                 None if o.batch_stated else o.batch_asked))))
     # nothing placed (only unpriced GPUs): no table of headings alone (hostile round 26)
     where = where_table(gpu) if groups else None
     where_ids = where_table(str) if groups else None  # shorter: the catalog ids, one line a row
@@ -592,6 +599,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "title": local.ngettext("GPU plan for %(n)s month", "GPU plan for %(n)s months", r.horizon_months),
         "html_lang": HTML_LANG[local.lang],
         "detail": detail, "full": full, "where": where, "where_ids": where_ids, "where_folded": where_folded,
+        "batch_notes": batch_notes,
         "commitments": commitments, "api_short": api_short, "findings_rest": findings_rest,
         "findings_grouped": findings_grouped, "grouped_rest": grouped_rest,
         "options": options, "trace": trace,
