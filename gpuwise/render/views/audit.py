@@ -189,7 +189,7 @@ class AuditView(StepsView, ChartsView):
         ]
         if not self.full:
             spec = [spec[i] for i in (0, 1, 3, 5, 6, 7, 8)]
-        stated = (self.r.proposal.get("workload") or {}).get("global_batch_tokens")
+        stated = self.stated_batch()
         rounded = {id(c): self.batch_rounded(c.step_batch, stated) for c in cols if c is not None and c.step_batch}
         if any(rounded.values()):  # a step of whole micro-batches past the batch asked: recommend's words (product65)
             at = next(i for i, (label, _g) in enumerate(spec) if label == self._("Memory per GPU")) + 1

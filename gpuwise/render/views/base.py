@@ -121,6 +121,28 @@ class BaseView:
         said = batch_words(self.f, self._, lay, stated, assumed)
         return [[self._("Global batch"), said]] if said else []
 
+    def stated_batch(self) -> Any:
+        """The global batch the input file states, read through its typed schema (recommend's question, an
+        estimate's requirements, an audit's proposal): a number, or None where it states none ('auto')."""
+        from pydantic import ValidationError
+
+        from ...inputs.proposal import Proposal
+        from ...inputs.requirements import Requirements
+
+        q = self.asked()
+        if q is None:
+            for attr, schema in (("workload", Requirements), ("proposal", Proposal)):
+                echo = getattr(self.r, attr, None)
+                if not isinstance(echo, dict) or not echo:
+                    continue
+                try:
+                    q = schema.model_validate({k: v for k, v in echo.items() if k in schema.model_fields})
+                except ValidationError:
+                    q = None
+                break
+        stated = q.workload.global_batch_tokens if q is not None else None
+        return None if stated == "auto" else stated
+
     def asked(self) -> Requirements | None:
         """The question a recommendation echoes (``question``), typed again by its input schema: what
         the views read of it (the budget, the deadline, the targets). None for a result without one,

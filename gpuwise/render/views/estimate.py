@@ -19,13 +19,6 @@ from ..fmt import (
 from .base import BaseView
 
 
-def _stated(workload: dict[str, Any], assumptions: list[Any]) -> Any:
-    """The global batch the input file stated (the echo's figure where no assumption gave it), else None."""
-    if any(a.field == "workload.global_batch_tokens" for a in assumptions):
-        return None
-    return (workload.get("workload") or {}).get("global_batch_tokens")  # the echo: the requirements' workload
-
-
 class EstimateView(BaseView):
     """An estimate's report."""
 
@@ -65,7 +58,7 @@ class EstimateView(BaseView):
                 rows.append([self._("Strategy"), f.strategy(g.strategy, g.count, g.strategy_phrases)])
             if g.layout is not None:  # a training layout as a recommendation words it: the micro-batch the planner took
                 rows.append([self._("Layout"), words.training_layout(g.layout, g.count, f)])
-                rows += self.batch_rounded(g.layout, _stated(r.workload, r.assumptions))  # recommend's words
+                rows += self.batch_rounded(g.layout, self.stated_batch())  # recommend's words (product65)
             smaller = getattr(getattr(g, "training", None), "smaller_micro_batch", None)
             if smaller is not None:  # a stated micro-batch that fits only by unasked offload or recomputation
                 rows.append([self._("Smaller micro-batch"), self._smaller(smaller)])

@@ -311,10 +311,7 @@ class RecommendView(StepsView, ChartsView):
         micro-batches on every replica, so 4,194,304 tokens (512 sequences of 8,192) on 36 replicas are 15
         accumulation steps, 540 sequences, 4,423,680 tokens, 5.5% more than the Assumptions' figure (review62).
         The words are :meth:`BaseView.batch_rounded`'s, which estimate and audit say too (product65)."""
-        q = self.asked()  # the typed question, not the echo read by key (test_typed_records)
-        stated = q.workload.global_batch_tokens if q is not None else None
-        stated = None if stated == "auto" else stated
-        return self.batch_rounded(lay, stated)
+        return self.batch_rounded(lay, self.stated_batch())  # the typed question (test_typed_records)
 
     def serving(self, est: EstimateResult | None, rec: Recommendation | Candidate) -> dict[str, Any] | None:
         """An inference job's serving figures: the framework and layout, throughput and latency at the
