@@ -68,6 +68,8 @@ def add(case, ns: dict[str, Any]) -> None:
           {"workload": {**SERVE8, "prefix_cache_hit_rate": "high"}}, _refused_no("r.yaml", "workload.prefix_cache_hit_rate", "must be a number", "'high'"))
     rcase("srv54: kv_precision 'q8_0' (llama.cpp's --cache-type-k): refused in one line, the choices listed",
           {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "q8_0"}}, _refused_no("r.yaml", "workload.kv_precision", "'fp8'"))
+    rcase("srv54: kv_precision fp8 on llama.cpp (whose cache types are f32, f16, bf16 and the q-types): refused, its types said",
+          {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "fp8"}}, _refused_no("r.yaml", "workload.kv_precision", "llama.cpp", "q8_0"))
     rcase("srv54: quantization 'Q4_K_M' (a GGUF file's quant type): refused, gguf offered",
           {"workload": {**SERVE8, "framework": "llama.cpp", "quantization": "Q4_K_M"}}, _refused_no("r.yaml", "workload.quantization", "did you mean gguf?"))
     rcase("srv54: quantization 'IQ4_XS' (a GGUF i-quant): refused, gguf offered",
@@ -133,6 +135,10 @@ def add(case, ns: dict[str, Any]) -> None:
           lambda r: _answered(r), argv=("plan", "plan.yaml", "--format", "json"))
     pcase("runs54: per_month 'weekly': refused, 4.345 offered (as before)", _plan(lambda d: d["workloads"][0]["cadence"].update(per_month="weekly")),
           _refused_no("plan.yaml", "per_month", "4.345"), argv=plan_text)
+
+    acase("prop54: AWS's p5.48xlarge rented from Lambda: refused, the instance's provider named",
+          {"title": "t", "workload": SERVE8, "hardware": {"gpu": "H100 SXM", "count": 8, "nodes": 1},
+           "acquisition": {"mode": "rent", "provider": "lambda", "instance": "p5.48xlarge"}}, _refused_no("p.yaml", "acquisition.instance", "aws"))
 
     # ------------------------------------------------------------ price CSVs as spreadsheets leave them
     head = "gpu,gpus,price\n"
