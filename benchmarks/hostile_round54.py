@@ -82,8 +82,8 @@ def add(case, ns: dict[str, Any]) -> None:
           _refused_no("r.yaml", "gptq", "fp8"))
     rcase("srv54: a draft model of 70B for an 8B model: refused, the two sizes said",
           {"workload": {**SERVE8, "speculative": {"method": "draft-model", "draft_params_b": 70}}}, _refused_no("r.yaml", "workload.speculative.draft_params_b", "70", "8.03"))
-    rcase("srv54: a draft model as large as the model (8B for llama-3.1-8b): refused",
-          {"workload": {**SERVE8, "speculative": {"method": "draft-model", "draft_params_b": 8.03}}}, _refused_no("r.yaml", "workload.speculative.draft_params_b"))
+    rcase("srv54: a draft model twice the model's size (16B for llama-3.1-8b): refused",
+          {"workload": {**SERVE8, "speculative": {"method": "draft-model", "draft_params_b": 16}}}, _refused_no("r.yaml", "workload.speculative.draft_params_b", "16"))
     rcase("srv54: a 1B draft model for the 8B: estimated (a draft smaller than its model)",
           {"workload": {**SERVE8, "speculative": {"method": "draft-model", "draft_params_b": 1}}}, _json_ok(lambda d: d.get("gpu")))
     rcase("srv54: speculative acceptance_rate 1 (every draft kept): refused by its bound (as before)",
@@ -99,7 +99,7 @@ def add(case, ns: dict[str, Any]) -> None:
     rcase("train54: packing true (TRL's SFTConfig packing): refused, padding_free offered, never 'write a number'",
           {"workload": {**LORA8, "packing": True}}, _refused_no("r.yaml", "workload.packing", "padding_free", absent=("write a number", "Input should be")))
     rcase("train54: packing 'true' (quoted): refused, padding_free offered",
-          {"workload": {**LORA8, "packing": "true"}}, _refused_no("r.yaml", "workload.packing", "padding_free"))
+          {"workload": {**LORA8, "packing": "true"}}, _refused_no("r.yaml", "workload.packing", "did you mean padding_free?"))
     rcase("train54: packing false: refused, none offered, never 'write a number'",
           {"workload": {**LORA8, "packing": False}}, _refused_no("r.yaml", "workload.packing", "none", absent=("write a number", "Input should be")))
     rcase("train54: packing 'padding-free': refused, padding_free offered (as before)", {"workload": {**LORA8, "packing": "padding-free"}},

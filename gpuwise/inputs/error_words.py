@@ -77,7 +77,27 @@ _STACK_NAMES = {"marin": "levanter", "gpt-neox": "megatron-deepspeed", "neox": "
 _CHOICE_WORDS = {"serving": "inference", "serve": "inference", "sft": "finetune", "fine-tuning": "finetune",
                  "finetuning": "finetune", "peft": "lora", "half": "fp16", "purchase": "buy", "lease": "rent",
                  "rental": "rent", "second-hand": "used", "secondhand": "used", "second hand": "used",
-                 "pre-owned": "used"}
+                 "pre-owned": "used",
+                 # bitsandbytes as its users shorten it (transformers' BitsAndBytesConfig, 'bnb-4bit' releases);
+                 # FlashAttention named in the attention field ('fa2', as attention_kernel spells it); offload 'to
+                 # disk' or 'SSD' (DeepSpeed's ZeRO-Infinity offloads to NVMe drives: offload_param device 'nvme');
+                 # a home office (hostile round 54)
+                 "bnb": "bitsandbytes", "bitsandbytes-4bit": "bitsandbytes", "bnb-4bit": "bitsandbytes",
+                 "bnb-8bit": "bitsandbytes", "fa2": "flash", "fa3": "flash", "flashattention": "flash",
+                 "disk": "nvme", "ssd": "nvme", "drive": "nvme", "home": "office", "home office": "office",
+                 # TRL's SFTConfig(packing=True) packs padding-free with its default strategy from v0.19
+                 # (docs/formats.md, packing); False, no packing: said where the field is packing's
+                 "true": "padding_free", "false": "none"}
+
+#: A GGUF file's quantization type, as llama.cpp's ``llama-quantize`` names them (Q4_K_M, Q8_0, IQ4_XS, Q5_K_S ...;
+#: ggml-org/llama.cpp tools/quantize/README.md): the ``gguf`` method (hostile round 54).
+_GGUF_TYPE = re.compile(r"i?q\d(?:_[a-z0-9]+)*(?:\.gguf)?", re.I)
+
+#: Stack names that are no stack of their own: a torchtune recipe and a plain PyTorch loop run PyTorch's FSDP or DDP
+#: with nothing of a named stack's, which is what a job naming no stack is priced as (docs/formats.md, stack: 'none
+#: given: the middle'); difflib offered torchtitan for torchtune, another project with its own figures (round 54).
+STACK_LEFT_OUT = frozenset({"torchtune", "pytorch", "torch", "plain pytorch", "pytorch fsdp", "fsdp2", "ddp",
+                            "pytorch ddp", "none"})
 
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
@@ -244,6 +264,8 @@ def literal_close(given: Any, expected: Any) -> str | None:
         alias = names.get(given.strip().lower())
         if alias in choices:
             return alias
+    if "gguf" in choices and len(given) <= 40 and _GGUF_TYPE.fullmatch(given.strip()):  # 'Q4_K_M' (round 54)
+        return "gguf"
     # the same name in other capitals first: difflib offered 'BFloat16' the nearer-spelt float16 over bfloat16
     close = [c for c in choices if c.lower() == given.strip().lower()]
     close = close or (difflib.get_close_matches(given, choices) if len(given) <= 100 else [])

@@ -328,6 +328,22 @@ def _check_size(w: Workload, catalog: Any, where: str) -> None:
                     hint=N_("give the model alone, or params_b alone for a model of another size"))
 
 
+def _check_draft(w: Workload, shape: Shape, where: str) -> None:
+    """A draft model no smaller than the model it drafts for was priced as drafting for it (hostile round 54). Its
+    cost ratio c (a drafted token's time over the model's) is then at least 1, and the expected speed-up
+    (1 - a^(k+1)) / ((1 - a)(k c + 1)) (Leviathan et al. 2023, arXiv:2211.17192, section 3.4) is at most 1 for any
+    acceptance a and k drafted tokens: refused, both sizes said."""
+    spec = getattr(w, "speculative", None) if w.task == "inference" else None
+    if spec is None or spec.draft_params_b is None or spec.draft_params_b * 1e9 < shape.params:
+        return
+    raise UserError(N_("a draft model of %(draft)s billion parameters is no smaller than %(model)s (%(size)s "
+                       "billion): drafting with it cannot be faster than decoding without it"),
+                    values={"draft": f"{spec.draft_params_b:g}", "model": shape.name,
+                            "size": f"{shape.params / 1e9:.3g}"},
+                    where=field_at(where, "workload.speculative.draft_params_b"),
+                    hint=N_("give the draft model's own size, a small fraction of the model's"))
+
+
 def _check_sac_op(w: Workload, shape: Shape, where: str) -> None:
     """Per-op selective checkpointing (``gradient_checkpointing: selective_op``) is costed from the order of a dense
     block's matmuls (estimators/compute.py sac_op_recomputed_params): a model whose layers run another mixer,
@@ -698,6 +714,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
     _check_schedule(w, shape.layers, where, named.pipeline_split_slots if named is not None else 0)
     _check_every_nth(w, shape.layers, where)
     _check_sac_op(w, shape, where)
+    _check_draft(w, shape, where)
     _check_etp(w, shape, where)
     _check_stack_precision(w, stacks, where)
     given_over = _catalog_shape_replaced(w, kb, catalog, shape.params)

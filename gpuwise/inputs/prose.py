@@ -45,6 +45,32 @@ _DATE_PAST = N_("%(given)s is a date, and %(field)s is a number of days from the
                 "today, %(today)s)")
 
 
+_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                                       "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                                       "seventeen", "eighteen", "nineteen", "twenty"))}
+_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sixty-four": 64, "hundred": 100,
+               "a hundred": 100, "dozen": 12, "a dozen": 12, "a couple": 2, "a pair": 2, "pair": 2})
+_HAN = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+        "九": 9}
+_IN_WORDS = N_("%(given)s is a number in words: %(field)s takes its digits: write %(meant)s")
+
+
+def _in_words(text: str) -> int | None:
+    """The whole number ``text`` writes in English words ('eight', 'Sixteen') or Chinese numerals up to 99 ('八',
+    '十六', '三十二', '两'), else None: a count written as a message says it (hostile round 54)."""
+    t = text.strip().lower()
+    if t in _WORDS:
+        return _WORDS[t]
+    if not t or len(t) > 3 or any(c not in _HAN and c != "十" for c in t):
+        return None
+    if "十" not in t:
+        return _HAN[t] if len(t) == 1 else None
+    tens, _, ones = t.partition("十")
+    if len(tens) > 1 or len(ones) > 1:
+        return None
+    return (_HAN[tens] if tens else 1) * 10 + (_HAN[ones] if ones else 0)
+
+
 def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.date | None = None) -> None:
     """Refuse ``v`` for the number field ``name`` where it is a number written as prose (see the module), offering
     the number meant, and the field's ``bounds`` where it is past one; else return."""
@@ -61,6 +87,8 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
         _date_for_days(day, repr(v), name, bounds, today)
         return
     _duration(v, name, bounds)
+    if (said := _in_words(v)) is not None:  # 'eight', '八': its digits offered (hostile round 54)
+        raise _offer(_IN_WORDS, float(said), bounds, given=repr(v), field=name, meant=str(said))
     approx = _APPROX.fullmatch(v) or _BOUND.fullmatch(v)
     if approx is not None:
         rest = approx.group("rest")

@@ -25,6 +25,7 @@ from .error_words import (  # _BOUNDS, _short and literal_close are imported fro
     _BOUNDS,
     _NEWEST,
     _OR_WORD,
+    STACK_LEFT_OUT,
     _clip,
     _close_key,
     _field_info,
@@ -169,6 +170,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             values["expected"] = expected
         msg = N_("%(given)s is not one of %(expected)s")
         hint, hint_values = (N_("did you mean %(names)s?"), {"names": close[0]}) if close else (None, None)
+        if loc and loc[-1] == "stack" and isinstance(given, str) and given.strip().lower() in STACK_LEFT_OUT:
+            # torchtune, plain PyTorch: no stack of their own, priced as a job naming none (hostile round 54)
+            hint, hint_values = N_("%(given)s runs plain PyTorch (FSDP or DDP), which a job naming no stack is "
+                                   "priced as: leave stack out"), values
         engine = engine_not_modelled(given) if loc and loc[-1] == "framework" else None
         if engine is not None:  # TGI, LMDeploy: named, not matched by spelling (round 50's leftover)
             msg, values["engine"] = N_("%(given)s is %(engine)s, a serving engine gpuwise has no figures for"), engine
@@ -195,8 +200,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
         # number or a yes/no not parsed)
         values = {**err.get("ctx", {}), "given": _short(err["input"])}
         msgid, msg = _BOUNDS[err["type"]], f"{msg} (got {values['given']})"
-        if err["type"] == "finite_number":  # YAML's .nan, .inf, 1e309: pydantic's 'Input should be a finite
-            msgid, msg = None, _BOUNDS["finite_number"]  # number' in English alone (hostile round 53)
+        if err["type"] in _HOUSE_WORDS:  # YAML's .nan, .inf, 1e309: pydantic's 'Input should be a finite number'
+            # in English alone (hostile round 53); 'high' for a share, 1.5 or 'eight' for a count: 'Input should be
+            # a valid integer, unable to parse string as an integer' (round 54)
+            msgid, msg = None, _BOUNDS[err["type"]]
         # a number or a word ('auto'): the word is named in every language, and a close spelling of it
         words = [e for e, b in zip(errors[1:], bases[1:], strict=True) if b == loc and e["type"] == "literal_error"]
         if words and err["type"] in _OR_WORD:
@@ -232,6 +239,10 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
     tail = (N_("%(more)s more problem") if more == 1 else N_("%(more)s more problems")) if more else None
     return UserError(msg, where=f"{where}: {field}", hint=hint, values=values, hint_values=hint_values, msgid=msgid,
                      tail=tail, tail_values={"more": more})
+
+
+_HOUSE_WORDS = frozenset({"finite_number", "int_parsing", "int_from_float", "float_parsing"})
+"""Pydantic's complaints said in the house's words in English too, not only in another language."""
 
 
 _FILE_KINDS = {"Requirements": (N_("a requirements file"), "recommend"), "Proposal": (N_("a proposal"), "audit"),

@@ -77,6 +77,8 @@ class Strict(Prebuilt, BaseModel):
         yes/no answer take one."""
         if isinstance(v, bool | list) and not takes_bool(cls.model_fields[info.field_name].annotation) and (
                 isinstance(v, bool) or any(isinstance(x, bool) for x in v)):
+            if isinstance(v, bool) and (words := choice_words(cls.model_fields[info.field_name].annotation)):
+                _raise_bool_choice(v, words)  # 'packing: true' (TRL's flag) on a field of words (round 54)
             raise Said(N_("a yes/no value (YAML reads yes, no, on, off, true and false as booleans) is not valid "
                           "here: write a number, or quote the text"))
         if isinstance(v, str) and takes_bool_only(cls.model_fields[info.field_name].annotation):
@@ -101,6 +103,30 @@ class Strict(Prebuilt, BaseModel):
         if v is None:
             _no_null_number(cls.model_fields[info.field_name], info.field_name)
         return v
+
+
+def choice_words(annotation: Any) -> list[str]:
+    """The words a field of choices takes (``Literal['none', 'padding_free']``, with or without ``| None``); empty
+    for any other field."""
+    args = [annotation] if typing.get_origin(annotation) is Literal else [
+        a for a in typing.get_args(annotation) if typing.get_origin(a) is Literal]
+    return [w for a in args for w in typing.get_args(a) if isinstance(w, str)]
+
+
+def _raise_bool_choice(v: bool, words: list[str]) -> None:
+    """A yes/no given to a field of words: its words said, and the one the yes/no means where a word does (TRL's
+    ``packing: true`` is padding_free, ``false`` none: error_words._CHOICE_WORDS), not 'write a number'."""
+    from .error_words import literal_close
+
+    expected = ", ".join(repr(w) for w in words)
+    close = literal_close("true" if v else "false", expected)
+    given = "true" if v else "false"
+    if close:
+        raise Said(N_("%(given)s is a yes/no value (YAML reads yes, no, on, off, true and false as booleans), not one "
+                      "of the choices %(expected)s: did you mean %(close)s?"), given=given, expected=expected,
+                   close=close)
+    raise Said(N_("%(given)s is a yes/no value (YAML reads yes, no, on, off, true and false as booleans), not one of "
+                  "the choices %(expected)s"), given=given, expected=expected)
 
 
 def field_bounds(field: Any) -> dict[str, float]:
