@@ -282,7 +282,8 @@ def _ask_args(p: argparse.ArgumentParser) -> None:
 
 
 def _recommend_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
+    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml",
+                   help=N_("the requirements file: the workload and its constraints (docs/formats.md)"))
     _report_opts(p)
     _common(p)
     _rules_opt(p)
@@ -297,14 +298,16 @@ def _audit_args(p: argparse.ArgumentParser) -> None:
 
 
 def _plan_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("plan", type=_file_name, metavar="PLAN.yaml")
+    p.add_argument("plan", type=_file_name, metavar="PLAN.yaml",
+                   help=N_("the plan file: the GPUs owned, the workloads and how often each runs (docs/formats.md)"))
     _report_opts(p, json_in_usd=False)  # a plan's JSON is in --currency (docs/formats.md, plan JSON)
     _common(p)
     _rules_opt(p)
 
 
 def _estimate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml")
+    p.add_argument("requirements", type=_file_name, metavar="REQUIREMENTS.yaml",
+                   help=N_("the requirements file: the workload and its constraints (docs/formats.md)"))
     p.add_argument("--gpu", metavar="GPU", help=N_("a GPU name (e.g. H100-80G, A100 80GB, 4090)"))
     p.add_argument("--gpus", type=_gpu_count, metavar="N",
                    help=N_("how many GPUs (default: 1 for a service; for training, the fewest that fit and "
@@ -337,13 +340,15 @@ def _prices_args(p: argparse.ArgumentParser) -> None:
     psub = p.add_subparsers(dest="prices_command", metavar="import", parser_class=_Parser)
     q = psub.add_parser("import", help=N_("read a gpuhunt or SkyPilot catalog CSV (or gpuwise's minimal CSV) into a "
                                        "knowledge overlay directory"))
-    q.add_argument("file", type=_file_name, metavar="FILE.csv")
+    q.add_argument("file", type=_file_name, metavar="FILE.csv",
+                   help=N_("the catalog CSV: gpuhunt's or SkyPilot's, or gpuwise's columns gpu, gpus, price"))
     q.add_argument("-o", "--output", metavar="DIR", required=True, action=Once,
                    help=N_("the overlay directory (use it with --knowledge DIR)"))
     q.add_argument("--provider", dest="import_provider", metavar="P",
                    help=N_("the provider (default: the file's name, as gpuhunt's {provider}.csv)"))
     q.add_argument("--as-of", metavar="DATE", help=N_("the prices' date (default: the file's modification date)"))
-    q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text")
+    q.add_argument("--format", dest="import_format", choices=("text", "json"), default="text",
+                   help=N_("text (default) or json"))
     q.add_argument("--lang", dest="import_lang", choices=("en", "zh"),
                    help=N_("language of the summary; JSON is the same in every language (default: en)"))
     q.add_argument("--knowledge", dest="import_knowledge", metavar="DIR", action=Once,
@@ -359,7 +364,8 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def _explain_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("rule_id", metavar="RULE_ID")
+    p.add_argument("rule_id", metavar="RULE_ID", help=N_("a rule's id, as a report or `gpuwise rules` shows it "
+                                                        "(MEM-FITS)"))
     p.add_argument("--format", choices=("text", "json"), default="text", help=N_("text (default) or json"))
     _lang_opt(p, N_("language of the text; a rule's rationale and source are quoted as written (default: en)"))
     _rules_opt(p)

@@ -257,8 +257,9 @@ def close_word(argv: Sequence[str], message: str, lang: str,
         listed = [c for c in choices if repr(c) in message]
         pool = options if word.startswith("-") else [*commands, *(listed or choices)]
         lower = {c.lower(): c for c in pool}
-        # a locale's name for a language (--lang zh_CN, zh-Hans, ZH, as LANG spells it) is its language
-        head = re.split(r"[-_.@]", word.lower())[0] if not word.startswith("-") else word.lower()
+        # a locale's name for a language (--lang zh_CN, zh-Hans, ZH, as LANG spells it) is its language; a list's
+        # first (a browser's Accept-Language 'zh-CN,zh;q=0.9,en', --lang 'zh,en': hostile round 54) is the one meant
+        head = re.split(r"[-_.@,;\s]", word.lower())[0] if not word.startswith("-") else word.lower()
         alias = ALIASES.get(word.lower(), "")
         if len(word) < 3 and head not in lower and not alias:  # 'cn', '¥', '$' have an alias
             continue

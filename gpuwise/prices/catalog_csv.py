@@ -668,6 +668,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             report.no_gpu += 1
             return
         count_f = _number(count_text, GPU_COUNT)
+        if count_f == 0:  # a GPU named beside 0 GPUs (a CPU instance of the family) was 'not a whole number' (round 54)
+            raise Said(N_("GPU count %(count)r: a row with no GPU (a CPU instance) has no GPU price"), count=count_text)
         if count_f != int(count_f) or count_f < 1:
             raise Said(N_("GPU count %(count)r is not a whole number of GPUs (a shared or partial GPU)"),
                        count=count_text)
