@@ -66,10 +66,10 @@ def add(case, ns: dict[str, Any]) -> None:
     # ------------------------------------------------------------ serving knobs as the engines name them
     rcase("srv54: prefix_cache_hit_rate 'high' (a word where a share goes): refused in gpuwise's words",
           {"workload": {**SERVE8, "prefix_cache_hit_rate": "high"}}, _refused_no("r.yaml", "workload.prefix_cache_hit_rate", "must be a number", "'high'"))
-    rcase("srv54: kv_precision 'q8_0' (llama.cpp's --cache-type-k): refused in one line, the choices listed",
-          {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "q8_0"}}, _refused_no("r.yaml", "workload.kv_precision", "'fp8'"))
-    rcase("srv54: kv_precision fp8 on llama.cpp (whose cache types are f32, f16, bf16 and the q-types): refused, its types said",
-          {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "fp8"}}, _refused_no("r.yaml", "workload.kv_precision", "llama.cpp", "q8_0"))
+    rcase("srv54: kv_precision 'q8_0' (llama.cpp's --cache-type-k, 8.5 bits a value): refused, fp8 offered (the one 8-bit choice)",
+          {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "q8_0"}}, _refused_no("r.yaml", "workload.kv_precision", "did you mean fp8?"))
+    rcase("srv54: kv_precision fp8 on llama.cpp (its 8-bit q8_0 cache, as gpuwise sizes it): estimated",
+          {"workload": {**SERVE8, "framework": "llama.cpp", "kv_precision": "fp8"}}, _json_ok(lambda d: d.get("gpu")))
     rcase("srv54: quantization 'Q4_K_M' (a GGUF file's quant type): refused, gguf offered",
           {"workload": {**SERVE8, "framework": "llama.cpp", "quantization": "Q4_K_M"}}, _refused_no("r.yaml", "workload.quantization", "did you mean gguf?"))
     rcase("srv54: quantization 'IQ4_XS' (a GGUF i-quant): refused, gguf offered",

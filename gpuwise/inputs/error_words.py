@@ -87,7 +87,10 @@ _CHOICE_WORDS = {"serving": "inference", "serve": "inference", "sft": "finetune"
                  "disk": "nvme", "ssd": "nvme", "drive": "nvme", "home": "office", "home office": "office",
                  # TRL's SFTConfig(packing=True) packs padding-free with its default strategy from v0.19
                  # (docs/formats.md, packing); False, no packing: said where the field is packing's
-                 "true": "padding_free", "false": "none"}
+                 "true": "padding_free", "false": "none",
+                 # llama.cpp's 8-bit cache type (--cache-type-k q8_0: 32 values and one FP16 scale, 8.5 bits a
+                 # value, ggml-org/llama.cpp common/arg.cpp kv_cache_types) is kv_precision's one 8-bit choice
+                 "q8_0": "fp8", "f16": "fp16"}
 
 #: A GGUF file's quantization type, as llama.cpp's ``llama-quantize`` names them (Q4_K_M, Q8_0, IQ4_XS, Q5_K_S ...;
 #: ggml-org/llama.cpp tools/quantize/README.md): the ``gguf`` method (hostile round 54).
