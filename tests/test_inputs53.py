@@ -59,8 +59,8 @@ def test_etp_on_a_dense_model_refused_in_chinese(tmp_path):
 @pytest.mark.parametrize("etp, words", [
     ("0", "workload.parallelism.etp: must be at least 1 (got 0)"),
     ("-2", "workload.parallelism.etp: must be at least 1 (got -2)"),
-    ("two", "workload.parallelism.etp: Input should be a valid integer, unable to parse string as an integer"),
-    ("2.5", "workload.parallelism.etp: Input should be a valid integer, got a number with a fractional part"),
+    ("two", "workload.parallelism.etp: 'two' is a number in words: etp takes its digits: write 2"),  # hostile54
+    ("2.5", "workload.parallelism.etp: must be a whole number (got 2.5)"),  # the house's words since hostile54
     ("2048", "workload.parallelism.etp: must be at most 1024 (got 2048)"),
 ])
 def test_etp_values_that_cannot_be_a_size_refused(tmp_path, etp, words):
