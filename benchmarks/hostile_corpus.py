@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (a table of cases: one case a line reads better than wrapped)
-"""The hostile corpus (issue 26 items 5-6): 4,310 cases, 344 to round 9, 186 of round 10 (in
+"""The hostile corpus (issue 26 items 5-6): 4,368 cases, 344 to round 9, 186 of round 10 (in
 benchmarks/hostile_round10.py: ask in a terminal, every overlay file, the user's cache, locale,
 a read-only cwd, devices), 210 of round 11 (benchmarks/hostile_round11.py: plan inputs, price
 CSVs, markup in HTML and Markdown reports, explain, batches, confusable ids, number forms), 210
@@ -141,7 +141,10 @@ a GPU, a price CSV's totals row, a Compose-style x- key) and 65 of round 53 (ben
 months backwards or past the horizon, long team files with one slip, owned GPUs bought tomorrow, a yuan budget beside
 bare amounts, a quote's total beside its price a GPU, Chinese model names, full-width and invisible characters, CR and
 BOM files, price CSV headers in another order or in capitals, 100,000-character command-line values, YAML's .nan /
-.inf / 1e309 and a quoted 'on', keys in capitals, --json on every command, a closed pipe), over
+.inf / 1e309 and a quoted 'on', keys in capitals, --json on every command, a closed pipe) and 58 of round 54
+(benchmarks/hostile_round54.py: serving and training knobs as engines and trainers name them, a draft model no smaller
+than its model, counts in words, a plan of 60 runs a month, price CSVs as spreadsheets leave them, --lang lists, -o
+without a suffix, every subcommand's --help in zh), over
 every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
