@@ -100,7 +100,7 @@ _GGUF_TYPE = re.compile(r"i?q\d(?:_[a-z0-9]+)*(?:\.gguf)?", re.I)
 #: with nothing of a named stack's, which is what a job naming no stack is priced as (docs/formats.md, stack: 'none
 #: given: the middle'); difflib offered torchtitan for torchtune, another project with its own figures (round 54).
 STACK_LEFT_OUT = frozenset({"torchtune", "pytorch", "torch", "plain pytorch", "pytorch fsdp", "fsdp2", "ddp",
-                            "pytorch ddp", "none"})
+                            "pytorch ddp"})
 
 #: Keys users write as their engine's flag, for the 'did you mean' of an unknown key: SGLang ``--mamba-ssm-dtype``,
 #: vLLM ``--mamba-ssm-cache-dtype`` and TensorRT-LLM ``mamba_ssm_cache_dtype`` are ``recurrent_state_dtype``, vLLM's
