@@ -31,8 +31,8 @@ from .shape_checks import (
     _check_sac_op,
     _check_schedule,
     _check_size,
+    field_at,
 )
-from .shape_checks import field_at as field_at  # plan and audit modules import it from here
 from .task_fields import SERVING_ONLY, TRAINING_ONLY
 from .workload import QUANTIZATION_PRECISIONS
 
