@@ -98,6 +98,15 @@ class Filler(string.Formatter):
             if format_spec == "gpuh":  # GPU-hours as Fmt's quantity writes them: whole from 10 up, else to the
                 # hundredth (review62: a 0.91 GPU-hour fine-tune read '1 GPU-hours of training', its formula 0.91)
                 return (f"{value:,.0f}" if value >= 10 else f"{value:.2f}") if number else str(value)
+            if format_spec == "ms":  # a latency: ms, seconds from 10 s, the report's hours or days from an hour (a
+                # queue behind a 128k-token sequence read 'the first token comes after 8,144,310 ms')
+                if not number:
+                    return str(value)
+                if value < 10_000:
+                    return f"{value:,.0f} ms"
+                if value < 3_600_000:
+                    return f"{value / 1000:,.1f} s" if value < 100_000 else f"{value / 1000:,.0f} s"
+                return self.duration(value / 86_400_000)
             if format_spec == "gb":
                 return f"{value:,.1f} GB" if number else str(value)
             if number and format_spec == "d":  # likewise grouped (review56: '36 layers x (1048576 state x 4 B + 36864

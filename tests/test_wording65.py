@@ -187,3 +187,21 @@ def test_the_copies_a_rate_needs_read_alike_of_one_gpu_copies():
     (f,) = _found(d, "SRV-COPIES-BEYOND-RATE")
     assert f["values"]["copies_for_rate"] == 1 and f["values"]["copy_gpus"] == 1
     assert "(hardware.count: 1 x 1, the copies times a copy's GPUs)" in f["fix"] and "1 GPUs" not in f["fix"]
+
+
+def test_a_latency_of_hours_reads_in_hours_not_millions_of_ms():
+    """SRV-LOAD-BEYOND-KV on one L40S read 'the first token comes after 8,144,310 ms': the `ms` format spec writes
+    a latency in ms under 10 s, in seconds under an hour, then in the report's hours (8,144,310 ms / 3.6e6 = 2.26 h,
+    written to one decimal: 2.3 hours; zh 2.3 小时). The figure in the evidence stays in ms."""
+    from gpuwise import messages
+
+    assert messages.fill("{t:ms}", {"t": 41.04}) == "41 ms"
+    assert messages.fill("{t:ms}", {"t": 12_345.0}) == "12.3 s"  # 12,345 ms / 1000, one decimal under 100 s
+    assert messages.fill("{t:ms}", {"t": 600_000.0}) == "600 s"
+    assert messages.fill("{t:ms}", {"t": 8_144_310.0}) == "2.3 hours"
+    d = _json("audit", ONE_SLOT)
+    (f,) = _found(d, "SRV-LOAD-BEYOND-KV")
+    hours = f["evidence"]["ttft_ms"] / 3.6e6
+    assert 2.2 < hours < 2.35 and f["message"].endswith(f"the first token comes after {hours:.1f} hours at this load")
+    zh = "".join(_ask("audit", ONE_SLOT, "--lang", "zh", "--detail", "full")[1].split())
+    assert f"首个词元要{hours:.1f}小时后才出现" in zh

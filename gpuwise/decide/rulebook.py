@@ -63,7 +63,7 @@ STEP_STAGE = {"memory": "memory", "compute": "compute", "interconnect": "interco
               "pitfalls": "decided"}
 ACTIONS = ("reject", "finding", "conclude", "pass")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:[:!][^}]*)?\}")
-FORMAT_SPECS = {"money", "money2", "pct", "int", "gb", "gpuh", "days", "months"}
+FORMAT_SPECS = {"money", "money2", "pct", "int", "gb", "gpuh", "days", "months", "ms"}
 """Format specs of our own in message placeholders (``{cost_usd:money}``); see gpuwise/messages.py."""
 MAX_FORMAT_NUMBER = 64
 """The largest width or precision a message placeholder may ask for (``{x:900000000}`` would
