@@ -595,7 +595,8 @@ def main() -> int:
                       ("serveblind40 (ids RX08-RX20)", r"RX(?=0[89]\b|1\d\b|20\b)"),
                       ("serveblind41 (ids RY01-RY20)", r"RY(?=0[1-9]\b|1\d\b|20\b)"),
                       ("serveblind42 (ids RZ01-RZ30)", r"RZ(?=0[1-9]\b|[12]\d\b|30\b)"),
-                      ("serveblind43 (ids RW13-RW30)", r"RW(?=1[3-9]\b|2\d\b|30\b)"),
+                      ("serveblind43 (ids RW13-RW17)", r"RW(?=1[3-7]\b)"),
+                      ("serveblind44 (ids RW18-RW30)", r"RW(?=1[89]\b|2\d\b|30\b)"),
                       ("serveblind38 (ids ST08-ST16, ST19)", r"ST")):
         mine = [c for c in lat_rate if re.match(ids + r"\d", c[0])]
         report(f"  of which the rows added by {who}: latency", "ms", mine, False)

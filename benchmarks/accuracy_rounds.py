@@ -414,8 +414,13 @@ RATE_ROUNDS: tuple[tuple[str, str], ...] = (
     # GB200 NVL72; v6.0 llama3.1-8b Interactive logs of 2 / 8 / 10 x RTX PRO 6000, 8 x B200 and 8 x B300)
     ("RZ(?=0[1-9]\\b|[12]\\d\\b|30\\b)", "  of which the rows added by serveblind42 (ids RZ01-RZ26 MLPerf v6.0 "
      "Server / Interactive and v5.1 Interactive; blind figures in the validation README): throughput"),
-    # serveblind43 (ids RW13-RW30: GPUStack's Qwen3.5-9B latency page, one H100, guidellm at a constant 1, 4, 8 and
+    # serveblind43 (ids RW13-RW17: GPUStack's Qwen3.5-9B latency page, one H100, guidellm at a constant 1, 4, 8 and
     # 16 requests/s over 1,000 ShareGPT requests, vLLM 0.17.1, and SGLang 0.5.9 at 8/s)
-    ("RW(?=1[3-9]\\b|2\\d\\b|30\\b)", "  of which the rows added by serveblind43 (ids RW13-RW17 GPUStack Qwen3.5-9B "
+    # (bounded to RW13-RW17: serveblind44 took RW18..)
+    ("RW(?=1[3-7]\\b)", "  of which the rows added by serveblind43 (ids RW13-RW17 GPUStack Qwen3.5-9B "
      "on one H100 at a constant 1-16/s; blind figures in the validation README): throughput"),
+    # serveblind44 (ids RW18-RW30: ovg-project/kvcached's overhead benchmark, its 'without kvcached' runs: Llama 3.2 3B
+    # BF16 on one A100 80GB under SGLang 0.4.6.post2, sglang.bench_serving random 1913/162 at 8, 16 and 32 requests/s)
+    ("RW(?=1[89]\\b|2\\d\\b|30\\b)", "  of which the rows added by serveblind44 (ids RW18-RW20 Llama 3.2 3B on one "
+     "A100 under SGLang 0.4.6.post2 at 8-32/s; blind figures in the validation README): throughput"),
 )

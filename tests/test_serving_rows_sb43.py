@@ -57,7 +57,7 @@ def _conc() -> dict[str, dict]:
 
 
 def _rate() -> dict[str, dict]:
-    return rows_in("serving_rate.csv", "RW", 13, 30)
+    return rows_in("serving_rate.csv", "RW", 13, 17)  # RW18.. are serveblind44's
 
 
 def test_the_round_has_its_rows_and_no_more():
