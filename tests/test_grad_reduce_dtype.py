@@ -53,13 +53,15 @@ def test_h435_states_what_its_launch_script_set():
     # and trainblind40's swiss-ai/Megatron-LM scripts (H902-H907, H909, H910: --main-grads-dtype bf16, false), and
     # trainblind42's Megatron-LM GB200 DeepSeek-V3 guide (H931 / H932: --main-grads-dtype fp32, true), and
     # trainblind45's Modalities sweep (H961-H978: its mfu.py wants FSDP to reduce in the param dtype, bf16: false), and
-    # trainblind46's AMD Primus / Megatron-LM logs (H979-H982: accumulate_allreduce_grads_in_fp32 True, true)
+    # trainblind46's AMD Primus / Megatron-LM logs (H979-H982: accumulate_allreduce_grads_in_fp32 True, true), and
+    # trainblind47's Apertus Megatron logs and Crusoe's torchtitan table (H985-H994: gradients reduced in fp32,
+    # torchtitan's mixed_precision_reduce float32 default; true)
     later = {f"H{n}" for n in (*range(788, 814), 817, 818, *range(819, 829), *range(902, 908), 909, 910, 931, 932,
-                                *range(961, 983))}
+                                *range(961, 983), *range(985, 995))}
     assert said == {f"H{n}" for n in (*range(433, 439), *range(636, 650))} | cards | later
     assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "false" for n in (*range(819, 829), *range(902, 908), 909, 910,
                                                                            *range(961, 979)))
-    assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "true" for n in range(979, 983))
+    assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "true" for n in (*range(979, 983), *range(985, 995)))
     assert all("main gradients in bf16" in rows[f"H{n}"]["source"] for n in (*range(902, 908), 909, 910))
     kempner = [rows[f"H{n}"] for n in range(636, 650)]
     assert all(r["grad_reduce_in_fp32"] == "true" and "FSDP2 reduces them in fp32" in r["source"] for r in kempner)
