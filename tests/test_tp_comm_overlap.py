@@ -65,5 +65,8 @@ def test_the_340b_rows_state_what_their_recipe_sets():
     # False) in perf_recipes/llama/gb300 and gb200 llama3.py; the H100 rows H823 / H828 leave it to the stack)
     bridge = {f"H{n}" for n in range(819, 828)} - {"H823"}
     assert all(rows[i]["tp_comm_overlap"] == "false" for i in bridge)
+    # trainblind47's Apertus logs on 4 GH200 at TP2 (Megatron's argument dump: tp_comm_overlap False)
+    apertus = {"H985", "H986"}
+    assert all(rows[i]["tp_comm_overlap"] == "false" and "tp_comm_overlap False" in rows[i]["source"] for i in apertus)
     assert {i for i, r in rows.items() if r["tp_comm_overlap"]} == {"H396", "H397", "H585", "H672", "H677", "H678",
-                                                                     "H681", "H682"} | bridge
+                                                                     "H681", "H682"} | bridge | apertus
