@@ -520,20 +520,26 @@ def main() -> int:
            "Qwen3.6-35B-A3B on a P40, llama-bench by depth; blind figures in the README)", "t/s",
            [c for c in independent if (re.match(r"DO(\d+)\b", c[0]) and 38 <= int(c[0][2:].split()[0]) <= 40)
             or (re.match(r"DA(\d+)\b", c[0]) and 9 <= int(c[0][2:].split()[0]) <= 17)], False)
-    # branch decodeblind39's data-centre / workstation round (DA18-DA20, DJ18-DJ40 kept for it): GLM-5.2 FP8 on 8 x
-    # MI355X at batch 1 (SGLang #32570's nightly job), Qwen3.8-27B FP8 on one MI300X and NVFP4 on one RTX PRO 6000
-    # Server at 130K of context under SGLang (0xSero/local-ai-registry's speed sweeps, concurrency 1)
-    # (bounded to DA18-DA20: decodeblind40 took DA21..)
-    report("  of which the rows added at branch decodeblind39 (ids DA18-DA20, DJ18-DJ40; GLM-5.2 on 8 x MI355X, "
+    # branch decodeblind39's data-centre / workstation round (DA18-DA20): GLM-5.2 FP8 on 8 x MI355X at batch 1 (SGLang
+    # #32570's nightly job), Qwen3.8-27B FP8 on one MI300X and NVFP4 on one RTX PRO 6000 Server at 130K of context
+    # under SGLang (0xSero/local-ai-registry's speed sweeps, concurrency 1)
+    # (bounded to DA18-DA20: decodeblind40 took DA21.., decodeblind41 the DJ18-DJ40 it had kept)
+    report("  of which the rows added at branch decodeblind39 (ids DA18-DA20; GLM-5.2 on 8 x MI355X, "
            "Qwen3.8-27B on MI300X / RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
-           [c for c in independent if (re.match(r"DA(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 20)
-            or (re.match(r"DJ(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 40)], False)
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 20],
+           False)
     # branch decodeblind40's round (DA21-DA40): the same registry's RunPod sweeps of Ornith-1.5-35B-A3B (a
     # Qwen3.5-35B-A3B architecture) at 130K of context under SGLang, BF16 on one MI300X (DA19's image and flags) and
     # NVFP4 on one RTX PRO 6000 Server (DA20's image)
     report("  of which the rows added at branch decodeblind40 (ids DA21-DA40; Ornith-1.5-35B-A3B at 128K on MI300X / "
            "RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 21 <= int(c[0][2:].split()[0]) <= 40], False)
+    # branch decodeblind41's round (DJ18-DJ40): Qwen3.5-122B-A10B FP8 at one user after 1K / 32K / 128K of prompt,
+    # one MI300X under vLLM 0.18.0 / 0.18.1rc1 (AITER on) and SGLang 0.5.9, and two RTX PRO 6000 under vLLM TP 2
+    # (Millstone-AI-Solutions/mi300x-benchmark-investigation, engine /metrics deltas, Mar 2026)
+    report("  of which the rows added at branch decodeblind41 (ids DJ18-DJ40; Qwen3.5-122B-A10B FP8 on MI300X, vLLM / "
+           "SGLang, and 2 x RTX PRO 6000, 1K-128K; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DJ(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 40], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()
     # on one H100 NVL; premAI's batch-1 tables on one A100: Llama 2 / Mistral 7B under transformers, vLLM 0.4.0,

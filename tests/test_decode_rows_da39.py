@@ -8,7 +8,8 @@ under SGLang.
   MI300X (SGLang 0.5.18.dev ROCm image, aiter attention, 16-bit cache) and NVFP4 on one RTX PRO 6000 Blackwell Server
   (SGLang dev-cu13 image, FP8 cache, flashinfer): 0xSero/local-ai-registry's speed sweeps.
 
-Ids DJ18-DJ40 hold no row; DA21-DA40 went to branch decodeblind40 (tests/test_decode_rows_da40.py)."""
+DA21-DA40 went to branch decodeblind40 (tests/test_decode_rows_da40.py), DJ18-DJ40 to branch decodeblind41
+(tests/test_decode_rows_dj41.py)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,8 @@ BLIND = {"DA18": -1.5, "DA19": 215.3, "DA20": -3.2}
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DA01-DA17 and DJ01-DJ17 are earlier rounds', DA21.. decodeblind40's
-    out = {k: v for k, v in decode_rounds.rows("DA").items() if 18 <= int(k[2:]) <= 20}
-    out.update({k: v for k, v in decode_rounds.rows("DJ").items() if 18 <= int(k[2:]) <= 40})
-    return out
+    # this round's ids only: DA01-DA17 are earlier rounds', DA21.. decodeblind40's, DJ18.. decodeblind41's
+    return {k: v for k, v in decode_rounds.rows("DA").items() if 18 <= int(k[2:]) <= 20}
 
 
 @pytest.fixture(scope="module")
