@@ -536,9 +536,10 @@ def main() -> int:
            [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 21 <= int(c[0][2:].split()[0]) <= 40], False)
     # branch decodeblind41's round (DJ18-DJ40): Qwen3.5-122B-A10B FP8 at one user after 1K / 32K / 128K of prompt,
     # one MI300X under vLLM 0.18.0 / 0.18.1rc1 (AITER on) and SGLang 0.5.9, and two RTX PRO 6000 under vLLM TP 2
-    # (Millstone-AI-Solutions/mi300x-benchmark-investigation, engine /metrics deltas, Mar 2026)
+    # (Millstone-AI-Solutions/mi300x-benchmark-investigation, engine /metrics deltas, Mar 2026), and Qwen3.8-27B MXFP4
+    # on one MI355X under SGLang 0.5.18 at 119k of context (zebrax0r/AMD_MI355X_Bunya_LLM_tools_Qwen3.8-27B, Aug 2026)
     report("  of which the rows added at branch decodeblind41 (ids DJ18-DJ40; Qwen3.5-122B-A10B FP8 on MI300X, vLLM / "
-           "SGLang, and 2 x RTX PRO 6000, 1K-128K; blind figures in the README)", "t/s",
+           "SGLang, and 2 x RTX PRO 6000, 1K-128K; Qwen3.8-27B MXFP4 on MI355X; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DJ(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 40], False)
     # the later rounds of DE.. ids, each a range: decodeblind23 (DE31-DE56: Kimi-K2.5 on 8 x H100 under vLLM 0.15.0,
     # Qwen3.6-27B FP8 on 4 x L4 under vLLM 0.21.0, Qwen2.5 / Qwen3 dense and Qwen3-30B-A3B under transformers generate()

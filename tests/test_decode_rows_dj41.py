@@ -1,11 +1,14 @@
-"""Rows DJ18-DJ29 of validation/decode_independent.csv (branch decodeblind41, issue 22 item 7; blind figures in the
-validation README, 'Rows DJ18-DJ29'): Qwen3.5-122B-A10B FP8 (a 2026 hybrid MoE, 10B active) at one user after 1K,
-32K and 128K tokens of prompt, 1,024 out, from Millstone-AI-Solutions/mi300x-benchmark-investigation (Mar 2026).
+"""Rows DJ18-DJ30 of validation/decode_independent.csv (branch decodeblind41, issue 22 item 7; blind figures in the
+validation README, 'Rows DJ18-DJ30'): DJ18-DJ29 are Qwen3.5-122B-A10B FP8 (a 2026 hybrid MoE, 10B active) at one user
+after 1K, 32K and 128K tokens of prompt, 1,024 out, from Millstone-AI-Solutions/mi300x-benchmark-investigation (Mar
+2026); DJ30 is Qwen3.8-27B (the catalog's qwen3.5-27b) in AMD's MXFP4 W4A4 build on one MI355X under SGLang 0.5.18
+with aiter, no speculation, at 119k of context (zebrax0r/AMD_MI355X_Bunya_LLM_tools_Qwen3.8-27B, Aug 2026).
 
 - DJ18-DJ20: one MI300X under vLLM 0.18.0 (vllm/vllm-openai-rocm, VLLM_ROCM_USE_AITER=1);
 - DJ21-DJ23: the same card under vLLM 0.18.1rc1 (rocm/vllm-dev nightly, AITER on);
 - DJ24-DJ26: the same card under SGLang 0.5.9 (lmsysorg/sglang:v0.5.9-rocm700-mi30x, --attention-backend triton);
-- DJ27-DJ29: two RTX PRO 6000 Blackwell under a vLLM cu130 nightly, TP 2, FlashInfer attention.
+- DJ27-DJ29: two RTX PRO 6000 Blackwell under a vLLM cu130 nightly, TP 2, FlashInfer attention;
+- DJ30: one MI355X, SGLang 0.5.18 ROCm (the README's measured 96.08 tok/s at 119k).
 
 Each row is checked against the repository's own cells, the decode rates are recomputed from the /metrics deltas its
 calculations.md files print, the three engines on one card are read against each other, and the harness is held to
@@ -38,10 +41,12 @@ ROWS = {
     "DJ28": (_SUM, _NV, "vllm", "", 32768, 100.5, ""),
     "DJ29": (_SUM, _NV, "vllm", "", 131072, 89.4, ""),
 }
-IDS = sorted(ROWS)
+_BUNYA = ("https://github.com/zebrax0r/AMD_MI355X_Bunya_LLM_tools_Qwen3.8-27B/blob/"
+          "0141d25d3ed5d00f22f09af843a8bd9180235350/README.md")
+IDS = sorted([*ROWS, "DJ30"])
 # blind, on 0ea85c63 with the rows added (validation README): estimate / measured - 1, in %
 BLIND = {"DJ18": 15.3, "DJ19": 17.4, "DJ20": 20.0, "DJ21": 20.4, "DJ22": 12.9, "DJ23": 22.5, "DJ24": 148.2,
-         "DJ25": 166.7, "DJ26": 102.0, "DJ27": -21.9, "DJ28": -19.5, "DJ29": -15.3}
+         "DJ25": 166.7, "DJ26": 102.0, "DJ27": -21.9, "DJ28": -19.5, "DJ29": -15.3, "DJ30": 88.1}
 SGLANG = ("DJ24", "DJ25", "DJ26")
 VLLM_MI300X = ("DJ18", "DJ19", "DJ20", "DJ21", "DJ22", "DJ23")
 
@@ -65,7 +70,7 @@ def test_every_row_of_the_round_is_estimated(estimated, row_id):
     decode_rounds.assert_estimated(estimated, _rows()[row_id], row_id)
 
 
-@pytest.mark.parametrize("row_id", IDS)
+@pytest.mark.parametrize("row_id", sorted(ROWS))
 def test_each_row_is_its_published_cell(row_id):
     source, (gpu, count, tp), framework, version, prompt, figure, options = ROWS[row_id]
     row = _rows()[row_id]
@@ -77,6 +82,30 @@ def test_each_row_is_its_published_cell(row_id):
     assert float(row["decode_tok_s"]) == figure
     assert (row["workload_options"], row["speculative"], row["kv_precision"]) == (options, "", "")
     assert "Blind round of branch decodeblind41" in row["notes"]
+
+
+def test_the_mi355x_row_is_its_readme_cell():
+    row = _rows()["DJ30"]
+    assert row["source"] == _BUNYA
+    assert (row["model"], row["precision"], row["weight_format"], row["gpu"], int(row["count"]), row["tp"]) == (
+        "qwen3.5-27b", "fp4", "mxfp4", "mi355x", 1, "1")
+    assert (row["framework"], row["framework_version"]) == ("sglang", "0.5.18")
+    assert (int(row["prompt_tokens"]), int(row["output_tokens"]), float(row["decode_tok_s"])) == (119000, 512, 96.08)
+    assert (row["workload_options"], row["speculative"], row["kv_precision"]) == (
+        "attention_backend=aiter;rocm_aiter=true", "", "")
+    assert "Blind round of branch decodeblind41" in row["notes"]
+
+
+def test_the_mi355x_step_is_three_times_its_own_floor():
+    # the README's breakdown of the 10.44 ms token (1 / 96 tok/s rounded): 18.0 GB of weights at 8 TB/s is 2.25 ms and
+    # 7.9 GB of KV at 120k 0.98 ms, a 3.24 ms floor (309 tok/s); the 7.20 ms left it attributes to the 48 Gated DeltaNet
+    # layers on Triton. By hand: 64 KiB a token (16 layers x 2 x 4 heads x 256 x 2 B) x 120k = 7.9 GB
+    kv_gb = 16 * 2 * 4 * 256 * 2 * 120_000 / 1e9
+    floor_ms = 18.0 / 8000 * 1e3 + kv_gb / 8000 * 1e3
+    step_ms = 1e3 / float(_rows()["DJ30"]["decode_tok_s"])
+    assert kv_gb == pytest.approx(7.86, abs=0.01)
+    assert floor_ms == pytest.approx(3.23, abs=0.02)
+    assert step_ms - floor_ms == pytest.approx(7.18, abs=0.05)
 
 
 def test_the_vllm_rates_are_their_metric_deltas():
@@ -135,9 +164,10 @@ def test_the_rows_keep_their_blind_figures(estimated):
 
 
 def test_the_misses_beyond_2x_are_the_sglang_rows(estimated):
-    # blind: the three SGLang rows read 2.0-2.7 times fast; vLLM on the MI300X within 25% (fast), the two-card
-    # workstation rows within 25% (slow)
+    # blind: the three MI300X SGLang rows read 2.0-2.7 times fast and the MI355X SGLang row 1.88 times; vLLM on the
+    # MI300X within 25% (fast), the two-card workstation rows within 25% (slow)
     ratios = {row_id: estimated[row_id][0] / estimated[row_id][1] for row_id in IDS}
     assert {k for k, r in ratios.items() if r >= 2.0 or r <= 0.5} == set(SGLANG)
+    assert 1.8 < ratios["DJ30"] < 2.0
     assert all(1.0 < ratios[k] < 1.25 for k in VLLM_MI300X)
     assert all(0.75 < ratios[k] < 1.0 for k in ("DJ27", "DJ28", "DJ29"))
