@@ -49,7 +49,7 @@ BLIND = {"DJ01": 39.5, "DJ02": 43.2, "DJ03": 23.9, "DJ04": 21.7, "DJ05": 24.6, "
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DJ18-DJ40 are kept for branch decodeblind39's round
+    # this round's ids only: DJ18-DJ40 are branch decodeblind41's (tests/test_decode_rows_dj41.py)
     return {k: v for k, v in decode_rounds.rows("DJ").items() if int(k[2:]) <= 17}
 
 
