@@ -101,6 +101,15 @@ class JobFact(FactModel):
     has_rate_target: bool = _f("inference: a request rate is asked for")
     best_requests_per_s: float = _f("inference: the highest rate any candidate serves within the p95 targets (-1 "
                                     "none computed)")
+    max_p95_ttft_s: float = _f("inference: the workload's p95 time-to-first-token target, s (-1 none)")
+    has_p95_ttft_target: bool = _f("inference: the workload states a p95 time-to-first-token target")
+    p95_ttft_target_ms: float = _f("inference: the same target in milliseconds, for the {x:ms} format (-1 none)")
+    p95_ttft_as_ms_s: float = _f("inference: the target read as milliseconds, in seconds: what p95_ttft_s holds "
+                                 "if the figure was written in ms (-1 none)")
+    max_p95_tpot_s: float = _f("inference: the workload's p95 time-per-output-token target, s (-1 none)")
+    has_p95_tpot_target: bool = _f("inference: the workload states a p95 time-per-output-token target")
+    p95_tpot_target_ms: float = _f("inference: the same target in milliseconds (-1 none)")
+    p95_tpot_as_ms_s: float = _f("inference: the target read as milliseconds, in seconds (-1 none)")
 
 
 class EnvironmentFact(FactModel):

@@ -43,6 +43,7 @@ from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
+from .currencies import in_usd, other_currency_rows
 from .terms import TermPrice, row_term
 from .terms import attach as attach_terms
 from .terms import keep as keep_term
@@ -494,8 +495,8 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                             "row's own)"), format=fmt, file=p.name))
     best: dict[tuple[str, str], Imported] = {}
     spot: dict[tuple[str, str, str], float] = {}
-    locations: dict[tuple[str, str], set[str]] = {}  # the distinct regions of each instance type
     terms: dict[tuple[tuple[str, str], str], TermPrice] = {}  # (instance type, term) -> its reserved rate
+    priced: dict[tuple[str, str], list[tuple[int, float, str, str]]] = {}  # an instance's on-demand rows, regions
     line = next_line = reader.line_num + 1
     try:
         for raw in reader:
@@ -515,7 +516,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                 report.skipped.append(Skipped(line, raw[0] if raw else "", Said(
                     N_("%(fields)s fields, the header has %(header)s"), fields=len(raw), header=len(header))))
                 continue
-            _read_row(row, line, fmt, kb, prov, date, (source, row_dated), report, best, spot, (locations, terms))
+            _read_row(row, line, fmt, kb, prov, date, (source, row_dated), report, best, spot, (priced, terms))
     except csv.Error as exc:
         # the row that broke starts at next_line ('line' is the last one read: a 200,000-character cell on
         # line 3 was reported on line 2)
@@ -530,9 +531,10 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
         except Said as said:
             o.notes.append(Said(N_("%(said)s: left out"), said=said))
             o.spot_price = None
-        n = len(locations.get(key, ()))  # a row given twice is not a second location (hostile round 26)
+        n = len({r[3] for r in priced.get(key, ())})  # a row given twice is not a second location (hostile round 26)
         if n > 1:
             o.notes.append(Said(N_("cheapest of %(n)s locations"), n=n))
+        o.notes.extend(other_currency_rows(kb, o, priced.get(key, ())))
     report.skipped.extend(Skipped(n, name, why) for n, name, why in attach_terms(best, terms))
     report.skipped.sort(key=lambda sk: sk.line)
     _one_gpu_per_instance(best, report)
@@ -602,8 +604,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
               report: ImportReport, best: dict, spot: dict, kept: tuple[dict, dict]) -> None:
     """One row read into ``best`` / ``spot`` / a term's rate or ``report.skipped``; ``sources``: how the import is
     cited for a row dated by the file (--as-of or its modification date), and for a row that states its own
-    ``as_of``; ``kept``: each instance type's regions, and its term rates (prices/terms.py)."""
-    locations, terms = kept
+    ``as_of``; ``kept``: each instance type's on-demand rows (their regions), and its term rates (prices/terms.py)."""
+    priced, terms = kept
     currency, is_spot, spot_price, region, mem, term, own_date = "USD", False, None, "", None, "on-demand", False
     ram_cell, ram_scale, ram_col = "", 1.0, ""  # the instance's host RAM: an offloaded job's state must fit in it
     row_source, row_date = sources[0], date
@@ -715,9 +717,9 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
     if math.isnan(price):  # SkyPilot row with only a spot price
         spot[(*key, region)] = spot_price  # type: ignore[assignment]
         return
-    locations.setdefault(key, set()).add(region)
+    priced.setdefault(key, []).append((line, price, currency, region))
     old = best.get(key)
-    if old is None or price < old.price:
+    if old is None or in_usd(kb, price, currency) < in_usd(kb, old.price, old.currency):
         notes = [why] if why else []
         ram, ram_why = _host_ram(ram_cell, ram_col, ram_scale, gpus)
         best[key] = Imported(prov, instance, mapped, gpus, price, currency, spot_price, region, line, row_date,

@@ -1,0 +1,84 @@
+"""review64: reports read as the buyer and the approver after session 50's changes, and hostile round 54's two
+input leftovers (a p95 target in milliseconds written in a field of seconds; one instance priced in yuan and in
+dollars in one price CSV). Each figure is worked by hand beside its test."""
+
+from __future__ import annotations
+
+import gpuwise
+from gpuwise import knowledge
+
+P95_JOB = {"workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1000, "output_tokens": 300,
+                        "requests_per_s": 5, "p95_ttft_s": 500, "p95_tpot_s": 50},
+           "constraints": {"gpus": ["h100-80gb-sxm"], "max_gpus": 2}}
+
+
+def _findings(result: dict, rule: str) -> list[dict]:
+    return [f for f in result["findings"] if f["rule"] == rule]
+
+
+def test_a_p95_target_written_in_milliseconds_is_said() -> None:
+    """p95_ttft_s: 500 and p95_tpot_s: 50, copied from a dashboard that prints milliseconds, were taken as 500 s and
+    50 s and met with nothing said (hostile54's Left). 500 s >= the policy's 60 s (nginx's proxy_read_timeout
+    default) and 50 s >= its 1 s a token (Brysbaert 2019: 238 words a minute, ~190 ms a token): each is said, and
+    the fix gives the value read as milliseconds: 500 / 1,000 = 0.5, 50 / 1,000 = 0.05."""
+    r = gpuwise.recommend(P95_JOB).model_dump(mode="json")
+    ttft, tpot = _findings(r, "SRV-P95-TTFT-UNIT"), _findings(r, "SRV-P95-TPOT-UNIT")
+    assert len(ttft) == 1 and len(tpot) == 1
+    assert ttft[0]["severity"] == tpot[0]["severity"] == "warning"
+    assert ttft[0]["message"].startswith("p95_ttft_s: 500 lets the first token come 500 s after the request")
+    assert ttft[0]["fix"] == "If 500 ms was meant, write p95_ttft_s: 0.5."
+    assert tpot[0]["fix"] == "If 50 ms was meant, write p95_tpot_s: 0.05."
+
+
+def test_p95_targets_in_seconds_say_nothing() -> None:
+    """A first token within 59 s and a token every 0.9 s are below the policy's 60 s and 1 s: no finding (nor for
+    the usual 2 s / 0.05 s)."""
+    for ttft, tpot in ((59, 0.9), (2, 0.05)):
+        job = {**P95_JOB, "workload": {**P95_JOB["workload"], "p95_ttft_s": ttft, "p95_tpot_s": tpot}}
+        r = gpuwise.recommend(job).model_dump(mode="json")
+        assert not _findings(r, "SRV-P95-TTFT-UNIT") and not _findings(r, "SRV-P95-TPOT-UNIT"), (ttft, tpot)
+
+
+def _import(tmp_path, text: str):
+    from gpuwise.prices import read_catalog
+
+    csv = tmp_path / "acme.csv"
+    csv.write_text(text)
+    return read_catalog(csv, knowledge.load())
+
+
+def test_one_instance_in_yuan_and_dollars_keeps_the_cheaper_in_dollars_and_says_so(tmp_path) -> None:
+    """8 x H100 at 100 CNY an hour and at 20 USD: at the knowledge base's dated 6.7661 CNY a USD (tco.yaml usd_cny),
+    100 / 6.7661 = 14.78 USD, the cheaper. The import compared the bare numbers (20 < 100) and kept the 20 USD row,
+    the dearer by $5.22 an hour, without a word; it keeps the yuan row and names the dollar row it left out."""
+    kb = knowledge.load()
+    rate = kb.tco.values["usd_cny"].value
+    rep = _import(tmp_path, "gpu,gpus,price,currency,instance\nH100,8,100,CNY,h100x8\nH100,8,20,USD,h100x8\n")
+    assert len(rep.offers) == 1
+    o = rep.offers[0]
+    assert (o.price, o.currency) == (100, "CNY")
+    assert 100 / rate < 20  # the yuan row is the cheaper in dollars at the dated rate
+    said = [str(n) for n in o.notes]
+    assert said == [f"line 3 lists it at 20 USD/h: left out, this row's 100 CNY/h is {100 / rate:.4g} USD at "
+                    f"{rate:g} CNY a USD ({kb.tco.values['usd_cny'].as_of.isoformat()}), cheaper"]
+
+
+def test_the_dollar_row_kept_names_the_yuan_row(tmp_path) -> None:
+    """160 CNY an hour is 160 / 6.7661 = 23.65 USD, above the 20 USD row: the dollar row is kept (as before) and now
+    says which row it replaced and why; the file's order does not matter."""
+    kb = knowledge.load()
+    rate = kb.tco.values["usd_cny"].value
+    for text, other in (("H100,8,160,CNY,h100x8\nH100,8,20,USD,h100x8\n", 2),
+                        ("H100,8,20,USD,h100x8\nH100,8,160,CNY,h100x8\n", 3)):
+        rep = _import(tmp_path, "gpu,gpus,price,currency,instance\n" + text)
+        o = rep.offers[0]
+        assert (o.price, o.currency) == (20, "USD")
+        assert [str(n) for n in o.notes] == [
+            f"line {other} lists it at 160 CNY/h, {160 / rate:.4g} USD at {rate:g} CNY a USD "
+            f"({kb.tco.values['usd_cny'].as_of.isoformat()}): left out, this row's 20 USD/h is cheaper"]
+
+
+def test_one_currency_in_two_regions_says_no_currency_note(tmp_path) -> None:
+    """Two regions in dollars: 'cheapest of 2 locations', as before, and no currency note."""
+    rep = _import(tmp_path, "gpu,gpus,price,currency,instance,region\nH100,8,20,USD,h100x8,a\nH100,8,21,USD,h100x8,b\n")
+    assert [str(n) for n in rep.offers[0].notes] == ["cheapest of 2 locations"]
