@@ -82,3 +82,27 @@ def test_one_currency_in_two_regions_says_no_currency_note(tmp_path) -> None:
     """Two regions in dollars: 'cheapest of 2 locations', as before, and no currency note."""
     rep = _import(tmp_path, "gpu,gpus,price,currency,instance,region\nH100,8,20,USD,h100x8,a\nH100,8,21,USD,h100x8,b\n")
     assert [str(n) for n in rep.offers[0].notes] == ["cheapest of 2 locations"]
+
+
+def test_a_plans_short_rental_says_its_gpu_hours_to_the_hundredth() -> None:
+    """A Qwen3-0.6B LoRA of 1e7 tokens on 1 GB200 rented from CoreWeave's rack of 72: the rack bills $756 an hour
+    (72 x $10.50) and the plan pays $210.49, so the run lasts 210.49 / 756 = 0.278 h, 0.28 GPU-hours of work on its
+    one GPU and 72 x 0.278 = 20.0 GPU-hours billed. The Answer read 'for 0 GPU-hours of work ..., billed for 20
+    GPU-hours' (and 'GPU-hours: 0' under Where each workload runs; the JSON's 0.3 put 72 x 0.3 = 21.6 billed):
+    written as every other report writes GPU-hours, whole from 10 up, else to the hundredth."""
+    import pathlib
+
+    from gpuwise.render.plan_view import render
+
+    path = pathlib.Path(__file__).parent / "data" / "wording65" / "plan-one-gb200-lora.yaml"
+    import yaml
+
+    r = gpuwise.plan(yaml.safe_load(path.read_text()))
+    rent = r.answer.rent[0]
+    hours = float(r.answer.rent[0].amount) / (72 * 10.50)  # the rack's hours, from what the plan pays
+    assert rent.gpu_hours == round(hours, 2) == 0.28
+    assert rent.billed_gpu_hours == round(72 * hours, 2)
+    text = render(r, "text", detail="brief")
+    assert "for 0.28 GPU-hours of work in month 1, billed for 20 GPU-hours ($210)" in " ".join(text.split())
+    full = " ".join(render(r, "text", detail="full").split())
+    assert "GPU-hours: 0.28" in full and "GPU-hours: 0 " not in full

@@ -473,8 +473,8 @@ class Planner:
         for ln in ex.lines:
             if ln.kind == "rent" and "term" not in ln.inputs and ln.gpu in paid:
                 paid[ln.gpu] += ln.amount
-        rentals = [Rental(gpu=g, gpu_hours=round(h, 1), months=months_by_gpu[g], amount=M(paid[g]),
-                          billed_gpu_hours=round(ex.billed_hours[g], 1) if g in ex.billed_hours else None,
+        rentals = [Rental(gpu=g, gpu_hours=round(h, 2), months=months_by_gpu[g], amount=M(paid[g]),  # 0.28 read 0.3
+                          billed_gpu_hours=round(ex.billed_hours[g], 2) if g in ex.billed_hours else None,
                           billed_said=messages.phrase_text(why := _billed_unit(findings, self.kb.gpus[g].name)),
                           billed_said_phrases=messages.phrase_json(why))
                    for g, h in hours_by_gpu.items()]

@@ -191,6 +191,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     def gpu(g: str) -> str:
         return names.get(g, g)
 
+    def gpuh(v: float) -> str:  # GPU-hours as every other report writes them (the {x:gpuh} spec): whole from 10 up,
+        return local.num(v, 0) if v >= 10 else local.num(v, 2)  # else to the hundredth ('0 GPU-hours of work')
+
     brief = []
     rented = any(p.acquisition == "rent" for x in r.months for p in x.placements)
     placed = any(x.placements for x in r.months)
@@ -251,15 +254,15 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     else:
         buy_grouped = purchases_said
     for x in r.answer.rent:
-        kw = {"gpu": gpu(x.gpu), "hours": local.num(x.gpu_hours, 0), "amount": cash(paid(x))}
+        kw = {"gpu": gpu(x.gpu), "hours": gpuh(x.gpu_hours), "amount": cash(paid(x))}
         if x.bills_more and x.billed_said_phrases:  # and why, as recommend's FEE-RENT-STEP-CHOSEN (product65)
-            kw.update(billed=local.num(x.billed_gpu_hours, 0), why=said(x.billed_said_phrases, local))
+            kw.update(billed=gpuh(x.billed_gpu_hours), why=said(x.billed_said_phrases, local))
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
                            "GPU-hours (%(amount)s): %(why)s.", month=x.months[0], **kw) if len(x.months) == 1 else
                          _("Rent %(gpu)s for %(hours)s GPU-hours of work in months %(months)s, billed for %(billed)s "
                            "GPU-hours (%(amount)s): %(why)s.", months=_ranges(x.months, lang), **kw))
         elif x.bills_more:  # the rentals bill more GPUs than the work uses: both figures (gpuhours64)
-            kw["billed"] = local.num(x.billed_gpu_hours, 0)
+            kw["billed"] = gpuh(x.billed_gpu_hours)
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
                            "GPU-hours (%(amount)s).", month=x.months[0], **kw) if len(x.months) == 1 else
                          _("Rent %(gpu)s for %(hours)s GPU-hours of work in months %(months)s, billed for %(billed)s "
@@ -365,7 +368,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
             what = (local.ngettext("%(n)s copy", "%(n)s copies", p.copies) if p.copies else
                     local.ngettext("%(runs)s run", "%(runs)s runs", max(1, round(p.runs)), runs=local.num(p.runs, 2)))
             place_rows.append([str(x.month), p.workload, f"{p.count} x {gpu(p.gpu)}", how(p), what,
-                               local.num(p.gpu_hours, 0)])
+                               gpuh(p.gpu_hours)])
             size = copy_size.get((p.workload, p.gpu, p.acquisition == "rent"), 0) if p.copies else 0
             g = groups.setdefault((p.workload, p.gpu, p.count, how(p)), {"months": [], "hours": 0.0, "size": size})
             g["months"].append(x.month)
@@ -380,7 +383,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     def where_table(name: Any) -> dict[str, Any]:
         return table([_("Workload"), _("GPUs"), *([_("A copy")] if sized else []), _("How"), _("Months"),
                       _("GPU-hours")],
-                     [[w, f"{n} x {name(g)}", *copy(v["size"]), h, _ranges(v["months"], lang), local.num(v["hours"], 0)]
+                     [[w, f"{n} x {name(g)}", *copy(v["size"]), h, _ranges(v["months"], lang), gpuh(v["hours"])]
                       for (w, g, n, h), v in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1]["months"][0]))],
                      right=WHERE_RIGHT if sized else (4,))
 
@@ -403,7 +406,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     order = sorted(folded.items(), key=lambda kv: (kv[0][0], min(kv[1]["months"])))
     where_folded = table(where["headers"], [[w, f"{_span(f['counts'])} x {g}", *copy(f["size"]), h,
                                              _ranges(sorted(f["months"]), lang),
-                                             local.num(f["hours"], 0)] for (w, g, h), f in order],
+                                             gpuh(f["hours"])] for (w, g, h), f in order],
                          right=WHERE_RIGHT if sized else (4,)) if where and len(folded) < len(groups) else None
     commitments = table([_("Service"), _("GPUs"), _("Term"), _("From month"), _("Provider"), _("Per hour"),
                          _("Whole term"), _("Price as of")],
