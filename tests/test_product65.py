@@ -130,19 +130,20 @@ def test_the_plan_widens_the_short_run_where_the_three_cannot_meet():
 
 # ---------------------------------------------------------------- 4. the B300's memory as its datasheets state it
 def test_b300_lists_its_datasheet_memory_and_the_driver_s_usable():
+    # review64: the driver's figure is named as recommend and audit name it (their 'usable' is 95% of it), in GB too
     # docs.nvidia.com NIM support matrix: NVIDIA-B300-SXM6-AC 288 GB per GPU; 8 x 288 = 2,304 GB, the DGX/HGX B300's
     # 2.3 TB. The driver: 275,040 MiB (nvidia-smi of B300 SXM6 AC nodes) / 1,024 = 268.6 GiB, below 0.98 x 288
     b300 = gpuwise.knowledge.load().gpus["b300"]
     assert b300.memory.gb == 288 and round(8 * b300.memory.gb / 1000, 1) == 2.3
     assert f"{275040 / 1024:.1f}" == "268.6" and 275040 / 1024 < 0.98 * 288
     text = " ".join(_run("gpus").split())
-    assert "memory: 288 GB HBM3e (268.6 GiB usable)" in text
+    assert "memory: 288 GB HBM3e (the driver reports 268.6 GiB: 288.4 GB)" in text
     # an A10 with ECC on: 23,028 MiB / 1,024 = 22.5 GiB of its 24 GB (ECC takes 1/16 of GDDR6: 24 x 15 / 16 = 22.5)
-    assert "memory: 24 GB GDDR6 (22.5 GiB usable)" in text
+    assert "memory: 24 GB GDDR6 (the driver reports 22.5 GiB: 24.1 GB)" in text
     # an H100 SXM: 81,559 MiB / 1,024 = 79.6 GiB, within 2% of its 80 GB: one figure, as before
     assert "memory: 80 GB HBM3;" in text
     zh = "".join(_run("gpus", "--lang", "zh").split())
-    assert "288GBHBM3e（可用268.6GiB）" in zh
+    assert "288GBHBM3e（驱动报告268.6GiB，即288.4GB）" in zh
 
 
 # ---------------------------------------------------------------- 3. the global batch rounded, said everywhere

@@ -106,3 +106,26 @@ def test_a_plans_short_rental_says_its_gpu_hours_to_the_hundredth() -> None:
     assert "for 0.28 GPU-hours of work in month 1, billed for 20 GPU-hours ($210)" in " ".join(text.split())
     full = " ".join(render(r, "text", detail="full").split())
     assert "GPU-hours: 0.28" in full and "GPU-hours: 0 " not in full
+
+
+def test_the_gpu_listing_names_the_drivers_memory_as_reports_do() -> None:
+    """product65's listing wrote an L40S as '48 GB GDDR6 (45.0 GiB usable)' while an audit of one L40S says 'only
+    45.9 GB usable of 48.3 GB': two 'usable' figures of one card. The listing's is the driver's total (46,068 MiB /
+    1,024 = 45.0 GiB; x 2^20 / 10^9 = 48.3 GB, the audit's capacity), the audit's 95% of it (the headroom policy's
+    0.05: 0.95 x 48.3 = 45.9). The listing now names the driver's figure, in GiB and in the reports' GB."""
+    import contextlib
+    import io
+
+    from gpuwise.cli import main
+
+    kb = knowledge.load()
+    mib = kb.gpus["l40s"].memory.smi_mib
+    assert mib == 46068 and f"{mib / 1024:.1f}" == "45.0" and f"{mib * 2**20 / 1e9:.1f}" == "48.3"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["gpus"])
+    text = " ".join(out.getvalue().split())
+    assert "memory: 48 GB GDDR6 (the driver reports 45.0 GiB: 48.3 GB)" in text
+    assert "GiB usable" not in text
+    headroom = kb.policy_value("memory_headroom_fraction")
+    assert f"{(1 - headroom) * mib * 2**20 / 1e9:.1f}" == "45.9"  # the audit's 'usable' of the same card
