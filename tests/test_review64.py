@@ -129,3 +129,21 @@ def test_the_gpu_listing_names_the_drivers_memory_as_reports_do() -> None:
     assert "GiB usable" not in text
     headroom = kb.policy_value("memory_headroom_fraction")
     assert f"{(1 - headroom) * mib * 2**20 / 1e9:.1f}" == "45.9"  # the audit's 'usable' of the same card
+
+
+def test_a_plans_service_with_a_p95_target_in_milliseconds_is_said() -> None:
+    """The same slip in a plan's service (p95_ttft_s: 500, p95_tpot_s: 50 at 5 requests/s) was planned with nothing
+    said: PLAN-P95-TTFT-UNIT / -TPOT-UNIT in recommend's words, naming the workload, with the values read as ms."""
+    plan = {"horizon_months": 3,
+            "workloads": [{"name": "chat", "workload": {"task": "inference", "model": "llama-3.1-8b",
+                                                        "prompt_tokens": 1000, "output_tokens": 300,
+                                                        "p95_ttft_s": 500, "p95_tpot_s": 50},
+                           "cadence": {"continuous": True, "hours_per_day": 24},
+                           "targets": {"requests_per_s": 5}}],
+            "constraints": {"gpus": ["h100"], "acquisition": "rent"}}
+    r = gpuwise.plan(plan).model_dump(mode="json")
+    ttft, tpot = _findings(r, "PLAN-P95-TTFT-UNIT"), _findings(r, "PLAN-P95-TPOT-UNIT")
+    assert len(ttft) == len(tpot) == 1
+    assert ttft[0]["message"].startswith("chat: p95_ttft_s: 500 lets the first token come 500 s after")
+    assert ttft[0]["fix"] == "If 500 ms was meant, write p95_ttft_s: 0.5."
+    assert tpot[0]["fix"] == "If 50 ms was meant, write p95_tpot_s: 0.05."

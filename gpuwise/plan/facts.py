@@ -70,6 +70,14 @@ class PlanWorkloadFact(_Fact):
     market: str = _f("global | china: where the team buys and rents")
     rented_abroad: str = _f("china market: GPU types it rents from clouds outside mainland China that cannot be "
                             "sold into China ('' none)")
+    max_p95_ttft_s: float = _f("serving: its p95 time-to-first-token target, s (-1 none)")
+    has_p95_ttft_target: bool = _f("serving: it states a p95 time-to-first-token target")
+    p95_ttft_target_ms: float = _f("serving: the same target in milliseconds, for the {x:ms} format (-1 none)")
+    p95_ttft_as_ms_s: float = _f("serving: the target read as milliseconds, in seconds (-1 none)")
+    max_p95_tpot_s: float = _f("serving: its p95 time-per-output-token target, s (-1 none)")
+    has_p95_tpot_target: bool = _f("serving: it states a p95 time-per-output-token target")
+    p95_tpot_target_ms: float = _f("serving: the same target in milliseconds (-1 none)")
+    p95_tpot_as_ms_s: float = _f("serving: the target read as milliseconds, in seconds (-1 none)")
 
 
 class PlanBudgetFact(_Fact):

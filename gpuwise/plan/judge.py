@@ -17,6 +17,7 @@ from ..decide.actions import SEVERITY_ORDER, evidence
 from ..decide.result import house_rules
 from ..decide.verdicts import buy_findings, buying
 from ..estimators import cost as K
+from ..estimators.serving.facts import target_units
 from ..messages import fill, phrase_json, phrase_text, placeholders
 from ..results import Finding, HouseRules, TraceEntry
 from . import copies
@@ -119,7 +120,7 @@ def facts(pl: Any, ex: Extracted, api: list[HostedApi]) -> list[dict[str, Any]]:
                     "outgrows_gpus": gpus_then, "outgrows_gpu_name": gpu_then,
                     "outgrows_owned": owned_then, "outgrows_then": phrase_text(then),
                     "outgrows_then_phrases": phrase_json(then), "late_purchase": late, "purchase_month": pm,
-                    "arrival_month": am, "first_month": first})
+                    "arrival_month": am, "first_month": first, **target_units(sz.job.w)})
     out += _owned_runs(pl, ex)
     out += _warranties(pl)
     out += _rentals(pl)

@@ -111,14 +111,14 @@ def job_fact(job: Any, results: list[ServingResult | None]) -> dict[str, Any]:
         **_prefix_cache(fw, w),
         "requests_per_s": float(asked) if asked else -1.0, "has_rate_target": bool(asked),
         "best_requests_per_s": float(best),
-        **_target_units(w),
+        **target_units(w),
     }
 
 
-def _target_units(w: Any) -> dict[str, Any]:
-    """The stated p95 targets with the figures a unit slip is told by (SRV-P95-TTFT-UNIT / -TPOT-UNIT): a dashboard
-    prints latencies in milliseconds and these fields are seconds, so a target is also given in ms (its own words)
-    and read as ms (what to write instead)."""
+def target_units(w: Any) -> dict[str, Any]:
+    """The stated p95 targets with the figures a unit slip is told by (SRV-P95-TTFT-UNIT / -TPOT-UNIT, the plan's
+    PLAN-P95-*-UNIT): a dashboard prints latencies in milliseconds and these fields are seconds, so a target is also
+    given in ms (its own words) and read as ms (what to write instead)."""
     got = targets(w)
     out = {k: got[k] for k in ("max_p95_ttft_s", "has_p95_ttft_target", "max_p95_tpot_s", "has_p95_tpot_target")}
     for name, s in (("ttft", got["max_p95_ttft_s"]), ("tpot", got["max_p95_tpot_s"])):
