@@ -147,3 +147,24 @@ def test_a_plans_service_with_a_p95_target_in_milliseconds_is_said() -> None:
     assert ttft[0]["message"].startswith("chat: p95_ttft_s: 500 lets the first token come 500 s after")
     assert ttft[0]["fix"] == "If 500 ms was meant, write p95_ttft_s: 0.5."
     assert tpot[0]["fix"] == "If 50 ms was meant, write p95_tpot_s: 0.05."
+
+
+def test_mem_tight_does_not_tell_a_micro_batch_of_one_to_shrink() -> None:
+    """8 B300 pretraining Llama 3.1 70B (CP 2 x DP 4, micro-batch 1, 128 accumulation steps: 8 x 128 / 2 = 512
+    sequences of 8,192 = 4,194,304 tokens) fit with 272.6 of 274.0 GB usable (0.95 x 275,040 MiB x 2^20 / 10^9):
+    MEM-TIGHT's fix read 'Lower the micro-batch and use gradient accumulation', where the micro-batch is already one
+    sequence. It now says how room is made at one sequence; a service gets its own words."""
+    job = {"workload": {"task": "pretrain", "model": "llama-3.1-70b", "seq_len": 8192, "train_tokens": 1.0e11},
+           "constraints": {"gpus": ["b300"], "max_gpus": 64, "acquisition": "buy", "deadline_days": 60}}
+    r = gpuwise.recommend(job).model_dump(mode="json")
+    tight = [f for f in r["findings"] if f["rule"] == "MEM-TIGHT"]
+    assert tight, "the 8-B300 answer fits within 1% of its usable memory"
+    [answer] = [c for c in r["candidates"] if c["rank"] == 1]
+    assert answer["step_batch"] == {"global_batch_tokens": 4194304, "dp": 8, "cp": 2, "grad_accum": 128,
+                                    "micro_batch": 1}  # 8 / 2 replicas x 128 x 1 x 8,192 = 4,194,304
+    assert tight[0]["fix"].startswith("The micro-batch is already one sequence: recompute activations")
+    assert "Lower the micro-batch" not in tight[0]["fix"]
+    from gpuwise.messages import text
+
+    assert text("tight.micro_batch", {"micro_batch": 4}) == ("Lower the micro-batch (4 sequences) and use gradient "
+                                                              "accumulation")

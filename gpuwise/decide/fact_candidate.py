@@ -157,6 +157,10 @@ class CandidateFact(FactModel):
     kv_sequences: str = _f("max_concurrent_sequences with its noun, '1 sequence' or '12 sequences', in words ('0 "
                            "sequences' training)")
     kv_sequences_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
+    tight_room: str = _f("how room is made on this candidate, worded for MEM-TIGHT's fix: a smaller micro-batch "
+                         "with accumulation (training, micro-batch above one), recomputation or more sharding "
+                         "(training at one sequence), fewer sequences or a smaller KV cache (serving)")
+    tight_room_phrases: list = _f("the same as message ids and values ([separator, id, values] parts)")
     micro_batch: int = _f("training: the micro-batch the workload states (workload.batch_size) where its layout "
                           "takes a measure the user left open to fit (micro_batch_measure) and a smaller one fits "
                           "without it (micro_batch_alt); 0 otherwise")

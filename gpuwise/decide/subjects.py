@@ -398,6 +398,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     _off_stack(job, fact)
     fact.update(_buy_ram_said(fact))
     fact.update(_counted(fact))
+    fact.update(_tight_room(job, run))
     if k is not None and ev.market is not None:
         fact.update(_market_part(job, ev, k, ev.market, mode))
     return fact
@@ -417,6 +418,16 @@ def _counted(fact: dict[str, Any]) -> dict[str, Any]:
             **counted("tp_gpus", fact["tp"], "n.gpu", "n.gpus"),
             **counted("kv_sequences", max(0.0, fact.get("max_concurrent_sequences", -1.0)), "n.sequence",
                       "n.sequences")}
+
+
+def _tight_room(job: Job, run: Any) -> dict[str, Any]:
+    """How room is made on a candidate that fits with little to spare (MEM-TIGHT's fix), by what it runs: its fix
+    said 'Lower the micro-batch and use gradient accumulation' of every candidate, a layout at one sequence a
+    micro-batch (8 B300 pretraining a 70B model) and a service, which has none, included (review64)."""
+    mb = int(run.plan.layout.micro_batch) if run is not None else 0
+    key = "tight.serving" if not job.training else "tight.micro_batch" if mb > 1 else "tight.one_sequence"
+    parts: tuple[Phrase, ...] = (("", key, {"micro_batch": mb}),)
+    return {"tight_room": phrase_text(parts), "tight_room_phrases": phrase_json(parts)}
 
 
 def _buy_ram_said(fact: dict[str, Any]) -> dict[str, Any]:
