@@ -193,7 +193,8 @@ def test_a_number_or_auto_refused_names_auto_in_either_language(capsys, tmp_path
     path = tmp_path / "job.yaml"
     path.write_text(yaml.safe_dump({"workload": {**LLAMA2_7B, field: value}}))
     capsys.readouterr()
-    for lang, said in (("en", "(did you mean auto?)" if "Auto" in str(value) else "Input should be 'auto'"),
+    for lang, said in (("en", "(did you mean auto?)" if "Auto" in str(value) else
+                        "must be a whole number or 'auto' (got 8.5)"),
                        ("zh", zh)):
         code = main(["estimate", str(path), "--gpu", "H100-80G", "--gpus", "8", "--lang", lang])
         _out, err = capsys.readouterr()

@@ -210,6 +210,8 @@ def explain_validation(exc: ValidationError, model: type[BaseModel], where: str)
             expected = words[0].get("ctx", {}).get("expected", "")
             quoted = [c for c in (x.strip() for x in str(expected).replace(" or ", ",").split(",")) if c]
             msgid, values["expected"] = _OR_WORD[err["type"]], either(quoted, commas=True)  # 'or' in its language
+            if err["type"] in _HOUSE_WORDS:  # the house's words in English too: 8.5 for a count or 'auto' read
+                msg, msgid = msgid, None  # 'must be a whole number (got %(given)s)', its slot unfilled (round 54)
             close = literal_close(err["input"], expected)
             hint, hint_values = (N_("did you mean %(names)s?"), {"names": close}) if close else (None, None)
     elif err["type"] in ("model_type", "dict_type", "list_type") and "input" in err:
