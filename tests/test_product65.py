@@ -137,9 +137,9 @@ def test_b300_lists_its_datasheet_memory_and_the_driver_s_usable():
     assert b300.memory.gb == 288 and round(8 * b300.memory.gb / 1000, 1) == 2.3
     assert f"{275040 / 1024:.1f}" == "268.6" and 275040 / 1024 < 0.98 * 288
     text = " ".join(_run("gpus").split())
-    assert "memory: 288 GB HBM3e (the driver reports 268.6 GiB: 288.4 GB)" in text
+    assert "memory: 288 GB HBM3e (the driver reports 268.6 GiB, 288.4 GB)" in text
     # an A10 with ECC on: 23,028 MiB / 1,024 = 22.5 GiB of its 24 GB (ECC takes 1/16 of GDDR6: 24 x 15 / 16 = 22.5)
-    assert "memory: 24 GB GDDR6 (the driver reports 22.5 GiB: 24.1 GB)" in text
+    assert "memory: 24 GB GDDR6 (the driver reports 22.5 GiB, 24.1 GB)" in text
     # an H100 SXM: 81,559 MiB / 1,024 = 79.6 GiB, within 2% of its 80 GB: one figure, as before
     assert "memory: 80 GB HBM3;" in text
     zh = "".join(_run("gpus", "--lang", "zh").split())

@@ -125,7 +125,7 @@ def test_the_gpu_listing_names_the_drivers_memory_as_reports_do() -> None:
     with contextlib.redirect_stdout(out):
         main(["gpus"])
     text = " ".join(out.getvalue().split())
-    assert "memory: 48 GB GDDR6 (the driver reports 45.0 GiB: 48.3 GB)" in text
+    assert "memory: 48 GB GDDR6 (the driver reports 45.0 GiB, 48.3 GB)" in text
     assert "GiB usable" not in text
     headroom = kb.policy_value("memory_headroom_fraction")
     assert f"{(1 - headroom) * mib * 2**20 / 1e9:.1f}" == "45.9"  # the audit's 'usable' of the same card

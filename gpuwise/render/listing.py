@@ -132,7 +132,7 @@ def _memory(m: Any, f: Fmt) -> str:
         return f"{m.gb:g} GB {m.type}"
     # the driver's figure, not 'usable': recommend and audit call 95% of it usable ('45.9 GB usable of 48.3 GB' of an
     # L40S listed here as '45.0 GiB usable'), so the listing names it as they do, in their GB too (review64)
-    return f._("%(gb)s GB %(type)s (the driver reports %(gib)s GiB: %(gb_driver)s GB)", gb=f"{m.gb:g}", type=m.type,
+    return f._("%(gb)s GB %(type)s (the driver reports %(gib)s GiB, %(gb_driver)s GB)", gb=f"{m.gb:g}", type=m.type,
                gib=f"{gib:,.1f}", gb_driver=f"{m.smi_mib * 2**20 / 1e9:,.1f}")
 
 
