@@ -528,12 +528,20 @@ def main() -> int:
            "Qwen3.8-27B on MI300X / RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 18 <= int(c[0][2:].split()[0]) <= 20],
            False)
-    # branch decodeblind40's round (DA21-DA40): the same registry's RunPod sweeps of Ornith-1.5-35B-A3B (a
+    # branch decodeblind40's round (DA21-DA22): the same registry's RunPod sweeps of Ornith-1.5-35B-A3B (a
     # Qwen3.5-35B-A3B architecture) at 130K of context under SGLang, BF16 on one MI300X (DA19's image and flags) and
-    # NVFP4 on one RTX PRO 6000 Server (DA20's image)
-    report("  of which the rows added at branch decodeblind40 (ids DA21-DA40; Ornith-1.5-35B-A3B at 128K on MI300X / "
+    # NVFP4 on one RTX PRO 6000 Server (DA20's image) (bounded to DA21-DA22: decodeblind42 took DA23..)
+    report("  of which the rows added at branch decodeblind40 (ids DA21-DA22; Ornith-1.5-35B-A3B at 128K on MI300X / "
            "RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
-           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 21 <= int(c[0][2:].split()[0]) <= 40], False)
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 21 <= int(c[0][2:].split()[0]) <= 22], False)
+    # branch decodeblind42's round (DA23-DA40): Qwen3-235B-A22B-2507 FP8 at batch 1 on 8 x H200 and 8 x B200 under
+    # SGLang (a fork's benchmark report of SGLang's nightly test, Dec 2025), DeepSeek-V3.2 FP8 on 8 x MI355X (SGLang
+    # pull request #17179's AMD nightly table, Jan 2026), gpt-oss-20b / 120b MXFP4 llama-bench tg128 on 1-6 RX 7900 XTX
+    # (a llama.cpp fork's BENCHMARK.md, build 6517)
+    report("  of which the rows added at branch decodeblind42 (ids DA23-DA40; Qwen3-235B on 8 x H200 / B200 and "
+           "DeepSeek-V3.2 on 8 x MI355X, SGLang batch 1; gpt-oss on 1-6 RX 7900 XTX, llama.cpp; blind figures in the "
+           "README)", "t/s",
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 23 <= int(c[0][2:].split()[0]) <= 40], False)
     # branch decodeblind41's round (DJ18-DJ40): Qwen3.5-122B-A10B FP8 at one user after 1K / 32K / 128K of prompt,
     # one MI300X under vLLM 0.18.0 / 0.18.1rc1 (AITER on) and SGLang 0.5.9, and two RTX PRO 6000 under vLLM TP 2
     # (Millstone-AI-Solutions/mi300x-benchmark-investigation, engine /metrics deltas, Mar 2026), and Qwen3.8-27B MXFP4

@@ -8,8 +8,8 @@ under SGLang.
   MI300X (SGLang 0.5.18.dev ROCm image, aiter attention, 16-bit cache) and NVFP4 on one RTX PRO 6000 Blackwell Server
   (SGLang dev-cu13 image, FP8 cache, flashinfer): 0xSero/local-ai-registry's speed sweeps.
 
-DA21-DA40 went to branch decodeblind40 (tests/test_decode_rows_da40.py), DJ18-DJ40 to branch decodeblind41
-(tests/test_decode_rows_dj41.py)."""
+DA21-DA22 went to branch decodeblind40 (tests/test_decode_rows_da40.py), DA23-DA40 to branch decodeblind42
+(tests/test_decode_rows_da42.py), DJ18-DJ40 to branch decodeblind41 (tests/test_decode_rows_dj41.py)."""
 
 from __future__ import annotations
 

@@ -63,7 +63,8 @@ SERVING_BAND = (0.60, 2.80)
 
 
 def _decode() -> dict[str, dict]:
-    return {k: v for k, v in decode_rounds.rows("DA").items() if 21 <= int(k[2:]) <= 40}
+    # DA21-DA22 (DA23-DA40 went to branch decodeblind42: tests/test_decode_rows_da42.py)
+    return {k: v for k, v in decode_rounds.rows("DA").items() if 21 <= int(k[2:]) <= 22}
 
 
 def _serving() -> dict[str, dict]:
