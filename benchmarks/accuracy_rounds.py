@@ -325,6 +325,14 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
     ("SA(?=1[5-9]\\b|2\\d\\b|30\\b)", "  of which the rows added by decodeblind40 (ids SA15-SA26: local-ai-registry "
      "sweeps at 128K, SGLang on MI300X / RTX PRO 6000 Server; blind figures in the validation README): throughput",
      "  of which the rows added by decodeblind40 (ids SA15-SA26): latency"),
+    # the serveblind45 round (ids SI01-SI20, a new prefix: no pattern above matches it, each wanting a digit after its
+    # letters: the SGLang cookbook's speed runs at 16-100 clients of pages no serving row had cited, sgl-project/
+    # sgl-cookbook: GLM-4.6 BF16 on 8 x B200 (SGLang 0.5.6.post1), GLM-4.7-Flash BF16 on one B200 with the Triton
+    # attention backend (0.5.7), Qwen3-Coder-Next BF16 on 2 x B200 (0.5.8))
+    ("SI(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind45 (ids SI01-SI18: SGLang cookbook "
+     "GLM-4.6 on 8 x B200, GLM-4.7-Flash on one B200, Qwen3-Coder-Next on 2 x B200; blind figures in the validation "
+     "README): throughput",
+     "  of which the rows added by serveblind45 (ids SI01-SI18): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
