@@ -30,7 +30,7 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     titled = {rid for rid, r in rows.items() if r["method"] != "lora" and "continued training" not in r["model"]
               and any(w in r["model"].lower() for w in ("sft", "fine-tun", "finetun"))}
     full = {rid for rid, r in rows.items() if r["method"] == "full"}
-    assert full == titled and len(full) == 84  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
+    assert full == titled and len(full) == 85  # H433-H435 NeMo 24.07; H460-H474 XTuner; H507-H509 ms-swift; H569-H570
     assert {"H672", "H676", "H679", "H682"} <= full  # trainblind27: Megatron-Bridge verification cards' full SFTs
     assert {"H741", "H742"} <= full  # offload58: ms-swift qwen3_moe_offload.sh and 72b.sh, full SFT
     assert {f"H{i}" for i in range(761, 767)} <= full  # trainblind30: training_hub Granite 3.3 8B full SFTs
@@ -40,6 +40,7 @@ def test_full_sft_rows_are_the_runs_their_titles_call_a_fine_tune():
     assert {"H871", "H874", "H877", "H878", "H879", "H889", "H890", "H891"} <= full
     assert "H844" in full  # trainblind36: Phi-4-mini-reasoning, a full fine-tune of Phi-4-mini (its card)
     assert {"H941", "H942", "H944"} <= full  # trainblind44: MAD torchtune (BF16, FP8), open-r1 SFT, MI350X
+    assert "H996" in full  # trainblind48: the Qwen3.5-35B-A3B text card's 128K full SFT (sft_long_context)
     assert {"H98", "H225", "H238", "H337", "H389", "H400"} <= full
     assert not full & {"H140", "H167", "H219", "H223", "H235", "H501", "H505"}  # H501-H505: EasyContext CPT
     # LongRoPE's long-context 'fine-tunes' (trainblind25) train every weight as continued pretraining

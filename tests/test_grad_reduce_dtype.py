@@ -55,13 +55,15 @@ def test_h435_states_what_its_launch_script_set():
     # trainblind45's Modalities sweep (H961-H978: its mfu.py wants FSDP to reduce in the param dtype, bf16: false), and
     # trainblind46's AMD Primus / Megatron-LM logs (H979-H982: accumulate_allreduce_grads_in_fp32 True, true), and
     # trainblind47's Apertus Megatron logs and Crusoe's torchtitan table (H985-H994: gradients reduced in fp32,
-    # torchtitan's mixed_precision_reduce float32 default; true)
+    # torchtitan's mixed_precision_reduce float32 default; true), and trainblind48's Qwen3.5 SFT card (H996: 'FP32
+    # gradient reduction', true) and torchtitan's DeepEP table (H998-H1004: torchtitan's default again, true)
     later = {f"H{n}" for n in (*range(788, 814), 817, 818, *range(819, 829), *range(902, 908), 909, 910, 931, 932,
-                                *range(961, 983), *range(985, 995))}
+                                *range(961, 983), *range(985, 995), 996, *range(998, 1005))}
     assert said == {f"H{n}" for n in (*range(433, 439), *range(636, 650))} | cards | later
     assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "false" for n in (*range(819, 829), *range(902, 908), 909, 910,
                                                                            *range(961, 979)))
-    assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "true" for n in (*range(979, 983), *range(985, 995)))
+    assert all(rows[f"H{n}"]["grad_reduce_in_fp32"] == "true" for n in (*range(979, 983), *range(985, 995), 996,
+                                                                         *range(998, 1005)))
     assert all("main gradients in bf16" in rows[f"H{n}"]["source"] for n in (*range(902, 908), 909, 910))
     kempner = [rows[f"H{n}"] for n in range(636, 650)]
     assert all(r["grad_reduce_in_fp32"] == "true" and "FSDP2 reduces them in fp32" in r["source"] for r in kempner)
