@@ -42,7 +42,8 @@ def test_fp8_recipe_needs_precision_fp8_and_training():
 
 def test_mxfp8_rows_state_the_recipe_on_blackwell_and_price_as_fp8():
     """The 51 held-out rows whose config, card or table names MXFP8 (H995 / H996 of trainblind48 the latest) carry
-    fp8_recipe mxfp8; each is an fp8 row on a compute capability 10.x part. H820 (Llama 3 70B full SFT on 32 GB300, Megatron-Bridge 26.06 'fp8mx' recipe) gets
+    fp8_recipe mxfp8; each is an fp8 row on a compute capability 10.x part. H820 (Llama 3 70B full SFT on 32 GB300,
+    Megatron-Bridge 26.06 'fp8mx' recipe) gets
     the same hours with the recipe as without: 0.8444 GPU-h published, gpuwise -15.5% both ways (trainblind34's
     blind reading)."""
     rows, conds = _rows("training_heldout.csv"), _rows("training_conditions.csv")
