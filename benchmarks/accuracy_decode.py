@@ -5,6 +5,7 @@ validation/decode_independent.csv), one sequence's tokens/s through the serving 
 from __future__ import annotations
 
 import csv
+import re
 import sys
 import typing
 from pathlib import Path
@@ -67,6 +68,18 @@ def decode_cases(kb, directory: Path) -> list[tuple[str, float, float]]:
     return out
 
 
+LAYER_SPLIT = re.compile(r"\blayer split over (\d+) GPUs\b")
+"""A row's metric that says its run split one copy's layers over N GPUs (llama-bench's default ``-sm layer`` over every
+visible card): the job is pinned to that one copy (tp 1, pp N), not left to gpuwise's choice of copies. Read from the
+metric's own words, as decode_independent.csv has no pipeline column (its CRLF rows are appended, never rewritten)."""
+
+
+def stated_split(row: dict) -> int | None:
+    """The GPUs the row's metric says one copy's layers were split over (:data:`LAYER_SPLIT`), or None."""
+    m = LAYER_SPLIT.search(row.get("metric") or "")
+    return int(m.group(1)) if m and not row.get("tp") and int(m.group(1)) > 1 else None
+
+
 def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float]]:
     """tests/data/decode_published.csv: single-stream speeds with the software named (not in the
     validation set): llama.cpp on one and several GPUs, ExLlamaV2, transformers, vLLM, TensorRT-LLM."""
@@ -78,10 +91,12 @@ def single_stream_cases(kb, path: Path = SINGLE) -> list[tuple[str, float, float
                 print(f"  {row['id']} not estimated: {row['framework']} is not an engine gpuwise models",
                       file=sys.stderr)
                 continue
+            split = stated_split(row)
             try:
                 job = serving_job(kb, row["model"], row["precision"], row["framework"], int(row["prompt_tokens"]),
-                                  int(row["output_tokens"]), tp=int(row.get("tp") or 0) or None,
-                                  ep=int(row.get("ep") or 0) or None, kv_precision=row.get("kv_precision") or None,
+                                  int(row["output_tokens"]), tp=1 if split else int(row.get("tp") or 0) or None,
+                                  pp=split, ep=int(row.get("ep") or 0) or None,
+                                  kv_precision=row.get("kv_precision") or None,
                                   framework_version=row.get("framework_version") or None,
                                   options=row.get("workload_options") or "",
                                   speculative=row.get("speculative") or "", offline=offline_metric(row["metric"]))

@@ -148,6 +148,16 @@ def _dep_stages(job: Any, eng: Engine, count: int, ep_pin: int | None, tp: int |
                    experts_tp=eng.dpa_tp_experts)]
 
 
+def split_hop(eng: Engine, gpu: Any) -> float | None:
+    """Seconds a stage boundary of a layer-split copy adds to a step where the framework's build was read on the GPU's
+    vendor and link (serving.yaml ``layer_split_hop``: llama.cpp's HIP build hands each split over through the host
+    at a cost no PCIe hop of its CUDA build shows); None elsewhere, where the framework's hop holds."""
+    for hop in eng.fw.layer_split_hop:
+        if gpu.vendor in hop.vendors and gpu.link.kind in hop.links:
+            return hop.hop_us * 1e-6
+    return None
+
+
 def pinned_gpus(job: Any) -> int:
     """The GPUs one copy of the user's pinned layout takes (tensor x pipeline parallel): fewer GPUs cannot keep
     the pin. 1 without a pin, or where no count can keep it (a tensor-parallel degree the model's attention heads
@@ -364,7 +374,7 @@ def _replica(job: Any, gpu: Gpu, eng: Engine, lay: Layout) -> Replica:
         hop_lat = max(eng.allreduce_latency, (net.latency_us if net else 20) * 1e-6)
     else:
         hop_bw = link_bw
-        hop_lat = eng.allreduce_latency
+        hop_lat = split_hop(eng, gpu) or eng.allreduce_latency
     notes: list[Phrase] = []  # message ids and values (reports/messages.yaml note.*)
     if shape.kv_elements_override and tp > 1 and dpa == 1:
         notes.append(("", "note.mla_replicated", {}))

@@ -29,6 +29,7 @@ from .gemm_timing import (
     SmallBatchGemm,
 )
 from .layer_kernels import EagerDecode, FlaPrefill, RecurrentMixerKernels, SparseIndexerKernels, TorchAttention
+from .layer_split import LayerSplitHop
 from .length_distribution import LengthDistribution
 from .profile_peak import ProfileSampler
 from .recurrent_state import HybridStatePool, RecurrentStateDtype
@@ -623,6 +624,8 @@ class Framework(Strict):
     recurrent_state_dtype: RecurrentStateDtype | None = Field(
         default=None, description="the setting for a hybrid model's recurrent-state element type (None: the "
         "framework has none, and a job stating one is refused)")
+    layer_split_hop: list[LayerSplitHop] = Field(default_factory=list, description="a stage boundary's time a step "
+                                                 "where read by vendor and link (empty: allreduce_latency_us)")
     cross_node_allreduce_us: Factor | None = Field(
         default=None, description="the fixed part of one small all-reduce of a tensor-parallel copy that spans two "
         "8-GPU servers, as the framework's NCCL settings run it (None: runtime.yaml cross_node_allreduce_us)")
