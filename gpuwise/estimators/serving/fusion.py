@@ -19,16 +19,29 @@ from .weights import moe_layers
 
 def kernel_floor(job: Any, fw: Any, rel: Any, floor: float, gpu_id: str | None = None) -> float:
     """Seconds a counted small kernel costs the job: ``floor`` (its release entry's figure) where the framework lists
-    no such models, the release predates the list, or the job's model is on it and the release does not leave the
-    fusion off on the job's GPU (``gpus_excluded``: SGLang 0.5.7-0.5.12 on the H20); else the framework's own
-    figure."""
+    no such models, the release predates the list, or the job's model is on it, the release does not leave the
+    fusion off on the job's GPU (``gpus_excluded``: SGLang 0.5.7-0.5.12 on the H20) and its router runs fused (not
+    :func:`router_unfused`: GLM-4.5's 160 experts); else the framework's own figure."""
     listed = fw.fused_kernel_models
     if listed is None or rel is None or rel.kernel_floor_us is None:
         return floor
     span = release_entry(listed.releases, getattr(job.w, "framework_version", None))
-    if span is None or (job.model_id in span.models and gpu_id not in span.gpus_excluded):
+    if span is None or (job.model_id in span.models and gpu_id not in span.gpus_excluded
+                        and not router_unfused(job, fw, gpu_id)):
         return floor
     return float(fw.kernel_floor_us.value) * 1e-6
+
+
+def router_unfused(job: Any, fw: Any, gpu_id: str | None) -> bool:
+    """Whether the framework routes the job's model through its torch.compile'd top-k function on the job's GPU
+    (serving.yaml ``torch_router``: no fused gate takes its experts), so the release's fused small-kernel figure,
+    read on a model whose routing and top-k run fused, does not hold for it: its counted kernels cost the framework's
+    own figure, as an unlisted model's do."""
+    got = fw.torch_router
+    if got is None or job.model_id not in got.models or gpu_id is None:
+        return False
+    gpu = job.kb.gpus.get(gpu_id)
+    return gpu is not None and gpu.vendor in got.vendors
 
 
 def release_entry(entries: list, version: str | None) -> Any:

@@ -26,7 +26,7 @@ from .engine import (
     step_budget,
 )
 from .front import front
-from .fusion import release_entry
+from .fusion import release_entry, router_unfused
 from .layout import Layout, crosses_nodes
 from .limits import limits
 from .recurrent import recurrent_extra_kernels
@@ -192,16 +192,22 @@ def _fp4_rate(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
 
 def _fusion_off(job: Any, s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     """Where the release lists the job's model for its fused small kernels but leaves them off on the job's GPU
-    (serving.yaml fused_kernel_models ``gpus_excluded``: SGLang 0.5.7-0.5.12 on the H20; fusion.kernel_floor): the
+    (serving.yaml fused_kernel_models ``gpus_excluded``: SGLang 0.5.7-0.5.12 on the H20; fusion.kernel_floor), or
+    routes the model through its torch top-k function (``torch_router``: GLM-4.5; fusion.router_unfused): the
     formula's part that says a small kernel costs the framework's own figure, and it; None elsewhere."""
     eng = s.engine
     listed = eng.fw.fused_kernel_models
     span = release_entry(listed.releases, getattr(job.w, "framework_version", None)) if listed else None
-    if span is None or job.model_id not in span.models or eng.gpu_id not in span.gpus_excluded:
+    if span is None or job.model_id not in span.models:
         return None
-    gpu = job.kb.gpus[eng.gpu_id].name
-    return formula("formula.serving.fusion_off", "; ", fw=eng.fw.name, gpu=gpu, us=eng.kernel_floor * 1e6), {
-        "kernel_floor_s": eng.kernel_floor}
+    if eng.gpu_id in span.gpus_excluded:
+        gpu = job.kb.gpus[eng.gpu_id].name
+        return formula("formula.serving.fusion_off", "; ", fw=eng.fw.name, gpu=gpu, us=eng.kernel_floor * 1e6), {
+            "kernel_floor_s": eng.kernel_floor}
+    if router_unfused(job, eng.fw, eng.gpu_id):  # its router is the torch function: the fused figure does not hold
+        return formula("formula.serving.router_unfused", "; ", fw=eng.fw.name, us=eng.kernel_floor * 1e6), {
+            "kernel_floor_s": eng.kernel_floor}
+    return None
 
 
 def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
