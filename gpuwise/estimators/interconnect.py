@@ -119,10 +119,16 @@ def host_link_gb_s(gpu: Gpu, per_node: int, runtime: RuntimeFile) -> float:
     """GB/s one direction a GPU gets to its host's memory when every GPU of its server copies at once (an offloaded
     step: data-parallel ranks send their gradients and fetch their weights together): the x16 rate of the GPU's
     PCIe generation (runtime.yaml pcie_gb_s) over the GPUs that share its uplink to the CPU (gpus.yaml
-    link.host_uplink_gpus, at most the GPUs the server runs)."""
-    gen = str(gpu.link.pcie_gen)
-    pcie = runtime.pcie_gb_s[gen].value if gen in runtime.pcie_gb_s else 31.5
-    return pcie / max(1, min(gpu.link.host_uplink_gpus or 1, per_node))
+    link.host_uplink_gpus, at most the GPUs the server runs). A GPU joined to its own CPU by a chip-to-chip link
+    (gpus.yaml link.host_c2c_gb_s: NVLink-C2C on GH200 / GB200) copies over that instead, half its both-ways
+    figure a direction, shared the same way (a GB200's two GPUs share one Grace's link)."""
+    link = gpu.link
+    if link.host_c2c_gb_s:
+        rate = link.host_c2c_gb_s / 2
+    else:
+        gen = str(link.pcie_gen)
+        rate = runtime.pcie_gb_s[gen].value if gen in runtime.pcie_gb_s else 31.5
+    return rate / max(1, min(link.host_uplink_gpus or 1, per_node))
 
 
 def link_bandwidth(gpu: Gpu, per_node: int, runtime: RuntimeFile, link_override: str | None = None

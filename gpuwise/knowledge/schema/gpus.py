@@ -106,6 +106,10 @@ class GpuLink(Sourced):
     host_uplink_gpus: int | None = Field(default=None, ge=1, le=8, description=(
         "GPUs of one server behind one x16 PCIe uplink to the host CPU (a PCIe switch shared by a GPU pair), whose "
         "host copies divide it when they run at once (offload); none: each GPU its own x16 link"))
+    host_c2c_gb_s: float | None = Field(default=None, gt=0, le=2_000, description=(
+        "a chip-to-chip link to the GPU's own CPU in place of PCIe (NVLink-C2C on GH200 / GB200), GB/s both "
+        "directions together: a copy to or from host memory gets half of it a direction, divided among the GPUs "
+        "that share the one CPU (host_uplink_gpus); none: the host link is PCIe at pcie_gen"))
     server_gpus: int | None = Field(default=None, ge=1, le=8, description=(
         "GPUs in one server of the systems this part ships in, where fewer than 8 (quad GH200 blades: 4); "
         "none: an 8-GPU server"))
