@@ -277,6 +277,10 @@ def _memory_estimates(kb):
                for (tp, pp, ep, cp), z, o, m in itertools.product(
                    ((2, 1, 1, 1), (1, 2, 2, 2)), (0, 1, 2, 3), ("none", "cpu"), ("full", "lora"))]
     setups += [dict(tp=2, mixed=False)]  # model parallel in the training dtype: no 'mixed precision' in its label
+    # a JAX memory-kind offload (the moments alone on the host, back on the GPU for the update): one GPU's layout
+    # and a model-parallel one (jaxoffload66)
+    setups += [dict(zero=3, offload="cpu", offload_state_only=True),
+               dict(tp=2, zero=1, offload="cpu", offload_state_only=True)]
     # the busier pipeline stage's activations: the first (micro-batches in flight) or the last (the loss), with
     # checkpointing, block recomputation, eager scores, a QLoRA base's dequantized matrix, one unsplit GPU (TE)
     setups += [dict(tp=2, pp=2, checkpointing=True, attention="eager"),

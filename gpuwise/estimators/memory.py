@@ -110,7 +110,14 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         act, _ = activation_bytes(shape, s, wb, mode)
         layout = (formula("memory_layout.deepspeed_master", zero=s.zero) if master
                   else formula("memory_layout.deepspeed", zero=s.zero, bytes=wb))
-        if s.offload in ("cpu", "nvme"):  # ZeRO-Offload / FSDP CPU offload: optimizer state and gradients
+        if s.offload == "cpu" and s.offload_state_only:  # JAX memory kinds: the state alone, back for the update
+            # the moments leave; the fp32 weights (the master copy of this layout) are the stack's parameters, which
+            # stay on the GPU (runtime.yaml training_stacks mixed_precision_policy p=f32)
+            host = step_temp = _optimizer_bytes(s.optimizer, P, 4 if master else wb, shape, master=False)[0].value / dp
+            kept = opt.value - host
+            opt = Term("optimizer", kept, "B", formula("formula.optimizer_host_between_steps", kept_gb=kept / 1e9),
+                       {**opt.inputs, "host_bytes": host})
+        elif s.offload in ("cpu", "nvme"):  # ZeRO-Offload / FSDP CPU offload: optimizer state and gradients
             host = opt.value + grads.value
             opt = Term("optimizer", 0.0, "B", formula("formula.optimizer_offloaded", target=s.offload), opt.inputs)
             kept = min(grads.value, s.bucket_bytes)
@@ -122,7 +129,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
                 weights = Term("weights", 2 * layer_bytes, "B",
                                formula("formula.weights_offloaded"), {"layer_bytes": layer_bytes})  # 2 x it
         phase_a = weights.value + grads.value + opt.value + act.value
-        phase_b = weights.value + grads.value + opt.value
+        phase_b = weights.value + grads.value + opt.value + step_temp
     else:
         if s.mixed and s.precision in ("bf16", "fp16", "fp8"):
             wb, mode = 4, "amp"
@@ -188,6 +195,9 @@ class ParallelBytes:
     per_token_layer: float = 0.0  # saved bytes per token and layer (_per_token_layer)
     sac_again: float = 0.0  # per-op selective checkpointing: bytes a token of one layer's recomputed operands
     store_b: float = 0.0  # bytes a parameter is stored in where not weight_b (a JAX stack's fp32 weights); 0: weight_b
+    # the optimizer state a JAX memory-kind offload brings back to the GPU for the update, when the backward's
+    # activations are freed (TrainSetup.offload_state_only); 0: none
+    state_back: float = 0.0
 
     @property
     def stored_b(self) -> float:
@@ -196,7 +206,7 @@ class ParallelBytes:
 
     @property
     def tensors(self) -> float:
-        return self.weights + self.gradients + self.optimizer + self.activations
+        return self.weights + self.gradients + max(self.optimizer + self.activations, self.state_back)
 
 
 def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
@@ -247,8 +257,11 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     layers_stage = math.ceil(shape.layers / s.pp)
     if s.zero >= 3:  # two layers gathered at a time
         weights += 2 * local / layers_stage * wb
-    host = 0.0
-    if s.offload in ("cpu", "nvme") and (s.zero >= 1 or not lora):  # LoRA: the adapters' state, ZeRO-3 the base too
+    host = back = 0.0
+    if s.offload == "cpu" and s.offload_state_only and not lora:  # JAX memory kinds: the state alone on the host
+        host = back = optimizer
+        optimizer = 0.0
+    elif s.offload in ("cpu", "nvme") and (s.zero >= 1 or not lora):  # LoRA: the adapters' state, ZeRO-3 the base
         host = optimizer + grads
         optimizer, grads = 0.0, min(grads, s.bucket_bytes)
         if s.zero >= 3:
@@ -293,7 +306,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
         first += 2 * shape.hidden * shape.ffn / s.tp
         last += 2 * shape.hidden * shape.ffn / s.tp
     return ParallelBytes(weights, grads, optimizer, max(first, last), host, dense, expert, gb, wb, opt_pp,
-                         first, last, per_layer, sac_again, 0.0 if lora else store)
+                         first, last, per_layer, sac_again, 0.0 if lora else store, back)
 
 
 def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple[float, float]
@@ -316,7 +329,7 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
                        bytes=_g(bytes_per_param))
 
     gathered = formula("formula.gathered_layers", " + ", bytes=_g(b.weight_b))
-    offloaded = s.offload in ("cpu", "nvme") and b.host
+    offloaded = s.offload in ("cpu", "nvme") and b.host and not b.state_back
     if offloaded and s.zero >= 3:  # two layers resident, the rest on the host
         said_w = formula("formula.gathered_layers", bytes=_g(b.weight_b)) + formula("formula.rest_offloaded", "; ",
                                                                                      target=s.offload)
@@ -347,6 +360,9 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
         grads = Term("gradients", b.gradients, "B", formula("formula.gradients_stream_busiest", target=s.offload,
                                                             held=held),
                      {**inputs, "bucket_bytes": s.bucket_bytes} | ({"adapter_params_on_gpu": adapters} if lora else {}))
+    if b.state_back:  # on the host between steps; at the update what the freed activations do not make room for
+        opt = Term("optimizer", max(0.0, b.state_back - b.activations), "B",
+                   formula("formula.optimizer_back_for_update"), {**inputs, "state_bytes": b.state_back})
     act = _stage_activations(shape, s, b)
     tensors = b.tensors
     over = _overhead_term(tensors, overhead)

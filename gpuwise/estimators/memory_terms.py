@@ -92,6 +92,10 @@ class TrainSetup:
     # training_stacks mixed_precision_policy: MaxText, Levanter): under a model-parallel layout 4 B weights,
     # 4 B gradients and the optimizer's moments with no master copy
     fp32_weights: bool = False
+    # an offload that keeps the optimizer state alone in host memory between steps and moves it to the GPU for the
+    # update (runtime.yaml training_stacks offload_update device: JAX memory kinds, MaxText / Levanter): the weights
+    # and gradients stay on the GPU, and the state is back on it at the update
+    offload_state_only: bool = False
     # an eager attention over one row of the micro-batch's sequences (workload.packing padding_free): its scores span
     # batch x seq tokens, not seq
     flat_rows: bool = False

@@ -89,6 +89,9 @@ class Plan:
     # what host Adam's seconds come from: parameters a GPU updates, host cores serving it, a core's rate, the host's
     # memory bandwidth a GPU (GB/s), whether the job stated its host's cores
     offload_host: tuple[float, float, float, float, bool] = (0.0, 0.0, 0.0, 0.0, False)
+    # an offload that updates on the GPU (GpuRates.offload_on_gpu): (the state's bytes a GPU keeps on the host, the
+    # host link's GB/s a direction); empty: the host runs the update
+    offload_state: tuple[float, ...] = ()
 
     @property
     def exposed_comm_share(self) -> float:
@@ -638,11 +641,13 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
                                       f.whole_run_efficiency.value).value
     wall_h = steps * t.total / gp / 3600
     eff = t.ideal / t.total if t.total > 0 else 1.0
-    split = offload_parts(st.opt_params, st.layout, rates, t.compute, st.fetched) if t.offload else (0.0, 0.0, 0.0)
+    split = (offload_parts(st.opt_params, st.layout, rates, t.compute, st.fetched, st.host) if t.offload
+             else (0.0, 0.0, 0.0))
     host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
              rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
+    on_gpu = (st.host, rates.pcie_gb_s) if t.offload and rates.offload_on_gpu and st.layout.offload == "cpu" else ()
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
-                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split, host)
+                rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split, host, on_gpu)
 
 
 def evaluate_layout(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, lay: Layout) -> Plan:
@@ -691,6 +696,11 @@ def _offload_term(plan_: Plan) -> Term:
     """An offloaded step's own seconds by cause (step_time.offload_parts): the PCIe traffic of gradients and
     (ZeRO-3) weights, Adam on the host's cores, and the NVMe reads and writes of ZeRO-Infinity."""
     lay, (pcie, adam, nvme) = plan_.layout, plan_.offload_split
+    if plan_.offload_state:  # the state to the GPU for the update and back (step_time.offload_parts)
+        state, link = plan_.offload_state
+        return Term("offload_seconds", plan_.step.offload, "s", formula("formula.offload_state_both_ways"),
+                    {"state_bytes": state, "host_link_gb_s": link, "offload": lay.offload, "zero": lay.zero,
+                     "share_of_step": plan_.step.offload / plan_.step.total})
     params, cores, per_core, host_gb_s, stated = plan_.offload_host
     said = (("", "note.offload_host_stated" if stated else "note.offload_host_default",
              {"cores": cores, "rate_m": per_core / 1e6}),)

@@ -45,3 +45,4 @@ class GpuRates:
     zero12_copies: tuple[float, float, bool, float, bool] = ()
     overlap_slowdown: float = 0.0  # compute seconds lost per second of hidden fast-link DP traffic (runtime.yaml)
     offload_prefetch: bool = False  # ZeRO-3's offloaded weights fetched ahead of the compute (TrainingJob)
+    offload_on_gpu: bool = False  # an offloaded optimizer's state moved to the GPU for the update (TrainingJob)

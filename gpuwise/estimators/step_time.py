@@ -189,7 +189,7 @@ def _gpu_rates(tj: TrainingJob, gpu: Gpu, topo: I.Topology) -> GpuRates:
                     gpu.memory.bandwidth_gb_s * 1e9 * rt.decode_bandwidth_efficiency.value,
                     f.optimizer_bytes_per_param.value, pcie, rt.host_memory_gb_s.value / topo.per_node,
                     rt.nvme_gb_s.value / topo.per_node, cores * per_core, moe_s, cores, per_core, tj.host_cores > 0,
-                    tj.zero3_copies, slow, z12, overlap, tj.stack_offload_prefetch)
+                    tj.zero3_copies, slow, z12, overlap, tj.stack_offload_prefetch, tj.stack_offload_on_gpu)
 
 
 def host_cores(tj: TrainingJob, topo: I.Topology) -> tuple[float, float]:
@@ -213,7 +213,8 @@ def backward_seconds(compute_s: float) -> float:
     return compute_s * BACKWARD_SHARE
 
 
-def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0) -> float:
+def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0,
+                    state: float = 0.0) -> float:
     """Seconds an optimizer step spends on offloaded state, for ``p`` parameters a GPU owns
     (ZeRO-Offload, ZeRO-Infinity, FSDP CPU offload):
 
@@ -246,8 +247,12 @@ def offload_seconds(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, 
       traffic per parameter over runtime.yaml host_memory_gb_s, which the GPUs a server runs divide);
     * NVMe (ZeRO-Infinity): the 16 B of fp32 state per parameter read and written at the drives'
       bandwidth (32 B).
+
+    A stack whose offloaded optimizer updates on the GPU (runtime.yaml training_stacks offload_update device: JAX
+    memory kinds, MaxText's optimizer_memory_host_offload, Levanter / Marin's offload_opt_state) does none of
+    this: see :func:`offload_parts`.
     """
-    return sum(offload_parts(p, lay, g, compute_s, fetched))
+    return sum(offload_parts(p, lay, g, compute_s, fetched, state))
 
 
 def weight_fetches(lay: Layout) -> float:
@@ -259,13 +264,24 @@ def weight_fetches(lay: Layout) -> float:
     return 2 + lay.recompute_share
 
 
-def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0
-                  ) -> tuple[float, float, float]:
+def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fetched: float = 0.0,
+                  state: float = 0.0) -> tuple[float, float, float]:
     """:func:`offload_seconds` by cause: (PCIe traffic left exposed, Adam on the host, NVMe), seconds a step; a
     report says which part of an offloaded step is the bus and which the host's optimizer. ``fetched``: the bytes
     of the GPU's parameter shard a pass fetches under ZeRO-3 where they are not ``p``'s 16-bit weights (LoRA: the
-    frozen base's shard, training_layout.Static.fetched)."""
+    frozen base's shard, training_layout.Static.fetched). ``state``: the bytes of optimizer state the GPU keeps on
+    the host (training_layout.Static.host).
+
+    A stack that updates on the GPU (GpuRates.offload_on_gpu) keeps only the optimizer state in pinned host memory
+    and moves it to the GPU after the backward and back at the step's end, inside its compiled step (JAX memory
+    kinds: jax.device_put to memory kind 'device', the optimizer's update, back to 'pinned_host'): ``state`` crosses
+    the host link once each way, 2 x state / the link's rate a direction (interconnect.host_link_gb_s: PCIe, or
+    NVLink-C2C on GH200 / GB200), and no host core computes; the weights and gradients stay on the GPU, so there is
+    nothing to fetch. The copies sit where the program puts them, between the backward and the update and after it,
+    and no source times an overlap, so both wait."""
     pcie = g.pcie_gb_s * 1e9
+    if g.offload_on_gpu and lay.offload == "cpu":
+        return 2 * state / pcie, 0.0, 0.0
     copies = g.zero3_copies
     if lay.zero >= 3 and copies:  # DeepSpeed ZeRO-3: to the host and back a micro-batch, then the step's copy
         per_micro, at_step, upcast, waits = copies
@@ -349,7 +365,9 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
         dp += dp_contention(st, g, traffic - dp)
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
-        offload = offload_seconds(st.opt_params, lay, g, compute, st.fetched)
+        offload = offload_seconds(st.opt_params, lay, g, compute, st.fetched, st.host)
+        if g.offload_on_gpu and lay.offload == "cpu":  # the state back on the GPU: the update runs there
+            optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     return compute, tp, pp, bubble, dp, ep, cp, optimizer, offload, *moe, z3, dh

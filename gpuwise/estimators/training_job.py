@@ -250,6 +250,7 @@ def _build(job: Job, gbt: float, why: Assumption | None) -> P.TrainingJob:
                        stack_calibrated_on=tuple(spec.calibrated_on),
                        stack_gathers_ahead=spec.gathers_ahead,
                        stack_offload_prefetch=spec.offload_prefetch,
+                       stack_offload_on_gpu=spec.offload_update == "device",
                        stack_pipeline_zero=spec.pipeline_zero,
                        stack_interleaves=spec.interleaved_pipeline,
                        stack_pipeline_slots=spec.pipeline_split_slots,

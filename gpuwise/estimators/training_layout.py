@@ -183,6 +183,9 @@ class TrainingJob:
     stack_gathers_ahead: bool = False
     # ZeRO-3 parameter offload: the stack fetches the host shards on a side stream ahead of the compute (FSDP)
     stack_offload_prefetch: bool = False
+    # an offloaded optimizer's update runs on the GPU: the state in pinned host memory between steps, moved to the
+    # GPU and back inside the compiled step (runtime.yaml training_stacks offload_update device: MaxText, Levanter)
+    stack_offload_on_gpu: bool = False
     # the ZeRO stage a ZeRO-2/3 (FSDP) pin runs as on a pipelined layout (None: the stack has no such combination;
     # torchtitan's FSDP2 under torch.distributed.pipelining gathers and reduces once a step, as ZeRO-1 does)
     stack_pipeline_zero: int | None = None
@@ -363,7 +366,7 @@ class TrainingJob:
             ce_chunks=self.ce_chunks, ce_cut=self.ce_cut,
             bucket_bytes=self.runtime.training.bucket_bytes.value, te=self.stack_te,
             loss_bytes=self.stack_loss_bytes, fused_layers=self.stack_fused_layers, grad_bytes=self.stack_grad_bytes,
-            fp32_weights=self.stack_fp32_weights)
+            fp32_weights=self.stack_fp32_weights, offload_state_only=self.stack_offload_on_gpu)
 
     def memory(self, lay: Layout) -> M.MemoryEstimate:
         """The memory of a layout with the formula behind each figure (memoised)."""

@@ -525,6 +525,17 @@ class StackSpeed(Strict):
         default=False, description="ZeRO-3 with the parameters offloaded: the stack copies each unit's pinned host "
         "shard to the GPU on a side stream ahead of the unit's compute (PyTorch FSDP's pre-unshard stream), so the "
         "fetches hide behind the step's compute and only what outlasts it waits; otherwise every fetch waits")
+    offload_update: Literal["host", "device"] = Field(
+        default="host", description="where an offloaded optimizer's update runs: host, on the host's cores "
+        "(DeepSpeed's CPU Adam: 'Optimizer computation is offload to CPU regardless of device option'; FSDP CPU "
+        "offload's optimizer step on the CPU shards), the gradients sent down and the weights back each step; device: "
+        "the optimizer state is kept in pinned host memory between steps and moved to the GPU inside the compiled "
+        "step for the update there, then back (JAX memory kinds: MaxText's optimizer_memory_host_offload, "
+        "Levanter / Marin's offload_opt_state): only the state crosses the host link, both ways each step, the "
+        "weights and gradients stay on the GPU, and no host core computes (step_time.offload_parts)")
+    offload_update_source: Prose = Field(
+        default="", description="where the stack's offload_update is read: its own source at a named commit "
+        "(required with offload_update device)")
     interleaved_pipeline: bool = Field(
         default=True, description="the stack's pipeline engine offers an interleaved schedule (several chunks of "
         "layers per stage), which the planner may choose; False: one contiguous chunk per stage in a plain 1F1B "
@@ -688,6 +699,8 @@ class StackSpeed(Strict):
             raise Said(N_("a stack's tp_comm_overlap_lora_unhidden needs its tp_comm_overlap_lora_unhidden_source"))
         if self.adamw is not None and len(self.adamw_source) < 3:
             raise Said(N_("a stack's adamw needs its adamw_source"))
+        if self.offload_update == "device" and len(self.offload_update_source) < 3:
+            raise Said(N_("a stack's offload_update device needs its offload_update_source"))
         return self
 
 
