@@ -94,7 +94,8 @@ def test_the_fetch_of_the_frozen_shard_is_timed_by_hand():
     x 8 micro-batches over 50 GB/s = 16.9 s, where the adapters' 2 B a parameter would have moved 0.03 s."""
     g = types.SimpleNamespace(pcie_gb_s=50.0, host_gb_s_per_gpu=100.0, nvme_gb_s_per_gpu=1.5,
                               cpu_adam_params_per_s_per_gpu=12 * 1e7, zero3_copies=(),
-                              zero3_copy_slowdown=1.0, zero12_copies=(), offload_prefetch=False)
+                              zero3_copy_slowdown=1.0, zero12_copies=(), offload_prefetch=False,
+                              offload_on_gpu=False)
     lay = Layout(zero=3, offload="cpu", grad_accum=8, checkpointing=True)
     p, fetched = 103.5e6, 35.3e9
     weight_passes = 3  # forward, backward, the forward recomputed (lay.recompute_share 1)
