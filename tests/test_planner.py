@@ -265,7 +265,8 @@ def test_offload_time_by_hand():
 
     g = types.SimpleNamespace(pcie_gb_s=25.0, host_gb_s_per_gpu=100.0, nvme_gb_s_per_gpu=1.5,
                               cpu_adam_params_per_s_per_gpu=12 * 1e7, zero3_copies=(),
-                              zero3_copy_slowdown=1.0, zero12_copies=(), offload_prefetch=False)
+                              zero3_copy_slowdown=1.0, zero12_copies=(), offload_prefetch=False,
+                              offload_on_gpu=False)
     lay = Layout(zero=3, offload="cpu", grad_accum=4)
     assert offload_seconds(1e9, lay, g) == pytest.approx(26e9 / 25e9 + 1e9 / 1.2e8)
     nvme = Layout(zero=3, offload="nvme", grad_accum=4)
