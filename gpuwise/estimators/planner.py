@@ -699,7 +699,7 @@ def _offload_term(plan_: Plan) -> Term:
     if plan_.offload_state:  # the state to the GPU for the update and back (step_time.offload_parts)
         state, link = plan_.offload_state
         return Term("offload_seconds", plan_.step.offload, "s", formula("formula.offload_state_both_ways"),
-                    {"state_bytes": state, "host_link_gb_s": link, "offload": lay.offload, "zero": lay.zero,
+                    {"state_bytes": state, "link_gb_s_per_gpu": link, "offload": lay.offload, "zero": lay.zero,
                      "share_of_step": plan_.step.offload / plan_.step.total})
     params, cores, per_core, host_gb_s, stated = plan_.offload_host
     said = (("", "note.offload_host_stated" if stated else "note.offload_host_default",
