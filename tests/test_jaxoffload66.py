@@ -119,3 +119,15 @@ def test_h997_offload_is_the_moments_over_c2c(kb, tmp_path):
     assert terms.offload_s == pytest.approx(2 * 8 * per_gpu / 225e9, rel=0.02)
     assert terms.optimizer_s > 0  # the update runs on the GPU
     assert terms.offload_s < 1.0
+
+
+def test_h997_report_term_says_the_moments_both_ways(kb, tmp_path):
+    """The estimate's offload term for H997 is the moments both ways over the link, its inputs the hand
+    figures: 8 B x 359.6e9 / 64 = 44.95 GB a GPU, 225 GB/s; 2 x 44.95 / 225 = 0.3996 s (no host Adam inputs)."""
+    g = _h997(kb, tmp_path)
+    term = next(t for t in g.terms if t.name == "offload_seconds")
+    assert [p[1] for p in term.formula_phrases] == ["formula.offload_state_both_ways"]
+    assert term.inputs["state_bytes"] == pytest.approx(8 * 359.6e9 / 64, rel=0.01)
+    assert term.inputs["link_gb_s_per_gpu"] == pytest.approx(225.0)
+    assert term.value == pytest.approx(2 * term.inputs["state_bytes"] / 225e9)
+    assert "host_adam_s" not in term.inputs
