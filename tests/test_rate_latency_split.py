@@ -48,3 +48,23 @@ def test_bands_split_the_load_at_the_stated_edges():
     assert SPLIT.band(0.94) == "80-95%"
     assert SPLIT.band(0.985) == "95-99%"
     assert SPLIT.band(1.0) == ">= 99%"
+
+
+def test_causes_read_a_figure_by_what_sets_it():
+    """branch ratelat66's grouping of the figures beyond 2x, on made-up rows worked by hand. A row at 100.05% of the
+    copies' full rate is within the rate answer's 0.1% tolerance: capacity, whatever the figure. A TPOT 2.3x fast
+    where the step at the run's batch is 0.74 of the published TPOT: the step. The same TPOT where the step agrees
+    (0.95): the batch in flight. A TTFT of 104 ms against 586.8 published, gpuwise's TPOT 32.8 ms against 28.5:
+    its TTFT is 3.17 TPOTs, the run's 20.6, a ratio of 0.154, outside 1 / 1.5..1.5: the first token beyond the
+    batch. The same TTFT with the published at 200 ms (7.0 TPOTs: ratio 0.452) is still beyond; at 120 ms (4.21
+    TPOTs: ratio 0.753) it is carried by the TPOT, so it goes where the step puts it."""
+    edge = {"load": 1.0005, "stable": True, "tpot": 0.030, "step": 1.0}
+    assert SPLIT.cause(("X TPOT mean", 289.0, 123.0), edge, 123.0) == SPLIT.CAUSES[0]
+    steady = {"load": 0.67, "stable": True, "tpot": 0.0328, "step": 0.74}
+    assert SPLIT.cause(("X TPOT mean", 26.8, 62.0), steady, 62.0) == SPLIT.CAUSES[1]
+    assert SPLIT.cause(("X TPOT mean", 26.8, 62.0), steady | {"step": 0.95}, 62.0) == SPLIT.CAUSES[2]
+    assert SPLIT.cause(("X TTFT mean", 104.0, 586.8), steady, 28.5) == SPLIT.CAUSES[3]
+    assert SPLIT.cause(("X TTFT mean", 104.0, 200.0), steady, 28.5) == SPLIT.CAUSES[3]
+    assert SPLIT.cause(("X TTFT mean", 104.0, 120.0), steady, 28.5) == SPLIT.CAUSES[1]
+    assert SPLIT.cause(("X TTFT mean", 104.0, 120.0), steady | {"step": 1.1}, 28.5) == SPLIT.CAUSES[2]
+    assert SPLIT.cause(("X TTFT mean", 104.0, 586.8), steady | {"stable": False}, 28.5) == SPLIT.CAUSES[0]
