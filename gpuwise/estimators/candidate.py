@@ -393,12 +393,17 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
             req = held if held.fits else req
     # a stated micro-batch that fits only by an offload left open gives way to a smaller one that trains faster
     # without it (micro_batch.faster_without_offload; MEM-MICRO-BATCH-OFFLOAD says so): the requested plan stays
-    chosen = MB.faster_without_offload(tj, gpu, count, topo, usable, pins, req,
-                                       "batch_size" in job.w.model_fields_set) or req
+    stated = "batch_size" in job.w.model_fields_set
+    chosen = MB.faster_without_offload(tj, gpu, count, topo, usable, pins, req, stated) or req
     if not req.fits and pins.any:
         free = P.plan(tj, gpu, count, topo, usable, P.Pins())
         if free.fits or free.per_gpu_bytes < req.per_gpu_bytes:
             chosen = free
+        # the free search keeps the stated micro-batch: a smaller one under the user's own pins may fit and train
+        # faster (what faster_without_offload finds where offload was left open)
+        held = MB.held_smaller(tj, gpu, count, topo, usable, pins, req, stated)
+        if held is not None and (not chosen.fits or held.gpu_hours < chosen.gpu_hours):
+            chosen = held
     return chosen, req
 
 

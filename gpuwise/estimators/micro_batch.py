@@ -106,6 +106,19 @@ def faster_without_offload(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology
     return _largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
 
 
+def held_smaller(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: P.Pins,
+                 req: P.Plan, stated: bool) -> P.Plan | None:
+    """The largest micro-batch below a stated one that no layout of the user's pins holds, under the same pins (the
+    stated offload, none included) and the same tokens an optimizer step; None where the micro-batch was not stated,
+    the pinned layout fits, or no smaller micro-batch fits either. plan_training weighs it against the free layout:
+    the free search keeps the stated micro-batch, so without it a file stating ``offload: none`` got a slower plan
+    than one leaving offload open, where :func:`faster_without_offload` finds this layout (branch planner65: H961's
+    2.7B on 4 GPUs at 72 GB, TP2 ZeRO-1 MBS 3 x 2 against the pins' TP1 ZeRO-3 MBS 1 x 3)."""
+    if not stated or req.fits or req.layout.micro_batch <= 1:
+        return None
+    return _largest_smaller(tj.on(n), gpu, n, topo, usable, pins, req.layout)
+
+
 def _largest_smaller(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, free: P.Pins,
                      lay: P.Layout) -> P.Plan | None:
     """The largest micro-batch below ``lay``'s that fits under ``free`` and holds the same tokens an optimizer step."""
