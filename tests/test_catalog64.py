@@ -15,7 +15,7 @@ from benchmarks import accuracy_training as acc
 from gpuwise import knowledge
 from gpuwise.errors import UserError
 
-from .test_heldout_trainblind45 import CATALOG64, IDS, NETWORK
+from .test_heldout_trainblind45 import CATALOG64, IDS, NETWORK, PLANNER65_MOVES
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,8 @@ def test_rows_moved_by_the_part_alone(tmp_path):
     now = _read(tmp_path)
     assert set(now) == IDS
     for rid in sorted(IDS):
-        assert now[rid] == pytest.approx(CATALOG64[rid], abs=0.1), rid
+        # planner65's smaller micro-batch under the pins moves three of them (offload open as here, or none)
+        assert now[rid] == pytest.approx({**CATALOG64, **PLANNER65_MOVES}[rid], abs=0.1), rid
     before = _read(tmp_path, {"h100-64gb-sxm": "h100-80gb-sxm", "a100-64gb-sxm": "a100-80gb-sxm"})
     # on the 80 GB part H971's stated micro-batch fits only by an offload; fsdpmem64 plans the smaller one (+125.3 ->
     # +14.8%); every other row as trainblind45 left it

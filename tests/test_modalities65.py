@@ -18,7 +18,7 @@ import pytest
 from benchmarks import accuracy_training as acc
 from gpuwise import knowledge
 
-from .test_heldout_trainblind45 import CATALOG64, IDS, NOW
+from .test_heldout_trainblind45 import CATALOG64, IDS, NOW, PLANNER65_MOVES
 
 
 def _rows() -> dict[str, dict]:
@@ -88,8 +88,9 @@ def test_only_the_offloaded_rows_move(tmp_path):
     assert det["H967"].gpu.training.step_terms.step_s == pytest.approx(5.07, abs=0.01)
     after = {lab.split()[0]: (e / m - 1) * 100 for lab, e, m in acc.published_run_cases(kb, path, conditions=now_c)}
     for rid in sorted(IDS):
-        assert before[rid] == pytest.approx(CATALOG64[rid], abs=0.1), rid
-        assert after[rid] == pytest.approx(NOW[rid], abs=0.1), rid
+        # planner65's smaller micro-batch under the pins moves H961, H971 and H973 on both readings alike
+        assert before[rid] == pytest.approx({**CATALOG64, **PLANNER65_MOVES}[rid], abs=0.1), rid
+        assert after[rid] == pytest.approx({**NOW, **PLANNER65_MOVES}[rid], abs=0.1), rid
     assert {r for r in IDS if abs(after[r] - before[r]) > 0.05} == {"H967", "H976"}
 
 
