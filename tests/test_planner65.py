@@ -117,3 +117,14 @@ def test_64_gb_takes_the_smaller_micro_batch_too():
     assert _need(4096) < usable
     o, n = _h961(64, 61_035, offload=""), _h961(64, 61_035, offload="none")
     assert _lay(o) == _lay(n) == (1, 4, 3, 1, 3, "none")
+
+
+def test_no_held_out_run_of_the_scan_plans_slower_with_offload_none():
+    # the one run benchmarks/offload_none_scan.py listed before this branch (814 runs planned twice): H686,
+    # torchtitan's Qwen3-32B on 8 H100 at local batch 2 (pytorch/torchtitan pull request 1690), whose open plan is
+    # fsdpmem64's MBS 1 x 2 under the pins (TP1 ZeRO-3, checkpointing) and whose stated-none plan was the free
+    # TP8 ZeRO-0 at MBS 2: 1.278 -> 1.679 GPU-hours
+    from benchmarks.offload_none_scan import scan
+
+    twice, slower = scan(ids={"H686"})
+    assert twice == 1 and slower == []
