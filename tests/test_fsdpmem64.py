@@ -34,22 +34,21 @@ def _need(tokens: int) -> float:
     return (STATES + PER_TOKEN * tokens) * 1.05 + GIB
 
 
-def _h961_at(smi_mib: int, gb: float):
+def h961_on_80gb(gb: float, smi_mib: int, **cond: str):
+    """H961 on the 80 GB entry with its memory set to ``gb`` (as nvidia-smi would print it, ``smi_mib``), the row's
+    conditions with ``cond`` over them (catalog64 moved H961 to MareNostrum 5's h100-64gb-sxm; test_planner65 too)."""
     kb = knowledge.load()
     g = kb.gpus["h100-80gb-sxm"]
     old = g.memory
     lines = HELDOUT_RUNS.read_text().split("\n")
     path = Path(tempfile.mkdtemp()) / "h961.csv"
-    # the row on the 80 GB entry whose memory is changed (catalog64 moved H961 to MareNostrum 5's h100-64gb-sxm)
     row = [r.replace("h100-64gb-sxm", "h100-80gb-sxm") for r in lines[1:] if r.split(",", 1)[0] == "H961"]
     path.write_text("\n".join([lines[0], *row]) + "\n")
     object.__setattr__(g, "memory", old.model_copy(update={"gb": gb, "smi_mib": smi_mib}))
     try:
         det: dict = {}
-        # offload left open, as the row read on this branch (modalities65 has since stated the framework's none: the
-        # planner's offload choice is what this test is about)
         conds = run_conditions()
-        conds["H961"] = {**conds["H961"], "offload": ""}
+        conds["H961"] = {**conds["H961"], **cond}
         published_run_cases(kb, path, details=det, conditions=conds)
         return det["H961"]
     finally:
@@ -59,7 +58,9 @@ def _h961_at(smi_mib: int, gb: float):
 @pytest.fixture(scope="module")
 def at() -> dict:
     # 64 and 72 GB as nvidia-smi would print them (the 80 GB part's own 81,559 MiB kept)
-    return {gb: _h961_at(mib, gb) for gb, mib in ((64, 61_035), (72, 68_664), (80, 81_559))}
+    # offload left open, as the row read on this branch (modalities65 has since stated the framework's none: the
+    # planner's offload choice is what this test is about)
+    return {gb: h961_on_80gb(gb, mib, offload="") for gb, mib in ((64, 61_035), (72, 68_664), (80, 81_559))}
 
 
 def test_the_stated_micro_batch_needs_offload_at_72_gb_by_hand(at):

@@ -26,13 +26,9 @@ The two plans' step parts by hand (gpuwise/estimators/step_time.py step_parts; r
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import pytest
 
-from benchmarks.accuracy_training import HELDOUT_RUNS, published_run_cases, run_conditions
-from gpuwise import knowledge
+from tests.test_fsdpmem64 import h961_on_80gb
 
 GIB = 2**30
 PARAMS = 2.7e9
@@ -46,31 +42,11 @@ def _need(tokens: int) -> float:
     return (STATES + PER_TOKEN * tokens) * 1.05 + GIB
 
 
-def _h961(gb: float, smi_mib: int, **cond: str):
-    """H961 on the 80 GB entry with its memory set to ``gb``, the row's conditions with ``cond`` over them."""
-    kb = knowledge.load()
-    g = kb.gpus["h100-80gb-sxm"]
-    old = g.memory
-    lines = HELDOUT_RUNS.read_text().split("\n")
-    path = Path(tempfile.mkdtemp()) / "h961.csv"
-    row = [r.replace("h100-64gb-sxm", "h100-80gb-sxm") for r in lines[1:] if r.split(",", 1)[0] == "H961"]
-    path.write_text("\n".join([lines[0], *row]) + "\n")
-    object.__setattr__(g, "memory", old.model_copy(update={"gb": gb, "smi_mib": smi_mib}))
-    try:
-        det: dict = {}
-        conds = run_conditions()
-        conds["H961"] = {**conds["H961"], **cond}
-        published_run_cases(kb, path, details=det, conditions=conds)
-        return det["H961"]
-    finally:
-        object.__setattr__(g, "memory", old)
-
-
 @pytest.fixture(scope="module")
 def at72() -> dict:
-    return {"open": _h961(72, 68_664, offload=""), "none": _h961(72, 68_664, offload="none"),
+    return {"open": h961_on_80gb(72, 68_664, offload=""), "none": h961_on_80gb(72, 68_664, offload="none"),
             # the free layout the stated-none search took before this branch, pinned so that it is planned
-            "tp2": _h961(72, 68_664, offload="none", tp="2", zero="1")}
+            "tp2": h961_on_80gb(72, 68_664, offload="none", tp="2", zero="1")}
 
 
 def _lay(r) -> tuple:
@@ -115,7 +91,7 @@ def test_64_gb_takes_the_smaller_micro_batch_too():
     # on 64 GB no layout of the pins holds MBS 3 even offloaded, and MBS 1 (32.05 GB) fits: both searches find it
     usable = 61_035 * 2**20 * 0.95
     assert _need(4096) < usable
-    o, n = _h961(64, 61_035, offload=""), _h961(64, 61_035, offload="none")
+    o, n = h961_on_80gb(64, 61_035, offload=""), h961_on_80gb(64, 61_035, offload="none")
     assert _lay(o) == _lay(n) == (1, 4, 3, 1, 3, "none")
 
 
