@@ -19,6 +19,7 @@ from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators import step_time as S
 from gpuwise.estimators.candidate import evaluate, offers_for, requested_pins, training_job
+from gpuwise.estimators.training_job import micro_batch_stated
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
 
@@ -266,7 +267,8 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
     for gpu in kb.gpus.values():
         for n in (1, 2, 4, 8, 16, 64):
             usable = capacity_bytes(gpu) * (1 - headroom)
-            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable, requested_pins(job))
+            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable, requested_pins(job),
+                                  gpu=gpu, stated=micro_batch_stated(job))
             full = fits(job, evaluate(job, gpu, n, defer=True))
             assert quick == full, (gpu.id, n)
             agree += 1

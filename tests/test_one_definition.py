@@ -146,7 +146,7 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
         return
     g = kb.gpus[gpu]
     quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(job, g),
-                          requested_pins(job))
+                          requested_pins(job), gpu=g, stated=True)  # the file states batch_size
     ev = evaluate(job, g, n, defer=True)
     assert quick == (ev.memory.per_gpu <= usable_bytes(job, g))  # the need the memory rules judge, against usable
     assert usable_bytes(job, g) < capacity_bytes(g)

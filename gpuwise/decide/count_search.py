@@ -196,7 +196,8 @@ class _Probe:
         if n not in self.made and not job.shape.diffusion:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
                 return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
-                                     math.nextafter(self.limit, 0.0), requested_pins(job))
+                                     math.nextafter(self.limit, 0.0), requested_pins(job), gpu=gpu,
+                                     stated=TJ.micro_batch_stated(job))
             if SV.least_bytes(job, gpu, n) >= self.limit:  # no layout of n GPUs holds the weights
                 return False
         return any(memory_may_pass(job, self.book, e) for e, _ms in self(n))

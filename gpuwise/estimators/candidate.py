@@ -41,7 +41,7 @@ from .rental import (
 )
 from .rental import networks_for as networks_for
 from .run import Change, Speed, TrainingRun
-from .training_job import job_pins, training_job
+from .training_job import job_pins, micro_batch_stated, training_job
 from .training_job import requested_pins as requested_pins
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -393,7 +393,7 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
             req = held if held.fits else req
     # a stated micro-batch that fits only by an offload left open gives way to a smaller one that trains faster
     # without it (micro_batch.faster_without_offload; MEM-MICRO-BATCH-OFFLOAD says so): the requested plan stays
-    stated = "batch_size" in job.w.model_fields_set
+    stated = micro_batch_stated(job)
     chosen = MB.faster_without_offload(tj, gpu, count, topo, usable, pins, req, stated) or req
     if not req.fits and pins.any:
         free = P.plan(tj, gpu, count, topo, usable, P.Pins())
@@ -401,7 +401,7 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
             chosen = free
         # the free search keeps the stated micro-batch: a smaller one under the user's own pins may fit and train
         # faster (what faster_without_offload finds where offload was left open)
-        held = MB.held_smaller(tj, gpu, count, topo, usable, pins, req, stated)
+        held = P.held_smaller(tj, gpu, count, topo, usable, pins, stated, req)
         if held is not None and (not chosen.fits or held.gpu_hours < chosen.gpu_hours):
             chosen = held
     return chosen, req
@@ -521,7 +521,7 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     pins = job_pins(job)
     assert ev.topology is not None
     smaller = MB.smaller_micro_batch(tj, ev.gpu, ev.count, ev.topology, ev.usable, pins, req,
-                                     "batch_size" in job.w.model_fields_set) if (
+                                     micro_batch_stated(job)) if (
         req is plan or plan.layout.micro_batch < req.layout.micro_batch) else None
     ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=pins,
                               suggested_changes=ev.strategy.diff(ev.requested), smaller_micro=smaller)

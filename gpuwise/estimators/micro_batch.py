@@ -82,7 +82,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     free = _pins_without(pins, measure)
     if P.plan(tj, gpu, n, topo, usable, free).fits:  # the stated micro-batch fits without the measure too: chosen
         return None  # for speed, not needed
-    best = _largest_smaller(tj, gpu, n, topo, usable, free, lay)
+    best = P.largest_smaller(tj, gpu, n, topo, usable, free, lay)
     if best is None:
         return None
     return MicroBatchAlternative(
@@ -103,47 +103,4 @@ def faster_without_offload(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology
     alt = smaller_micro_batch(tj, gpu, n, topo, usable, pins, req, stated)
     if alt is None or alt.measure != "offload" or alt.alt_step_s >= alt.step_s:
         return None
-    return _largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
-
-
-def held_smaller(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: P.Pins,
-                 req: P.Plan, stated: bool) -> P.Plan | None:
-    """The largest micro-batch below a stated one that no layout of the user's pins holds, under the same pins (the
-    stated offload, none included) and the same tokens an optimizer step; None where the micro-batch was not stated,
-    the pinned layout fits, or no smaller micro-batch fits either. plan_training weighs it against the free layout:
-    the free search keeps the stated micro-batch, so without it a file stating ``offload: none`` got a slower plan
-    than one leaving offload open, where :func:`faster_without_offload` finds this layout (branch planner65: H961's
-    2.7B on 4 GPUs at 72 GB, TP2 ZeRO-1 MBS 3 x 2 against the pins' TP1 ZeRO-3 MBS 1 x 3)."""
-    if not stated or req.fits or req.layout.micro_batch <= 1:
-        return None
-    return _largest_smaller(tj.on(n), gpu, n, topo, usable, pins, req.layout)
-
-
-def _largest_smaller(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, free: P.Pins,
-                     lay: P.Layout) -> P.Plan | None:
-    """The largest micro-batch below ``lay``'s that fits under ``free`` and holds the same tokens an optimizer step."""
-    # the same tokens a step on the same replicas: a micro-batch that divides the sequences a replica takes a step;
-    # the largest that fits, by bisection (activations, the part a micro-batch moves, shrink with it)
-    seqs = lay.micro_batch * lay.grad_accum
-    sizes = [m for m in range(1, lay.micro_batch) if seqs % m == 0]
-    best: P.Plan | None = None
-    lo, hi = 0, len(sizes) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        alt = _plan_at(tj, sizes[mid], gpu, n, topo, usable, free)
-        if alt.fits and alt.layout.global_batch_tokens == lay.global_batch_tokens:
-            best, lo = alt, mid + 1
-        else:
-            hi = mid - 1
-    return best
-
-
-def _plan_at(tj: P.TrainingJob, micro: int, gpu: Gpu, n: int, topo: I.Topology, usable: float,
-             pins: P.Pins) -> P.Plan:
-    """The planner's layout of the job at ``micro`` sequences a micro-batch (a job per micro-batch, kept in
-    ``tj.memo``: its layouts' memory does not depend on the GPU, so every candidate of a search shares them)."""
-    key = ("micro_batch_job", micro)
-    other = tj.memo.get(key)
-    if other is None:
-        other = tj.memo[key] = dataclasses.replace(tj, micro_batch=micro, stack_local_batch=0, memo={})
-    return P.plan(other, gpu, n, topo, usable, pins)
+    return P.largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)

@@ -139,6 +139,13 @@ def job_pins(job: Job) -> P.Pins:
     return requested_pins(job)
 
 
+def micro_batch_stated(job: Job) -> bool:
+    """Whether the file states the micro-batch (``workload.batch_size``): only a stated one gives way to a smaller
+    one (planner.held_smaller, micro_batch.smaller_micro_batch), in the estimate and the count search's fit check
+    alike."""
+    return "batch_size" in job.w.model_fields_set
+
+
 def global_batch(job: Job) -> tuple[float, Assumption | None]:
     """Tokens per optimizer step: the user's, or published practice for the model size (the
     assumption says which, as a sentence of reports/messages.yaml with its source)."""
