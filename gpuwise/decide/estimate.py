@@ -11,6 +11,7 @@ from ..errors import N_, UserError
 from ..estimators import Term
 from ..estimators import compute as C
 from ..estimators import interconnect as I
+from ..estimators import micro_batch as MB
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation, evaluate, memory_for, plan_training, requested_strategy, usable_bytes
 from ..estimators.cost import HOURS_PER_MONTH
@@ -74,7 +75,7 @@ def memory_out(job: Job, ev: Evaluation | None, mem: Any, count: int, more: tupl
     # 160.6 GB' for an 8B full fine-tune on one RTX 4090 offloading to NVMe)
     nvme = mem.offload_target == "nvme"
     per_node = ev.topology.per_node if ev is not None and ev.topology is not None else 1
-    off = (*more, *_off_stack_notes(job))
+    off = (*more, *_off_stack_notes(job), *_held_micro_notes(ev))
     return made(MemoryOut, dict(
         per_gpu_bytes=round(mem.per_gpu),
         total_bytes=round(mem.per_gpu * (count - idle_gpus(job, ev))),  # an idle GPU holds nothing
@@ -101,6 +102,18 @@ def _off_stack_notes(job: Job) -> tuple[Phrase, ...]:
 
     off = TJ.pins_off_stack_phrases(job) if job.training else ()
     return (("", "note.pin_off_stack", {"stack": TJ.stack_spec(job).name, "pins": off}),) if off else ()
+
+
+def _held_micro_notes(ev: Evaluation | None) -> tuple[Phrase, ...]:
+    """A stated micro-batch no layout of the file's settings holds, planned at a smaller one (planner.held_smaller;
+    MEM-MICRO-BATCH-HELD in an audit or recommendation): said as a note of the memory estimate, whose figures are
+    the smaller micro-batch's (training.requested_memory_per_gpu_bytes and requested_layout are the stated one's)."""
+    plan, req = (ev.plan, ev.requested_plan) if ev is not None else (None, None)
+    if plan is None or req is None or not MB.held(plan, req):
+        return ()
+    lay = plan.layout
+    return (("", "note.micro_batch_held", {"stated": req.layout.micro_batch, "held": lay.micro_batch,
+                                           "accum": lay.grad_accum, "tokens": lay.global_batch_tokens}),)
 
 
 def _as_written_notes(job: Job, count: int) -> tuple[Phrase, ...]:
@@ -350,6 +363,7 @@ def training_out(run: TrainingRun, wall_days: float | None) -> TrainingOut:
     return made(TrainingOut, dict(
         layout_notation=lay.notation(), requested_layout=layout_out(run.requested.layout),
         requested_memory_per_gpu_bytes=round(run.requested.per_gpu_bytes),  # the contract: bytes are integers
+        requested_memory_breakdown=run.requested.memory.breakdown(),
         suggested_changes=[made(SuggestedChange, dict(field=c.field, before=c.before, after=c.after))
                            for c in run.suggested_changes],
         step_terms=made(StepTerms, dict(

@@ -182,6 +182,14 @@ class CandidateFact(FactModel):
     micro_batch_alt_layout: str = _f("training: the layout at micro_batch_alt in short notation ('none': none)")
     step_tokens: int = _f("training: tokens an optimizer step holds at the stated micro-batch (0 where "
                           "micro_batch_measure is 'none')")
+    micro_batch_stated: int = _f("training: the micro-batch the workload states (workload.batch_size) where no "
+                                 "layout of the file's settings holds it and a smaller one is planned "
+                                 "(micro_batch_held); 0 otherwise")
+    micro_batch_held: int = _f("training: the largest smaller micro-batch of the same tokens a step that a layout of "
+                               "the file's settings holds, planned in place of micro_batch_stated (0: none)")
+    micro_batch_held_accum: int = _f("training: the accumulation steps at micro_batch_held (0: none)")
+    micro_batch_held_tokens: int = _f("training: tokens an optimizer step holds at micro_batch_held, as at the "
+                                      "stated one (0: none)")
     framework: str = _f("the serving framework (vllm, sglang, tensorrt-llm, llama.cpp, exllama, mlc, transformers)")
     framework_vendor_listed: bool = _f("the serving framework runs on this GPU's vendor (knowledge/serving.yaml "
                                        "vendors; true for training)")

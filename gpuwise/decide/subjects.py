@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..estimators import GB
 from ..estimators import cost as K
 from ..estimators import memory as M
+from ..estimators import micro_batch as MB
 from ..estimators import training_job as TJ
 from ..estimators.candidate import Evaluation, capacity_bytes
 from ..estimators.interconnect import GPUS_PER_NODE, count_ladder
@@ -358,7 +359,7 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "moe_host_wait_share": run.plan.step.moe_host / run.plan.step.total if run and run.plan.step.total else 0.0,
         "layer_host_wait_share": (run.plan.step.dense_host / run.plan.step.total
                                   if run and run.plan.step.total else 0.0),
-        **_micro_batch_part(run.smaller_micro if run else None),
+        **_micro_batch_part(run.smaller_micro if run else None), **_held_micro_part(run),
         **_serving_part(job, ev.gpu, sv, ev.count),
         "copy_nodes": -(-int(sv.layout.gpus_per_copy) // max(1, topo.per_node)) if sv is not None else topo.nodes,
         **SVR.rate_fact(sv),
@@ -457,6 +458,17 @@ def _micro_batch_part(alt: Any) -> dict[str, Any]:
             "micro_batch_alt": alt.alt_micro_batch, "micro_batch_alt_accum": alt.alt_grad_accum,
             "micro_batch_alt_step_s": alt.alt_step_s, "micro_batch_alt_need_gb": alt.alt_need_bytes / GB,
             "micro_batch_alt_layout": alt.alt_notation, "step_tokens": alt.global_batch_tokens}
+
+
+def _held_micro_part(run: Any) -> dict[str, int]:
+    """A stated micro-batch no layout of the file's settings holds, and the smaller one planned in its place
+    (planner.held_smaller): what MEM-MICRO-BATCH-HELD says."""
+    if run is None or not MB.held(run.plan, run.requested):
+        return {"micro_batch_stated": 0, "micro_batch_held": 0, "micro_batch_held_accum": 0,
+                "micro_batch_held_tokens": 0}
+    lay = run.plan.layout
+    return {"micro_batch_stated": run.requested.layout.micro_batch, "micro_batch_held": lay.micro_batch,
+            "micro_batch_held_accum": lay.grad_accum, "micro_batch_held_tokens": int(lay.global_batch_tokens)}
 
 
 def _rent_fees(ev: Evaluation, rent: float | None) -> dict[str, float]:

@@ -523,8 +523,10 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     smaller = MB.smaller_micro_batch(tj, ev.gpu, ev.count, ev.topology, ev.usable, pins, req,
                                      micro_batch_stated(job)) if (
         req is plan or plan.layout.micro_batch < req.layout.micro_batch) else None
+    # a stated micro-batch no layout of the pins holds gave way to a smaller one (planner.held_smaller): a change too
+    held = (Change("batch_size", req.layout.micro_batch, lay.micro_batch),) if MB.held(plan, req) else ()
     ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=pins,
-                              suggested_changes=ev.strategy.diff(ev.requested), smaller_micro=smaller)
+                              suggested_changes=ev.strategy.diff(ev.requested) + held, smaller_micro=smaller)
 
 
 def _run_parts(job: Job, ev: Evaluation) -> list[tuple[str, float]]:

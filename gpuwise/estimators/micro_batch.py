@@ -104,3 +104,10 @@ def faster_without_offload(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology
     if alt is None or alt.measure != "offload" or alt.alt_step_s >= alt.step_s:
         return None
     return P.largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
+
+
+def held(plan: P.Plan, req: P.Plan) -> bool:
+    """Whether the plan runs a smaller micro-batch than the file's because no layout of the file's settings holds the
+    stated one (planner.held_smaller; the free layout keeps the stated micro-batch): the user is told
+    (rules/memory.yaml MEM-MICRO-BATCH-HELD, the estimate's note.micro_batch_held) and the change is a suggested one."""
+    return plan.fits and not req.fits and plan.layout.micro_batch < req.layout.micro_batch

@@ -296,6 +296,15 @@ class TrainingJob:
     one_gpu_pure: bool = False
     memo: dict = field(default_factory=dict)
 
+    def release(self) -> None:
+        """Clear the memo, and those of the jobs made from this one and kept in it (:meth:`on`'s one-GPU twin,
+        planner.at_micro's job per micro-batch): a layout search kept in a memo refers back to its job, so a memo left
+        full is a reference cycle the garbage collector frees later (Job.release)."""
+        made = [v for v in self.memo.values() if isinstance(v, TrainingJob)]
+        self.memo.clear()
+        for other in made:
+            other.release()
+
     def on(self, n: int) -> TrainingJob:
         """The job the planner lays over ``n`` GPUs: itself, or on one GPU where :attr:`one_gpu_pure` holds, the same
         job with its weights, gradients and AdamW moments in the compute dtype (no fp32 master: 8 B a parameter, not

@@ -85,7 +85,7 @@ class Job:
             return
         planner = self.memo.get("training_job")
         if planner is not None:
-            planner.memo.clear()
+            planner.release()
         self.memo.clear()
 
     @property
