@@ -1,0 +1,101 @@
+"""Branch planner66: planner65's smaller micro-batch under the user's pins (planner.held_smaller: a stated micro-batch
+no layout of the file's settings holds gives way to the largest smaller one of the same tokens a step) taken again,
+with the count search's quick fit check (planner.fits_at_all) asking the same function, so that a count the full
+estimate holds is never skipped, and the user told that the micro-batch was replaced (MEM-MICRO-BATCH-HELD, the
+estimate's note, a batch_size suggested change), in English and Chinese.
+
+The count the quick check had skipped (tests/test_one_definition.py, the validation README's 'planner65 reverted'):
+Llama 3.1 8B full fine-tune (config.json: vocabulary 128,256), ZeRO-1 pinned, micro-batch 8 x 8,192 tokens, on one
+A100 40GB (40,960 MiB x 0.95 = 40.80 GB usable). At micro-batch 8 Hugging Face's loss alone holds 12 B a vocabulary
+entry a token (tests/test_stack_loss_memory.py): 12 x 128,256 x 65,536 = 100.9 GB, more than the GPU, so no layout
+of one GPU holds it; at micro-batch 1 it is 12.6 GB, and 1 x 64 accumulation steps holds the same 524,288 tokens a
+step (8 x 8 x 8,192)."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+import gpuwise
+from gpuwise.estimators import interconnect as I
+from gpuwise.estimators import planner as P
+from gpuwise.estimators.candidate import evaluate, requested_pins, training_job, usable_bytes
+from gpuwise.inputs.job import resolve
+from gpuwise.inputs.schema import Requirements
+
+from .conftest import ROOT
+
+CASE = ROOT / "tests" / "rules" / "MEM-MICRO-BATCH-HELD" / "input.yaml"
+VOCAB = 128_256  # Llama 3.1's vocabulary
+
+
+@pytest.fixture(scope="module")
+def a100_8b(kb):
+    q = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "batch_size": 8,
+                      "seq_len": 8192, "zero_stage": 1, "train_tokens": 1e8}}
+    job = resolve(Requirements.model_validate(q), kb)
+    return job, kb.gpus["a100-40gb-pcie"]
+
+
+def test_the_quick_check_holds_the_count_the_estimate_holds(kb, a100_8b):
+    job, g = a100_8b
+    usable = usable_bytes(job, g)
+    assert usable == pytest.approx(40_960 * 2**20 * 0.95)
+    assert kb.models["llama-3.1-8b"].vocab_size == VOCAB
+    assert usable < 12 * VOCAB * 8 * 8192  # the stated micro-batch's logits alone
+    topo = I.topology(g, 1, kb.runtime)
+
+    def quick(stated: bool) -> bool:
+        return P.fits_at_all(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=stated)
+
+    assert quick(True) and not quick(False)  # not stated: the stated micro-batch's layouts alone, none of which fits
+    ev = evaluate(job, g, 1)
+    lay, asked = ev.plan.layout, ev.requested_plan.layout
+    assert (asked.micro_batch, asked.grad_accum) == (8, 8) and ev.requested_plan.per_gpu_bytes > usable
+    assert (lay.micro_batch, lay.grad_accum, lay.zero) == (1, 64, 1)
+    assert lay.global_batch_tokens == asked.global_batch_tokens == 8 * 8 * 8192
+    assert ev.memory.per_gpu <= usable
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_the_audit_says_the_micro_batch_was_replaced_in_english_and_chinese(fmt):
+    from gpuwise.render import report
+
+    res = gpuwise.audit(str(CASE))
+    hits = [f for f in res.findings if f.rule == "MEM-MICRO-BATCH-HELD"]
+    assert len(hits) == 1 and hits[0].severity == "warning"
+    en = " ".join(report.render(res, fmt, lang="en", detail="full").split())
+    assert "the stated micro-batch of 10 fits in no layout of the file's settings (34.8 GB per GPU" in en
+    assert "A micro-batch of 5 with 2 accumulation steps holds the same 10,240 tokens a step" in en
+    assert "Set workload.batch_size to 5" in en
+    zh = "".join(report.render(res, fmt, lang="zh", detail="full").split())
+    assert "指定的微批次10在文件设置的任何布局中都放不下" in zh and "微批次5配合2步梯度累积" in zh
+    assert "把workload.batch_size（微批次；全局批次不变）设为5" in zh
+
+
+def test_the_estimate_says_it_and_keeps_the_stated_layouts_memory():
+    from gpuwise.render import report
+
+    q = yaml.safe_load(CASE.read_text())
+    for key in ("title", "hardware", "acquisition"):
+        q.pop(key)
+    res = gpuwise.estimate(q, gpu="v100-32gb-sxm2", gpus=1)
+    tr = res.gpu.training
+    assert [(c.field, c.before, c.after) for c in tr.suggested_changes] == [("batch_size", 10, 5)]
+    assert sum(tr.requested_memory_breakdown.values()) == tr.requested_memory_per_gpu_bytes
+    assert tr.requested_memory_breakdown["activations"] == 2 * res.memory.breakdown["activations"]  # 10 against 5
+    en = " ".join(report.render(res, "text", kind="estimate", lang="en").split())
+    assert ("the stated micro-batch of 10 fits in no layout of the file's settings: a micro-batch of 5 with 2 "
+            "accumulation steps is planned, the same 10,240 tokens a step") in en
+    zh = "".join(report.render(res, "text", kind="estimate", lang="zh").split())
+    assert "指定的微批次10在文件设置的任何布局中都放不下：按微批次5配合2步梯度累积规划" in zh
+
+
+def test_nothing_said_where_the_micro_batch_fits_as_stated():
+    q = yaml.safe_load(CASE.read_text())
+    for key in ("title", "hardware", "acquisition"):
+        q.pop(key)
+    q["workload"]["stack"] = "megatron-deepspeed"  # Megatron's loss, 6 B: 31.5 GB at 10 (test_stack_loss_memory)
+    res = gpuwise.estimate(q, gpu="v100-32gb-sxm2", gpus=1)
+    assert res.gpu.fits_as_requested and res.gpu.layout.micro_batch == 10
+    assert not res.gpu.training.suggested_changes and not res.memory.notes
