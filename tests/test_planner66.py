@@ -55,6 +55,9 @@ def test_the_quick_check_holds_the_count_the_estimate_holds(kb, a100_8b):
     assert (lay.micro_batch, lay.grad_accum, lay.zero) == (1, 64, 1)
     assert lay.global_batch_tokens == asked.global_batch_tokens == 8 * 8 * 8192
     assert ev.memory.per_gpu <= usable
+    # the need the count search gives a server of a count it did not estimate is the estimate's
+    need = P.least_need(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=True)
+    assert need == pytest.approx(ev.memory.per_gpu, rel=1e-12)
 
 
 @pytest.mark.parametrize("fmt", ["text", "md"])

@@ -215,7 +215,9 @@ class _Probe:
             return so_far
         job, gpu = self.job, self.gpu
         if job.training and not job.shape.diffusion and n not in self.made:
-            need = P.least_per_gpu(training_job(job), n, I.topology(gpu, n, job.kb.runtime), requested_pins(job))
+            need = P.least_need(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
+                                math.nextafter(self.limit, 0.0), requested_pins(job), gpu=gpu,
+                                stated=TJ.micro_batch_stated(job))
         elif not job.training and not job.shape.diffusion and n not in self.made \
                 and (floor := SV.least_bytes(job, gpu, n)) >= self.limit:
             need = floor  # a floor already over the limit: no estimate says more about whether it holds

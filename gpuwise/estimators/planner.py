@@ -572,10 +572,21 @@ def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: 
     Where nothing holds the micro-batch the user ``stated``, the full estimate plans the largest smaller one under
     their pins (:func:`held_smaller`); so does this, through the same function (timed on ``gpu``: which layout the
     smaller micro-batch takes, and so whether it keeps the step's tokens, depends on the GPU's speed)."""
+    return least_need(tj, n, topo, usable, pins, gpu=gpu, stated=stated) <= usable
+
+
+def least_need(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS, *,
+               gpu: Gpu, stated: bool) -> float:
+    """What the busiest GPU of ``n`` needs as the estimate would plan it with no more than ``usable`` bytes, without
+    estimating: :func:`least_per_gpu` where some layout of the stated micro-batch fits or none smaller does, else the
+    busiest GPU of :func:`held_smaller`'s plan. :func:`fits_at_all` compares it with ``usable``; the count search
+    gives it as a server's need where that count was not estimated (count_search.CountSearch.server)."""
     tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
-    if least_per_gpu(tj, n, topo, pins) <= usable:
-        return True
-    return held_smaller(tj, gpu, n, topo, usable, pins, stated) is not None
+    least = least_per_gpu(tj, n, topo, pins)
+    if least <= usable:
+        return least
+    held = held_smaller(tj, gpu, n, topo, usable, pins, stated)
+    return held.per_gpu_bytes if held is not None else least
 
 
 def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PINS) -> float:
