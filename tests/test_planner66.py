@@ -102,3 +102,26 @@ def test_nothing_said_where_the_micro_batch_fits_as_stated():
     res = gpuwise.estimate(q, gpu="v100-32gb-sxm2", gpus=1)
     assert res.gpu.fits_as_requested and res.gpu.layout.micro_batch == 10
     assert not res.gpu.training.suggested_changes and not res.memory.notes
+
+
+def test_the_changes_name_the_micro_batch_and_an_offload_given_up_in_english_and_chinese(kb, a100_8b):
+    """A recommendation's 'changes from the question' are message parts (Strategy.changes_from): the micro-batch
+    planned in place of the stated one is one of them (result._changes), and a layout that gives up the offload the
+    stated one took is worded as such, not as 'offload optimizer state to none'."""
+    from gpuwise import messages
+    from gpuwise.decide.result import _changes
+    from gpuwise.estimators.candidate import Strategy
+
+    job, g = a100_8b
+    ev = evaluate(job, g, 1)
+    parts = _changes(ev)
+    assert [mid for _sep, mid, _kw in parts] == ["change.micro_batch"]
+    assert messages.phrase_text(parts) == "micro-batch 1 with 64 accumulation steps"
+    off = Strategy(True, 1, "none").changes_from(Strategy(True, 1, "cpu"))
+    assert messages.phrase_text(off) == "keep the optimizer state on the GPU"
+    from gpuwise.render import words
+    from gpuwise.render.fmt import Fmt
+
+    zh = Fmt("zh")
+    assert words.phrase(messages.phrase_json(parts), zh) == "微批次 1 配合 64 步梯度累积"
+    assert words.phrase(messages.phrase_json(off), zh) == "把优化器状态留在 GPU 上"

@@ -13,6 +13,7 @@ from .. import messages
 from ..chart_series import Charts, MemoryBar, TimeCostPoint
 from ..checked import made
 from ..estimators import GB
+from ..estimators import micro_batch as MB
 from ..estimators import serving as SV
 from ..estimators.candidate import Evaluation
 from ..inputs.job import Job, note
@@ -292,8 +293,13 @@ def _label(e: Evaluation) -> str:
 
 
 def _changes(e: Evaluation) -> tuple[messages.Phrase, ...]:
-    """What the layout changes in the one the question wrote, as message ids (a service has none)."""
-    return e.strategy.changes_from(e.requested) if hasattr(e.strategy, "changes_from") else ()
+    """What the layout changes in the one the question wrote, as message ids (a service has none), the micro-batch
+    included where a smaller one is planned in place of the stated one (micro_batch.held)."""
+    out = e.strategy.changes_from(e.requested) if hasattr(e.strategy, "changes_from") else ()
+    if e.plan is not None and e.requested_plan is not None and MB.held(e.plan, e.requested_plan):
+        lay = e.plan.layout
+        out = (*out, ("; " if out else "", "change.micro_batch", {"n": lay.micro_batch, "accum": lay.grad_accum}))
+    return out
 
 
 def recommendation(job: Job, con: Consultation, key: str, r: Ranking) -> Recommendation:
