@@ -31,6 +31,7 @@ from .support import attention_backend_of as backend_of
 from .support import clock_factor, deepgemm_pad_rows, has_units, holds_from, nvfp4_gemm_rate, peak_tflops, support
 from .support import fp8_depth as depth_share
 from .support import rocm_walk as rocm_decode_walk
+from .support import triton_walk as split_walk
 from .weights import ModelBytes, model_bytes, moe_file_bytes, moe_layers, replicated_moe, router_params  # noqa: F401
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -100,6 +101,7 @@ class Engine:
     kv_per_query_head: bool = False  # decode attention reads a KV head once per query head (KvPerQueryHead)
     kv_walk_one: float = 0.0  # B/s where the walk's kernel gives a head one program (past kv_walk_grid)
     kv_walk_grid: int = 0  # sequences x KV heads a GPU holds up to which kv_walk holds (0: always)
+    kv_walk_slots: tuple[float, int] = (0.0, 16)  # B/s all resident walk programs read at, heads a program (0: no cap)
     unoverlapped: float = 0.0  # s of step_overhead the host adds with SGLang's overlap scheduler off (a hybrid's)
     act_quant_fused: bool = False  # compile folds the dense layers' FP8 activation quantization (act_quant_fused)
     mla_norm_quant: int = 0  # kernels fewer an MLA layer where the norms emit FP8 (fusion.mla_norm_quant_fused)
@@ -265,7 +267,7 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
         fp4_quant_attn=nvfp4_quant_mixer(job, fw, fmt, compute, weight_only, checkpoint_keeps(job, fmt, weight_format)),
         qk_norm=qk_norm_exchange(fw, getattr(w, "framework_version", None), gpu.vendor),
         kv_per_query_head=kv_per_query_head(fw, gpu),
-        **_walks(kv_walk_rate(fw, backend_of(job, fw), gpu.vendor), rocm_decode_walk(job, fw, gpu, kv_b)),
+        **_walks(split_walk(fw, backend_of(job, fw), gpu), rocm_decode_walk(job, fw, gpu, kv_b)),
         unoverlapped=unoverlapped_host(job, fw),
         fla_prefill=fla_prefill_seconds(kb, fw, gpu, getattr(w, "framework_version", None)),
         framework_version=getattr(w, "framework_version", None),
@@ -276,21 +278,13 @@ def _engine(job: Any, gpu: Gpu, framework: str | None, weight_format: str | None
     )
 
 
-def _walks(split: float, unified: tuple[float, float, int]) -> dict[str, Any]:
-    """Engine's walk fields: a stated split-KV kernel's rate (triton_decode_walk), else the ROCm build's unified
-    attention kernel's, or its paged-decode kernel's on gfx908 (support.rocm_walk: the two rates, the grid between)."""
-    if split or not unified[0]:
-        return {"kv_walk": split}
+def _walks(split: tuple[float, float, int], unified: tuple[float, float, int]) -> dict[str, Any]:
+    """Engine's walk fields: a stated split-KV kernel's rate and its resident programs' (support.triton_walk), else
+    the ROCm build's unified attention kernel's, or its paged-decode kernel's on gfx908 (support.rocm_walk: the two
+    rates, the grid between)."""
+    if split[0] or not unified[0]:
+        return {"kv_walk": split[0], "kv_walk_slots": split[1:]}
     return {"kv_walk": unified[0], "kv_walk_one": unified[1], "kv_walk_grid": unified[2]}
-
-
-def kv_walk_rate(fw: Framework, backend: str | None, vendor: str) -> float:
-    """B/s a split-KV decode kernel the server runs (support.attention_backend_of) walks one sequence's KV head at:
-    its split count a head times one program's rate (serving.yaml ``triton_decode_walk``), or 0 where none is read."""
-    walk = fw.triton_decode_walk
-    if walk is None or backend != walk.backend or vendor not in walk.vendors:
-        return 0.0
-    return walk.max_kv_splits * walk.program_gb_s * 1e9
 
 
 def qk_norm_exchange(fw: Framework, version: str | None, vendor: str | None) -> tuple[int, float, int, float]:
@@ -717,6 +711,7 @@ class ShapeConsts:
     hybrid: tuple[int, str, int, float] | None = None  # attention layers, recurrent mixer, its layers: recurrent.py
     latent: int = 0  # LatentMoE: the routed experts' width and their all-to-all rows' (0: hidden, no projections)
     kv_heads: int = 1  # KV heads a token caches (a latent counts as mla)
+    heads: int = 1  # query heads a layer has (a split-KV decode kernel's head blocks: step.StepConsts)
     group: float = 1.0  # query heads a KV head serves (grouped-query attention; 1 for MLA)
     # sparse attention (DSA, :func:`sparse_consts`): (top-k, indexer width, indexer key bytes, latent elements,
     # the share of the layers with an indexer of their own)
@@ -743,6 +738,7 @@ def shape_consts(shape: Any) -> ShapeConsts:
         window_frac=1.0 if frac is None else float(frac), gemms=block_gemms(shape),
         qk_norm_all_heads=bool(getattr(shape, "qk_norm_all_heads", False)), hybrid=hybrid_consts(shape),
         latent=int(getattr(shape, "moe_latent", None) or 0), kv_heads=int(getattr(shape, "kv_heads", 1) or 1),
+        heads=int(getattr(shape, "heads", 1) or 1),
         group=1.0 if shape.kv_elements_override else max(1.0, float(getattr(shape, "heads", 1) or 1)
                                                            / float(getattr(shape, "kv_heads", 1) or 1)),
         sparse=sparse_consts(shape), norm_kernels=int(getattr(shape, "norm_kernels", 2)),

@@ -171,7 +171,8 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
             cap, b = most_run, most_run
     # the sequences a decode step decodes: a request's own and the share of the others past their first token
     dec = 1.0 + (b - 1.0) * decoding if fw.continuous_batching and b > 1.0 else b
-    pure = per_token(c, dec, kv_ctx)
+    longest = prompt + output if dec > 1.0 else 0.0  # the decoding sequence nearest its end (step._parts)
+    pure = per_token(c, dec, kv_ctx, longest=longest)
     graphs = copy_graph_cap(eng, rep)
     if graphs and dec > graphs:
         # a decode batch beyond the largest the release captured in CUDA graphs runs its forward eagerly: every
@@ -245,14 +246,14 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
         # @ b8b7b782; vLLM V1 fills
         # max_num_batched_tokens from the waiting queue likewise), so up to room / chunk chunks share one step
         k = min(max(a, 1.0), max(1.0, room / chunk))
-        gpu_joined = per_token(c, dec, kv_ctx, k * chunk, ctx)
+        gpu_joined = per_token(c, dec, kv_ctx, k * chunk, ctx, longest)
         joined = max(gpu_joined, floor)
         if floor and gpu_joined < floor and scheduled_ahead(job, eng):
             joined = launched_ahead(c, dec, pure, gpu_joined, floor, min(a / k, 1.0), per_step)
         met = 1.0 if open_loop else max(b - 1.0, 0.0) / b  # the share of the arrivals a request's decode meets
         tpot = pure + min(a * met / k, 1.0) * max(joined - pure, 0.0)
         others = max(dec - 1, 0.0)
-        carry = (max(per_token(c, others, kv_ctx, chunk, ctx), floor) * per_step if others > 0
+        carry = (max(per_token(c, others, kv_ctx, chunk, ctx, longest), floor) * per_step if others > 0
                  else _prefill(c, chunk, ctx))
         queued = budget_wait(b, output, tpot, n * carry, max(1.0, room // prompt) if n == 1 else 1.0, n * carry)
         ttft = n * carry + queued

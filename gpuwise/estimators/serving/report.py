@@ -31,7 +31,7 @@ from .layout import Layout, crosses_nodes
 from .limits import limits
 from .recurrent import recurrent_extra_kernels
 from .result import ServingResult
-from .step import consts, step, tp_allreduce_seconds
+from .step import consts, step, tp_allreduce_seconds, walk_cap
 from .support import request_lengths
 
 if TYPE_CHECKING:  # knowledge records at run time; the schema classes only type them
@@ -61,7 +61,7 @@ def terms(job: Any, s: Serving) -> dict[str, Term]:
                                        {**common, "concurrency": s.load.concurrency}, note_phrases=unfit),
         }
         return {k: replace(t, input_phrases=said) for k, t in timed.items()}
-    pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0)
+    pure = step(job, eng, rep, b, 0.0, prompt + output / 2, 0.0, prompt + output if b > 1.0 else 0.0)  # as load.py
     note = (("", f"note.{pure.bound}_bound", {}),
             ("; ", "note.framework_layout", {"fw": eng.fw.name, "layout": lay.label_phrases()}))
     bound = _bound(job, s)
@@ -212,7 +212,7 @@ def _fusion_off(job: Any, s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any
 
 def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     """Where a split-KV decode kernel the job states reads the cache at its programs' rate (serving.yaml
-    ``triton_decode_walk``, engine.py ``kv_walk_rate``), or the ROCm build's unified attention kernel its release
+    ``triton_decode_walk``, support.py ``triton_walk``), or the ROCm build's unified attention kernel its release
     runs with AITER off (``rocm_unified_attention_walk``, support.py ``rocm_unified_walk``), or on gfx908 its
     paged-decode kernel (``rocm_paged_decode_walk``): the formula's part that says so, and the rates a KV head of one
     sequence is walked at; None elsewhere, or where a speculative step is shown."""
@@ -227,6 +227,13 @@ def _kv_walk(s: Serving) -> tuple[tuple[Phrase, ...], dict[str, Any]] | None:
     if eng.kv_walk_one:  # gfx908's paged-decode kernel: one program a pair (serving.yaml rocm_paged_decode_walk)
         return formula("formula.serving.kv_walk_paged", "; ", gb_s=eng.kv_walk / 1e9), {
             "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
+    cap = walk_cap(eng, s.layout.tp, s.layout.dp_attention)  # SGLang's: its resident programs over head blocks
+    if cap:
+        slots_b_s, _ = eng.kv_walk_slots
+        return formula("formula.serving.kv_walk_slots", "; ", gb_s=eng.kv_walk / 1e9, cap_gb_s=cap / 1e9,
+                       blocks=round(slots_b_s / cap)), {
+            "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk, "kv_walk_resident_bytes_per_s": slots_b_s,
+            "kv_walk_cap_bytes_per_s": cap}
     return formula("formula.serving.kv_walk", "; ", gb_s=eng.kv_walk / 1e9), {
         "kv_walk_bytes_per_s_per_kv_head": eng.kv_walk}
 

@@ -56,12 +56,12 @@ class Step:
 
 
 def step(job: Any, eng: Engine, rep: Replica, decode: float, prefill: float, kv_ctx: float,
-         prefill_ctx: float) -> Step:
-    """One step that decodes ``decode`` sequences (mean context ``kv_ctx``) and processes ``prefill``
-    prompt tokens (mean attended length ``prefill_ctx``) on one copy."""
+         prefill_ctx: float, longest: float = 0.0) -> Step:
+    """One step that decodes ``decode`` sequences (mean context ``kv_ctx``, the longest ``longest``: :func:`_parts`)
+    and processes ``prefill`` prompt tokens (mean attended length ``prefill_ctx``) on one copy."""
     c = consts(job, eng, rep)
     total, gemm, attention, comm, over, host, t_mem, t_fl, w_gpu, kv_gpu, flops = _parts(
-        c, decode, prefill, kv_ctx, prefill_ctx)
+        c, decode, prefill, kv_ctx, prefill_ctx, longest)
     pp = rep.layout.pp
     own = _host(c, decode)
     # a host floor raised the step (_parts): the GPU's step, as _parts sums it, and the floor beside it
@@ -119,7 +119,8 @@ class StepConsts:
                  "points", "poll", "pp", "pp_comm", "prefill_floor", "prefills", "qk_bytes", "qk_count", "qk_granule",
                  "qk_layers", "qk_nccl", "ranks", "rep", "router", "router_layers", "sc", "seq_overhead", "sparse_k",
                  "state_rw", "step_overhead", "t_mem", "t_tok", "tile", "tp", "tp_comm", "tp_share", "two_layers",
-                 "units", "w_dense", "w_experts", "waits", "walk_global", "walk_seqs", "window")
+                 "units", "w_dense", "w_experts", "waits", "walk_cap", "walk_global", "walk_longest", "walk_seqs",
+                 "window")
 
     def __init__(self, eng: Engine, rep: Replica, w: Any = None) -> None:
         sc, lay, mbytes = eng.sc, rep.layout, eng.mbytes
@@ -200,6 +201,12 @@ class StepConsts:
         # a split-KV decode kernel walks each sequence's KV heads on this GPU (a latent: one) at its programs' rate
         kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
         self.kv_walk = eng.kv_walk * kv_heads
+        # ... by at most the programs the GPU holds at once (walk_cap)
+        self.walk_cap = walk_cap(eng, tp, dpa)
+        # ... and it cuts every sequence's cache into shares of the longest one's (get_num_kv_splits_triton sizes
+        # the split from the batch's longest sequence): a step lasts that sequence's walk (the ROCm kernels split
+        # each sequence by its own length)
+        self.walk_longest = bool(eng.kv_walk) and not eng.kv_walk_grid and not eng.kv_walk_one
         # ... a kernel that gives each (sequence, KV head) one program instead past its launch grid (ROCm's unified
         # attention: sequences x KV heads a GPU holds above kv_walk_grid; walk_seqs 0: no such limit)
         self.kv_walk_one = eng.kv_walk_one * kv_heads
@@ -266,6 +273,20 @@ class StepConsts:
         self.prefills: dict[tuple[float, float], float] = {}
 
 
+def walk_cap(eng: Engine, tp: int, dpa: int) -> float:
+    """B/s a split-KV decode kernel reads a GPU's cache at, at most, once its grid passes the programs the GPU holds
+    at once (serving.yaml ``triton_decode_walk`` ``programs_per_sm``; 0: no such limit read): a KV head's query heads
+    on the GPU take cdiv(them, ``block_heads``) programs, each reading the same share of its cache, so the resident
+    programs' rate (``Engine.kv_walk_slots``) is shared by those head blocks."""
+    slots, block = eng.kv_walk_slots
+    if not slots:
+        return 0.0
+    sc = eng.sc
+    kv_heads = 1 if sc.mla else max(1, sc.kv_heads // tp) if dpa == 1 else sc.kv_heads
+    q_heads = (max(1, sc.heads // tp) if dpa == 1 else sc.heads) / kv_heads
+    return slots / math.ceil(q_heads / min(block, q_heads))
+
+
 def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
     """:class:`StepConsts` of ``eng`` on ``rep``, kept per job by the pair's identity (both are frozen).
     Its load memos (points, capacities) are the job's for the copy's shape -- the GPU, framework,
@@ -289,9 +310,12 @@ def consts(job: Any, eng: Engine, rep: Replica) -> StepConsts:
     return got
 
 
-def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float) -> tuple[float, ...]:
+def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_ctx: float,
+           longest: float = 0.0) -> tuple[float, ...]:
     """:func:`step`'s figures, per stage where the step record multiplies them by the stages:
-    (seconds, gemm, attention, comm, overhead, host, weight time, math time, weight bytes, KV bytes, FLOPs)."""
+    (seconds, gemm, attention, comm, overhead, host, weight time, math time, weight bytes, KV bytes, FLOPs).
+    ``longest``: the context of the longest of the decoding sequences where it exceeds their mean (a load's steady
+    state; 0: all at ``kv_ctx``), which sets a split-KV walk's share (``StepConsts.walk_longest``)."""
     m, ranks, pp, dpa = micro_batches(c, decode, prefill), c.ranks, c.pp, c.dpa
     tokens = (decode + prefill) / m
     d_mb, p_mb = decode / m, prefill / m
@@ -342,7 +366,12 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         state = c.state_rw * seqs_gpu
         walk = c.kv_walk_one if c.walk_seqs and seqs_gpu > c.walk_seqs else c.kv_walk
         glob = c.kv_token_gpu * (1.0 - sc.window_frac) * kv_ctx * seqs_gpu if c.walk_global else 0.0
-        read = state / c.bw_kv + (kv_gpu - state - glob) / min(c.bw_kv, walk * seqs_gpu)
+        walked = kv_gpu - state - glob
+        # the longest sequence's programs walk its shares while the others' finish theirs; past the GPU's resident
+        # programs (walk_cap) every program's share waits its turn; the card's bandwidth bounds both
+        longer = longest / kv_ctx if c.walk_longest and not c.window and longest > kv_ctx > 0 else 1.0
+        one = walked * longer / (walk * seqs_gpu)
+        read = state / c.bw_kv + max(walked / c.bw_kv, one, walked / c.walk_cap if c.walk_cap else 0.0)
         if glob:  # the global layers' cache, at their heads' own walk
             read += glob / min(c.bw_kv, walk * c.walk_global * seqs_gpu)
     if c.kv_reads > 1.0:  # the cache again for every further query head of a KV head (not the state)
@@ -638,14 +667,15 @@ def token_time(job: Any, eng: Engine, rep: Replica, decode: float, kv_ctx: float
     return per_token(consts(job, eng, rep), decode, kv_ctx, prefill, prefill_ctx)
 
 
-def per_token(c: StepConsts, decode: float, kv_ctx: float, prefill: float = 0.0, prefill_ctx: float = 0.0) -> float:
-    """:func:`token_time` of the engine and copy of ``c``."""
+def per_token(c: StepConsts, decode: float, kv_ctx: float, prefill: float = 0.0, prefill_ctx: float = 0.0,
+              longest: float = 0.0) -> float:
+    """:func:`token_time` of the engine and copy of ``c`` (``longest``: :func:`_parts`)."""
     spec = c.eng.spec
     if spec is None or decode <= 0:
-        return _parts(c, decode, prefill, kv_ctx, prefill_ctx)[0]  # seconds_of, one call fewer (the inner loop's)
+        return _parts(c, decode, prefill, kv_ctx, prefill_ctx, longest)[0]  # seconds_of, one call fewer
     drafted = decode * spec.k
     ctx = (drafted * kv_ctx + prefill * prefill_ctx) / (drafted + prefill)
-    verify = _parts(c, decode, prefill + drafted, kv_ctx, ctx)[0]
+    verify = _parts(c, decode, prefill + drafted, kv_ctx, ctx, longest)[0]
     return (verify + _draft(c, decode, kv_ctx)) / spec.tokens_per_step
 
 

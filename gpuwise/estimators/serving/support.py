@@ -412,3 +412,17 @@ def rocm_walk(job: Any, fw: Any, gpu: Any, kv_bytes: float) -> tuple[float, floa
     (:func:`rocm_paged_walk`); the two windows do not meet."""
     unified = rocm_unified_walk(job, fw, gpu.vendor, kv_bytes)
     return unified if unified[0] else rocm_paged_walk(job, fw, gpu, kv_bytes)
+
+
+def triton_walk(fw: Any, backend: str | None, gpu: Any) -> tuple[float, float, int]:
+    """A split-KV decode kernel the server runs (:func:`attention_backend_of`), as serving.yaml
+    ``triton_decode_walk`` reads it: (B/s it walks one sequence's KV head at, its split count a head times one
+    program's rate; B/s all the programs the GPU holds at once walk at together, its SMs x ``programs_per_sm`` x that
+    rate, 0 where either is not read; query heads a program takes). (0, 0, 16) where none is read."""
+    walk = fw.triton_decode_walk
+    if walk is None or backend != walk.backend or gpu.vendor not in walk.vendors:
+        return 0.0, 0.0, 16
+    rate = walk.program_gb_s * 1e9
+    sms = gpu.peaks.sms
+    slots = sms * walk.programs_per_sm * rate if sms and walk.programs_per_sm else 0.0
+    return walk.max_kv_splits * rate, slots, walk.block_heads

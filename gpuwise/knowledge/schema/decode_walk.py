@@ -15,13 +15,24 @@ class TritonDecodeWalk(Strict):
     head (a latent cache counts as one head), each walking its share at ``program_gb_s``: at a few sequences its
     programs leave most of the GPU idle, so the cache is read at the walkers' rate, not the memory's. Only a job that
     states the backend (``workload.attention_backend``) on one of the vendors read gets it, or, on an MLA model, one
-    that states a release before ``mla_default_before`` and no backend (the release's own default for MLA)."""
+    that states a release before ``mla_default_before`` and no backend (the release's own default for MLA). Past
+    ``programs_per_sm`` programs an SM, every program of a step's grid walks in turn: the cache is then read at the
+    resident programs' rate over the head blocks that each read it."""
 
     backend: str = Field(min_length=1, description="the attention backend's name a job states")
     vendors: list[Literal["nvidia", "amd", "intel", "huawei"]] = Field(
         min_length=1, description="the GPU vendors whose builds the rate was read on")
     max_kv_splits: int = Field(ge=1, description="the most programs one sequence's KV head is split over")
     program_gb_s: float = Field(gt=0, description="GB/s one program walks its share of one KV head's cache at")
+    programs_per_sm: int | None = Field(
+        default=None, ge=1, description="programs of the kernel one streaming multiprocessor holds at once (its "
+        "registers a thread x threads a program against the SM's register file): past the GPU's SMs x this many "
+        "(gpus.yaml peaks.sms) the rest wait for a slot, so the programs walk at most that many at a time (None: "
+        "not read, no such limit)")
+    block_heads: int = Field(
+        default=16, ge=1, description="query heads of one KV head one program takes (the kernel's BLOCK_H): a KV "
+        "head more query heads share on a GPU is walked by as many programs as that takes, each reading its whole "
+        "share of the cache")
     mla_default_before: str | None = Field(
         default=None, pattern=r"^[0-9]+(\.[0-9]+){0,3}(\.?(post|rc)[0-9]+)?$",
         description="the first release whose server no longer runs a model with multi-head latent attention on this "
