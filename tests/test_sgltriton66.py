@@ -42,7 +42,7 @@ def test_the_b200_reads_a_20_head_latent_at_its_resident_programs_rate() -> None
     assert t.inputs["kv_walk_resident_bytes_per_s"] == pytest.approx(148 * 2 * PROGRAM_B_S)
     assert t.inputs["kv_walk_cap_bytes_per_s"] == pytest.approx(148 * 2 * PROGRAM_B_S / 2)
     # 64 sequences at a mean context of 497 + 4,066 / 2 = 2,530 tokens: 64 x 2,530 x 54,144 B = 8.767 GB a step.
-    # Longest-share walk: 4,563 tokens x 54,144 B / (8 x 5.25 GB/s) = 5.88 ms; resident programs: 8.767 GB /
+    # Longest-share walk: at most 4,563 tokens x 54,144 B / (8 x 5.25 GB/s) = 5.88 ms; resident programs: 8.767 GB /
     # 777 GB/s = 11.28 ms (the B200's 7.7 TB/s is far above both): the residency sets it.
     walked = 64 * 2530 * TOKEN_B
     assert t.inputs["attention_s"] == pytest.approx(walked / (148 * PROGRAM_B_S), rel=1e-3)
@@ -52,10 +52,11 @@ def test_the_b200_reads_a_20_head_latent_at_its_resident_programs_rate() -> None
 def test_at_a_few_sequences_the_longest_ones_share_sets_the_walk() -> None:
     # 16 sequences, 496 + 3,979 tokens: 16 x 8 splits x 2 head blocks = 256 programs, inside the 296 a B200 holds.
     # get_num_kv_splits_triton (0.5.7 triton_backend.py): kv_chunk_size = cdiv(max_seq_len, 8), so each program
-    # walks at most (496 + 3,979) / 8 tokens whatever its own sequence's length, and the step lasts that walk:
-    # 4,475 x 54,144 B / 42 GB/s = 5.769 ms, where the mean context (2,485.5) gave 3.204 ms.
+    # walks at most the longest sequence's eighth whatever its own sequence's length, and the step lasts that walk.
+    # 16 sequences spread evenly over their 3,979 output tokens: the longest is 16 / 17 of the way, 496 + 3,979 x
+    # 16 / 17 = 4,241.1 tokens, x 54,144 B / 42 GB/s = 5.467 ms, where the mean context (2,485.5) gave 3.204 ms.
     t = _flash(16, 496, 3979)["tpot_s"]
-    assert t.inputs["attention_s"] == pytest.approx(4475 * TOKEN_B / (8 * PROGRAM_B_S), rel=1e-3)
+    assert t.inputs["attention_s"] == pytest.approx((496 + 3979 * 16 / 17) * TOKEN_B / (8 * PROGRAM_B_S), rel=1e-3)
     assert t.inputs["attention_s"] > 16 * 2485.5 * TOKEN_B / (148 * PROGRAM_B_S)
 
 
@@ -70,10 +71,30 @@ def test_one_sequence_and_other_backends_keep_their_walk() -> None:
 
 def test_a_gpu_without_an_sm_count_gets_no_residency_limit() -> None:
     # The H200's SM count is not in the catalog (peaks.sms None): the walk is 8 programs a sequence, 42 GB/s x 64
-    # sequences = 2,688 GB/s, below its 4.8 TB/s; the longest share (4,563 tokens) sets it: 5.88 ms.
+    # sequences = 2,688 GB/s, below its 4.8 TB/s; the longest share (497 + 4,066 x 64 / 65 = 4,500.4 tokens) sets
+    # it: 4,500.4 x 54,144 B / 42 GB/s = 5.80 ms.
     t = _flash(64, 497, 4066, gpu="h200-141gb-sxm")["tpot_s"]
     assert "kv_walk_cap_bytes_per_s" not in t.inputs
-    assert t.inputs["attention_s"] == pytest.approx(4563 * TOKEN_B / (8 * PROGRAM_B_S), rel=1e-3)
+    assert t.inputs["attention_s"] == pytest.approx((497 + 4066 * 64 / 65) * TOKEN_B / (8 * PROGRAM_B_S), rel=1e-3)
+
+
+def test_one_sequence_a_gpu_keeps_its_own_length(kb, accuracy) -> None:
+    # A kernel that holds one sequence splits it by its own length: of n = 1 the longest is the mean, (n - 1) /
+    # (n + 1) = 0, so a GPU of one sequence (concurrency 1, or one per rank under attention data parallel) walks as
+    # at batch one whatever the load's spread; at 3 sequences the longest stands 3 / 4 of the way: 496 + 3,979 x 3 /
+    # 4 = 3,480.25 tokens, the walk 3,480.25 / 2,485.5 = 1.400 times the mean's.
+    from gpuwise.estimators import serving as SV
+    from gpuwise.estimators.serving.step import _parts, consts
+
+    job = accuracy.serving_job(kb, "glm-4.7-flash", "bf16", "sglang", 496, 3979, framework_version="0.5.7",
+                               options="attention_backend=triton")
+    s = SV.choose(job, kb.gpus["b200"], 1)
+    c = consts(job, s.engine, s.replica)
+    mean, end = 496 + 3979 / 2, 496 + 3979
+    assert _parts(c, 1.0, 0.0, mean, 0.0, end)[2] == _parts(c, 1.0, 0.0, mean, 0.0)[2]
+    walk = 3 * mean * TOKEN_B / (3 * 8 * PROGRAM_B_S)
+    assert _parts(c, 3.0, 0.0, mean, 0.0)[2] == pytest.approx(walk, rel=1e-9)
+    assert _parts(c, 3.0, 0.0, mean, 0.0, end)[2] == pytest.approx(walk * 3480.25 / 2485.5, rel=1e-9)
 
 
 def test_the_cookbooks_triton_rows_read_closer(tmp_path) -> None:

@@ -171,7 +171,7 @@ def _timed(job: Any, eng: Engine, rep: Replica, conc: float, c: StepConsts | Non
             cap, b = most_run, most_run
     # the sequences a decode step decodes: a request's own and the share of the others past their first token
     dec = 1.0 + (b - 1.0) * decoding if fw.continuous_batching and b > 1.0 else b
-    longest = prompt + output if dec > 1.0 else 0.0  # the decoding sequence nearest its end (step._parts)
+    longest = prompt + output if dec > 1.0 else 0.0  # where a decoding sequence ends: the spread (step._parts)
     pure = per_token(c, dec, kv_ctx, longest=longest)
     graphs = copy_graph_cap(eng, rep)
     if graphs and dec > graphs:

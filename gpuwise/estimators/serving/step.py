@@ -314,8 +314,8 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
            longest: float = 0.0) -> tuple[float, ...]:
     """:func:`step`'s figures, per stage where the step record multiplies them by the stages:
     (seconds, gemm, attention, comm, overhead, host, weight time, math time, weight bytes, KV bytes, FLOPs).
-    ``longest``: the context of the longest of the decoding sequences where it exceeds their mean (a load's steady
-    state; 0: all at ``kv_ctx``), which sets a split-KV walk's share (``StepConsts.walk_longest``)."""
+    ``longest``: the context a decoding sequence ends at where the batch's spread from prompt to it (a load's steady
+    state; 0: all at ``kv_ctx``), whose longest on a GPU sets a split-KV walk's share (``StepConsts.walk_longest``)."""
     m, ranks, pp, dpa = micro_batches(c, decode, prefill), c.ranks, c.pp, c.dpa
     tokens = (decode + prefill) / m
     d_mb, p_mb = decode / m, prefill / m
@@ -368,8 +368,12 @@ def _parts(c: StepConsts, decode: float, prefill: float, kv_ctx: float, prefill_
         glob = c.kv_token_gpu * (1.0 - sc.window_frac) * kv_ctx * seqs_gpu if c.walk_global else 0.0
         walked = kv_gpu - state - glob
         # the longest sequence's programs walk its shares while the others' finish theirs; past the GPU's resident
-        # programs (walk_cap) every program's share waits its turn; the card's bandwidth bounds both
-        longer = longest / kv_ctx if c.walk_longest and not c.window and longest > kv_ctx > 0 else 1.0
+        # programs (walk_cap) every program's share waits its turn; the card's bandwidth bounds both. Of n sequences
+        # a GPU's kernel holds, spread evenly from their prompt to its end, the longest stands n / (n + 1) of the way
+        # (the expected largest of n uniform draws): kv_ctx + (longest - kv_ctx) (n - 1) / (n + 1)
+        longer = 1.0
+        if c.walk_longest and not c.window and longest > kv_ctx > 0 and seqs_gpu > 1:
+            longer = 1.0 + (longest / kv_ctx - 1.0) * (seqs_gpu - 1.0) / (seqs_gpu + 1.0)
         one = walked * longer / (walk * seqs_gpu)
         read = state / c.bw_kv + max(walked / c.bw_kv, one, walked / c.walk_cap if c.walk_cap else 0.0)
         if glob:  # the global layers' cache, at their heads' own walk
