@@ -46,11 +46,11 @@ RUNS = {
     "SI17": ("next", 16, 80, 300020, 41669, 41.62, 14.27, 7421.29, 1001.19, 248.49, 14.13),
     "SI18": ("next", 64, 320, 1273893, 170000, 85.74, 59.75, 16008.12, 1982.80, 476.99, 29.81),
 }
-# est / published output tok/s as the rows stand (README): 1.048 (SI16) to 1.710 (SI11). Blind as first entered
+# est / published output tok/s as the rows stand (README): 1.048 (SI16) to 1.714 (SI11). Blind as first entered
 # (GLM-4.7-Flash without its launch's --attention-backend triton): SI07-SI12 1.268 to 2.385; with the backend stated,
 # 1.252 (SI08) to 2.114 (SI12: the Triton MLA decode at 64 sequences of ~4.2K tokens, TPOT 29.5 ms against 58.1);
 # since sgltriton66 (the kernel's resident programs and longest-sequence split, README section sgltriton66) SI07-SI12
-# 1.068 (SI08) to 1.710 (SI11), SI12 1.427
+# 1.068 (SI08) to 1.714 (SI11), SI12 1.427
 BAND = (1.04, 1.72)
 
 
