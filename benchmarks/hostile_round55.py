@@ -90,14 +90,14 @@ def add(case, ns: dict[str, Any]) -> None:
         acase(f"count55: hardware.count {given!r}: refused, {meant} offered", _hw(count=given, nodes=2 if meant == 16 else 1),
               _refused_no("p.yaml", "hardware.count", f"write {meant}", absent=("must be a whole number",)))
     acase("count55: hardware.count '2 nodes' (the servers in the GPUs' field): refused, nodes named as where they go", _hw(count="2 nodes"),
-          _refused_no("p.yaml", "hardware.count", "hardware.nodes", absent=("must be a whole number",)))
+          _refused_no("p.yaml", "hardware.count", "put 2 in nodes", absent=("must be a whole number",)))
     acase("count55: hardware.count '8x': refused, 8 offered (as before)", _hw(count="8x"), _refused_no("p.yaml", "hardware.count", "write 8"))
     acase("count55: hardware.nodes '2台' (machines counted in Chinese): refused, 2 offered", _hw(count=16, nodes="2台"),
           _refused_no("p.yaml", "hardware.nodes", "write 2", absent=("must be a whole number",)))
     pcase("count55: owned count '8 × RTX 4090': refused, 8 offered", _plan(lambda d: d["owned"][0].update(count="8 × RTX 4090")),
           _refused_no("plan.yaml", "owned[0].count", "write 8", absent=("must be a whole number",)), argv=plan_text)
     pcase("count55: owned count '2 servers' (the servers in the GPUs' field): refused, owned[0].servers named", _plan(lambda d: d["owned"][0].update(count="2 servers")),
-          _refused_no("plan.yaml", "owned[0].count", "servers", absent=("must be a whole number",)), argv=plan_text)
+          _refused_no("plan.yaml", "owned[0].count", "put 2 in servers", absent=("must be a whole number",)), argv=plan_text)
 
     # ------------------------------------------------------------ the pricing plan in the mode field
     for given, meant in (("on-demand", "rent"), ("On Demand", "rent"), ("reserved", "rent"), ("spot", "rent"), ("租用", "rent"), ("购买", "buy")):

@@ -110,10 +110,40 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
     if product is not None:
         a, b = int(product.group("a")), int(product.group("b"))
         raise _offer(_PRODUCT_SAID, float(a * b), bounds, given=repr(v), field=name, meant=str(a * b), a=a, b=b)
+    if kind is not None and kind[0] == "gpus":
+        _quoted_count(v, name, bounds)
     cents = _CENTS.fullmatch(v) if name == "electricity_usd_per_kwh" else None
     if cents is not None:
         amount = float(cents.group("num")) / 100
         raise _offer(_AMOUNT, amount, bounds, given=repr(v.strip()), field=name, meant=_number(amount))
+
+
+#: A GPU count as a vendor's quote prints it: 'x8' (the times sign first), '8 × H100' or '8x RTX 4090' (the count and
+#: the GPU's name), '16 (2 × 8)' (the total and its servers by GPUs).
+_TIMES_FIRST = re.compile(r"\s*[x×*]\s*(?P<n>\d{1,6})\s*", re.I)
+_COUNT_NAMED = re.compile(r"\s*(?P<n>\d{1,6})\s*[x×*]\s*(?P<gpu>[a-z][\w .-]*?)\s*", re.I)
+_TOTAL_OF = re.compile(r"\s*(?P<n>\d{1,6})\s*\(\s*(?P<a>\d{1,4})\s*[x×*]\s*(?P<b>\d{1,4})\s*\)\s*", re.I)
+_COUNT_NAMED_SAID = N_("%(given)s: %(field)s is the number of GPUs alone (the GPU goes in its own field): write "
+                       "%(meant)s")
+_TOTAL_DISAGREES = N_("%(given)s: %(n)s is not %(a)s x %(b)s (%(product)s): %(field)s is the number of GPUs in all, "
+                      "write the one that is meant")
+
+
+def _quoted_count(v: str, name: str, bounds: dict[str, float]) -> None:
+    """A GPU count as a quote prints it ('x8', '8 × H100', '16 (2 × 8)'): pydantic's 'must be a whole number'
+    (hostile round 55), the count offered; a total that is not its product names both."""
+    m = _TIMES_FIRST.fullmatch(v) or _COUNT_NAMED.fullmatch(v)
+    if m is not None:
+        n = float(m.group("n"))
+        raise _offer(_COUNT_NAMED_SAID if "gpu" in m.groupdict() else _SAID["gpus"], n, bounds, given=repr(v),
+                     field=name, meant=m.group("n"))
+    m = _TOTAL_OF.fullmatch(v)
+    if m is None:
+        return
+    n, a, b = (int(m.group(k)) for k in ("n", "a", "b"))
+    if n != a * b:
+        raise Meant(_TOTAL_DISAGREES, given=repr(v), n=n, a=a, b=b, product=a * b, field=name)
+    raise _offer(_PRODUCT_SAID, float(n), bounds, given=repr(v), field=name, meant=str(n), a=a, b=b)
 
 
 _ROUND_CLOCK = re.compile(r"\s*24\s*/\s*7\s*|\s*24\s*x\s*7\s*|\s*around the clock\s*|\s*always\s*", re.I)

@@ -91,7 +91,8 @@ class Strict(Prebuilt, BaseModel):
                 # string as an integer' (hostile round 53), where the unquoted word is said to be a yes/no value
                 raise Said(N_("%(given)s is a yes/no word, not a number: write a number"), given=repr(v.strip()))
         if isinstance(v, str | int | float) and takes_number_only(cls.model_fields[info.field_name].annotation):
-            raise_unit_written(v, info.field_name, field_bounds(cls.model_fields[info.field_name]))  # '8B', '500ms'
+            raise_unit_written(v, info.field_name, field_bounds(cls.model_fields[info.field_name]),  # '8B', '500ms'
+                               next((f for f in ("nodes", "servers") if f in cls.model_fields), None))
             # for params_b and p95_ttft_s (round 43); '50 years' for horizon_months: 600, past 60 (round 48)
         if isinstance(v, str | dt.date) and takes_number_only(cls.model_fields[info.field_name].annotation):
             # '~1000', '16-32', '2x8', '15 cents', a date for deadline_days (round 48)

@@ -56,7 +56,9 @@ _MONTHS = {"mo": 1.0, "mos": 1.0, "month": 1.0, "months": 1.0, "y": 12.0, "yr": 
 _PER_MONTH = {"/month": 1.0, "/mo": 1.0, "a month": 1.0, "per month": 1.0, "x/month": 1.0, "x a month": 1.0,
               "times a month": 1.0, "/year": 1 / 12, "/yr": 1 / 12, "a year": 1 / 12, "per year": 1 / 12}
 #: A count of GPUs with its noun ('8x', '8 GPUs', '8 cards').
-_GPUS = {"x": 1.0, "gpu": 1.0, "gpus": 1.0, "card": 1.0, "cards": 1.0, "x gpu": 1.0, "x gpus": 1.0}
+_GPUS = {"x": 1.0, "gpu": 1.0, "gpus": 1.0, "card": 1.0, "cards": 1.0, "x gpu": 1.0, "x gpus": 1.0,
+         # a Chinese quote's measure words for cards: '8卡', '8张', '8块', '8张卡' (hostile round 55)
+         "卡": 1.0, "张": 1.0, "块": 1.0, "张卡": 1.0, "块卡": 1.0}
 #: A micro-batch with its noun.
 _SEQUENCES = {"sequence": 1.0, "sequences": 1.0, "seq": 1.0, "seqs": 1.0, "sample": 1.0, "samples": 1.0}
 #: Requests in flight with their noun.
@@ -64,7 +66,9 @@ _REQUESTS = {"request": 1.0, "requests": 1.0, "req": 1.0, "reqs": 1.0, "user": 1
              "sequence": 1.0, "sequences": 1.0, "in flight": 1.0, "requests in flight": 1.0, "concurrent": 1.0}
 #: Servers (nodes, machines) with their noun.
 _SERVERS = {"server": 1.0, "servers": 1.0, "node": 1.0, "nodes": 1.0, "machine": 1.0, "machines": 1.0,
-            "box": 1.0, "boxes": 1.0, "x": 1.0}
+            "box": 1.0, "boxes": 1.0, "x": 1.0,
+            # machines and nodes as a Chinese quote counts them: '2台', '2台服务器', '2个节点' (hostile round 55)
+            "台": 1.0, "台服务器": 1.0, "台机器": 1.0, "节点": 1.0, "个节点": 1.0}
 #: Watts.
 _WATTS = {"w": 1.0, "watt": 1.0, "watts": 1.0, "kw": 1e3}
 #: A token count's multiplier (k is said both ways: a context of '4k' is 4,096 tokens, '1k' output often 1,000).
@@ -103,6 +107,8 @@ _SAID = {
     "tokens": N_("%(given)s: %(field)s is a number of tokens: write %(meant)s"),
     "token_rate": N_("%(given)s: %(field)s is a number of tokens a second: write %(meant)s"),
 }
+_SERVERS_IN_GPUS = N_("%(given)s counts servers, and %(field)s is the number of GPUs in all: put %(n)s in "
+                      "%(servers)s and the GPUs in %(field)s")
 _KILO_TOKENS = N_("%(given)s: %(field)s is a number of tokens: write %(meant)s if k is 1,024, or %(decimal)s if it "
                   "is 1,000")
 _AMOUNT = N_("%(given)s: %(field)s is a number in the file's currency (constraints.currency): write %(meant)s")
@@ -237,10 +243,13 @@ def _offer(template: str | tuple[str, ...], value: float, bounds: dict[str, floa
                  bound=f"{bounds[past]:g}")
 
 
-def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None) -> None:
+def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None,
+                       servers_field: str | None = None) -> None:
     """Refuse ``v`` for the field ``name`` where it is a number written with a unit the field's name fixes
     (offering it in the field's unit), or a parameter count given to a size in billions; else return. ``bounds``:
-    the field's (``le``, ``lt``, ``ge``, ``gt``), said after a number offered past one."""
+    the field's (``le``, ``lt``, ``ge``, ``gt``), said after a number offered past one; ``servers_field``: where the
+    section beside a GPU count takes its servers (``nodes``, an owned entry's ``servers``), for '2 nodes' given as
+    the count."""
     bounds = bounds or {}
     if name in _PER_UNIT and isinstance(v, str):
         _per_unit_amount(v, name)
@@ -270,6 +279,8 @@ def raise_unit_written(v: Any, name: str, bounds: dict[str, float] | None = None
     if m is None:
         return
     unit = _unit(m.group("unit"), what)
+    if what == "gpus" and unit != "x" and unit in _SERVERS:  # '2 nodes' in a GPU count (hostile round 55)
+        raise Meant(_SERVERS_IN_GPUS, given=repr(v), field=name, servers=servers_field or "nodes", n=m.group("num"))
     if what == "rate":  # '300 requests per minute', '5 queries a second' (hostile round 52): the noun before the unit
         unit = re.sub(r"^(?:requests?|reqs?|queries|query|calls?)\s*(?=/|per\b|an?\b)", "", unit)
     scale = units.get(unit) or (units.get(unit.rstrip("s")) if what == "size" else None)

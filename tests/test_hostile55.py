@@ -1,0 +1,60 @@
+"""Hostile round 55's fixed failures (benchmarks/hostile_round55.py: what a team lead pastes from a spreadsheet or a
+vendor's quote), each failing before its fix:
+
+* a GPU count as a quote prints it ('8 × H100', 'x8', '8卡', '16 (2 × 8)') was 'must be a whole number': the count
+  offered; a total that is not its product ('16 (2 × 4)') names both; servers given as the count ('2 nodes') name
+  the field they go in (nodes, an owned entry's servers); nodes as '2台' offered 2.
+
+The guards beside them (passing before too) say what must not change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .clirun import gpuwise as cli
+from .test_hostile52 import _one_line, _write  # test_hostile52's helpers, not written twice
+from .test_hostile53 import LORA8
+from .test_hostile54 import PLAN
+
+H100X8 = {"gpu": "H100 SXM", "count": 8, "nodes": 1}
+
+
+def _audit(tmp_path, hardware=None, acquisition=None):
+    doc = {"title": "t", "workload": LORA8, "hardware": {**H100X8, **(hardware or {})},
+           "acquisition": {"mode": "rent", "provider": "lambda", "hourly_usd": 2.49, **(acquisition or {})}}
+    _write(tmp_path, "p.yaml", doc)
+    return cli("audit", "p.yaml", "--format", "json", cwd=tmp_path)
+
+
+# ---------------------------------------------------------------- GPU counts as quotes print them
+@pytest.mark.parametrize("given, meant", [("8 × H100", "8"), ("8x H100 SXM", "8"), ("8*A100", "8"), ("x8", "8"),
+                                          ("8卡", "8"), ("8张", "8"), ("8块", "8"), ("16 (2 × 8)", "16")])
+def test_a_count_as_a_quote_prints_it_is_offered(tmp_path, given, meant):
+    err = _one_line(_audit(tmp_path, {"count": given, "nodes": 2 if meant == "16" else 1}))
+    assert f"hardware.count: '{given}'" in err and f"write {meant}" in err, err
+
+
+def test_a_total_that_is_not_its_product_names_both(tmp_path):
+    err = _one_line(_audit(tmp_path, {"count": "16 (2 × 4)", "nodes": 2}))
+    assert "'16 (2 × 4)': 16 is not 2 x 4 (8)" in err
+
+
+def test_servers_given_as_the_gpu_count_name_their_field(tmp_path):
+    err = _one_line(_audit(tmp_path, {"count": "2 nodes"}))
+    assert "hardware.count: '2 nodes' counts servers" in err and "put 2 in nodes" in err
+    _write(tmp_path, "plan.yaml", PLAN.format(count="2 servers"))
+    err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
+    assert "owned[0].count: '2 servers' counts servers" in err and "put 2 in servers" in err
+
+
+def test_nodes_counted_in_chinese_are_offered(tmp_path):
+    err = _one_line(_audit(tmp_path, {"count": 16, "nodes": "2台"}))
+    assert "hardware.nodes: '2台'" in err and err.rstrip().endswith("write 2")
+
+
+def test_a_count_with_its_noun_and_a_plain_count_are_as_before(tmp_path):
+    """Guards: '8x' and '8 GPUs' were offered 8 already; '2x8' 16; a plain 8 is audited."""
+    assert _one_line(_audit(tmp_path, {"count": "8x"})).rstrip().endswith("write 8")
+    assert "write 16 (2 x 8)" in _one_line(_audit(tmp_path, {"count": "2x8", "nodes": 2}))
+    assert _audit(tmp_path).returncode in (0, 1)
