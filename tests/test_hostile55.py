@@ -58,3 +58,45 @@ def test_a_count_with_its_noun_and_a_plain_count_are_as_before(tmp_path):
     assert _one_line(_audit(tmp_path, {"count": "8x"})).rstrip().endswith("write 8")
     assert "write 16 (2 x 8)" in _one_line(_audit(tmp_path, {"count": "2x8", "nodes": 2}))
     assert _audit(tmp_path).returncode in (0, 1)
+
+
+# ---------------------------------------------------------------- a rental's price as a quote writes it
+@pytest.mark.parametrize("given, hw, meant", [
+    # 19.92 / 8 = 2.49; 39.84 / (16 / 2) = 4.98; 19.92 / (12 / 2) = 3.32
+    ("$19.92/node/hr", {}, "write 2.49 (19.92 / 8 GPUs a server"), ("19.92/hr/node", {}, "write 2.49 (19.92 / 8"),
+    ("$39.84 per server hour", {"count": 16, "nodes": 2}, "write 4.98 (39.84 / 8"),
+    ("$19.92/node/hr", {"count": 12, "nodes": 2}, "write 3.32 (19.92 / 6")])
+def test_a_servers_price_an_hour_is_offered_over_its_gpus(tmp_path, given, hw, meant):
+    err = _one_line(_audit(tmp_path, hw, {"hourly_usd": given}))
+    assert f"acquisition.hourly_usd: '{given}' is a server's price" in err and meant in err, err
+
+
+def test_a_servers_price_in_another_currency_names_it(tmp_path):
+    err = _one_line(_audit(tmp_path, acquisition={"hourly_usd": "¥100/node/hr"}))
+    assert "'¥100/node/hr' is in CNY but constraints.currency is USD" in err
+
+
+def test_a_servers_price_in_a_requirements_free_field_says_what_to_write():
+    """Without the hardware beside it (the field's own check) the server's price is said, no number guessed."""
+    from gpuwise.inputs.notation import Meant
+    from gpuwise.inputs.units import raise_unit_written
+    with pytest.raises(Meant) as said:
+        raise_unit_written("$19.92/node/hr", "hourly_usd")
+    assert "is a server's price" in str(said.value) and "write the server's price over its GPUs" in str(said.value)
+    raise_unit_written("abc/node/hr", "hourly_usd")  # no price in it: left to the field's own words
+
+
+@pytest.mark.parametrize("given, words", [
+    ("2.49$", "write 2.49"),  # the sign after the number
+    ("17.5 元/卡/小时", "is in CNY but constraints.currency is USD"), ("¥17.5/GPU·h", "is in CNY"),
+    # 1,793 / 730 hours (gpuwise/ledger.py HOURS_PER_MONTH) = 2.456
+    ("$1,793/mo", "is a price a month, and hourly_usd is the price an hour: write 2.456 (1793 / 730 hours)")])
+def test_an_hours_price_as_a_price_list_writes_it(tmp_path, given, words):
+    err = _one_line(_audit(tmp_path, acquisition={"hourly_usd": given}))
+    assert f"acquisition.hourly_usd: '{given}'" in err and words in err, err
+
+
+def test_the_inputs_month_is_the_ledgers():
+    from gpuwise.inputs.units import HOURS_PER_MONTH
+    from gpuwise.ledger import HOURS_PER_MONTH as LEDGER
+    assert HOURS_PER_MONTH == LEDGER == 8760 / 12

@@ -192,7 +192,7 @@ def version_text(v: object, field_name: str) -> object:
 
 _MONEY = re.compile(
     r"^\s*(?P<pre>\$|US\$|¥|￥|USD|CNY|RMB)?\s*(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]{1,4})?)\s*"
-    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元)?\s*$", re.IGNORECASE)
+    r"(?P<mult>k|m|万|亿)?\s*(?P<post>USD|CNY|RMB|dollars?|yuan|元|\$|¥|￥)?\s*$", re.IGNORECASE)  # '2.49$' (round 55)
 CURRENCY_NAMES = {"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
                   "¥": "CNY", "￥": "CNY", "cny": "CNY", "rmb": "CNY", "renminbi": "CNY", "yuan": "CNY", "元": "CNY",
                   "人民币": "CNY"}

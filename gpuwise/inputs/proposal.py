@@ -244,6 +244,38 @@ class Proposal(Strict):
 
     @model_validator(mode="before")
     @classmethod
+    def _node_price(cls, data: Any) -> Any:
+        """A quote's price of a whole server an hour in the GPU's field (``hourly_usd: '$19.92/node/hr'`` for 8 GPUs
+        a node) was 'must be a number' (hostile round 55): the price over the GPUs a node (hardware.count over
+        hardware.nodes) offered."""
+        from .units import PER_NODE, amount_per_unit
+
+        acq, hw = (data.get("acquisition"), data.get("hardware")) if isinstance(data, dict) else (None, None)
+        text = acq.get("hourly_usd") if isinstance(acq, dict) else None
+        if not isinstance(text, str) or len(text) > 60 or not isinstance(hw, dict):
+            return data
+        count, nodes = hw.get("count"), hw.get("nodes", 1)
+        node = PER_NODE.fullmatch(text)
+        price = node.group("price").strip() if node is not None else ""
+        read = (float(price), None) if PLAIN.fullmatch(price) else amount_per_unit(price, "hourly_usd")
+        cons = data.get("constraints")
+        declared = (cons.get("currency") if isinstance(cons, dict) else None) or "USD"
+        if read is not None and read[1] not in (None, declared):  # '¥100/node/hr' in a USD file: as _price_currency
+            raise SaidAt(("acquisition", "hourly_usd"), N_("%(text)s is in %(cur)s but constraints.currency is "
+                                                           "%(declared)s: every amount in the file is in the one "
+                                                           "currency"), text=repr(text.strip()), cur=read[1],
+                         declared=declared)
+        if (read is None or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in (count, nodes))
+                or count % nodes or read[0] <= 0):
+            return data
+        per = count // nodes
+        raise SaidAt(("acquisition", "hourly_usd"), N_(
+            "%(given)s is a server's price, and hourly_usd is one GPU's: write %(meant)s (%(price)s / %(per)s GPUs a "
+            "server, hardware.count over hardware.nodes)"), given=repr(text.strip()), meant=f"{read[0] / per:.6g}",
+            price=f"{read[0]:.15g}", per=per)
+
+    @model_validator(mode="before")
+    @classmethod
     def _total_price(cls, data: Any) -> Any:
         """A quote's total written beside the GPUs (``acquisition.total_usd: 240000`` for 8) was an unknown key with
         hourly_usd or unit_price_usd offered as if it were one (hostile round 50): unit_price_usd is per GPU, and the

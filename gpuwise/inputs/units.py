@@ -77,9 +77,9 @@ _TOKENS = {"": 1.0, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e
 _TOKEN_RATE = {"tok/s": 1.0, "tokens/s": 1.0, "t/s": 1.0, "tps": 1.0, "k tok/s": 1e3, "k tokens/s": 1e3,
                "k": 1e3, "ktok/s": 1e3, "k t/s": 1e3}
 #: What an amount is a price of, by the field: its per-unit suffixes ('$2.50/h', '$0.15/kWh', '$500/day').
-_PER_UNIT = {"hourly_usd": r"(?:(?:/|per\s+|an?\s+)(?:gpu[\s/-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?"
-                           # '28元/小时', '28元每卡时' (hostile round 51)
-                           r"|\s*(?:/|每)\s*(?:卡\s*)?(?:小时|时|h)(?:\s*/\s*卡)?)",
+_PER_UNIT = {"hourly_usd": r"(?:(?:/|per\s+|an?\s+)(?:gpu[\s/·-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?"
+                           # '28元/小时', '28元每卡时' (hostile round 51); '17.5 元/卡/小时', '¥17.5/GPU·h' (round 55)
+                           r"|\s*(?:/|每)\s*(?:卡\s*/?\s*)?(?:小时|时|h)(?:\s*/\s*卡)?)",
              "electricity_usd_per_kwh": r"(?:/|per\s+|an?\s+)kwh",
              "value_of_a_day_usd": r"(?:/|per\s+|an?\s+)(?:d|day)",
              # a quote's price of one GPU ('$30,000.00/GPU', '30,000 per GPU', '$30,000 each', hostile round 52)
@@ -206,6 +206,20 @@ _FOR_GPUS = re.compile(r"(?P<price>.+?)\s*(?:\bfor\s+(?P<n>\d{1,4})\s*(?:x\s*)?(
 _FOR_GPUS_SAID = N_("%(given)s is a price for %(n)s GPUs, and %(field)s is one GPU's: write %(meant)s")
 
 
+#: A price of a whole server an hour ('$19.92/node/hr', '$19.92 per node-hour', '19.92/hr/node'): a quote's node or
+#: instance price in a GPU's field (hostile round 55).
+PER_NODE = re.compile(r"(?P<price>.+?)\s*(?:(?:/|per\s+|an?\s+)(?:node|server|instance|machine|box)[\s/-]*"
+                      r"(?:h|hr|hour)s?|(?:/|per\s+|an?\s+)(?:h|hr|hour)s?\s*/\s*(?:node|server|instance|machine|box))\s*",
+                      re.I)
+_PER_NODE_SAID = N_("%(given)s is a server's price, and %(field)s is one GPU's: write the server's price over its "
+                    "GPUs")
+_A_MONTH_SAID = N_("%(given)s is a price a month, and %(field)s is the price an hour: write %(meant)s (%(amount)s / "
+                   "%(hours)s hours) if it is billed by the month")
+HOURS_PER_MONTH = 730.0
+"""gpuwise/ledger.py's month, 8,760 / 12 hours (what a monthly bill covers), not imported: the inputs stand apart
+from the ledger (tests/test_hostile55.py holds the two equal)."""
+
+
 def _per_unit_amount(v: str, name: str) -> None:
     """A price a unit written with its currency and unit: refused offering the amount, in the file's currency as
     the field is (hostile round 45); a price for several GPUs ('$19.92/hr for 8 GPUs', an instance's) offering one
@@ -218,6 +232,14 @@ def _per_unit_amount(v: str, name: str) -> None:
     read = amount_per_unit(v, name)
     if read is not None:
         raise Meant(_AMOUNT, given=repr(v.strip()), field=name, meant=f"{read[0]:.15g}")
+    node = PER_NODE.fullmatch(v) if name == "hourly_usd" else None
+    price = node.group("price") if node is not None else ""
+    if node is not None and (PLAIN.fullmatch(price.strip()) or amount_per_unit(price, name)):
+        raise Meant(_PER_NODE_SAID, given=repr(v.strip()), field=name)
+    month = amount_per_unit(v, "a_month") if name == "hourly_usd" else None
+    if month is not None and month[1] in (None, "USD") and month[0] > 0:  # '$1,793/mo' (hostile round 55)
+        raise Meant(_A_MONTH_SAID, given=repr(v.strip()), field=name, meant=f"{month[0] / HOURS_PER_MONTH:.4g}",
+                    amount=f"{month[0]:.15g}", hours=f"{HOURS_PER_MONTH:g}")
     raise_other_currency(v)
 
 
