@@ -100,3 +100,13 @@ def test_the_inputs_month_is_the_ledgers():
     from gpuwise.inputs.units import HOURS_PER_MONTH
     from gpuwise.ledger import HOURS_PER_MONTH as LEDGER
     assert HOURS_PER_MONTH == LEDGER == 8760 / 12
+
+
+# ---------------------------------------------------------------- the pricing plan in the mode field
+@pytest.mark.parametrize("given, meant", [("on-demand", "rent"), ("On Demand", "rent"), ("reserved", "rent"),
+                                          ("spot", "rent"), ("租用", "rent"), ("购买", "buy")])
+def test_a_pricing_plan_or_a_chinese_word_in_the_mode_is_offered(tmp_path, given, meant):
+    _write(tmp_path, "p.yaml", {"title": "t", "workload": LORA8, "hardware": H100X8,
+                                "acquisition": {"mode": given, "provider": "lambda"}})
+    err = _one_line(cli("audit", "p.yaml", cwd=tmp_path))
+    assert f"acquisition.mode: '{given}' is not one of 'buy' or 'rent' (did you mean {meant}?)" in err, err

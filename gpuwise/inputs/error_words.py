@@ -90,7 +90,12 @@ _CHOICE_WORDS = {"serving": "inference", "serve": "inference", "sft": "finetune"
                  "true": "padding_free", "false": "none",
                  # llama.cpp's 8-bit cache type (--cache-type-k q8_0: 32 values and one FP16 scale, 8.5 bits a
                  # value, ggml-org/llama.cpp common/arg.cpp kv_cache_types) is kv_precision's one 8-bit choice
-                 "q8_0": "fp8", "f16": "fp16"}
+                 "q8_0": "fp8", "f16": "fp16",
+                 # a rental's pricing plan as a quote or a spreadsheet's column names it (on demand, reserved, spot:
+                 # acquisition.spot and acquisition.months say which), and the Chinese words for renting and buying
+                 # (hostile round 55)
+                 "on-demand": "rent", "on demand": "rent", "ondemand": "rent", "reserved": "rent", "spot": "rent",
+                 "租用": "rent", "租赁": "rent", "租": "rent", "购买": "buy", "采购": "buy", "买": "buy"}
 
 #: A GGUF file's quantization type, as llama.cpp's ``llama-quantize`` names them (Q4_K_M, Q8_0, IQ4_XS, Q5_K_S ...;
 #: ggml-org/llama.cpp tools/quantize/README.md): the ``gguf`` method (hostile round 54).
