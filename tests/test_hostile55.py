@@ -110,3 +110,16 @@ def test_a_pricing_plan_or_a_chinese_word_in_the_mode_is_offered(tmp_path, given
                                 "acquisition": {"mode": given, "provider": "lambda"}})
     err = _one_line(cli("audit", "p.yaml", cwd=tmp_path))
     assert f"acquisition.mode: '{given}' is not one of 'buy' or 'rent' (did you mean {meant}?)" in err, err
+
+
+# ---------------------------------------------------------------- a graphics card as a shop lists it
+@pytest.mark.parametrize("given, meant", [("GeForce RTX 4090 Founders Edition", "rtx-4090"),
+                                          ("NVIDIA GeForce RTX 4090 FE", "rtx-4090"),
+                                          ("MSI RTX 4090 SUPRIM X", "rtx-4090"),
+                                          ("EVGA RTX 3090 FTW3 Ultra", "rtx-3090")])
+def test_a_board_makers_words_leave_the_gpus_own_name_offered(tmp_path, given, meant):
+    """'Founders Edition' (NVIDIA's own board) was offered the RTX 4000 Ada; the board's words are left out for
+    the hint, and the name is still refused (a board is no catalog entry)."""
+    _write(tmp_path, "plan.yaml", PLAN.format(count=8).replace("gpu: RTX 4090", f"gpu: {given}"))
+    err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
+    assert f"owned[0].gpu: unknown gpu '{given}' (did you mean {meant}?)" in err, err
