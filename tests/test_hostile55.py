@@ -123,3 +123,57 @@ def test_a_board_makers_words_leave_the_gpus_own_name_offered(tmp_path, given, m
     _write(tmp_path, "plan.yaml", PLAN.format(count=8).replace("gpu: RTX 4090", f"gpu: {given}"))
     err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
     assert f"owned[0].gpu: unknown gpu '{given}' (did you mean {meant}?)" in err, err
+
+
+# ---------------------------------------------------------------- a plan's months as a spreadsheet shows them
+def _plan_month(year: int, month: int) -> int:
+    """The plan's month of a calendar month: month 1 is the current one (inputs/dates.this_month)."""
+    import datetime as dt
+    today = dt.date.today()
+    return (year * 12 + month) - (today.year * 12 + today.month) + 1
+
+
+def _at_month_refused(tmp_path, value: str) -> str:
+    plan = PLAN.format(count=8).replace("cadence: {per_month: 2}", f"cadence: {{at_month: '{value}'}}")
+    _write(tmp_path, "plan.yaml", plan)
+    return _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
+
+
+def test_excels_mmm_yy_month_is_offered(tmp_path):
+    import datetime as dt
+    year = dt.date.today().year + 1
+    err = _at_month_refused(tmp_path, f"Jan-{year % 100:02d}")
+    assert f"is at_month: {_plan_month(year, 1)}" in err, err
+    _write(tmp_path, "plan.yaml", PLAN.format(count=8).replace("bought: 2024-03", "bought: Mar-24"))
+    assert "owned[0].bought: 'Mar-24' is not written YYYY-MM: write 2024-03" in _one_line(
+        cli("plan", "plan.yaml", cwd=tmp_path))
+
+
+def test_a_half_year_is_its_six_months(tmp_path):
+    import datetime as dt
+    year = dt.date.today().year + 1
+    err = _at_month_refused(tmp_path, f"H2 {year}")
+    n = _plan_month(year, 7)
+    assert f"'H2 {year}', a half year, is months {n} to {n + 5} of the plan: at_month: {n} for its first" in err, err
+
+
+@pytest.mark.parametrize("given", ["FY27 Q1", "Q1 FY2027", "FY27"])
+def test_a_fiscal_period_is_said_to_be_undated(tmp_path, given):
+    err = _at_month_refused(tmp_path, given)
+    assert f"'{given}' is a fiscal period" in err and "must be a whole number" not in err, err
+
+
+@pytest.mark.parametrize("given, first, last", [("2024 Q1", "2024-01", "2024-03"), ("H2 2024", "2024-07", "2024-12"),
+                                                ("2024年上半年", "2024-01", "2024-06")])
+def test_a_purchase_in_a_quarter_or_half_says_its_months(tmp_path, given, first, last):
+    _write(tmp_path, "plan.yaml", PLAN.format(count=8).replace("bought: 2024-03", f"bought: '{given}'"))
+    err = _one_line(cli("plan", "plan.yaml", cwd=tmp_path))
+    assert f"owned[0].bought: '{given}' spans the months {first} to {last}: write the one month" in err, err
+
+
+def test_months_read_before_are_as_before():
+    """Guards: a quarter, a month's name and a day-first date keep their readings; 'Jan 27' (a space: January
+    27th as well) is not read as a month."""
+    from gpuwise.inputs.dates import iso_month
+    assert iso_month("March 2024") == "2024-03" and iso_month("03/2024") == "2024-03"
+    assert iso_month("Jan-27") == "2027-01" and iso_month("Jan 27") is None and iso_month("27-Jan") is None

@@ -33,6 +33,9 @@ _WORDS = re.compile(r"([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})"
 _YM = re.compile(rf"(\d{{4}}){_SEP}(\d{{1,2}})")
 _MY = re.compile(rf"(\d{{1,2}}){_SEP}(\d{{4}})")
 _MONTH_WORDS = re.compile(r"([A-Za-z]+)\.?,?\s+(\d{4})|(\d{4})\s+([A-Za-z]+)\.?")
+_MON_YY = re.compile(r"([A-Za-z]{3,9})\.?\s*[-']\s*(\d{2})")
+"""A month as a spreadsheet's mmm-yy format shows it ('Jan-27', 'Mar-24', "Jan '27"): the month of 2000 + yy (a
+day is written the other way round, '27-Jan'); hostile round 55."""
 
 
 def _date(year: str, month: str | int, day: str | int) -> dt.date | None:
@@ -109,6 +112,8 @@ def iso_month(value: Any) -> str | None:
     elif m := _MONTH_WORDS.fullmatch(t):
         name, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         found = (year, _month(name)) if _month(name) else None
+    elif (m := _MON_YY.fullmatch(t)) and _month(m.group(1)):
+        found = (2000 + int(m.group(2)), _month(m.group(1)))
     if found is None or _date(found[0], found[1], 1) is None:
         return None
     return f"{int(found[0]):04d}-{int(found[1]):02d}"
@@ -127,12 +132,34 @@ def month_text(v: Any) -> Any:
     if isinstance(v, bool) or not isinstance(v, str | int | float):
         return v
     shown = repr(v.strip()) if isinstance(v, str) else repr(v)
+    if isinstance(v, str):
+        _span_of_months(v.strip(), shown)
     meant = iso_month(v)
     if meant is not None:
         raise Said(N_("%(given)s is not written YYYY-MM: write %(meant)s"), given=shown, meant=meant)
     if isinstance(v, int | float):
         raise Said(N_("%(given)s is a number, not a year and month: write it YYYY-MM (e.g. 2024-03)"), given=shown)
     return v
+
+
+def _span_of_months(text: str, shown: str) -> None:
+    """A quarter or a half year with its year ('2024 Q1', 'H2 2024') where one month goes: its first and last months
+    said ('is not in the expected form', hostile round 55); a fiscal period said to be one gpuwise cannot date."""
+    if _FISCAL.fullmatch(text):
+        raise Said(N_("%(given)s is a fiscal period, and when a fiscal year starts differs from one company to "
+                      "the next: write the calendar month, YYYY-MM"), given=shown)
+    quarter, half = _QUARTER.fullmatch(text), _HALF.fullmatch(text)
+    got = quarter or half
+    year = got and (got.group("y1") or got.group("y2") or got.group("y3"))
+    if not year:
+        return
+    if quarter is not None:
+        han = quarter.group("hq") or ""
+        start, size = 3 * (int(quarter.group("q") or (han if han.isdigit() else "一二三四".index(han) + 1)) - 1) + 1, 3
+    else:
+        start, size = (1 if (half.group("h") or "") == "1" or half.group("hh") == "上" else 7), 6
+    raise Said(N_("%(given)s spans the months %(first)s to %(last)s: write the one month, YYYY-MM"), given=shown,
+               first=f"{int(year):04d}-{start:02d}", last=f"{int(year):04d}-{start + size - 1:02d}")
 
 
 def this_month() -> dt.date:
@@ -146,6 +173,11 @@ _HAN_MONTH = re.compile(r"(\d{1,2})\s*月(?:份)?")
 _QUARTER = re.compile(r"(?:(?P<y1>\d{4})\s*[-/ ]?\s*)?q(?P<q>[1-4])(?:\s*[-/ ]?\s*(?P<y2>\d{4}))?"
                       r"|(?:(?P<y3>\d{4})\s*年\s*)?第?(?P<hq>[1-4一二三四])\s*季度?", re.IGNORECASE)
 """A calendar quarter ('2027-Q2', 'Q3 2027', 'Q3', '2027年第二季度'), hostile round 52."""
+_HALF = re.compile(r"(?:(?P<y1>\d{4})\s*[-/ ]?\s*)?h(?P<h>[12])(?:\s*[-/ ]?\s*(?P<y2>\d{4}))?"
+                   r"|(?:(?P<y3>\d{4})\s*年\s*)?(?P<hh>[上下])半年", re.IGNORECASE)
+"""A half year ('H2 2027', '2027-H1', 'H2', '2027年下半年'), hostile round 55."""
+_FISCAL = re.compile(r"(?:q[1-4]\s*[-/ ]?\s*)?fy\s*'?\d{2,4}(?:\s*[-/ ]?\s*(?:q[1-4]|h[12]))?", re.IGNORECASE)
+"""A fiscal period ('FY27 Q1', 'Q1 FY2027', 'FY27'): no calendar month without the company's fiscal year."""
 _SAID_MONTH = {"now": 1, "this month": 1, "today": 1, "next month": 2, "本月": 1, "这个月": 1, "下个月": 2, "下月": 2}
 """A plan's month said in words, counted from month 1, this month (hostile round 52)."""
 
@@ -174,6 +206,12 @@ def plan_month_text(v: Any, field: str) -> Any:
                       "%(n)s"), field=field, given=shown, now=f"{first:%Y-%m}", n=said)
     if (quarter := _QUARTER.fullmatch(text)) is not None:
         _quarter(quarter, first, field, shown)
+    if (half := _HALF.fullmatch(text)) is not None:
+        _half(half, first, field, shown)
+    if _FISCAL.fullmatch(text):
+        raise Said(N_("%(given)s is a fiscal period, and when a fiscal year starts differs from one company to "
+                      "the next: write the calendar month as %(field)s counts it, from 1, this month (%(now)s)"),
+                   given=shown, field=field, now=f"{first:%Y-%m}")
     name = _month(text.rstrip(".")) if text else None
     if name is None and (han := _HAN_MONTH.fullmatch(text)) and 1 <= int(han.group(1)) <= 12:
         name = int(han.group(1))
@@ -207,3 +245,19 @@ def _quarter(got: re.Match, first: dt.date, field: str, shown: str) -> None:
     raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s, a quarter, is months "
                   "%(begin)s to %(end)s of the plan: %(field)s: %(begin)s for its first"), field=field, given=shown,
                now=f"{first:%Y-%m}", begin=begin, end=n + 2)
+
+
+def _half(got: re.Match, first: dt.date, field: str, shown: str) -> None:
+    """Refuse a half year given for a plan's month (hostile round 55), as :func:`_quarter` a quarter: its six months'
+    numbers in the plan said, its first offered; a half without a year is the next one (this one while it lasts)."""
+    start = 1 if (got.group("h") or "") == "1" or got.group("hh") == "上" else 7
+    year_text = got.group("y1") or got.group("y2") or got.group("y3")
+    year = (first.year if start + 5 >= first.month else first.year + 1) if year_text is None else int(year_text)
+    n = year * 12 + start - (first.year * 12 + first.month) + 1
+    if n + 5 < 1:
+        raise Said(N_("%(given)s is before the plan's first month: %(field)s counts the plan's months from 1, "
+                      "this month (%(now)s)"), given=shown, field=field, now=f"{first:%Y-%m}")
+    begin = max(n, 1)
+    raise Said(N_("%(field)s counts the plan's months from 1, this month (%(now)s): %(given)s, a half year, is "
+                  "months %(begin)s to %(end)s of the plan: %(field)s: %(begin)s for its first"), field=field,
+               given=shown, now=f"{first:%Y-%m}", begin=begin, end=n + 5)
