@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import yaml
 
-from .errors import N_, UserError
+from .errors import N_, Term, UserError
 from .lru import Lru
 
 try:  # the C loader is several times faster; fall back when libyaml is absent
@@ -442,6 +442,50 @@ def _other_text(text: str, mark: Any) -> tuple[str, str, int] | None:
     return None
 
 
+_WIDE_SPACE = re.compile(r"[ \t]*(?P<char>[\u00a0\u2007\u202f\u3000])")
+"""A line indented by a space YAML does not indent with: a no-break space (a web page's or a word processor's copy),
+a figure or narrow no-break space, an ideographic space (a Chinese input method's)."""
+_TAB_PAIR = re.compile(r"(?P<indent> *)(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)\t+(?P<value>[^\t:#]*[^\t:#\s])[ \t]*")
+"""A key and its value in two cells of a sheet pasted as text ('task<TAB>inference'), no colon between them."""
+_KEYED = re.compile(r"\s*(?:- )?[A-Za-z_][\w.-]*:(?:\s|$)")
+_BLOCK = re.compile(r"(?P<indent> *)(?:- )?[^#]*:\s*[|>][-+0-9]*\s*(?:#.*)?")
+"""A key whose value is a literal or folded block ('notes: |'): the lines below it, further in, are its text."""
+
+
+def _pasted_spacing(text: str, path: Path) -> None:
+    """Refuse a file pasted from a web page or a sheet (hostile round 55): YAML read a line indented by no-break
+    spaces as a key of the top level ('task: unknown key'), and 'task<TAB>inference' under a section as the
+    section's text ('must be a section of keys'); the line and what to write said instead. A tab-separated pair is
+    taken only inside a section (the line above it is a key's), and no line of a block's text (``notes: |``) is."""
+    if "\u00a0" not in text and "\t" not in text and "\u3000" not in text and "\u2007" not in text and (
+            "\u202f" not in text):
+        return
+    block: int | None = None
+    above = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None and (not line.strip() or indent > block):
+            continue  # a block's text, as written
+        block = None
+        if (wide := _WIDE_SPACE.match(line)) is not None:
+            char = wide.group("char")
+            name = N_("an ideographic space") if char == "\u3000" else N_("a no-break space")
+            raise UserError(N_("invalid YAML at line %(line)s: the line is indented by %(name)s (%(code)s), as a copy "
+                               "from a web page gives, and YAML indents with spaces only"), where=str(path),
+                            hint=N_("replace them by spaces"),
+                            values={"line": number, "code": f"U+{ord(char):04X}", "name": Term(name)})
+        pair = _TAB_PAIR.fullmatch(line)
+        if pair is not None and (_KEYED.match(above) or _TAB_PAIR.fullmatch(above)):
+            raise UserError(N_("invalid YAML at line %(line)s: a tab separates %(key)s from its value, as a sheet's "
+                               "two cells pasted give, and YAML separates them by a colon"), where=str(path),
+                            hint=N_("write %(pair)s"), values={"line": number, "key": repr(pair.group("key"))},
+                            hint_values={"pair": f"{pair.group('key')}: {pair.group('value').strip()}"})
+        if (opened := _BLOCK.fullmatch(line)) is not None:
+            block = len(opened.group("indent"))
+        if line.strip() and not line.lstrip().startswith("#"):
+            above = line
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
@@ -453,6 +497,7 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
         raise UserError(N_("contains NUL bytes (binary file?)"), where=str(path))
     if not text.strip():  # blank lines, a tab among them: no document, as a file of comments is (hostile round 47:
         return None  # 'a tab indents this line' of a file with nothing in it)
+    _pasted_spacing(text, path)
     try:
         _check_shape(text, caps)
         return yaml.load(text, Loader=_DataLoader)

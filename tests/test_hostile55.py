@@ -177,3 +177,37 @@ def test_months_read_before_are_as_before():
     from gpuwise.inputs.dates import iso_month
     assert iso_month("March 2024") == "2024-03" and iso_month("03/2024") == "2024-03"
     assert iso_month("Jan-27") == "2027-01" and iso_month("Jan 27") is None and iso_month("27-Jan") is None
+
+
+# ---------------------------------------------------------------- files pasted from a web page or a sheet
+def _estimate_text(tmp_path, text: str):
+    (tmp_path / "r.yaml").write_text(text, encoding="utf-8")
+    return cli("estimate", "r.yaml", "--gpu", "h100", "--format", "json", cwd=tmp_path)
+
+
+@pytest.mark.parametrize("space, name", [("\u00a0", "a no-break space (U+00A0)"),
+                                         ("\u3000", "an ideographic space (U+3000)")])
+def test_a_line_indented_by_a_wide_space_is_named(tmp_path, space, name):
+    """It was 'task: unknown key (valid keys: workload, ...)': YAML read the line as a key of the top level."""
+    pad = space * 2
+    err = _one_line(_estimate_text(tmp_path, f"workload:\n{pad}task: inference\n{pad}model: llama-3.1-8b\n"))
+    assert f"r.yaml: invalid YAML at line 2: the line is indented by {name}" in err and "valid keys" not in err, err
+
+
+def test_a_tab_between_a_key_and_its_value_offers_the_colon(tmp_path):
+    """It was 'workload: must be a section of keys (got ...)' with every valid key listed."""
+    err = _one_line(_estimate_text(tmp_path, "workload:\n  task\tinference\n  model\tllama-3.1-8b\n"))
+    assert "invalid YAML at line 2: a tab separates 'task' from its value" in err and "(write task: inference)" in err
+    err = _one_line(_estimate_text(tmp_path, "workload:\n  task: inference\n  model\tllama-3.1-8b\n"))
+    assert "line 3: a tab separates 'model'" in err and "(write model: llama-3.1-8b)" in err
+
+
+def test_a_blocks_text_and_a_value_keep_their_spaces_and_tabs(tmp_path):
+    """Guards: a tab after a colon, a no-break space inside a value and a block's text (``notes: |``) holding a
+    tab-separated pair and a no-break space are no pasted spacing."""
+    from pathlib import Path
+
+    from gpuwise.yamlio import _pasted_spacing
+    _pasted_spacing("a:\n  notes: |\n    task\tinference\n    \u00a0x\nb: 1\n", Path("x.yaml"))
+    ok = _estimate_text(tmp_path, "workload:\n  task:\tinference\n  model: llama-3.1-8b\u00a0\n")
+    assert ok.returncode == 0, ok.stderr
