@@ -36,13 +36,14 @@ from typing import Any
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
 from ..inputs.dates import iso_date
-from ..inputs.notation import CURRENCY_NAMES, Meant, number_text, other_currency
+from ..inputs.notation import CURRENCY_NAMES
 from ..inputs.schema import MAX_GPUS
-from ..inputs.units import amount_per_unit, raise_unit_written
 from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
+from .csv_cells import GPU_COUNT
+from .csv_cells import number as _number
 from .currencies import in_usd, other_currency_rows
 from .terms import TermPrice, row_term
 from .terms import attach as attach_terms
@@ -182,85 +183,6 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
 
 FILE_DATE = N_("the file's modification date")
 """Where the prices' date comes from without --as-of (the report translates it)."""
-
-
-#: The columns whose cells are written with a unit as an input file's field of the same unit is (inputs/units.py
-#: reads them): a price an hour, GPU memory and host RAM in GB, a count of GPUs (GPU_COUNT, added below).
-#: SkyPilot's MemoryGiB is in GiB, which no input field is, and is left out.
-_UNIT_FIELDS = {"price": "hourly_usd", "spot_price": "hourly_usd", "Price": "hourly_usd", "SpotPrice": "hourly_usd",
-                "gpu_memory": "gpu_memory_gb", "memory": "host_ram_gb", "host_ram_gb": "host_ram_gb"}
-
-
-def _written_with_unit(text: str, what: str, currency: str) -> str | None:
-    """The number a cell means where it is written with its unit ('$2.50/h': 2.5, '80GB': 80, '8x': 8), as the
-    number fields of an input file offer it (hostile round 46); None otherwise, or for a price in another currency
-    than the row's ('¥15/h' in a USD row)."""
-    name = _UNIT_FIELDS.get(what)
-    if name == "hourly_usd":
-        read = amount_per_unit(text, name)
-        return f"{read[0]:.15g}" if read is not None and read[1] in (None, currency) else None
-    if name is not None:
-        try:
-            raise_unit_written(text, name)
-        except Meant as said:
-            return str(said.values["meant"])
-    return None
-
-
-def _a_month(text: str, what: str, currency: str) -> dict[str, str] | None:
-    """A price cell written as a price a month ('$1800/month', '1800 per month'): the price an hour it is over
-    gpuwise's month (ledger.HOURS_PER_MONTH, 8,760 / 12 hours, what a monthly bill covers), for the refusal to offer
-    (hostile round 48: 'not a number', nothing offered); None for any other cell, or one in another currency."""
-    if _UNIT_FIELDS.get(what) != "hourly_usd" or not re.search(r"\d\s*(?:/|per\s|an?\s)\s*m", text, re.I):
-        return None
-    read = amount_per_unit(text, "a_month")
-    if read is None or read[1] not in (None, currency) or read[0] <= 0:
-        return None
-    return {"amount": f"{read[0]:.15g}", "hours": f"{HOURS_PER_MONTH:g}", "meant": f"{read[0] / HOURS_PER_MONTH:.4g}"}
-
-
-def _other_currency(text: str, what: str, currency: str) -> str | None:
-    """The currency a price cell is written in where it is not the row's ('¥15/h' in a USD row: CNY); else None."""
-    read = (amount_per_unit(text, "hourly_usd") or amount_per_unit(text, "a_month")  # '¥13000/mo' too
-            if _UNIT_FIELDS.get(what) == "hourly_usd" else None)
-    return read[1] if read is not None and read[1] not in (None, currency) else None
-
-
-def _number(text: str | None, what: str, currency: str | None = None) -> float:
-    """A cell's number, in plain decimal digits: Python's ``float()`` also took fullwidth ``１６``,
-    ``1_6`` and `` inf`` (:mod:`gpuwise.inputs.notation` says what such a cell would have meant); a cell written
-    with its unit is offered its number; a price in another currency than its row's (``currency``: the row's
-    currency column, None for a layout without one, whose prices are in USD) names both."""
-    column, currency = currency is not None, currency or "USD"
-    try:
-        value = number_text((text or "").strip())
-    except Said as said:
-        raise Said(N_("%(what)s: %(said)s"), what=what, said=said) from None
-    if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
-        value = math.inf
-    meant = _written_with_unit(text.strip(), what, currency) if value is None and text else None
-    other = _other_currency(text.strip(), what, currency) if value is None and text and meant is None else None
-    if other is not None:  # '¥15/h' in a row priced in USD: the row's currency and the one given, not 'not a number'
-        raise Said(N_("%(what)s %(text)r is in %(given)s, and this row's prices are in %(currency)s: write the price "
-                      "in %(currency)s, or give the row's currency as %(given)s") if column else
-                   N_("%(what)s %(text)r is in %(given)s, and this layout's prices are in %(currency)s: write the "
-                      "price in %(currency)s"), what=what, text=text.strip()[:30], given=other, currency=currency)
-    if meant is not None:
-        raise Said(N_("%(what)s %(text)r is not a number: write %(meant)s"), what=what, text=text.strip()[:30],
-                   meant=meant)
-    monthly = _a_month(text.strip(), what, currency) if value is None and text else None
-    if monthly is not None:
-        raise Said(N_("%(what)s %(text)r is a price a month, and %(what)s is the price an hour: write %(meant)s "
-                      "(%(amount)s / %(hours)s hours) if it is billed by the month"), what=what,
-                   text=text.strip()[:30], **monthly)
-    if value is None and text and (code := other_currency(text.strip())) is not None:  # '€2.50': EUR named
-        raise Said(N_("%(what)s %(text)r is in %(given)s, a currency gpuwise does not price in: write the price in "
-                      "%(choices)s"), what=what, text=text.strip()[:30], given=code, choices=either(["USD", "CNY"]))
-    if value is None:
-        raise Said(N_("%(what)s %(text)r is not a number"), what=what, text=(text or "")[:30])
-    if not math.isfinite(value):
-        raise Said(N_("%(what)s is not a finite number"), what=what)
-    return value
 
 
 _PACKED = {b"\x1f\x8b": "gzip", b"PK\x03\x04": "zip", b"\xfd7zXZ": "xz", b"BZh": "bzip2",
@@ -750,8 +672,6 @@ def _skypilot_memory(info: str) -> float | None:
     return float(m.group(1)) / 1024 if m else None
 
 
-GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
-_UNIT_FIELDS[GPU_COUNT] = "count"  # its cells written with a unit ('8x') as a count of GPUs is
 SPOT_PRICE = Term(N_("spot price"))  # the column named when a spot price above on-demand is left out
 
 
