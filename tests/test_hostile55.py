@@ -14,7 +14,7 @@ import pytest
 
 from .clirun import gpuwise as cli
 from .test_hostile52 import _one_line, _write  # test_hostile52's helpers, not written twice
-from .test_hostile53 import LORA8
+from .test_hostile53 import IMPORT, LORA8
 from .test_hostile54 import PLAN
 
 H100X8 = {"gpu": "H100 SXM", "count": 8, "nodes": 1}
@@ -211,3 +211,58 @@ def test_a_blocks_text_and_a_value_keep_their_spaces_and_tabs(tmp_path):
     _pasted_spacing("a:\n  notes: |\n    task\tinference\n    \u00a0x\nb: 1\n", Path("x.yaml"))
     ok = _estimate_text(tmp_path, "workload:\n  task:\tinference\n  model: llama-3.1-8b\u00a0\n")
     assert ok.returncode == 0, ok.stderr
+
+
+# ---------------------------------------------------------------- price CSVs saved from a quote
+def _import(tmp_path, text: str):
+    (tmp_path / "c.csv").write_text(text, encoding="utf-8")
+    return cli(*IMPORT, cwd=tmp_path)
+
+
+def test_a_gpus_price_on_a_row_of_eight_offers_the_rows_price(tmp_path):
+    """'$2.49/GPU/hr' on an 8-GPU row was offered 'write 2.49': the price column is the row's GPUs' together (the
+    per-GPU-hour figure is it over the count), so 2.49 would have been priced 0.31 a GPU-hour; 2.49 x 8 = 19.92."""
+    r = _import(tmp_path, "gpu,gpus,price\nH100 80GB SXM,8,$2.49/GPU/hr\n")
+    assert "price '$2.49/GPU/hr' is one GPU's, and price is the row's 8 GPUs' together an hour: write 19.92 " \
+           "(2.49 x 8)" in r.stdout + r.stderr and "write 2.49\n" not in r.stdout + r.stderr
+    r = _import(tmp_path, "gpu,gpus,price,currency\nH100 80GB SXM,8,¥17.5/卡时,CNY\n")
+    assert "write 140 (17.5 x 8)" in r.stdout + r.stderr  # 17.5 x 8
+
+
+def test_a_gpus_price_on_a_row_of_one_is_offered_its_number(tmp_path):
+    for cell in ("$2.49/GPU/hr", "2.49 / GPU / hr"):
+        r = _import(tmp_path, f"gpu,gpus,price\nH100 80GB SXM,1,{cell}\n")
+        assert f"price '{cell}' is not a number: write 2.49" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_a_gpu_count_as_a_quote_prints_it_is_offered(tmp_path):
+    r = _import(tmp_path, "gpu,gpus,price\nH100 80GB SXM,8 × H100,20\n")
+    assert "gpu count '8 × H100' is not a number: write 8" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_the_count_in_the_gpus_name_is_said_apart(tmp_path):
+    for name, gpu in (("8x H100 SXM", "H100 SXM"), ("H100 80GB x8", "H100 80GB")):
+        r = _import(tmp_path, f"gpu,gpus,price\n{name},,20\n")
+        said = r.stdout + r.stderr
+        assert f"the GPU count is empty, and the GPU '{name}' holds one: write gpus 8 and gpu {gpu}" in said, said
+
+
+@pytest.mark.parametrize("header, renamed", [
+    ("GPU Model,Qty,Price/hr (USD)", "'GPU Model' as gpu, 'Qty' as gpus, 'Price/hr (USD)' as price"),
+    ("GPU Type,# GPUs,$/hr", "'GPU Type' as gpu, '# GPUs' as gpus, '$/hr' as price"),
+    ("显卡,卡数,价格", "'显卡' as gpu, '卡数' as gpus, '价格' as price")])
+def test_a_sheets_own_header_words_are_offered_as_the_columns(tmp_path, header, renamed):
+    err = _one_line(_import(tmp_path, f"{header}\nH100 80GB SXM,8,20\n"))
+    assert "the header lacks gpu, gpus, price (read as the gpuwise layout)" in err and f"rename {renamed}" in err, err
+
+
+def test_a_title_above_the_header_names_the_headers_line(tmp_path):
+    text = "Acme GPU Cloud price list,,\nDecember 2026\n\ngpu,gpus,price\nH100 80GB SXM,8,20\n"
+    err = _one_line(_import(tmp_path, text))
+    assert "c.csv: the header is at line 4, below a title or notes (delete the line(s) above it)" in err, err
+
+
+def test_a_header_of_no_layout_and_no_sheet_words_is_as_before(tmp_path):
+    """Guard: a header naming nothing gpuwise reads keeps the layouts' list."""
+    err = _one_line(_import(tmp_path, "a,b,c\n1,2,3\n"))
+    assert "give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price" in err, err

@@ -77,7 +77,7 @@ _TOKENS = {"": 1.0, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e
 _TOKEN_RATE = {"tok/s": 1.0, "tokens/s": 1.0, "t/s": 1.0, "tps": 1.0, "k tok/s": 1e3, "k tokens/s": 1e3,
                "k": 1e3, "ktok/s": 1e3, "k t/s": 1e3}
 #: What an amount is a price of, by the field: its per-unit suffixes ('$2.50/h', '$0.15/kWh', '$500/day').
-_PER_UNIT = {"hourly_usd": r"(?:(?:/|per\s+|an?\s+)(?:gpu[\s/·-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?"
+_PER_UNIT = {"hourly_usd": r"(?:(?:/\s*|per\s+|an?\s+)(?:gpu[\s/·-]*)?(?:h|hr|hour)s?(?:\s*/\s*gpu)?"
                            # '28元/小时', '28元每卡时' (hostile round 51); '17.5 元/卡/小时', '¥17.5/GPU·h' (round 55)
                            r"|\s*(?:/|每)\s*(?:卡\s*/?\s*)?(?:小时|时|h)(?:\s*/\s*卡)?)",
              "electricity_usd_per_kwh": r"(?:/|per\s+|an?\s+)kwh",

@@ -42,7 +42,7 @@ from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
-from .csv_cells import GPU_COUNT
+from .csv_cells import GPU_COUNT, count_in_name, one_gpus_price, sheet_columns
 from .csv_cells import number as _number
 from .currencies import in_usd, other_currency_rows
 from .terms import TermPrice, row_term
@@ -267,6 +267,18 @@ _COLUMNS = ("AcceleratorCount", "AcceleratorName", "GpuInfo", "InstanceType", "M
 """Every column a layout reads (SkyPilot's in CamelCase, gpuhunt's and gpuwise's in lower case)."""
 
 
+def _header_below(text: str, p: Path) -> None:
+    """A sheet's title or notes above its header ('Acme GPU Cloud price list'): where a layout's header is on one of
+    the next lines, the lines to delete said, not 'not a price catalog' (hostile round 55)."""
+    rows = csv.reader(io.StringIO(text, newline=""))
+    with contextlib.suppress(csv.Error):
+        for _, row in zip(range(10), rows, strict=False):
+            cells = _header_case([_one_line(c) for c in row])
+            if rows.line_num > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values()):
+                raise UserError(N_("the header is at line %(line)s, below a title or notes"), where=str(p),
+                                hint=N_("delete the line(s) above it"), values={"line": rows.line_num})
+
+
 def _header_case(header: list[str]) -> list[str]:
     """``header`` with its cells in the capitals of the layout its columns name but for case: a sheet's 'GPU, GPUs,
     Price' was refused as lacking gpu, gpus and price, 'did you mean GPU for gpu?' (hostile round 53). Cells that
@@ -291,6 +303,8 @@ def _detect(header: list[str], path: Path) -> str:
     folded = {h.casefold() for h in header}  # 'GPU,GPUS,PRICE' is gpuwise's layout in capitals, not gpuhunt's
     best = max(FORMATS, key=lambda n: (sum(c.casefold() in folded for c in FORMATS[n]),
                                        sum(c in have for c in FORMATS[n])))
+    sheet = sheet_columns(header) if not any(c.casefold() in folded for n in FORMATS.values() for c in n) else None
+    best = "gpuwise" if sheet is not None else best  # 'GPU Model, Qty, Price/hr': gpuwise's, not gpuhunt's (round 55)
     missing = [c for c in FORMATS[best] if c not in have]
     spare = [h for h in header if h not in FORMATS[best]]  # a column the layout already reads is no misspelling
     close = [_close_column(m, spare) for m in missing]
@@ -302,6 +316,10 @@ def _detect(header: list[str], path: Path) -> str:
                                "each by %(hours)s hours (gpuwise's month) into a column %(price)s"), {
             "column": repr(monthly), "hours": f"{HOURS_PER_MONTH:g}",
             "price": repr(next(m for m in missing if m in _PRICES))}
+    elif sheet is not None:
+        hint = N_("a sheet's own words for gpuwise's columns: rename %(renamed)s (price: the row's GPUs' price "
+                  "together, an hour)")
+        hint_values = {"renamed": ", ".join(f"{cell!r} as {column}" for cell, column in sheet)}
     elif len(pairs) == 1:
         hint, hint_values = N_("did you mean %(name)s for %(missing)s?"), {"name": pairs[0][0], "missing": pairs[0][1]}
     elif pairs:  # several columns to rename: as many clauses
@@ -406,7 +424,11 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
                         where=str(p), values={"name": repr(twice[0])})
     _no_case_twins(header, p)
     header = _header_case(header)
-    fmt = _detect(header, p)
+    try:
+        fmt = _detect(header, p)
+    except UserError:
+        _header_below(text, p)  # a title above the header (hostile round 55)
+        raise
     report = ImportReport(str(p), fmt, prov, date, how, max_age_days=float(kb.policy_value("price_max_age_days")))
     source = str(Said(N_("%(format)s catalog CSV '%(file)s' imported with gpuwise prices import (as_of: --as-of)")
                       if how == "--as-of" else
@@ -559,6 +581,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                     raise Said(N_("currency %(currency)r is not USD or CNY: write %(named)s"), currency=written,
                                named=named)
                 raise Said(N_("currency %(currency)r is not USD or CNY"), currency=written)
+            one_gpus_price(row.get("price"), row.get("gpus"), currency)  # '$2.49/GPU/hr' on 8 (hostile round 55)
             count_text, price = row.get("gpus", ""), _number(row.get("price"), "price", currency)
             spot_price = _number(row["spot_price"], "spot_price", currency) if row.get("spot_price") else None
             region = row.get("region", "")
@@ -588,6 +611,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                 row_source = f"{row['source']} (via {row_source})"
         _no_formula(name, instance, region, row.get("source", ""))
         _within_overlay(prov, instance, region, row.get("source", ""))
+        if fmt == "gpuwise":
+            count_in_name(name, count_text)  # '8x H100 SXM' with no count (hostile round 55)
         if not name and (not count_text or _number(count_text, GPU_COUNT) == 0):
             report.no_gpu += 1
             return

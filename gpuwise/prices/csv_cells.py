@@ -10,6 +10,7 @@ import re
 
 from ..errors import N_, Said, Term, either
 from ..inputs.notation import Meant, number_text, other_currency
+from ..inputs.prose import raise_prose_number
 from ..inputs.units import amount_per_unit, raise_unit_written
 from ..ledger import HOURS_PER_MONTH
 
@@ -31,9 +32,30 @@ def _written_with_unit(text: str, what: str, currency: str) -> str | None:
     if name is not None:
         try:
             raise_unit_written(text, name)
+            if name == "count":  # '8 × H100', '2x8' (hostile round 55): as a file's GPU count is offered
+                raise_prose_number(text, name, {})
         except Meant as said:
-            return str(said.values["meant"])
+            return str(said.values.get("meant")) if said.values.get("meant") is not None else None
     return None
+
+
+_PER_GPU = re.compile(r"(?:/|per\s|an?\s|每)\s*(?:gpu|卡)|gpu[\s·-]*(?:h|hr|hour)s?\b|卡\s*时", re.I)
+"""A price cell that says it is one GPU's ('$2.49/GPU/hr', '2.49 per GPU-hour', '¥17.5/卡时')."""
+
+
+def one_gpus_price(text: str | None, count_text: str | None, currency: str) -> None:
+    """Refuse a price cell that says it is one GPU's on a row of several GPUs: the layout's price is the row's
+    GPUs' together (the per-GPU-hour figure is it over the count), and '$2.49/GPU/hr' on an 8-GPU row was offered
+    'write 2.49', an eighth of the price (hostile round 55); the row's price offered."""
+    text, count_text = (text or "").strip(), (count_text or "").strip()
+    if not _PER_GPU.search(text) or not re.fullmatch(r"\d{1,6}", count_text) or int(count_text) < 2:
+        return
+    read = amount_per_unit(text, "hourly_usd")
+    if read is None or read[1] not in (None, currency) or read[0] <= 0:
+        return
+    n = int(count_text)
+    raise Said(N_("price %(text)r is one GPU's, and price is the row's %(n)s GPUs' together an hour: write %(meant)s "
+                  "(%(price)s x %(n)s)"), text=text[:30], n=n, meant=f"{read[0] * n:.6g}", price=f"{read[0]:.15g}")
 
 
 def _a_month(text: str, what: str, currency: str) -> dict[str, str] | None:
@@ -94,3 +116,39 @@ def number(text: str | None, what: str, currency: str | None = None) -> float:
 
 GPU_COUNT = Term(N_("gpu count"))  # the column a row's GPU count is read from, as its reasons name it
 _UNIT_FIELDS[GPU_COUNT] = "count"  # its cells written with a unit ('8x') as a count of GPUs is
+
+
+_COUNTED_NAME = re.compile(r"\s*(?P<n>\d{1,4})\s*[x×*]\s*(?P<gpu>[A-Za-z].*?)\s*"
+                           r"|\s*(?P<gpu2>[A-Za-z].*?)\s*[x×*]\s*(?P<n2>\d{1,4})\s*")
+"""A GPU named with its count, as a quote's line prints it ('8x H100 SXM', '8 × H100', 'H100 80GB x8')."""
+
+
+def count_in_name(name: str, count_text: str | None) -> None:
+    """Refuse a row whose GPU count is empty and whose GPU's name holds one ('8x H100 SXM'): it was 'gpu count ''
+    is not a number' (hostile round 55); the count and the GPU said apart."""
+    if (count_text or "").strip() or len(name) > 100 or (m := _COUNTED_NAME.fullmatch(name)) is None:
+        return
+    n, gpu = (m.group("n"), m.group("gpu")) if m.group("n") else (m.group("n2"), m.group("gpu2"))
+    if int(n) >= 1:
+        raise Said(N_("the GPU count is empty, and the GPU %(name)r holds one: write gpus %(n)s and gpu %(gpu)s"),
+                   name=name, n=n, gpu=gpu)
+
+
+_SHEET_WORDS = (("gpus", re.compile(r"\bqty\b|quantity|\bcount\b|#|\bnum\b|number of|卡数|数量")),
+                ("price", re.compile(r"price|cost|\brate\b|\$|\busd\b|价")),
+                ("gpu", re.compile(r"gpu|model|type|accelerator|card|显卡|型号")))
+"""A sheet's own words for gpuwise's three columns ('GPU Model', 'Qty', 'Price/hr (USD)'), the first that fits."""
+
+
+def sheet_columns(header: list[str]) -> list[tuple[str, str]] | None:
+    """The cells of a header in a sheet's own words and the gpuwise column each is (hostile round 55: 'GPU Model,
+    Qty, Price/hr (USD)' was read as gpuhunt's layout lacking all four of its columns), where each of gpu, gpus and
+    price is named by exactly one cell; else None."""
+    found: dict[str, list[str]] = {}
+    for cell in header:
+        column = next((c for c, words in _SHEET_WORDS if words.search(cell.casefold())), None)
+        if column is not None:
+            found.setdefault(column, []).append(cell)
+    if any(len(found.get(c, ())) != 1 for c, _ in _SHEET_WORDS):
+        return None
+    return [(found[c][0], c) for c in ("gpu", "gpus", "price")]
