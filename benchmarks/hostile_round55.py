@@ -12,6 +12,35 @@ CSVs saved from a quote (a price a GPU-hour on an 8-GPU row, '8 × H100' in the 
 sheet's own header words, a title row above the header). Added to benchmarks/hostile_corpus.py's table by :func:`add`.
 
 The checks that name a plan's month compute it from today's date, as the plan does (month 1 is the current month).
+
+Run on main at ae05131a (before this branch's fixes, with the round's file added: affdb5f5): 59 cases, 24 clean; on
+this branch 59 of 59. Fixed (each with its test in tests/test_hostile55.py, which fails on ae05131a):
+
+* a GPU count as a quote prints it ('8 × H100', '8x H100 SXM', 'x8', '8卡', '8张', '8块', '16 (2 × 8)') was 'must be
+  a whole number': the count offered (a total not its product names both); '2 nodes' or '2 servers' as the count
+  names the field servers go in (nodes, an owned entry's servers); nodes '2台' offered 2 (inputs/units.py, prose.py);
+* hourly_usd '$19.92/node/hr' (a server's price) offered over hardware.count / nodes (2.49 for 8 a node); '2.49$'
+  (the sign after) 2.49; '17.5 元/卡/小时' and '¥17.5/GPU·h' named CNY in a USD file; '$1,793/mo' offered the hour's
+  2.456 over the ledger's 730-hour month (units.py, notation.py, proposal._node_price);
+* acquisition.mode 'on-demand', 'On Demand', 'reserved', 'spot', '租用' offered rent, '购买' buy (error_words);
+* 'GeForce RTX 4090 Founders Edition' was offered the RTX 4000 Ada: a board maker's words left out for the hint
+  (rtx-4090; names._BOARD);
+* at_month 'Jan-27' (Excel's mmm-yy) and 'H2 2027' (a half year) offered their numbers, 'FY27 Q1' said to be a
+  fiscal period gpuwise cannot date; bought 'Mar-24' offered 2024-03, '2024 Q1' its first and last months
+  (inputs/dates.py);
+* a line indented by no-break spaces was 'task: unknown key (valid keys ...)', 'task<TAB>inference' under a section
+  'must be a section of keys (got ...)' with every key listed: the line and what to write said (yamlio.py);
+* a price CSV's '$2.49/GPU/hr' on an 8-GPU row was offered 'write 2.49' (an eighth of the row's price, the price
+  column being the row's GPUs' together): the row's 19.92 offered; '2.49 / GPU / hr' and a count '8 × H100' offered
+  their numbers; '8x H100 SXM' with no count said apart; a sheet's header ('GPU Model, Qty, Price/hr (USD)', '显卡,
+  卡数, 价格') offered as gpu, gpus, price; a title above the header names the header's line (prices/csv_cells.py,
+  split from catalog_csv.py at its 820-line cap).
+
+Clean on main already (kept as neighbours): '$2.49/hr', '2,49 €', '¥17.5/卡时', count '8x', mode 'purchase', the
+AWQ / FP8 releases read at their precision with the reading said, an FP8 release beside precision bf16, a GGUF
+repository (read as its catalog model, the release said), an Ollama tag on a Hugging Face id, GPUs as vendors print
+them, '2027-01' and 'Jan 2027', a BOM with CRLF and tabs after colons, smart quotes, a duplicate key, a merge key over
+a top-level anchor, a price 'Contact sales', vendors' GPU names in a price CSV, --gpu '8 × H100'.
 """
 from __future__ import annotations
 
@@ -114,7 +143,7 @@ def add(case, ns: dict[str, Any]) -> None:
           {"workload": {**serve, "model": "Qwen/Qwen3-235B-A22B-FP8"}}, _assumed("fp8"))
     rcase("model55: 'Qwen3-235B-A22B-FP8' beside precision bf16: refused, fp8 named (as before)",
           {"workload": {**SERVE8, "model": "Qwen3-235B-A22B-FP8"}}, _refused_no("r.yaml", "workload.model", "fp8", "bf16"))
-    rcase("model55: 'Qwen2.5-72B-Instruct-GGUF' (a repository of several GGUF files): estimated, the precision it was priced at said with GGUF named",
+    rcase("model55: 'Qwen2.5-72B-Instruct-GGUF' (a repository of several GGUF files): estimated, the release's reading said (as before)",
           {"workload": {**serve, "model": "Qwen2.5-72B-Instruct-GGUF"}}, _assumed("GGUF"))
     rcase("model55: 'meta-llama/Llama-3.1-8B-Instruct:latest' (an Ollama tag on a Hugging Face id): refused, llama-3.1-8b offered (as before)",
           {"workload": {**serve, "model": "meta-llama/Llama-3.1-8B-Instruct:latest"}}, _refused_no("r.yaml", "workload.model", "llama-3.1-8b"))
