@@ -1,9 +1,19 @@
 """Hostile round 55's fixed failures (benchmarks/hostile_round55.py: what a team lead pastes from a spreadsheet or a
-vendor's quote), each failing before its fix:
+vendor's quote), each failing before its fix (53 of the 55 on ae05131a; the two guards pass there too):
 
 * a GPU count as a quote prints it ('8 × H100', 'x8', '8卡', '16 (2 × 8)') was 'must be a whole number': the count
   offered; a total that is not its product ('16 (2 × 4)') names both; servers given as the count ('2 nodes') name
-  the field they go in (nodes, an owned entry's servers); nodes as '2台' offered 2.
+  the field they go in (nodes, an owned entry's servers); nodes as '2台' offered 2;
+* a server's price an hour ('$19.92/node/hr') offered over the GPUs a node, the sign after the number ('2.49$'), a
+  Chinese price list's card-hour ('17.5 元/卡/小时') named CNY, a month's price ('$1,793/mo') offered an hour;
+* a pricing plan or a Chinese word in acquisition.mode ('on-demand', 'spot', '租用', '购买') offered rent or buy;
+* a graphics card as a shop lists it ('GeForce RTX 4090 Founders Edition') offered its GPU, not the RTX 4000 Ada;
+* Excel's mmm-yy month ('Jan-27', 'Mar-24'), a half year ('H2 2027'), a fiscal period ('FY27 Q1') and a purchase
+  in a quarter ('2024 Q1') said as such;
+* a line indented by no-break spaces and a key and its value separated by a tab said at their line;
+* a price CSV's GPU-hour price on a row of 8 offered the row's price (it was offered as if it were the row's), a
+  count '8 × H100' its number, the count in the GPU's name said apart, a sheet's own header words and a title row
+  above the header said.
 
 The guards beside them (passing before too) say what must not change.
 """
