@@ -314,7 +314,9 @@ def add(case, ns: dict[str, Any]) -> None:
         ("csv12: UTF-8 mark then sep=,", "\ufeffsep=,\ngpu,gpus,price\nH100 80GB SXM,8,20\n", wrote),
         ("csv12: unterminated quote", 'gpu,gpus,price\n"H100 80GB SXM,8,20\n', rows_refused),
         ("csv12: gpu and GPU", "gpu,GPU,gpus,price\nH100 80GB SXM,x,8,20\n", _refused("p.csv", "'gpu'", "'GPU'")),
-        ("csv12: GPU alone", "GPU,gpus,price\nH100 80GB SXM,8,20\n", _refused("p.csv", "did you mean 'GPU'")),
+        # read as gpuwise's layout in capitals since hostile round 53 (catalog_csv._header_case); it had expected
+        # 'did you mean GPU' and failed on main from then (hostile55 mended the check)
+        ("csv12: GPU alone", "GPU,gpus,price\nH100 80GB SXM,8,20\n", wrote),
         ("csv12: Price and price", "gpu,gpus,price,Price\nH100 80GB SXM,8,20,1\n", _refused("p.csv", "'Price'")),
         ("csv12: UTF-32 with mark", codecs.BOM_UTF32_LE + CSV.encode("utf-32-le"), wrote),
         ("csv12: only a byte-order mark", "\ufeff", _refused("p.csv", "empty")),
