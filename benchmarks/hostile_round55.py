@@ -13,12 +13,13 @@ sheet's own header words, a title row above the header). Added to benchmarks/hos
 
 The checks that name a plan's month compute it from today's date, as the plan does (month 1 is the current month).
 
-Run on main at ae05131a (before this branch's fixes, with the round's file added: affdb5f5): 59 cases, 24 clean; on
-this branch 59 of 59. Fixed (each with its test in tests/test_hostile55.py, 53 of whose 55 tests fail on ae05131a):
+Run on main at ae05131a (before this branch's fixes, with the round's file added: affdb5f5): 59 cases, 24 clean
+(60 with '16 (2 nodes)', added after the others were fixed, which fails there too: 24 of 60); on this branch 60 of 60. Fixed (each with its test in tests/test_hostile55.py, 56 of whose 58 tests fail on ae05131a):
 
 * a GPU count as a quote prints it ('8 × H100', '8x H100 SXM', 'x8', '8卡', '8张', '8块', '16 (2 × 8)') was 'must be
   a whole number': the count offered (a total not its product names both); '2 nodes' or '2 servers' as the count
-  names the field servers go in (nodes, an owned entry's servers); nodes '2台' offered 2 (inputs/units.py, prose.py);
+  names the field servers go in (nodes, an owned entry's servers), '16 (2 nodes)' offers 16 and the servers apart;
+  nodes '2台' offered 2 (inputs/units.py, prose.py);
 * hourly_usd '$19.92/node/hr' (a server's price) offered over hardware.count / nodes (2.49 for 8 a node); '2.49$'
   (the sign after) 2.49; '17.5 元/卡/小时' and '¥17.5/GPU·h' named CNY in a USD file; '$1,793/mo' offered the hour's
   2.456 over the ledger's 730-hour month (units.py, notation.py, proposal._node_price);
@@ -120,6 +121,8 @@ def add(case, ns: dict[str, Any]) -> None:
               _refused_no("p.yaml", "hardware.count", f"write {meant}", absent=("must be a whole number",)))
     acase("count55: hardware.count '2 nodes' (the servers in the GPUs' field): refused, nodes named as where they go", _hw(count="2 nodes"),
           _refused_no("p.yaml", "hardware.count", "put 2 in nodes", absent=("must be a whole number",)))
+    acase("count55: hardware.count '16 (2 nodes)' (the GPUs and their servers in one cell): refused, 16 offered, the servers said to go apart", _hw(count="16 (2 nodes)", nodes=2),
+          _refused_no("p.yaml", "hardware.count", "write 16", "put 2 in the field for servers", absent=("must be a whole number",)))
     acase("count55: hardware.count '8x': refused, 8 offered (as before)", _hw(count="8x"), _refused_no("p.yaml", "hardware.count", "write 8"))
     acase("count55: hardware.nodes '2台' (machines counted in Chinese): refused, 2 offered", _hw(count=16, nodes="2台"),
           _refused_no("p.yaml", "hardware.nodes", "write 2", absent=("must be a whole number",)))

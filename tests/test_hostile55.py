@@ -1,5 +1,5 @@
 """Hostile round 55's fixed failures (benchmarks/hostile_round55.py: what a team lead pastes from a spreadsheet or a
-vendor's quote), each failing before its fix (53 of the 55 on ae05131a; the two guards pass there too):
+vendor's quote), each failing before its fix (56 of the 58 on ae05131a; the two guards pass there too):
 
 * a GPU count as a quote prints it ('8 × H100', 'x8', '8卡', '16 (2 × 8)') was 'must be a whole number': the count
   offered; a total that is not its product ('16 (2 × 4)') names both; servers given as the count ('2 nodes') name
@@ -276,3 +276,11 @@ def test_a_header_of_no_layout_and_no_sheet_words_is_as_before(tmp_path):
     """Guard: a header naming nothing gpuwise reads keeps the layouts' list."""
     err = _one_line(_import(tmp_path, "a,b,c\n1,2,3\n"))
     assert "give a gpuhunt or SkyPilot catalog CSV, or gpuwise's own columns gpu, gpus, price" in err, err
+
+
+@pytest.mark.parametrize("given, gpus, servers", [("16 (2 nodes)", "16", "2"), ("16 GPUs (on 2 servers)", "16", "2"),
+                                                  ("8 (1 node)", "8", "1")])
+def test_gpus_and_their_servers_in_one_cell_are_said_apart(tmp_path, given, gpus, servers):
+    err = _one_line(_audit(tmp_path, {"count": given, "nodes": int(servers)}))
+    assert f"hardware.count: '{given}': count is the number of GPUs alone: write {gpus}, and put {servers} in the " \
+           "field for servers" in err, err

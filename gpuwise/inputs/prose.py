@@ -123,6 +123,10 @@ def raise_prose_number(v: Any, name: str, bounds: dict[str, float], today: dt.da
 _TIMES_FIRST = re.compile(r"\s*[x×*]\s*(?P<n>\d{1,6})\s*", re.I)
 _COUNT_NAMED = re.compile(r"\s*(?P<n>\d{1,6})\s*[x×*]\s*(?P<gpu>[a-z][\w .-]*?)\s*", re.I)
 _TOTAL_OF = re.compile(r"\s*(?P<n>\d{1,6})\s*\(\s*(?P<a>\d{1,4})\s*[x×*]\s*(?P<b>\d{1,4})\s*\)\s*", re.I)
+_ON_SERVERS = re.compile(r"\s*(?P<n>\d{1,6})\s*(?:x|gpus?|cards?)?\s*\(\s*(?:on\s+|in\s+)?(?P<s>\d{1,4})\s*"
+                         r"(?:nodes?|servers?|machines?|boxes|台)\s*\)\s*", re.I)
+_ON_SERVERS_SAID = N_("%(given)s: %(field)s is the number of GPUs alone: write %(meant)s, and put %(servers)s in the "
+                      "field for servers (nodes; servers for owned GPUs)")
 _COUNT_NAMED_SAID = N_("%(given)s: %(field)s is the number of GPUs alone (the GPU goes in its own field): write "
                        "%(meant)s")
 _TOTAL_DISAGREES = N_("%(given)s: %(n)s is not %(a)s x %(b)s (%(product)s): %(field)s is the number of GPUs in all, "
@@ -137,6 +141,10 @@ def _quoted_count(v: str, name: str, bounds: dict[str, float]) -> None:
         n = float(m.group("n"))
         raise _offer(_COUNT_NAMED_SAID if "gpu" in m.groupdict() else _SAID["gpus"], n, bounds, given=repr(v),
                      field=name, meant=m.group("n"))
+    m = _ON_SERVERS.fullmatch(v)
+    if m is not None:  # '8 (2 nodes)': the GPUs and their servers in one cell
+        raise _offer(_ON_SERVERS_SAID, float(m.group("n")), bounds, given=repr(v), field=name, meant=m.group("n"),
+                     servers=m.group("s"))
     m = _TOTAL_OF.fullmatch(v)
     if m is None:
         return
