@@ -419,6 +419,18 @@ def _note_fp4_asm(w: Workload, kb: Knowledge, cons: Constraints, assumptions: li
                                 {"framework": fw.name, "share": own.peak_share}))  # type: ignore[union-attr]
 
 
+def _note_admission(w: Workload, assumptions: list) -> None:
+    """A stated prefill-admission cadence (AMD's MLPerf vLLM build) adds steps to every new prompt's first token
+    that upstream vLLM never waits, so it is said with what it adds (estimators/serving/rate.py ``cadence``)."""
+    steps = getattr(w, "prefill_admission_steps", 0) or 0
+    if not steps:
+        return
+    floor = getattr(w, "prefill_admission_floor", 0) or 0
+    vals = {"steps": steps, "cycle": steps + 1, "half": steps / 2, "floor": floor}
+    assumptions.append(note("workload.prefill_admission_steps", steps,
+                            "assume.prefill_admission.floor" if floor else "assume.prefill_admission", vals))
+
+
 def _note_checkpoint(w: Workload, kb: Knowledge, model_id: str | None, assumptions: list) -> None:
     """A 4-bit job on a model whose publisher's checkpoint keeps parts in 16 bit or FP8 (``fp4_checkpoints``,
     ``int4_checkpoints``): the weights are priced as that checkpoint stores them wherever it is served in its own
@@ -661,6 +673,7 @@ def resolve(req: Requirements, kb: Knowledge, where: str = "requirements") -> Jo
         _note_checkpoint(w, kb, model_id, assumptions)
         _note_aiter(w, kb, req.constraints, model_id, assumptions)
         _note_fp4_asm(w, kb, req.constraints, assumptions)
+        _note_admission(w, assumptions)
         _note_speculative(w, kb, catalog, assumptions)
         if w.lengths_message is not None:
             # the row is prompt_tokens' (output_tokens has its own): its value was both, shown '4,096, 4,096'

@@ -6,6 +6,7 @@ from typing import Any
 
 SERVING_ONLY = ("quantization", "disaggregated", "requests_per_s", "p95_ttft_s", "p95_tpot_s", "prefill_cuda_graphs",
                 "batch_wait_steps", "batch_wait_token_fraction", "api_servers", "eplb", "scheduler_recv_interval",
+                "prefill_admission_steps", "prefill_admission_floor",
                 "kv_cache_tokens", "max_batch_size", "rocm_aiter", "rocm_fp4_asm_gemm", "weight_only_gemm",
                 "kv_precision", "prefix_cache_hit_rate", "prefill_chunk_tokens", "prefix_cache", "memory_fraction",
                 "recurrent_state_dtype", "attention_backend", "runtime_backend")

@@ -202,6 +202,14 @@ class Workload(Strict):
         default=1, ge=1, le=10_000, description="inference: decode steps the scheduler runs between its polls for new "
         "requests (SGLang --scheduler-recv-interval, times --num-continuous-decode-steps; 1: every step, the default "
         "of both), so a prompt that arrives while others decode waits for the next poll")
+    prefill_admission_steps: int = Field(
+        default=0, ge=0, le=10_000, description="inference, vLLM: decode-only scheduler steps between two steps that "
+        "admit new prompts (VLLM_SUBSEQUENT_DECODE_STEPS of AMD's MLPerf vLLM build: new prompts enter one schedule "
+        "in this many plus one; 0: every step, upstream vLLM's behaviour and the default)")
+    prefill_admission_floor: int = Field(
+        default=0, ge=0, le=1_000_000, description="inference, vLLM: running requests from which the prefill "
+        "admission cadence holds (VLLM_MIN_REQUEST_DECODE_STEP of AMD's MLPerf vLLM build); with fewer running, "
+        "every step admits; 0: always")
     kv_cache_tokens: int | None = Field(
         default=None, ge=1, le=1_000_000_000, description="inference: tokens the KV-cache pool of one model copy "
         "holds, as the engine logs it at start-up (vLLM's '# GPU blocks' x block size, 'GPU KV cache size'; SGLang's "
@@ -441,6 +449,25 @@ class Workload(Strict):
                                                           "%(framework)s takes new requests at every step: set "
                                                           "framework sglang, or leave scheduler_recv_interval out"),
                          interval=self.scheduler_recv_interval, framework=self.framework)
+        return self
+
+    @model_validator(mode="after")
+    def _admission_on_vllm(self) -> "Workload":
+        """The prefill-admission cadence is a patch to vLLM's V1 scheduler in AMD's MLPerf build (its
+        VLLM_SUBSEQUENT_DECODE_STEPS / VLLM_MIN_REQUEST_DECODE_STEP); another engine has no such knob, and a floor
+        without the cadence gates nothing."""
+        if self.prefill_admission_steps and self.framework != "vllm":
+            raise SaidAt(("prefill_admission_steps",), N_("%(steps)s is the prefill-admission cadence of AMD's vLLM "
+                                                          "build (VLLM_SUBSEQUENT_DECODE_STEPS); %(framework)s admits "
+                                                          "new prompts at every step: set framework vllm, or leave "
+                                                          "prefill_admission_steps out"),
+                         steps=self.prefill_admission_steps, framework=self.framework)
+        if self.prefill_admission_floor and not self.prefill_admission_steps:
+            raise SaidAt(("prefill_admission_floor",), N_("%(floor)s running requests gate the prefill-admission "
+                                                          "cadence, and no cadence is set: give "
+                                                          "prefill_admission_steps (VLLM_SUBSEQUENT_DECODE_STEPS), or "
+                                                          "leave prefill_admission_floor out"),
+                         floor=self.prefill_admission_floor)
         return self
 
     @model_validator(mode="after")

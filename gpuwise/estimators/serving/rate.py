@@ -31,6 +31,9 @@ A queueing approximation built on the closed-loop step model (:mod:`.load`), sta
   ``scheduled_ahead``: vLLM's async scheduling, SGLang's and TensorRT-LLM's overlap schedulers), it takes in new
   requests only as a step ends, when the step after it is already scheduled without them: a prompt that finds the
   engine busy waits that whole step too (:func:`ahead`).
+* **The prefill-admission cadence** (``workload.prefill_admission_steps``, AMD's MLPerf vLLM build): new prompts
+  enter one schedule in S + 1 while the floor of running requests holds, so a prompt waits S / 2 decode steps more
+  on average (:func:`cadence`).
 * **The prompts taken in with it.** The step that carries a new prompt carries the others that arrived over the
   step before it (the engine takes in every waiting request between steps and answers the first tokens when the
   whole step has run): a Poisson count of them, as many as the step's budget holds (:func:`taken_with`).
@@ -79,6 +82,9 @@ Z95 = 1.645  # standard normal 95th percentile (the disaggregated decode copies'
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
 PHI_POINTS = 48  # open-loop points timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
 TAIL_NATS = 30.0  # the chain is followed until its weight falls e^-30 below its peak (nothing beyond counts)
+CADENCE_SOURCE = ("gbeezybez/inference_results_v6.0 at ab33b2144a9f822f69d24f78569f993d195ee7e5, "
+                  "closed/AMD/setup/llama2-70b-99/patches/llama2-70b_vllm_gfx950.patch, "
+                  "vllm/v1/core/sched/scheduler.py")
 
 
 @frozen
@@ -192,6 +198,49 @@ def ahead(busy: float, step: float) -> tuple[float, float]:
     return busy * step, (step if busy > TAIL else 0.0)
 
 
+def cadence(steps: int, floor: int, b: float, step: float) -> tuple[float, float]:
+    """(mean, p95) wait of an arrival for the next step that admits new prompts, where the scheduler admits them one
+    schedule in ``steps + 1`` while at least ``floor`` requests run (AMD's MLPerf v6.0 vLLM build,
+    VLLM_SUBSEQUENT_DECODE_STEPS / VLLM_MIN_REQUEST_DECODE_STEP: :data:`CADENCE_SOURCE`). Its scheduler breaks out of
+    the WAITING loop while its step counter is not 0 and ``len(running) >= floor``, and after every schedule resets the
+    counter at ``steps``, else adds one: a cycle of ``steps + 1`` schedules whose first admits. A prompt taken in at a
+    random schedule of the cycle (Poisson arrivals, each step taken as long as the others) waits ``k`` more steps, ``k``
+    uniform on 0..``steps`` (``steps + 1 - j`` at the cycle's ``j``-th schedule, none at its first): ``steps / 2`` on
+    average, decode steps of ``step`` seconds (those steps admit no prompt). The cadence holds with chance ``gate``:
+    that of at least ``max(floor, 1)`` running, the batch Poisson of mean ``b`` (:func:`poisson_tail`; ``1 - e^-b`` with
+    no floor: an idle engine schedules nothing, and its empty schedules take no time). The p95 is the count's, its
+    chance spread evenly over the unit below each count as :func:`poisson_p95` does (continuous for a bisection):
+    ``(steps + 1)(1 - 0.05 / gate) - 1`` steps, none while ``gate`` <= 5%."""
+    if steps <= 0 or step <= 0:
+        return 0.0, 0.0
+    gate = poisson_tail(b, max(floor, 1))
+    p95 = max((steps + 1) * (1.0 - TAIL / gate) - 1.0, 0.0) if gate > TAIL else 0.0
+    return gate * steps / 2 * step, p95 * step
+
+
+def poisson_tail(mean: float, k: int) -> float:
+    """Chance that a Poisson count of mean ``mean`` is at least ``k``: ``1 - e^-mean`` at ``k = 1``, else summed from
+    the side with less mass, within 12 standard deviations of the mean (beyond them, under e^-70, taken as none)."""
+    if k <= 0:
+        return 1.0
+    if mean <= 0:
+        return 0.0
+    if k == 1:
+        return -math.expm1(-mean)
+    spread = 12.0 * math.sqrt(mean) + 10.0
+    if k > mean + spread:
+        return 0.0
+    if k < mean - spread:
+        return 1.0
+
+    def pmf(i: int) -> float:
+        return math.exp(-mean + i * math.log(mean) - math.lgamma(i + 1))
+
+    if k > mean:  # the upper tail: k, k + 1, ... while it still weighs
+        return math.fsum(pmf(i) for i in range(k, int(mean + spread) + 1))
+    return 1.0 - math.fsum(pmf(i) for i in range(max(0, int(mean - spread)), k))
+
+
 def taken_with(job: Any, eng: Engine, p: Point, lam: float, b: float) -> tuple[float, float]:
     """(mean, p95) time the step that carries an arrival's prompt spends on the other prompts taken in with it, where
     prompt chunks ride on the decode steps. The engine takes in every request that arrived over the step in flight once
@@ -291,6 +340,12 @@ def colocated(job: Any, eng: Engine, rep: Replica, b: float) -> RatePoint:
         res_mean, res95 = res_mean + more_mean, res95 + more95
     if eng.fw.continuous_batching and eng.fw.mixed_prefill:  # the prompts its step takes in with it
         more_mean, more95 = taken_with(job, eng, p, lam, b)
+        res_mean, res95 = res_mean + more_mean, res95 + more95
+    steps = int(getattr(job.w, "prefill_admission_steps", 0) or 0)
+    if steps:  # and the steps until the cadence's next admission (a decode step: its seconds a token x tokens a step)
+        per_step = eng.spec.tokens_per_step if eng.spec is not None else 1.0
+        floor = int(getattr(job.w, "prefill_admission_floor", 0) or 0)
+        more_mean, more95 = cadence(steps, floor, b, p.decode_step * per_step)
         res_mean, res95 = res_mean + more_mean, res95 + more95
     tpot95 = tpot_p95(job, eng, rep, p, lam, output, c)
     stable = b < c and a_pre < m
