@@ -80,11 +80,13 @@ LOGS = {
     "RT94": ("GigaComputing/results/8xMI355X_2xEPYC-9575F",
              "llama2-70b-99", "llama-2-70b", "fp4", "mi355x", 8, 222, 351.0, 346.98, 98157.19,
              (625.2, 646.2, 910.8, 1044.3), (146.8, 155.2, 161.5, 163.5),
-             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"),
+             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"
+             ";prefill_admission_steps=2;prefill_admission_floor=1216"),  # its server yaml (amdcadence66)
     "RT95": ("ORACLE/results/8xMI355X_2xEPYC_9575F",
              "llama2-70b-99", "llama-2-70b", "fp4", "mi355x", 8, 222, 351.8, 347.04, 98239.11,
              (626.1, 646.5, 912.5, 1045.3), (146.2, 155.0, 161.4, 163.5),
-             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"),
+             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"
+             ";prefill_admission_steps=2;prefill_admission_floor=1216"),  # its server yaml (amdcadence66)
 }
 # the scenario's p99 constraints (TTFT ms, TPOT ms) by benchmark, MLPerf Inference v6.0 rules
 CAPS = {"llama2-70b": (2000, 200), "llama3.1-8b": (2000, 100), "mixtral-8x7b": (2000, 200)}

@@ -96,15 +96,18 @@ LOGS = {
     "RT58": ("Dell/results/8xMI355X_2xEPYC_9655",
              "llama2-70b-99", "llama-2-70b", "fp4", "mi355x", 8, 1, 222, 345.8, 341.8, 96734.37,
              (629.5, 649.5, 917.7, 1058.5), (147.1, 156.1, 161.7, 164.0),
-             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"),
+             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"
+             ";prefill_admission_steps=2;prefill_admission_floor=1216"),  # its server yaml (amdcadence66)
     "RT59": ("HPE/results/HPE_ProLiant_XD685_MI355X_288GBx8",
              "llama2-70b-99", "llama-2-70b", "fp4", "mi355x", 8, 1, 222, 341.8, 337.56, 95544.29,
              (571.6, 590.1, 833.5, 969.2), (133.7, 141.0, 145.8, 147.8),
-             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"),
+             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"
+             ";prefill_admission_steps=2;prefill_admission_floor=1216"),  # its server yaml (amdcadence66)
     "RT60": ("Cisco/results/Cisco_UCS_8xMI350x",
              "llama2-70b-99", "llama-2-70b", "fp4", "mi350x", 8, 1, 222, 281.68, 272.51, 76617.44,
              (443.8, 408.9, 743.4, 859.2), (115.6, 124.1, 136.2, 138.6),
-             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"),
+             "max_batch_size=3096;rocm_aiter=true;api_servers=0;rocm_fp4_asm_gemm=true"
+             ";prefill_admission_steps=2;prefill_admission_floor=1216"),  # its server yaml (amdcadence66)
 }
 # the scenario's p99 constraints (TTFT ms, TPOT ms) by benchmark, MLPerf Inference v6.0 rules
 CAPS = {"llama2-70b": (2000, 200), "llama3.1-8b": (2000, 100), "deepseek-r1": (2000, 80), "mixtral-8x7b": (2000, 200),
