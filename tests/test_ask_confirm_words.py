@@ -34,9 +34,9 @@ def final_draw(keys: str, tmp_path: Path, lang: str) -> str:
 
 
 ENTER, DOWN = "\r", "\x1b[B"
-# fine-tune, full, default model, tokens, deadline, budget, either, hosting: Enter each; then "n"
-# to the advanced settings, then save and quit
-KEYS = ENTER * 8 + "n" + DOWN * 2 + ENTER
+# fine-tune, full, default model, tokens, deadline, budget, either, hosting: Enter each; then "n" and
+# Enter to the advanced settings, then save and quit
+KEYS = ENTER * 8 + "n" + ENTER + DOWN * 2 + ENTER
 
 
 def test_the_zh_no_is_chinese(tmp_path: Path) -> None:

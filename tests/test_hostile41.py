@@ -192,8 +192,8 @@ def test_a_plan_question_refuses_a_size_in_other_digits(tmp_path, capsys):
     qn = load_questions()
     tasks = [c.value for c in qn.by_key("workload.task").choices]
     plan = "\x1b[B" * (tasks.index("plan") - tasks.index(qn.by_key("workload.task").default)) + "\r"
-    keys = [plan, "3\r", "n", "\x1b[B\r", "\r", "\u0661\u0663b\r", "13b\r", "\r", "\x1b[B\r", "2\r", "\r", "\r", "n",
-            "\r" * 5, "\x1b[B\r"]  # fine-tuning once in month 2; write the plan file and quit
+    keys = [plan, "3\r", "n\r", "\x1b[B\r", "\r", "\u0661\u0663b\r", "13b\r", "\r", "\x1b[B\r", "2\r", "\r", "\r",
+            "n\r", "\r" * 5, "\x1b[B\r"]  # fine-tuning once in month 2; write the plan file and quit
     path = tmp_path / "p.yaml"
     with create_pipe_input() as pipe:
         pipe.send_text("".join(keys))

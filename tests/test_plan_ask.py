@@ -20,7 +20,7 @@ from gpuwise.ask.questionnaire import load_questions, run_ask
 from gpuwise.plan.schema import PlanFile
 
 DOWN, ENTER = "\x1b[B", "\r"
-YES, NO = "y", "n"
+YES, NO = "y\r", "n\r"  # review65: a y/N answer is taken by Enter
 QN = load_questions()
 pytestmark = pytest.mark.usefixtures("questions_read_once")  # tests/conftest.py
 TASKS = [c.value for c in QN.by_key("workload.task").choices]

@@ -80,7 +80,7 @@ def text(answer: str) -> str:
     return answer + ENTER
 
 
-YES, NO = "y", "n"
+YES, NO = "y\r", "n\r"  # review65: a y/N answer is taken by Enter
 MENU_RUN = ENTER
 MENU_EDIT = DOWN + ENTER
 MENU_SAVE_QUIT = DOWN * 2 + ENTER

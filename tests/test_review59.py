@@ -231,8 +231,8 @@ def test_the_plan_questions_show_the_plan_command_with_the_sessions_language(tmp
     qn = load_questions()
     tasks = [c.value for c in qn.by_key("workload.task").choices]
     plan = "\x1b[B" * (tasks.index("plan") - tasks.index(qn.by_key("workload.task").default)) + "\r"
-    keys = [plan, "12\r", "n", "\r", "qwen2.5-7b\r", "\r", "\r", "\r", "1\r", "\r", "\r", "\r", "\r", "0\r", "\r", "\r",
-            "n", "30万\r", "\r", "\r", "\r", "\r", "\x1b[B\r"]
+    keys = [plan, "12\r", "n\r", "\r", "qwen2.5-7b\r", "\r", "\r", "\r", "1\r", "\r", "\r", "\r", "\r", "0\r", "\r",
+            "\r", "n\r", "30万\r", "\r", "\r", "\r", "\r", "\x1b[B\r"]
     answers = tmp_path / "cn.yaml"
     with create_pipe_input() as pipe:
         pipe.send_text("".join(keys))

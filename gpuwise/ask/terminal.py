@@ -139,9 +139,11 @@ class _Prompter:
 
     def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no"),
                 back: bool = False) -> Any:
-        """A yes/no prompt as questionary's confirm (y, n, Enter for the default), but the answer is
-        echoed in the session's words (``words``: yes, no), and the instruction goes once answered,
-        as a select's does; questionary's own echoes an English Yes/No after the instruction."""
+        """A yes/no prompt: y or n (是 or 否) shows the answer in the session's words (``words``: yes, no), Enter
+        takes it (the default where none was typed), and the instruction goes once answered, as a select's does.
+        review65: as questionary's confirm, y or n answered at once, so the rest of what a user types at a y/N
+        question -- 'es' of 'yes', the Enter after 'y' -- went to the next question: 'y' then Enter at the
+        advanced settings took the next question's default unseen, and 'yes' Enter answered it 'es'."""
         from prompt_toolkit import PromptSession
         from prompt_toolkit.formatted_text import to_formatted_text
         from prompt_toolkit.key_binding import KeyBindings
@@ -161,7 +163,11 @@ class _Prompter:
 
         kb = KeyBindings()
 
-        def answer(event: Any, value: bool) -> None:
+        def typed(value: bool | None) -> None:  # shown after the question until Enter takes it
+            status["answer"] = value
+
+        def answer(event: Any) -> None:
+            value = default if status["answer"] is None else status["answer"]
             status["answer"], status["complete"] = value, True
             event.app.exit(result=value)
 
@@ -170,11 +176,12 @@ class _Prompter:
         def _interrupt(event: Any) -> None:
             event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
 
-        kb.add("y")(lambda e: answer(e, True))
-        kb.add("Y")(lambda e: answer(e, True))
-        kb.add("n")(lambda e: answer(e, False))
-        kb.add("N")(lambda e: answer(e, False))
-        kb.add(Keys.ControlM, eager=True)(lambda e: answer(e, default))
+        for key in ("y", "Y", "是"):
+            kb.add(key)(lambda e: typed(True))
+        for key in ("n", "N", "否"):
+            kb.add(key)(lambda e: typed(False))
+        kb.add(Keys.Backspace)(lambda e: typed(None))
+        kb.add(Keys.ControlM, eager=True)(answer)
         kb.add(Keys.Any)(lambda e: None)  # nothing else is typed in
 
         session: Any = PromptSession(tokens, key_bindings=kb, style=merge_styles_default([None]), **self.kw)
