@@ -423,8 +423,10 @@ class Planner:
 
     def _purchase(self, p: Bought, findings: list[Finding] | tuple[()] = ()) -> Purchase:
         ram = _ram_not_priced(findings, self.kb.gpus[p.gpu].name)
+        host = self.kb.tco.values.get(p.host_key) if p.host_key else None  # as judge.prices dates it
         return Purchase(month=p.month, gpu=p.gpu, count=p.count, amount=self._money(p.amount), units=p.units,
                         unit_gpus=p.unit_gpus, sold_as=p.sold_as, arrives=p.arrives, price_as_of=p.as_of,
+                        host_as_of=host.as_of.isoformat() if host is not None and host.as_of is not None else "",
                         source=p.source, site=p.site, buy_ram_said=messages.phrase_text(ram),
                         buy_ram_said_phrases=messages.phrase_json(ram))
 

@@ -76,6 +76,9 @@ class Purchase(Frozen):
     sold_as: str = ""
     arrives: int = Field(default=0, description="first month the GPUs run work")
     price_as_of: str = ""
+    host_as_of: str = Field(default="", description="the date of the knowledge/tco.yaml host share the amount adds "
+                            "around the cards ('' where the price holds its host); review65: the Purchases table "
+                            "gave only the cards' date beside an amount whose host was priced years before")
     source: str = ""
     site: str = Field(default="", description="where the units run (tco.yaml hosting: office, colocation, "
                       "datacenter); a month's purchase of one type split over two sites is two purchases")

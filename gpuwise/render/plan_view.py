@@ -417,7 +417,7 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
                       [[str(p.month), f"{p.count} x {gpu(p.gpu)}" + (f" ({_(SITE.get(p.site, p.site))})"
                                                                      if _split(r, p) else ""),
                         f"{p.units} x {p.unit_gpus}", str(p.arrives),
-                        cash(paid(p)), p.price_as_of] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
+                        cash(paid(p)), _as_of(p, _)] for p in r.purchases], right=(0, 3, 4)) if r.purchases else None
     baselines = table([_("Way"), _("Total"), _("Keeps to the constraints"), _("Note")],
                       [[_(BASELINE["plan"]), m(r.total), _("no") if r.answer.why_not else _("yes"),
                         _(WHY_NOT[r.answer.why_not]) if r.answer.why_not else ""]]
@@ -654,6 +654,14 @@ TERM = {"on-demand": N_("on demand"), "1-month": N_("1-month"), "1-year": N_("1-
 LINE_KIND = {"capex": N_("capex"), "hosting": N_("hosting"), "resale": N_("resale"), "power": N_("power"),
              "rent": N_("rent"), "fee": N_("fee")}
 SITE = {"office": N_("an office"), "colocation": N_("colocation"), "datacenter": N_("a data center")}
+
+
+def _as_of(p: Any, _: Any) -> str:
+    """A purchase's price date, with its host share's where that is another (review65: an H200 server's $146,000
+    said 'Price as of 2026-03-31', the cards' date, and $28,000 of it was the tco.yaml host share of 2024-08-01)."""
+    if not p.host_as_of or p.host_as_of == p.price_as_of:
+        return p.price_as_of
+    return _("%(date)s, host %(host)s", date=p.price_as_of or "-", host=p.host_as_of)
 
 
 def _split(r: Any, p: Any) -> bool:
