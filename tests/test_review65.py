@@ -72,3 +72,58 @@ def test_a_purchase_gives_the_date_of_the_host_its_amount_adds() -> None:
         text = plan_view.render(r, "text", width=200, lang=lang)
         purchases = text.split("===")[text.split("===").index(" Purchases " if lang == "en" else " 采购 ") + 1]
         assert said in purchases, purchases
+
+
+# ------------------------------------------------------------------ the listings, read by a new user
+def _listing(monkeypatch: pytest.MonkeyPatch, columns: int, *args: str) -> list[str]:
+    from tests.clirun import gpuwise
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    r = gpuwise(*args)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+@pytest.mark.parametrize("columns", [80, 100, 120, 140, 200])
+def test_every_gpu_id_stands_whole_on_its_line(monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    """The id is what `--gpu` and a requirements file take. At 120 columns the table wrapped it at 14 characters,
+    a text cell's floor: 'radeon-pro-w79' over '00', 'gaudi3-128gb-o' over 'am', 'v100s-pcie-32g' over 'b'."""
+    from gpuwise.knowledge import load
+
+    lines = _listing(monkeypatch, columns, "gpus")
+    ids = list(load().gpus)
+    assert max(len(i) for i in ids) > 14  # the case the floor cut (gaudi3-128gb-pcie, 17)
+    for gid in ids:
+        assert any(line == gid or line.startswith(gid + " ") for line in lines), (columns, gid)
+
+
+@pytest.mark.parametrize("lang, order, header", [
+    ("en", "in the order the steps run", ["rule", "action", "severity", "title"]),
+    ("zh", "依步骤运行的先后排列", ["规则", "动作", "严重程度", "标题"])])
+def test_the_rule_listing_labels_its_columns_and_says_its_order(monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                                 order: str, header: list[str]) -> None:
+    """`gpuwise rules` began with '== memory ==' and rows such as 'MEM-FITS  pass  -  Fits as requested': no
+    column was named, no action said what it does, nor the order (the steps', docs/rules.md Actions)."""
+    lines = _listing(monkeypatch, 200, "rules", "--lang", lang)
+    text = "\n".join(lines)
+    assert order in lines[0]
+    at = next(i for i, line in enumerate(lines) if line.split()[:4] == header)
+    assert at < next(i for i, line in enumerate(lines) if line.startswith("== "))
+    for action in (("pass", "reject", "finding", "conclude") if lang == "en" else ("通过", "否决", "发现", "结论")):
+        assert f"{action}，" in text if lang == "zh" else f"{action}, " in text, action
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["Oldest first", "V, read in the vendor's or provider's own document", "S, a secondary source",
+            "U, unverified"]),
+    ("zh", ["按日期从早到晚排列", "V，读自厂商或服务商本身的文件", "S，二手来源", "U，未核实"])])
+def test_the_price_listing_says_its_order_and_its_check_letters(monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                                words: list[str]) -> None:
+    """The chk column printed V, S or U (knowledge/schema/base.py Check) with no word of what they mean, and the
+    rows came oldest first (prices/table.py sorts by as_of) unsaid."""
+    lines = _listing(monkeypatch, 200, "prices", "--gpu", "rtx-4090", "--lang", lang)
+    text = " ".join(" ".join(lines).split())
+    for w in words:
+        assert w in text, w
+    dates = [line.split()[0] for line in lines if line[:4].isdigit()]
+    assert dates == sorted(dates) and len(dates) >= 3

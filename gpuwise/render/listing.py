@@ -170,7 +170,7 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
                  _num(g.memory.bandwidth_gb_s), _sixteen(p, f), _num(p.fp8), _num(g.power.tdp_w),
                  f"{g.link.kind} {g.link.bandwidth_gb_s:,g}", _street(kb, g, f)]
         rows.append(cells)
-    lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width())
+    lines = fit_table([f._(h) for h in GPU_HEADERS], rows, GPU_RIGHT, terminal_width(), whole=(0,))
     return _fit(_env(f.lang).get_template("catalog/gpus.txt.j2").render(
         lines=lines, n=len(rows), files=kb.files, currency_note=_currency_note(f),
         whole=any(r[-1].endswith("*") for r in rows)))

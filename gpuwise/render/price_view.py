@@ -164,7 +164,11 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
                      _pick(PRICE_KINDS, r.kind, f) if f.lang != "en" else r.kind, r.gpu or "-", what,
                      f"{amount} {r.currency} {_unit(r, f)}", r.check, f"[{n}]"))
     width = terminal_width()
-    out = "\n".join(fit_table(list(head), [list(r) for r in body], (1,), width)) + "\n"
+    out = "\n".join(fit_table(list(head), [list(r) for r in body], (1,), width, whole=(3,))) + "\n"
+    # review65: the table's order and its chk letters were said nowhere (the schema's Check, knowledge/schema/base.py)
+    out += "\n" + f._("Oldest first (undated last); age (d), days from as_of to today; chk, how the price was "
+                      "checked: V, read in the vendor's or provider's own document; S, a secondary source; U, "
+                      "unverified.") + "\n"
     fired = sorted({rid for rids in stale.values() for rid in rids})
     if fired == ["DATA-STALE-PRICE"] and max_age is not None:
         out += "\n" + f._("! older than the policy's price_max_age_days (%(days)s days): check it before "

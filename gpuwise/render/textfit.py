@@ -219,11 +219,13 @@ def _wrapped(line: str, width: int) -> tuple[str, ...]:
     return tuple(wrap_line(line, width))
 
 
-def fit_table(headers: list[str], rows: list[list[str]], right: Iterable[int], width: int) -> list[str]:
+def fit_table(headers: list[str], rows: list[list[str]], right: Iterable[int], width: int,
+              whole: Iterable[int] = ()) -> list[str]:
     """A table's text lines within ``width`` columns: as it is when it fits; else its widest
     columns wrapped inside their cells (each at least 12 columns); else each row stacked as its
-    first cell, then ``header: value`` lines."""
-    right = set(right)
+    first cell, then ``header: value`` lines. A ``whole`` column is never wrapped: an id the user types
+    (review65: ``gpuwise gpus`` at 120 columns split 'radeon-pro-w79' / '00' and 'gaudi3-128gb-o' / 'am')."""
+    right, whole = set(right), set(whole)
     cols = len(headers)
     natural = [max([display_width(headers[i])] + [display_width(r[i]) for r in rows if i < len(r)])
                for i in range(cols)]
@@ -239,6 +241,7 @@ def fit_table(headers: list[str], rows: list[list[str]], right: Iterable[int], w
     floor = [max(display_width(r[i]) for r in rows if i < len(r)) if i in right and rows else
              min(natural[i], max(8, min(14, longest_word(i)))) for i in range(cols)]
     floor = [max(f, max((display_width(w) for w in headers[i].split()), default=1)) for i, f in enumerate(floor)]
+    floor = [natural[i] if i in whole else f for i, f in enumerate(floor)]
     stacked = _stacked(headers, rows, width)
     if sum(floor) + gap * (cols - 1) > width:
         return stacked
