@@ -127,3 +127,27 @@ def test_the_price_listing_says_its_order_and_its_check_letters(monkeypatch: pyt
         assert w in text, w
     dates = [line.split()[0] for line in lines if line[:4].isdigit()]
     assert dates == sorted(dates) and len(dates) >= 3
+
+
+# ------------------------------------------------------------------ the questionnaire's choice lists
+@pytest.mark.parametrize("typed, task", [("inference", "inference"), ("Inf", "inference"), ("pre", "pretrain"),
+                                         ("f", "finetune"), ("xyz", "finetune")])
+def test_a_word_typed_at_a_choice_list_picks_the_choice_it_begins(tmp_path: Path, typed: str, task: str) -> None:
+    """The first question lists Inference, Fine-tuning (highlighted), Pretraining and a plan. Typing 'inference' and
+    Enter answered Fine-tuning: the list ignored the letters. Now they move the pointer to the first choice they
+    begin; letters that begin none leave it where it was."""
+    _, path = drive(tmp_path, [typed + ENTER, CTRL_C])
+    assert saved(path)["workload"]["task"] == task
+
+
+def test_typing_picks_in_a_later_list_and_in_chinese(tmp_path: Path) -> None:
+    """Rent or buy lists 'either: ...' (highlighted), 'rent' and 'buy'; in zh '比较：...', '租用' and '购买' (typed as
+    an input method sends it, the title's first character)."""
+    from gpuwise.ask.questionnaire import load_questions
+
+    q = load_questions().by_key("constraints.acquisition")
+    zh_buy = next(c.title["zh"] for c in q.choices if c.value == "buy")
+    _, path = drive(tmp_path, [ENTER * 6, "buy" + ENTER, CTRL_C])
+    assert saved(path)["constraints"]["acquisition"] == "buy"
+    _, path = drive(tmp_path, [ENTER * 6, zh_buy[:1] + ENTER, CTRL_C], lang="zh", answers=tmp_path / "zh.yaml")
+    assert saved(path)["constraints"]["acquisition"] == "buy", zh_buy

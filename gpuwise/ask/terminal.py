@@ -134,8 +134,36 @@ class _Prompter:
 
         choices = [QChoice(title=t, value=i) for i, t in enumerate(titles)]
         question = self.questionary.select(message, choices=choices, default=default, instruction=instruction,
-                                           **self.kw)
-        return self._run(self._help_key(question, back))
+                                           use_jk_keys=False, **self.kw)
+        return self._run(self._help_key(self._typed_picks(question, titles), back))
+
+    @staticmethod
+    def _typed_picks(question: Any, titles: list[str]) -> Any:
+        """Letters typed at a choice list move its pointer to the first choice they begin (case and separators
+        aside), so Enter takes what was typed. review65: a list ignored typing, so 'inference' and Enter at the
+        first question answered the highlighted 'Fine-tuning' -- the word typed was nowhere on the screen."""
+        from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+        from prompt_toolkit.keys import Keys
+        from questionary.prompts.common import InquirerControl
+
+        app = question.application
+        control = next(w.content for w in app.layout.find_all_windows() if isinstance(w.content, InquirerControl))
+        folded = [_fold(t) for t in titles]
+        typed = {"text": ""}
+        kb = KeyBindings()
+
+        @kb.add(Keys.Any)
+        def _pick(event: Any) -> None:
+            for text in (typed["text"] + event.data, event.data):  # go on with the word, else start a new one
+                key = _fold(text)
+                hit = next((i for i, t in enumerate(folded) if key and t.startswith(key)), None)
+                if hit is not None:
+                    typed["text"], control.pointed_at = text, hit
+                    return
+            typed["text"] = ""
+
+        app.key_bindings = merge_key_bindings([app.key_bindings, kb])
+        return question
 
     def confirm(self, message: str, default: bool, instruction: str, words: tuple[str, str] = ("yes", "no"),
                 back: bool = False) -> Any:
