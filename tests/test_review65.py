@@ -151,3 +151,68 @@ def test_typing_picks_in_a_later_list_and_in_chinese(tmp_path: Path) -> None:
     assert saved(path)["constraints"]["acquisition"] == "buy"
     _, path = drive(tmp_path, [ENTER * 6, zh_buy[:1] + ENTER, CTRL_C], lang="zh", answers=tmp_path / "zh.yaml")
     assert saved(path)["constraints"]["acquisition"] == "buy", zh_buy
+
+
+OWNED_A100_PLAN = {
+    "horizon_months": 12,
+    "owned": [{"gpu": "A100 SXM4 80GB", "count": 8, "servers": 1, "hosting": "colocation", "bought": "2023-06",
+               "paid_usd": 120000}],
+    "workloads": [
+        {"name": "sft-8b", "workload": {"task": "finetune", "method": "full", "model": "llama-3.1-8b",
+                                        "train_tokens": 5.0e8},
+         "cadence": {"per_month": 1}, "deadline_days": 5},
+        {"name": "chat-8b", "workload": {"task": "inference", "model": "llama-3.1-8b", "prompt_tokens": 1500,
+                                         "output_tokens": 400},
+         "cadence": {"continuous": True, "growth_per_month": 0.3}, "targets": {"requests_per_s": 4}}],
+    "constraints": {"acquisition": "either", "hosting": "colocation"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_answers_rentals_add_up_to_the_rent_total_below_them(lang: str) -> None:
+    """Owned A100s and a growing service: the plan rents RTX 4090s ($10,569.47) and an H100 NVL ($3,781.40); the
+    cash flow's figures, each rounded on its own, add up, so they are shown as they are, with a Rent total of
+    $14,351 (14,350.87). The Answer rounded its two lines on their own, $10,569 + $3,781 = $14,350: a dollar short
+    of the total on the same page. As the table's controlled rounding does, the lines are now apportioned to the
+    total by largest remainder: $10,570 (.47 the larger fraction) + $3,781."""
+    import math
+    import re
+
+    from gpuwise.plan.build import plan
+    from gpuwise.render import plan_view
+
+    r = plan(OWNED_A100_PLAN)
+    amounts = [x.amount for x in r.answer.rent]
+    column = math.fsum(m.rent for m in r.months)
+    assert len(amounts) >= 2 and abs(math.fsum(amounts) - column) < 0.01
+    assert sum(round(a) for a in amounts) != round(column)  # the case: each rounded alone falls short
+    text = plan_view.render(r, "text", width=200, lang=lang)
+    answer = text.split("===")[2]
+    rents = [line for line in answer.splitlines() if "GPU-hours" in line or "GPU 小时" in line]
+    shown = [int(re.findall(r"\$([\d,]+)", line)[-1].replace(",", "")) for line in rents]
+    assert len(shown) == len(amounts)
+    assert sum(shown) == round(column)
+    assert all(abs(s - a) < 1 for s, a in zip(shown, amounts, strict=True))  # each its own, rounded down or up
+
+
+@pytest.mark.parametrize("word, expect", [
+    ("ram", {"MEM-HOST-RAM-SHORT", "MEM-HOST-RAM-NEEDED", "PLAN-OWNED-HOST-RAM-SHORT"}),
+    ("offload", {"MEM-MICRO-BATCH-OFFLOAD", "MEM-NVME-OFFLOAD"}),
+    ("kv", {"SRV-KV-POOL-NO-ROOM", "SRV-LOAD-BEYOND-KV"})])
+def test_explain_a_word_of_the_rule_ids_offers_the_rules_that_hold_it(word: str, expect: set[str]) -> None:
+    """'gpuwise explain ram' said 'see gpuwise rules for the list', and 'explain offload' offered MEM-NVME-OFFLOAD
+    alone (difflib), though the word is a part of several ids (`gpuwise rules`)."""
+    from gpuwise.decide.rulebook import load as load_rules
+    from gpuwise.errors import UserError
+    from gpuwise.render import listing
+
+    holding = {rid for rid in load_rules().rules if word.upper() in rid.split("-")[1:]}
+    assert expect <= holding and len(holding) > 1
+    with pytest.raises(UserError) as exc:
+        listing.explain(word)
+    said = exc.value.line()
+    assert f"'{word}' names {len(holding)} rules, not one" in said, said
+    assert len([rid for rid in holding if rid in said]) == min(len(holding), 6), said  # the hint names six at most
+    with pytest.raises(UserError) as one:  # a word of one id only: that id offered
+        listing.explain("tight")
+    assert "did you mean MEM-TIGHT?" in one.value.line()

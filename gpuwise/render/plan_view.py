@@ -738,11 +738,18 @@ def _as_in_table(amounts: list[float], months: list[Any], part: str, shown: floa
     """The answer's amounts of one cash-flow part (its purchases' capex, its rentals' and commitments' rent) as
     the table shows that part's total: where the table is rounded to whole units (``whole``) and the amounts are
     all the part holds, they are apportioned by largest remainder to the total it shows (``shown``), each its
-    own amount rounded down or up; else as they are (a commitment paid past the horizon, figures in cents)."""
+    own amount rounded down or up; likewise where the table's figures each rounded on its own already add up and
+    the amounts and the part's total are all shown whole (review65: 'Rent RTX 4090 ... ($10,569)' and 'Rent H100 NVL
+    ... ($3,781)', 10,569.47 and 3,781.40, above a Rent total of $14,351); else as they are (a commitment paid past
+    the horizon, figures in cents)."""
     column = math.fsum(getattr(x, part) for x in months)
-    if not whole or not amounts or abs(math.fsum(amounts) - column) > 0.005:
+    if not amounts or abs(math.fsum(amounts) - column) > 0.005:
         return amounts
-    return [float(v) for v in MV.apportioned(amounts, round(shown))]
+    if whole:
+        return [float(v) for v in MV.apportioned(amounts, round(shown))]
+    if min(abs(a) for a in amounts) >= MONEY_WHOLE_FROM:
+        return [float(v) for v in MV.apportioned(amounts, round(column))]
+    return amounts
 
 
 def _both_whole(a: float, b: float) -> bool:
