@@ -315,6 +315,8 @@ FINETUNE_KEYS = [
     ENTER,                                       # offload: auto
     ENTER,                                       # training stack: not stated (the middle)
     ENTER,                                       # attention kernel: not stated, the stack's (product61)
+    ENTER,                                       # torch.compile: no (review65)
+    ENTER,                                       # Liger Kernel: no (review65)
     text("0.30"),                                # electricity
     text("8"),                                   # max GPUs
     ENTER,                                       # short list: all
@@ -326,7 +328,8 @@ FINETUNE_FILE = {
                  "model": "mistral-7b-v0.1", "precision": "bf16", "mixed_precision": True,
                  "optimizer": "adamw-8bit", "batch_size": 4, "seq_len": 4096, "gradient_checkpointing": True,
                  "zero_stage": "auto", "offload": "auto", "stack": None, "train_tokens": 2e9,
-                 "checkpoint_every_n_layers": None, "attention_kernel": None},
+                 "checkpoint_every_n_layers": None, "attention_kernel": None, "torch_compile": False,
+                 "liger_kernel": False},
     "constraints": {"gpus": [], "max_gpus": 8, "deadline_days": 7, "budget_usd": None, "acquisition": "buy",
                     "project_months": 6, "value_of_a_day_usd": None, "electricity_usd_per_kwh": 0.3,
                     "currency": "USD", "hosting": "office", "market": None},

@@ -216,3 +216,29 @@ def test_explain_a_word_of_the_rule_ids_offers_the_rules_that_hold_it(word: str,
     with pytest.raises(UserError) as one:  # a word of one id only: that id offered
         listing.explain("tight")
     assert "did you mean MEM-TIGHT?" in one.value.line()
+
+
+# ------------------------------------------------------------------ the questionnaire reaches the compiled kernels
+def test_a_training_run_can_say_torch_compile_and_liger_kernel(tmp_path: Path) -> None:
+    """A training estimate's assumptions end 'state the stack, torch_compile or liger_kernel the run uses' (the
+    stack's assumption), and the questionnaire asked the stack only: torch.compile and Liger Kernel (workload fields
+    of docs/formats.md, each at most compiled_memory_bound_scale of the memory-bound work) reached a hand-edited file
+    alone. Each is now an advanced yes/no of a training run, after the attention kernel; Enter keeps false."""
+    from gpuwise.inputs.schema import Requirements
+
+    from .test_questionnaire import flow
+
+    pre = {"workload.task": "finetune", "workload.method": "lora", "workload.model": "llama-3.1-8b", "advanced": True}
+    asked, s = flow(tmp_path, pre)
+    k = asked.index("workload.attention_kernel")
+    assert asked[k + 1: k + 3] == ["workload.torch_compile", "workload.liger_kernel"]
+    w = Requirements.model_validate(s.answers).workload
+    assert (w.torch_compile, w.liger_kernel) == (False, False)
+    _, s = flow(tmp_path, {**pre, "workload.torch_compile": True, "workload.liger_kernel": True})
+    w = Requirements.model_validate(s.answers).workload
+    assert (w.torch_compile, w.liger_kernel) == (True, True)
+    asked, s = flow(tmp_path, {"workload.task": "inference", "advanced": True})
+    assert not {"workload.torch_compile", "workload.liger_kernel"} & set(asked)
+    Requirements.model_validate(s.answers)  # a service is never written a training-only field
+    asked, _ = flow(tmp_path, {**pre, "advanced": False})
+    assert "workload.torch_compile" not in asked
