@@ -242,3 +242,30 @@ def test_a_training_run_can_say_torch_compile_and_liger_kernel(tmp_path: Path) -
     Requirements.model_validate(s.answers)  # a service is never written a training-only field
     asked, _ = flow(tmp_path, {**pre, "advanced": False})
     assert "workload.torch_compile" not in asked
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", ["constraints.project_months", "constraints.deadline_days", "workload.p95_ttft_s"])
+def test_a_word_at_a_question_in_a_unit_is_not_offered_the_forms_it_refuses(tmp_path: Path, lang: str,
+                                                                             key: str) -> None:
+    """'y' at 'For how many months will you use the GPUs?' was refused with 'examples: 4096, 2e9, 2B, 50k', a token
+    count's forms; '2B' typed there is then refused too, as k / M / B do not multiply months, days or seconds
+    (answers.py _NOT_MULTIPLIED). A question in such a unit now offers plain numbers; a count keeps its forms."""
+    from gpuwise.ask.answers import _Invalid
+    from gpuwise.ask.questionnaire import _Session, load_questions
+    from gpuwise.ask.terminal import _number
+    from gpuwise.knowledge import load
+
+    qn = load_questions()
+    s = _Session(qn, load(), tmp_path / "a.yaml", lang=lang, currency=None)
+    s.set_currency()
+    with pytest.raises(_Invalid) as exc:
+        _number(s, qn.by_key(key), "y")
+    said = s.message(exc.value)
+    assert "2B" not in said and "50k" not in said and "'y'" in said, said
+    with pytest.raises(_Invalid) as exc:  # the forms it offers are taken
+        _number(s, qn.by_key(key), "2B")
+    assert _number(s, qn.by_key(key), "3") == 3 and _number(s, qn.by_key(key), "0.5") == 0.5
+    with pytest.raises(_Invalid) as exc:
+        _number(s, qn.by_key("workload.train_tokens"), "y")
+    assert "2B" in s.message(exc.value)

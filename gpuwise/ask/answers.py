@@ -243,6 +243,10 @@ def number_for(text: str, field: str | None, *, integer: bool = False, currency:
                 raise_unit_written(text, field, bounds)
             except Meant as said:
                 raise _Invalid(raw=said.words(lang)) from None
+        if exc.msg == "not_a_number" and kind is not None and kind[0] in _NOT_MULTIPLIED:
+            # review65: 'y' at the project length was answered 'examples: 4096, 2e9, 2B, 50k', the forms of a count
+            # of tokens, and '2B' there is then refused as a multiplier (no_multiplier)
+            raise _Invalid("not_a_number_in_unit", text=exc.params.get("text", repr(text))) from None
         raise
 
 
