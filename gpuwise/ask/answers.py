@@ -246,7 +246,8 @@ def number_for(text: str, field: str | None, *, integer: bool = False, currency:
         if exc.msg == "not_a_number" and kind is not None and kind[0] in _NOT_MULTIPLIED:
             # review65: 'y' at the project length was answered 'examples: 4096, 2e9, 2B, 50k', the forms of a count
             # of tokens, and '2B' there is then refused as a multiplier (no_multiplier)
-            raise _Invalid("not_a_number_in_unit", text=exc.params.get("text", repr(text))) from None
+            raise _Invalid("not_a_number_in_unit", text=exc.params.get("text", repr(text)),
+                           examples="0.1, 0.5" if kind[0] == "fraction" else "3, 0.5") from None
         raise
 
 
