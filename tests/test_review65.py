@@ -274,3 +274,17 @@ def test_a_word_at_a_question_in_a_unit_is_not_offered_the_forms_it_refuses(tmp_
     with pytest.raises(_Invalid) as exc:
         _number(s, qn.by_key("workload.train_tokens"), "y")
     assert "2B" in s.message(exc.value)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Order: as the knowledge file below lists the cards"),
+                                        ("zh", "顺序：按下面的知识库文件中卡的顺序")])
+def test_the_gpu_listing_says_its_order(monkeypatch: pytest.MonkeyPatch, lang: str, said: str) -> None:
+    """78 cards came in the knowledge file's order (NVIDIA's Pascal to Blackwell, then its workstation and consumer
+    cards, then AMD's ...), which is no sort a reader can guess, and the listing said nothing of it."""
+    from gpuwise.knowledge import load
+
+    lines = _listing(monkeypatch, 200, "gpus", "--lang", lang)
+    assert any(line.startswith(said) for line in lines)
+    ids = list(load().gpus)
+    listed = [line.split()[0] for line in lines if line.split() and line.split()[0] in ids]
+    assert listed == ids
