@@ -114,7 +114,10 @@ def test_h20_walk_is_the_tiles_math(kb):
 
     assert k_block("h100-80gb-sxm") == pytest.approx(0.42e-6)
     assert k_block("h20-96gb-sxm") == pytest.approx(0.5526e-6, rel=1e-3)
-    assert kb.gpus["h200-141gb-sxm"].peaks.sms is None and k_block("h200-141gb-sxm") == pytest.approx(0.42e-6)
+    # the H200's 132 SMs (smcount66) leave the tile at the H100's 0.14 us, hidden in the measured 0.42; the 64 GB
+    # MareNostrum H100, whose SM count is not read, keeps the measured figure
+    assert kb.gpus["h200-141gb-sxm"].peaks.sms == 132 and k_block("h200-141gb-sxm") == pytest.approx(0.42e-6)
+    assert kb.gpus["h100-64gb-sxm"].peaks.sms is None and k_block("h100-64gb-sxm") == pytest.approx(0.42e-6)
 
 
 def test_qwen3_8b_fp8_walk_by_hand_on_h20(kb):

@@ -70,10 +70,11 @@ def test_one_sequence_and_other_backends_keep_their_walk() -> None:
 
 
 def test_a_gpu_without_an_sm_count_gets_no_residency_limit() -> None:
-    # The H200's SM count is not in the catalog (peaks.sms None): the walk is 8 programs a sequence, 42 GB/s x 64
-    # sequences = 2,688 GB/s, below its 4.8 TB/s; the longest share (497 + 4,066 x 64 / 65 = 4,500.4 tokens) sets
-    # it: 4,500.4 x 54,144 B / 42 GB/s = 5.80 ms.
-    t = _flash(64, 497, 4066, gpu="h200-141gb-sxm")["tpot_s"]
+    # The GB200's SM count is not in the catalog (peaks.sms None; the H200's is since smcount66): the walk is 8
+    # programs a sequence, 42 GB/s x 64 sequences = 2,688 GB/s, below its 8 TB/s; the longest share (497 + 4,066 x
+    # 64 / 65 = 4,500.4 tokens) sets it: 4,500.4 x 54,144 B / 42 GB/s = 5.80 ms.
+    assert load().gpus["gb200"].peaks.sms is None
+    t = _flash(64, 497, 4066, gpu="gb200")["tpot_s"]
     assert "kv_walk_cap_bytes_per_s" not in t.inputs
     assert t.inputs["attention_s"] == pytest.approx((497 + 4066 * 64 / 65) * TOKEN_B / (8 * PROGRAM_B_S), rel=1e-3)
 

@@ -49,14 +49,18 @@ def test_another_backend_or_an_amd_gpu_is_unchanged(kb, accuracy):
 
 
 def test_many_sequences_read_at_the_cards_rate(kb, accuracy):
-    # 200 sequences x 42 GB/s = 8.4 TB/s, beyond the H200's 4.8 TB/s: the card's bandwidth binds, as before (the
-    # longest share, 1.05 x the mean here, leaves 8.0 TB/s); 50 sequences (2.1 TB/s) still walk. On a B200 the
-    # GPU's resident programs bind first (sgltriton66: 148 SMs x 2 programs x 5.25 GB/s over GLM-4.7-Flash's 2 head
-    # blocks, 777 GB/s), so 200 sequences walk there (tests/test_sgltriton66.py)
-    h200 = "h200-141gb-sxm"
-    assert _step(kb, accuracy, "triton", h200, seqs=200.0) == _step(kb, accuracy, None, h200, seqs=200.0)
-    assert _step(kb, accuracy, "triton", h200, seqs=50.0) > _step(kb, accuracy, None, h200, seqs=50.0)
+    # 200 sequences x 42 GB/s = 8.4 TB/s, beyond a GB200's 8 TB/s x its read share: the card's bandwidth binds, as
+    # before (the longest share, 1.05 x the mean here, leaves 8.0 TB/s); 50 sequences (2.1 TB/s) still walk. The
+    # GB200 has no SM count in the catalog, so no residency limit. On a B200 or an H200 (smcount66: 132 SMs) the
+    # GPU's resident programs bind first (sgltriton66: SMs x 2 programs x 5.25 GB/s over GLM-4.7-Flash's 2 head
+    # blocks, 777 and 693 GB/s), so 200 sequences walk there (tests/test_sgltriton66.py, tests/test_smcount66.py)
+    gb200 = "gb200"
+    assert kb.gpus[gb200].peaks.sms is None
+    assert _step(kb, accuracy, "triton", gb200, seqs=200.0) == _step(kb, accuracy, None, gb200, seqs=200.0)
+    assert _step(kb, accuracy, "triton", gb200, seqs=50.0) > _step(kb, accuracy, None, gb200, seqs=50.0)
     assert _step(kb, accuracy, "triton", seqs=200.0) > _step(kb, accuracy, None, seqs=200.0)
+    h200 = "h200-141gb-sxm"
+    assert _step(kb, accuracy, "triton", h200, seqs=200.0) > _step(kb, accuracy, None, h200, seqs=200.0)
 
 
 def test_another_framework_is_told_the_setting_is_sglangs():

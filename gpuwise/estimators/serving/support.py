@@ -424,5 +424,18 @@ def triton_walk(fw: Any, backend: str | None, gpu: Any) -> tuple[float, float, i
         return 0.0, 0.0, 16
     rate = walk.program_gb_s * 1e9
     sms = gpu.peaks.sms
-    slots = sms * walk.programs_per_sm * rate if sms and walk.programs_per_sm else 0.0
+    slots = sms * resident_programs(walk, gpu) * rate if sms and walk.programs_per_sm else 0.0
     return walk.max_kv_splits * rate, slots, walk.block_heads
+
+
+def resident_programs(walk: Any, gpu: Any) -> int:
+    """Programs of the split-KV kernel one SM of ``gpu`` holds at once: ``programs_per_sm`` (its registers: 255 a
+    thread x 128 threads against 65,536 an SM, the same on every NVIDIA generation from Volta to Blackwell), or
+    fewer where the SM's shared memory holds fewer of its programs (serving.yaml ``triton_decode_walk``
+    ``sm_shared_bytes`` over ``program_shared_bytes``: one on an 8.6, 8.9 or 12.x part's 100 KB, of 52 KB
+    programs). At least one: a program that fits no SM would not launch."""
+    held = walk.programs_per_sm or 0
+    room = walk.sm_shared_bytes.get(gpu.compute_capability or "")
+    if room and walk.program_shared_bytes:
+        held = min(held, max(1, room // walk.program_shared_bytes))
+    return held

@@ -29,6 +29,14 @@ class TritonDecodeWalk(Strict):
         "registers a thread x threads a program against the SM's register file): past the GPU's SMs x this many "
         "(gpus.yaml peaks.sms) the rest wait for a slot, so the programs walk at most that many at a time (None: "
         "not read, no such limit)")
+    program_shared_bytes: int | None = Field(
+        default=None, ge=1, description="shared memory one program takes, the runtime's reserve a block included: an "
+        "SM holds at most its shared memory (sm_shared_bytes) over this many programs, where fewer than "
+        "programs_per_sm (None: not read, programs_per_sm alone)")
+    sm_shared_bytes: dict[str, int] = Field(
+        default_factory=dict, description="compute capability ('8.6') -> bytes of shared memory one SM gives its "
+        "resident blocks (the CUDA programming guide's compute-capability table); a capability not listed keeps "
+        "programs_per_sm")
     block_heads: int = Field(
         default=16, ge=1, description="query heads of one KV head one program takes (the kernel's BLOCK_H): a KV "
         "head more query heads share on a GPU is walked by as many programs as that takes, each reading its whole "

@@ -78,7 +78,19 @@ class GpuPeaks(Sourced):
         description="streaming multiprocessors (compute units) the peaks are spread over: one thread block's share "
         "of the tensor rate is peak / sms; None = not read",
     )
+    sms_source: Prose | None = Field(
+        default=None, min_length=3,
+        description="the document the SM count was read in (whitepaper, datasheet cores over the architecture's cores "
+        "an SM, or a device query), where the peaks' own source does not name it",
+    )
 
+
+    @model_validator(mode="after")
+    def _sms_sourced_with_count(self) -> "GpuPeaks":
+        """A source for an SM count that is not there is a slip (the count dropped in an edit)."""
+        if self.sms_source is not None and self.sms is None:
+            raise Said(N_("sms_source is given but sms is not: give the SM count it was read for"))
+        return self
 
     @model_validator(mode="after")
     def _narrower_not_slower(self) -> "GpuPeaks":
