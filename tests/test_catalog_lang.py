@@ -189,9 +189,11 @@ def test_english_text_as_before():
     gpus = _run("gpus").splitlines()
     bf16 = gpus.index("BF16 column: BF16 tensor rate with FP32 accumulate (FP16 where the card has no BF16).")
     assert gpus[0] == f"GPU catalog ({bf16 - 4} cards; dense peaks, TFLOPS; bandwidth GB/s; TDP W)"
-    assert gpus[1].split() == ["id", "arch", "cc", "memory", "BW", "BF16", "FP8", "TDP", "link", "GB/s", "price"]
+    # SMs: the P100's 56 (Tesla P100 whitepaper, 2016), gpus.yaml peaks.sms (smcount66)
+    assert gpus[1].split() == ["id", "arch", "cc", "SMs", "memory", "BW", "BF16", "FP8", "TDP", "link", "GB/s",
+                               "price"]
     assert gpus[2].startswith("-----")
-    assert re.search(r"^p100-16gb-pcie +pascal +6\.0 +16 GB HBM2 +732 +- +- +250 +pcie 32 +\$390 \(2025-07\)$",
+    assert re.search(r"^p100-16gb-pcie +pascal +6\.0 +56 +16 GB HBM2 +732 +- +- +250 +pcie 32 +\$390 \(2025-07\)$",
                      "\n".join(gpus), re.M)
     assert gpus[bf16 + 1].startswith("Price column: a new GPU's dated street price; * ")  # review61
     assert gpus[-2] == "Sources per card: gpuwise gpus --format json (every figure block carries its source)."

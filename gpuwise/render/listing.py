@@ -116,8 +116,8 @@ def _sixteen(p: Any, f: Fmt) -> str:
     return f._("none (fp16 %(v)s)", v=_num(p.fp16))
 
 
-GPU_RIGHT = (4, 5, 6, 7)
-"""The catalog's columns of figures (bandwidth, BF16, FP8, TDP), aligned right."""
+GPU_RIGHT = (3, 5, 6, 7, 8)
+"""The catalog's columns of figures (SMs, bandwidth, BF16, FP8, TDP), aligned right."""
 #: The driver's memory, in the GiB a GPU's marketed GB stand for, below this share of it: said beside it
 USABLE_SAID_BELOW = 0.98
 
@@ -136,7 +136,7 @@ def _memory(m: Any, f: Fmt) -> str:
                gib=f"{gib:,.1f}", gb_driver=f"{m.smi_mib * 2**20 / 1e9:,.1f}")
 
 
-GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
+GPU_HEADERS = (N_("id"), N_("arch"), N_("cc"), N_("SMs"), N_("memory"), N_("BW"), N_("BF16"), N_("FP8"), N_("TDP"),
                N_("link GB/s"), N_("price"))
 
 
@@ -166,7 +166,9 @@ def gpus(fmt: str = "text", *, knowledge: str | None = None, lang: str = "en", c
     rows = []
     for g in kb.gpus.values():
         p = g.peaks
-        cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", _memory(g.memory, f),
+        # SMs (NVIDIA) or compute units (AMD), gpus.yaml peaks.sms; '-' where not read (smcount66)
+        cells = [g.id, g.architecture, g.compute_capability or g.isa or "-", str(p.sms) if p.sms else "-",
+                 _memory(g.memory, f),
                  _num(g.memory.bandwidth_gb_s), _sixteen(p, f), _num(p.fp8), _num(g.power.tdp_w),
                  f"{g.link.kind} {g.link.bandwidth_gb_s:,g}", _street(kb, g, f)]
         rows.append(cells)
