@@ -115,3 +115,14 @@ def test_an_l40s_holds_one_program_an_sm() -> None:
     # 100 KB of shared memory an SM): 142 SMs x 1 program x 5.25 GB/s = 745.5 GB/s
     t = _terms("qwen3-8b", "l40s", 32, 1000, 1000)["tpot_s"]
     assert t.inputs["kv_walk_cap_bytes_per_s"] == pytest.approx(142 * 1 * 5.25e9)
+
+
+def test_the_h200_rows_of_the_mla_default_releases(kb, accuracy) -> None:
+    """The DeepSeek rows on 8 x H200 under SGLang releases whose MLA decode runs this kernel (before 0.4.5.post1,
+    serving.yaml triton_decode_walk mla_default_before) now read at the H200's resident programs (accuracy.py --all,
+    README section smcount66): DS02 (DataCrunch, v0.4.3.post2, TP 8: a rank's 16 query heads one head block) +30.9%
+    -> +23.6%; S05 (c=64) +19.6% -> +13.1%; DS03 (the same burst under attention data parallel: a rank holds all 128
+    query heads, 8 head blocks over one latent, so 132 x 2 x 5.25 / 8 = 173 GB/s of cache) -4.6% -> -12.6%."""
+    got = {c[0].split()[0]: c[1] / c[2] for c in accuracy.serving_cases(kb, accuracy.INDEPENDENT)
+           if c[0].split()[0] in ("DS02", "DS03", "S05")}
+    assert 1.0 < got["DS02"] < 1.30 and 1.0 < got["S05"] < 1.20 and 0.80 < got["DS03"] < 1.0
