@@ -32,10 +32,12 @@ STATED = {
     "l40s": 142,  # the same repository's L40S deviceQuery: '(142) Multiprocessors'
     "h100-nvl-94gb": 132,  # its H100 NVL deviceQuery: '(132) Multiprocessors'
     "gh200-96gb": 132,  # github.com/mredenti/PowerCapping configuration/OpenCL_benchmark.md: 'Compute Units 132'
-    "mi300x": 304,  # AMD Instinct MI300X datasheet (2023): 304 compute units
-    "mi325x": 304,  # AMD Instinct MI325X datasheet (2024): 304 compute units
-    "mi355x": 256,  # AMD Instinct MI355X datasheet (2025): 256 compute units
-    "mi250x": 220,  # AMD Instinct MI250X datasheet (2021): 220 compute units
+    # AMD's ROCm documentation, 'AMD GPU specifications' (ROCm/rocm-docs docs/reference/gpu-specs.rst at 2b48ffc7),
+    # Compute Units: MI300X and MI325X 304 (38 per XCD), MI355X 256 (32 per XCD), MI250X 220 (110 per GCD)
+    "mi300x": 304,
+    "mi325x": 304,
+    "mi355x": 256,
+    "mi250x": 220,
 }
 
 # Datasheets that state CUDA cores only, over 128 cores an SM (GP10x: GeForce GTX 1080 whitepaper; GA10x: Ampere
