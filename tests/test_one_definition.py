@@ -262,3 +262,34 @@ def test_the_job_facts_training_state_is_memorys(kb, precision, mixed, per_param
     assert fact["state_gb"] * 1e9 == M.full_state_bytes(job.shape, precision, mixed)
     assert fact["weights_gb"] * 1e9 == pytest.approx(params * 2, rel=1e-12)
     assert fact["state_gb_myth"] * 1e9 == pytest.approx(params * 8 * 1.2, rel=1e-12)
+
+
+def _asks_offload_kind(fn: ast.AST) -> bool:
+    """A function that tests a stack's GPU-side update (an ``offload_on_gpu`` / ``offload_state_only`` name) beside
+    the ``"cpu"`` target itself: a second copy of compute.updates_on_gpu."""
+    names = {n.attr for n in sources.walk(fn) if isinstance(n, ast.Attribute)}
+    names |= {n.id for n in sources.walk(fn) if isinstance(n, ast.Name)}
+    cpu = any(isinstance(n, ast.Compare) and any(isinstance(c, ast.Constant) and c.value == "cpu"
+                                                 for c in n.comparators) for n in sources.walk(fn))
+    return cpu and any("offload_on_gpu" in n or n == "offload_state_only" or n == "stack_on_gpu" for n in names)
+
+
+def test_the_offloads_update_place_is_decided_once():
+    """Whether an offloaded optimizer updates on the GPU (a JAX stack's memory kinds) or on the host (DeepSpeed's
+    CPU Adam) is answered by compute.updates_on_gpu alone: the planner's step, its report, the memory and the
+    estimate without a plan (candidate._compute_step) call it, and its round trip is compute.state_round_trip_seconds
+    (tests/test_leftovers66.py works the path without a plan by hand)."""
+    found = []
+    for path in _modules():
+        for fn in sources.walk(sources.tree(path)):
+            if isinstance(fn, ast.FunctionDef) and _asks_offload_kind(fn):
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{fn.name}")
+    assert found == ["gpuwise/estimators/compute.py:updates_on_gpu"], found
+    # the check finds such a copy
+    copy = ast.parse("def f(g, lay):\n    return g.offload_on_gpu and lay.offload == 'cpu'\n")
+    assert _asks_offload_kind(copy.body[0])
+    # and every reader of the stack's field goes through it
+    readers = [p.relative_to(ROOT).as_posix() for p in _modules() if "updates_on_gpu(" in sources.text(p)]
+    assert sorted(readers) == ["gpuwise/estimators/candidate.py", "gpuwise/estimators/compute.py",
+                               "gpuwise/estimators/memory.py", "gpuwise/estimators/planner.py",
+                               "gpuwise/estimators/step_time.py"], readers

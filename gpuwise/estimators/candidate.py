@@ -436,10 +436,16 @@ def _compute_step(job: Job, ev: Evaluation) -> None:
         slowdown = 1.0
         if ev.strategy.offload != "none" and step_s > 0:
             pcie = I.host_link_gb_s(gpu, topo.per_node, rt)
-            off = C.offload_step_seconds(
-                ev.memory.trainable_params / max(1, ev.count), ev.strategy.offload, pcie_gb_s=pcie,
-                host_gb_s_per_gpu=rt.host_memory_gb_s.value / topo.per_node,
-                nvme_gb_s_per_gpu=rt.nvme_gb_s.value / topo.per_node)
+            if C.updates_on_gpu(training_job(job).stack_offload_on_gpu, ev.strategy.offload):
+                # the stack's state to the GPU for the update and back (the planner's step prices the same):
+                # the optimizer's moments as the memory estimate holds them, a GPU's share as host Adam's below
+                off = C.offload_state_seconds(ev.memory.optimizer.value / max(1, ev.count), pcie,
+                                              offload=ev.strategy.offload, zero=ev.strategy.zero)
+            else:
+                off = C.offload_step_seconds(
+                    ev.memory.trainable_params / max(1, ev.count), ev.strategy.offload, pcie_gb_s=pcie,
+                    host_gb_s_per_gpu=rt.host_memory_gb_s.value / topo.per_node,
+                    nvme_gb_s_per_gpu=rt.nvme_gb_s.value / topo.per_node)
             ev.terms["offload"] = off
             slowdown = (step_s + off.value) / step_s
         hours, wall = C.training_time(flops.value, ev.count, peak.tflops, mfu, eff, slowdown)

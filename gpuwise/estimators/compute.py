@@ -249,6 +249,31 @@ def offload_step_seconds(params_local: float, target: str, *, pcie_gb_s: float, 
                  "pcie_s": pcie, "cpu_s": cpu, "nvme_s": nvme})
 
 
+def updates_on_gpu(stack_on_gpu: bool, offload: str) -> bool:
+    """Whether an offloaded optimizer's update runs on the GPU: a stack whose offload keeps the state in pinned host
+    memory and moves it to the GPU for the update (runtime.yaml training_stacks offload_update device: JAX memory
+    kinds, MaxText / Levanter), offloading to the CPU; NVMe is DeepSpeed's ZeRO-Infinity on every stack. The one
+    test the planner's step (step_time.offload_parts), its report and the estimate without a plan ask, so that no
+    path prices host Adam for a stack that runs none."""
+    return stack_on_gpu and offload == "cpu"
+
+
+def state_round_trip_seconds(state_bytes: float, link_gb_s: float) -> float:
+    """Seconds a step spends moving an offloaded optimizer state that updates on the GPU (:func:`updates_on_gpu`):
+    to the GPU after the backward and back to pinned host memory after the update, once each way over the host
+    link at ``link_gb_s`` a direction (interconnect.host_link_gb_s), exposed: the compiled step puts the copies
+    between the backward and the update and after it, and no source times an overlap."""
+    return 2 * state_bytes / (link_gb_s * 1e9)
+
+
+def offload_state_seconds(state_bytes: float, link_gb_s: float, *, offload: str, zero: int) -> Term:
+    """:func:`state_round_trip_seconds` as the report's term (formula.offload_state_both_ways), for the estimate
+    without a plan; the planner's report builds the same phrase from its step (planner._offload_term)."""
+    return Term("offload_seconds", state_round_trip_seconds(state_bytes, link_gb_s), "s",
+                formula("formula.offload_state_both_ways"),
+                {"state_bytes": state_bytes, "link_gb_s_per_gpu": link_gb_s, "offload": offload, "zero": zero})
+
+
 # ------------------------------------------------------------------ training at scale (planner)
 def width_for_mfu(shape: Shape) -> float:
     """The matmul width that sets how much of a step is memory-bound: the hidden size for dense

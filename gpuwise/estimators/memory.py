@@ -42,7 +42,7 @@ from ..frozen import frozen
 from ..inputs.shape import Shape
 from ..messages import Phrase, formula
 from . import Term
-from .compute import sac_op_saved_elements
+from .compute import sac_op_saved_elements, updates_on_gpu
 from .memory_lora import lora_training_memory
 from .memory_terms import (  # noqa: F401 (read as memory's names by the planner, rules and tests)
     ACT_COEFF,
@@ -110,7 +110,7 @@ def training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhead: tuple
         act, _ = activation_bytes(shape, s, wb, mode)
         layout = (formula("memory_layout.deepspeed_master", zero=s.zero) if master
                   else formula("memory_layout.deepspeed", zero=s.zero, bytes=wb))
-        if s.offload == "cpu" and s.offload_state_only:  # JAX memory kinds: the state alone, back for the update
+        if updates_on_gpu(s.offload_state_only, s.offload):  # JAX memory kinds: the state alone, back for the update
             # the moments leave; the fp32 weights (the master copy of this layout) are the stack's parameters, which
             # stay on the GPU (runtime.yaml training_stacks mixed_precision_policy p=f32)
             host = step_temp = _optimizer_bytes(s.optimizer, P, 4 if master else wb, shape, master=False)[0].value / dp
@@ -258,7 +258,7 @@ def parallel_bytes(shape: Shape, s: TrainSetup, quant: dict) -> ParallelBytes:
     if s.zero >= 3:  # two layers gathered at a time
         weights += 2 * local / layers_stage * wb
     host = back = 0.0
-    if s.offload == "cpu" and s.offload_state_only and not lora:  # JAX memory kinds: the state alone on the host
+    if updates_on_gpu(s.offload_state_only, s.offload) and not lora:  # JAX memory kinds: the state alone on the host
         host = back = optimizer
         optimizer = 0.0
     elif s.offload in ("cpu", "nvme") and (s.zero >= 1 or not lora):  # LoRA: the adapters' state, ZeRO-3 the base

@@ -714,7 +714,8 @@ def _finish(tj: TrainingJob, gpu: Gpu, n: int, st: Static, t: StepTime, rates: G
              else (0.0, 0.0, 0.0))
     host = ((st.opt_params, rates.host_cores_per_gpu, rates.cpu_adam_params_per_s_per_core, rates.host_gb_s_per_gpu,
              rates.host_cores_stated) if t.offload else (0.0, 0.0, 0.0, 0.0, False))
-    on_gpu = (st.host, rates.pcie_gb_s) if t.offload and rates.offload_on_gpu and st.layout.offload == "cpu" else ()
+    on_gpu = (st.host, rates.pcie_gb_s) if t.offload and C.updates_on_gpu(rates.offload_on_gpu, st.layout.offload) \
+        else ()
     return Plan(st.layout, tj.memory(st.layout), t, fits, st.per_gpu, steps, wall_h, wall_h * n, eff, gp,
                 rates.mfu, rates.flops, tried, dp_traffic(tj, st, rates, t.compute), split, host, on_gpu)
 

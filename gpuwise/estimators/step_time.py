@@ -280,8 +280,8 @@ def offload_parts(p: float, lay: Layout, g: GpuRates, compute_s: float = 0.0, fe
     nothing to fetch. The copies sit where the program puts them, between the backward and the update and after it,
     and no source times an overlap, so both wait."""
     pcie = g.pcie_gb_s * 1e9
-    if g.offload_on_gpu and lay.offload == "cpu":
-        return 2 * state / pcie, 0.0, 0.0
+    if C.updates_on_gpu(g.offload_on_gpu, lay.offload):
+        return C.state_round_trip_seconds(state, g.pcie_gb_s), 0.0, 0.0
     copies = g.zero3_copies
     if lay.zero >= 3 and copies:  # DeepSpeed ZeRO-3: to the host and back a micro-batch, then the step's copy
         per_micro, at_step, upcast, waits = copies
@@ -366,7 +366,7 @@ def step_parts(tj: TrainingJob, st: Static, g: GpuRates) -> tuple[float, ...]:
     optimizer = offload = 0.0
     if lay.offload != "none":  # offload_seconds: the optimizer on the host, weights over PCIe
         offload = offload_seconds(st.opt_params, lay, g, compute, st.fetched, st.host)
-        if g.offload_on_gpu and lay.offload == "cpu":  # the state back on the GPU: the update runs there
+        if C.updates_on_gpu(g.offload_on_gpu, lay.offload):  # the state back on the GPU: the update runs there
             optimizer = st.opt_params * g.opt_bytes / g.mem_bw
     else:
         optimizer = st.opt_params * g.opt_bytes / g.mem_bw
