@@ -168,7 +168,7 @@ class TrainingOut(_Frozen):
     requested_layout: TrainingLayout
     requested_memory_per_gpu_bytes: Number
     # the stated layout's memory by part (memory.breakdown is the chosen layout's): where the stated micro-batch gives
-    # way to a smaller one (planner.held_smaller), a loss's or an activation's bytes at the micro-batch asked
+    # way to a smaller one (held_plan.held_smaller), a loss's or an activation's bytes at the micro-batch asked
     requested_memory_breakdown: dict[str, int] = {}
     suggested_changes: list[SuggestedChange]
     step_terms: StepTerms

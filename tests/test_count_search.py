@@ -15,6 +15,7 @@ from gpuwise.decide import engine as rule_engine
 from gpuwise.decide.recommend import recommend
 from gpuwise.decide.subjects import counts_for
 from gpuwise.estimators import cost as K
+from gpuwise.estimators import held_plan as H
 from gpuwise.estimators import planner as P
 from gpuwise.estimators import serving as SV
 from gpuwise.estimators import step_time as S
@@ -267,7 +268,7 @@ def test_the_planner_memory_alone_says_what_the_estimate_says_about_fitting(kb, 
     for gpu in kb.gpus.values():
         for n in (1, 2, 4, 8, 16, 64):
             usable = capacity_bytes(gpu) * (1 - headroom)
-            quick = P.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable, requested_pins(job),
+            quick = H.fits_at_all(training_job(job), n, I.topology(gpu, n, kb.runtime), usable, requested_pins(job),
                                   gpu=gpu, stated=micro_batch_stated(job))
             full = fits(job, evaluate(job, gpu, n, defer=True))
             assert quick == full, (gpu.id, n)

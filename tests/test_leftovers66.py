@@ -50,3 +50,69 @@ def test_deepspeed_without_a_plan_keeps_host_adam(kb):
     assert off.inputs["pcie_s"] == pytest.approx(SDXL_UNET * 4 / 63e9)
     assert off.value == pytest.approx(SDXL_UNET * 4 / 63e9 + SDXL_UNET * 28 / (host * 1e9))
     assert off.value > _sdxl(kb, "levanter").terms["offload"].value
+
+
+# ---------------------------------------------------------------- the layout given up where the pins hold nothing
+VOCAB = 128_256  # Llama 3.1's vocabulary (meta-llama/Llama-3.1-8B config.json)
+
+
+def _job(kb, **w):
+    base = {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "train_tokens": 1e8}
+    return resolve(Requirements.model_validate({"workload": {**base, **w}}), kb)
+
+
+@pytest.mark.parametrize("pins", [{}, {"zero_stage": 1}])
+def test_a_stated_micro_batch_alone_gives_way_as_under_pins(kb, pins):
+    """Llama 3.1 8B, micro-batch 8 x 8,192 on one A100 40GB (40.80 GB usable): Hugging Face's loss alone holds 12 B
+    a vocabulary entry a token, 12 x 128,256 x 65,536 = 100.9 GB at micro-batch 8, so no layout holds it; at 1 it
+    is 12.6 GB. With ZeRO-1 stated the plan was 1 x 64 (planner66); stating nothing but the micro-batch, the free
+    search kept 8 and the GPU 'did not fit'. Now both plan 1 x 64 accumulation steps, the same 8 x 8 x 8,192 =
+    524,288 tokens a step, and the count search's quick check agrees with the estimate."""
+    from gpuwise.estimators import held_plan as H
+    from gpuwise.estimators import interconnect as I
+    from gpuwise.estimators.candidate import requested_pins, training_job, usable_bytes
+
+    job, g = _job(kb, batch_size=8, seq_len=8192, **pins), kb.gpus["a100-40gb-pcie"]
+    usable = usable_bytes(job, g)
+    assert 12 * VOCAB * 8 * 8192 > usable > 12 * VOCAB * 8192
+    ev = evaluate(job, g, 1)
+    lay = ev.plan.layout
+    assert not ev.requested_plan.fits and ev.plan.fits
+    assert (lay.micro_batch, lay.grad_accum) == (1, 64)
+    assert lay.global_batch_tokens == ev.requested_plan.layout.global_batch_tokens == 524_288
+    topo = I.topology(g, 1, kb.runtime)
+    tj, p = training_job(job), requested_pins(job)
+    assert H.fits_at_all(tj, 1, topo, usable, p, gpu=g, stated=True)
+    assert H.least_need(tj, 1, topo, usable, p, gpu=g, stated=True) == pytest.approx(ev.memory.per_gpu, rel=1e-12)
+
+
+def test_a_stated_offload_none_is_kept_where_a_layout_without_offload_fits(kb):
+    """Llama 2 13B, micro-batch 4 x 4,096, TP1 and offload none stated, 16 RTX 4090 (24 GB): no TP1 layout holds
+    micro-batch 4 without offload. The free layout dropped every pin and planned ZeRO-3 with the optimizer on the
+    host (the file said none); it now keeps none: a layout without offload of a smaller micro-batch, the same tokens
+    a step, fits, and gpuwise plans that."""
+    from gpuwise.estimators import planner as P
+    from gpuwise.estimators.candidate import training_job, usable_bytes
+
+    job = _job(kb, model="llama-2-13b", batch_size=4, seq_len=4096, offload="none", parallelism={"tp": 1})
+    g = kb.gpus["rtx-4090"]
+    ev = evaluate(job, g, 16)
+    assert not ev.requested_plan.fits
+    assert ev.plan.fits and ev.plan.layout.offload == "none"
+    assert ev.plan.layout.micro_batch < 4
+    assert ev.plan.layout.global_batch_tokens == ev.requested_plan.layout.global_batch_tokens
+    # what the free layout took before: with any settings the stated micro-batch fits only offloaded
+    loose = P.plan(training_job(job), g, 16, ev.topology, usable_bytes(job, g), P.NO_PINS)
+    assert loose.fits and loose.layout.offload != "none"
+
+
+def test_a_stated_offload_none_gives_way_only_where_nothing_fits_without(kb):
+    """Llama 3.1 8B full fine-tune, 8 x 8,192, offload none, on two H100 80GB: the weights, gradients and AdamW state
+    alone are 16 B x 8.03B = 128.5 GB, 64.2 GB a GPU even fully sharded, and no layout without offload holds them
+    beside the activations at any micro-batch; the plan offloads (the changes column says so) rather than not fit."""
+    job = _job(kb, batch_size=8, seq_len=8192, offload="none")
+    ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 2)
+    assert not ev.requested_plan.fits
+    assert ev.plan.fits and ev.plan.layout.offload == "cpu"
+    assert ("change.offload", {"target": "cpu"}) in [(mid, kw) for _sep, mid, kw in ev.strategy.changes_from(
+        ev.requested)]

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gpuwise.estimators import held_plan as H
 from gpuwise.estimators import interconnect as I
-from gpuwise.estimators import planner as P
 from gpuwise.estimators.candidate import capacity_bytes, evaluate, requested_pins, training_job, usable_bytes
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
@@ -145,7 +145,7 @@ def test_the_planners_quick_fit_check_is_the_full_estimates(kb, model, method, b
     except Exception:  # a combination the schema refuses is not a job
         return
     g = kb.gpus[gpu]
-    quick = P.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(job, g),
+    quick = H.fits_at_all(training_job(job), n, I.topology(g, n, kb.runtime), usable_bytes(job, g),
                           requested_pins(job), gpu=g, stated=True)  # the file states batch_size
     ev = evaluate(job, g, n, defer=True)
     assert quick == (ev.memory.per_gpu <= usable_bytes(job, g))  # the need the memory rules judge, against usable

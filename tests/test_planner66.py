@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 import gpuwise
+from gpuwise.estimators import held_plan as H
 from gpuwise.estimators import interconnect as I
-from gpuwise.estimators import planner as P
 from gpuwise.estimators.candidate import evaluate, requested_pins, training_job, usable_bytes
 from gpuwise.inputs.job import resolve
 from gpuwise.inputs.schema import Requirements
@@ -46,7 +46,7 @@ def test_the_quick_check_holds_the_count_the_estimate_holds(kb, a100_8b):
     topo = I.topology(g, 1, kb.runtime)
 
     def quick(stated: bool) -> bool:
-        return P.fits_at_all(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=stated)
+        return H.fits_at_all(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=stated)
 
     assert quick(True) and not quick(False)  # not stated: the stated micro-batch's layouts alone, none of which fits
     ev = evaluate(job, g, 1)
@@ -56,7 +56,7 @@ def test_the_quick_check_holds_the_count_the_estimate_holds(kb, a100_8b):
     assert lay.global_batch_tokens == asked.global_batch_tokens == 8 * 8 * 8192
     assert ev.memory.per_gpu <= usable
     # the need the count search gives a server of a count it did not estimate is the estimate's
-    need = P.least_need(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=True)
+    need = H.least_need(training_job(job), 1, topo, usable, requested_pins(job), gpu=g, stated=True)
     assert need == pytest.approx(ev.memory.per_gpu, rel=1e-12)
 
 

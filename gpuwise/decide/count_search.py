@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..estimators import cost as K
+from ..estimators import held_plan as H
 from ..estimators import interconnect as I
 from ..estimators import planner as P
 from ..estimators import serving as SV
@@ -195,7 +196,7 @@ class _Probe:
         job, gpu = self.job, self.gpu
         if n not in self.made and not job.shape.diffusion:
             if job.training:  # the planner's memory alone (no layout timed, no estimate made)
-                return P.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
+                return H.fits_at_all(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
                                      math.nextafter(self.limit, 0.0), requested_pins(job), gpu=gpu,
                                      stated=TJ.micro_batch_stated(job))
             if SV.least_bytes(job, gpu, n) >= self.limit:  # no layout of n GPUs holds the weights
@@ -215,7 +216,7 @@ class _Probe:
             return so_far
         job, gpu = self.job, self.gpu
         if job.training and not job.shape.diffusion and n not in self.made:
-            need = P.least_need(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
+            need = H.least_need(training_job(job), n, I.topology(gpu, n, job.kb.runtime),
                                 math.nextafter(self.limit, 0.0), requested_pins(job), gpu=gpu,
                                 stated=TJ.micro_batch_stated(job))
         elif not job.training and not job.shape.diffusion and n not in self.made \

@@ -105,7 +105,7 @@ def _off_stack_notes(job: Job) -> tuple[Phrase, ...]:
 
 
 def _held_micro_notes(ev: Evaluation | None) -> tuple[Phrase, ...]:
-    """A stated micro-batch no layout of the file's settings holds, planned at a smaller one (planner.held_smaller;
+    """A stated micro-batch no layout of the file's settings holds, planned at a smaller one (held_plan.held_smaller;
     MEM-MICRO-BATCH-HELD in an audit or recommendation): said as a note of the memory estimate, whose figures are
     the smaller micro-batch's (training.requested_memory_per_gpu_bytes and requested_layout are the stated one's)."""
     plan, req = (ev.plan, ev.requested_plan) if ev is not None else (None, None)

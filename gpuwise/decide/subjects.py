@@ -462,7 +462,7 @@ def _micro_batch_part(alt: Any) -> dict[str, Any]:
 
 def _held_micro_part(run: Any) -> dict[str, int]:
     """A stated micro-batch no layout of the file's settings holds, and the smaller one planned in its place
-    (planner.held_smaller): what MEM-MICRO-BATCH-HELD says."""
+    (held_plan.held_smaller): what MEM-MICRO-BATCH-HELD says."""
     if run is None or not MB.held(run.plan, run.requested):
         return {"micro_batch_stated": 0, "micro_batch_held": 0, "micro_batch_held_accum": 0,
                 "micro_batch_held_tokens": 0}

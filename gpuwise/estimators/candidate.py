@@ -19,6 +19,7 @@ from ..messages import Phrase, formula, phrase_json, phrase_text, template
 from . import GB, Term, usable_share
 from . import compute as C
 from . import cost as K
+from . import held_plan as H
 from . import interconnect as I
 from . import memory as M
 from . import memory_serving as MS
@@ -397,15 +398,8 @@ def plan_training(job: Job, gpu: Gpu, count: int, topo: I.Topology, usable: floa
     # without it (micro_batch.faster_without_offload; MEM-MICRO-BATCH-OFFLOAD says so): the requested plan stays
     stated = micro_batch_stated(job)
     chosen = MB.faster_without_offload(tj, gpu, count, topo, usable, pins, req, stated) or req
-    if not req.fits and pins.any:
-        free = P.plan(tj, gpu, count, topo, usable, P.Pins())
-        if free.fits or free.per_gpu_bytes < req.per_gpu_bytes:
-            chosen = free
-        # the free search keeps the stated micro-batch: a smaller one under the user's own pins may fit and train
-        # faster (what faster_without_offload finds where offload was left open)
-        held = P.held_smaller(tj, gpu, count, topo, usable, pins, stated, req)
-        if held is not None and (not chosen.fits or held.gpu_hours < chosen.gpu_hours):
-            chosen = held
+    if not req.fits:  # what gives way, in order (held_plan): the micro-batch under the pins, the pins, a stated none
+        chosen = H.relaxed(tj, gpu, count, topo, usable, pins, stated, req)
     return chosen, req
 
 
@@ -531,7 +525,7 @@ def _training_numbers(job: Job, ev: Evaluation, peak: C.Peak) -> None:
     smaller = MB.smaller_micro_batch(tj, ev.gpu, ev.count, ev.topology, ev.usable, pins, req,
                                      micro_batch_stated(job)) if (
         req is plan or plan.layout.micro_batch < req.layout.micro_batch) else None
-    # a stated micro-batch no layout of the pins holds gave way to a smaller one (planner.held_smaller): a change too
+    # a stated micro-batch no layout of the pins holds gave way to a smaller one (held_plan.held_smaller): a change too
     held = (Change("batch_size", req.layout.micro_batch, lay.micro_batch),) if MB.held(plan, req) else ()
     ev.training = TrainingRun(plan, req, mfu_whole_run=achieved, setup_hours=setup, pins=pins,
                               suggested_changes=ev.strategy.diff(ev.requested) + held, smaller_micro=smaller)

@@ -15,6 +15,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from ..frozen import frozen
+from . import held_plan as H
 from . import interconnect as I
 from . import planner as P
 from .training_layout import figures
@@ -82,7 +83,7 @@ def smaller_micro_batch(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology, u
     free = _pins_without(pins, measure)
     if P.plan(tj, gpu, n, topo, usable, free).fits:  # the stated micro-batch fits without the measure too: chosen
         return None  # for speed, not needed
-    best = P.largest_smaller(tj, gpu, n, topo, usable, free, lay)
+    best = H.largest_smaller(tj, gpu, n, topo, usable, free, lay)
     if best is None:
         return None
     return MicroBatchAlternative(
@@ -103,11 +104,11 @@ def faster_without_offload(tj: P.TrainingJob, gpu: Gpu, n: int, topo: I.Topology
     alt = smaller_micro_batch(tj, gpu, n, topo, usable, pins, req, stated)
     if alt is None or alt.measure != "offload" or alt.alt_step_s >= alt.step_s:
         return None
-    return P.largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
+    return H.largest_smaller(tj.on(n), gpu, n, topo, usable, _pins_without(pins, "offload"), req.layout)
 
 
 def held(plan: P.Plan, req: P.Plan) -> bool:
     """Whether the plan runs a smaller micro-batch than the file's because no layout of the file's settings holds the
-    stated one (planner.held_smaller; the free layout keeps the stated micro-batch): the user is told
+    stated one (held_plan.held_smaller): the user is told
     (rules/memory.yaml MEM-MICRO-BATCH-HELD, the estimate's note.micro_batch_held) and the change is a suggested one."""
     return plan.fits and not req.fits and plan.layout.micro_batch < req.layout.micro_batch

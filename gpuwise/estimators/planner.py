@@ -562,37 +562,10 @@ def _host_pins(topo: I.Topology, pins: Pins) -> Pins:
     return dataclasses.replace(pins, offload="none")
 
 
-def fits_at_all(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS, *,
-                gpu: Gpu, stated: bool) -> bool:
-    """Whether any layout of ``n`` GPUs, with any settings (offload included), needs at most
-    ``usable`` bytes on its busiest GPU: what :func:`plan` calls fitting, without timing a layout,
-    under the user's ``pins`` or with none (a candidate fits either way: a pinned ZeRO-3 on one GPU
-    may offload parameters the unpinned search does not try). The layouts' memory does not depend
-    on the GPU type, so across a catalog this costs one comparison per GPU type after the first.
-    Where nothing holds the micro-batch the user ``stated``, the full estimate plans the largest smaller one under
-    their pins (:func:`held_smaller`); so does this, through the same function (timed on ``gpu``: which layout the
-    smaller micro-batch takes, and so whether it keeps the step's tokens, depends on the GPU's speed)."""
-    return least_need(tj, n, topo, usable, pins, gpu=gpu, stated=stated) <= usable
-
-
-def least_need(tj: TrainingJob, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS, *,
-               gpu: Gpu, stated: bool) -> float:
-    """What the busiest GPU of ``n`` needs as the estimate would plan it with no more than ``usable`` bytes, without
-    estimating: :func:`least_per_gpu` where some layout of the stated micro-batch fits or none smaller does, else the
-    busiest GPU of :func:`held_smaller`'s plan. :func:`fits_at_all` compares it with ``usable``; the count search
-    gives it as a server's need where that count was not estimated (count_search.CountSearch.server)."""
-    tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
-    least = least_per_gpu(tj, n, topo, pins)
-    if least <= usable:
-        return least
-    held = held_smaller(tj, gpu, n, topo, usable, pins, stated)
-    return held.per_gpu_bytes if held is not None else least
-
-
 def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PINS) -> float:
     """The least memory the busiest GPU of any layout of ``n`` GPUs needs, with any settings
     (offload included), under the user's ``pins`` or with none (inf when no layout exists): the
-    raw figure :func:`fits_at_all` compares and the memory rules judge (a server's worth of GPUs
+    raw figure held_plan.fits_at_all compares and the memory rules judge (a server's worth of GPUs
     in the job fact)."""
     tj = tj.on(n)  # one GPU: a full fine-tune's state in the compute dtype where its user left it open
     free = _least_under(tj, n, topo, _host_pins(topo, Pins()))
@@ -602,58 +575,6 @@ def least_per_gpu(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins = NO_PIN
 def _least_under(tj: TrainingJob, n: int, topo: I.Topology, pins: Pins) -> float:
     search = _search(tj, n, topo.fabric, topo.tp_domain, pins)
     return min((st.per_gpu for st in (search.frugal(False), search.frugal(True)) if st is not None), default=math.inf)
-
-
-def held_smaller(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins, stated: bool,
-                 req: Plan | None = None) -> Plan | None:
-    """The largest micro-batch below a stated one that no layout of the user's pins holds, under the same pins (the
-    stated offload, none included) and the same tokens an optimizer step; None where the micro-batch was not stated,
-    nothing is pinned, the pinned layout (``req``, planned here where not given) fits, or no smaller micro-batch fits
-    either. candidate.plan_training weighs it against the free layout, whose search keeps the stated micro-batch
-    (without it a file stating ``offload: none`` got a slower plan than one leaving offload open, where
-    micro_batch.faster_without_offload finds this layout: branch planner65, H961's 2.7B on 4 GPUs at 72 GB, TP2
-    ZeRO-1 MBS 3 x 2 against the pins' TP1 ZeRO-3 MBS 1 x 3); :func:`fits_at_all` asks it too, so that the count
-    search skips no count the estimate holds (branch planner66)."""
-    if not stated or not pins.any:
-        return None
-    tj = tj.on(n)
-    # nothing smaller fits where the smallest does not (activations grow with the micro-batch): memory alone, before
-    # any layout is timed
-    if _least_under(at_micro(tj, 1), n, topo, _host_pins(topo, pins)) > usable:
-        return None
-    req = req or plan(tj, gpu, n, topo, usable, pins)
-    if req.fits or req.layout.micro_batch <= 1:
-        return None
-    return largest_smaller(tj, gpu, n, topo, usable, pins, req.layout)
-
-
-def largest_smaller(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins,
-                    lay: Layout) -> Plan | None:
-    """The largest micro-batch below ``lay``'s that fits under ``pins`` and holds the same tokens an optimizer step."""
-    # the same tokens a step on the same replicas: a micro-batch that divides the sequences a replica takes a step;
-    # the largest that fits, by bisection (activations, the part a micro-batch moves, shrink with it)
-    seqs = lay.micro_batch * lay.grad_accum
-    sizes = [m for m in range(1, lay.micro_batch) if seqs % m == 0]
-    best: Plan | None = None
-    lo, hi = 0, len(sizes) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        alt = plan(at_micro(tj, sizes[mid]), gpu, n, topo, usable, pins)
-        if alt.fits and alt.layout.global_batch_tokens == lay.global_batch_tokens:
-            best, lo = alt, mid + 1
-        else:
-            hi = mid - 1
-    return best
-
-
-def at_micro(tj: TrainingJob, micro: int) -> TrainingJob:
-    """The job at ``micro`` sequences a micro-batch (kept in ``tj.memo``: its layouts' memory does not depend on the
-    GPU, so every candidate of a search shares them)."""
-    key = ("micro_batch_job", micro)
-    other = tj.memo.get(key)
-    if other is None:
-        other = tj.memo[key] = dataclasses.replace(tj, micro_batch=micro, stack_local_batch=0, memo={})
-    return other
 
 
 def plan(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins = NO_PINS) -> Plan:

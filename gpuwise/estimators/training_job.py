@@ -141,7 +141,7 @@ def job_pins(job: Job) -> P.Pins:
 
 def micro_batch_stated(job: Job) -> bool:
     """Whether the file states the micro-batch (``workload.batch_size``): only a stated one gives way to a smaller
-    one (planner.held_smaller, micro_batch.smaller_micro_batch), in the estimate and the count search's fit check
+    one (held_plan.held_smaller, micro_batch.smaller_micro_batch), in the estimate and the count search's fit check
     alike."""
     return "batch_size" in job.w.model_fields_set
 

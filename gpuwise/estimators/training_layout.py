@@ -298,7 +298,7 @@ class TrainingJob:
 
     def release(self) -> None:
         """Clear the memo, and those of the jobs made from this one and kept in it (:meth:`on`'s one-GPU twin,
-        planner.at_micro's job per micro-batch): a layout search kept in a memo refers back to its job, so a memo left
+        held_plan.at_micro's job per micro-batch): a layout search kept in a memo refers back to its job, so a memo left
         full is a reference cycle the garbage collector frees later (Job.release)."""
         made = [v for v in self.memo.values() if isinstance(v, TrainingJob)]
         self.memo.clear()
