@@ -316,6 +316,14 @@ def quoted(text: str, sep: str = "") -> Phrase:
     return (sep, "quote", {"quote": " ".join(str(text).split())})
 
 
+def batch_size_change(before: int, after: int, accum: int, sep: str = "") -> Phrase:
+    """A stated micro-batch planned smaller, in the input file's own field (workload.batch_size, docs/formats.md)
+    with the accumulation steps that keep the step's tokens: the one wording the job fact's strategy_changes, a
+    recommendation's changes from the question and its suggested changes share (reports/messages.yaml
+    change.batch_size, translated in the gettext catalog)."""
+    return (sep, "change.batch_size", {"before": int(before), "after": int(after), "accum": int(accum)})
+
+
 def phrase_json(parts: Any) -> list[Any]:
     """A phrase's parts as JSON has them (lists, nested phrases too): what a fact and a finding carry."""
     return [[sep, mid, {k: phrase_json(v) if is_phrase(v) else v for k, v in values.items()}]

@@ -57,7 +57,7 @@ def test_h569_fits_one_h100_without_offload_only_with_the_cut_loss():
     cut loss the run fits on the GPU as it ran, and the step is compute and the optimizer's pass alone.
 
     Since planner66 the Hugging Face run is planned at the largest smaller micro-batch of the same 81,920 tokens a step
-    that the file's settings hold (planner.held_smaller), 5 x 4 without offload, and the estimate says so; before, it
+    that the file's settings hold (held_plan.held_smaller), 5 x 4 without offload, and the estimate says so; before, it
     was the least-memory layout at 20, offloaded and still over (the 1.98x of trainblind21's blind reading). At 10 the
     logits alone are 12 x 151,936 x 40,960 = 74.7 GB, with the bf16 weights (3.44 GB) 78.1 GB before the layers'
     activations, the allocator's share or the optimizer (81.2 GB usable); at 5, 37.3 GB."""

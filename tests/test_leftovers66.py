@@ -116,3 +116,46 @@ def test_a_stated_offload_none_gives_way_only_where_nothing_fits_without(kb):
     assert ev.plan.fits and ev.plan.layout.offload == "cpu"
     assert ("change.offload", {"target": "cpu"}) in [(mid, kw) for _sep, mid, kw in ev.strategy.changes_from(
         ev.requested)]
+
+
+# ---------------------------------------------------------------- a micro-batch change in the file's own words
+A100_8B = {"workload": {"task": "finetune", "model": "llama-3.1-8b", "method": "full", "batch_size": 8,
+                        "seq_len": 8192, "zero_stage": 1, "train_tokens": 1e8},
+           "constraints": {"max_gpus": 1, "gpus": ["a100-40gb-pcie"]}}
+
+
+def test_the_fact_names_the_micro_batch_change_in_the_files_field(kb):
+    """The same 8B job on one A100 40GB plans micro-batch 1 with 64 accumulation steps in place of the stated 8
+    (8 x 8 = 64 sequences a step, 8 x 64 / 8 = 64 x 1): the job fact's strategy_changes names workload.batch_size
+    (docs/formats.md: 'micro-batch per GPU, in sequences') and the accumulation steps, in English and as parts."""
+    from gpuwise.decide.subjects import candidate_fact
+    from gpuwise.render import words
+    from gpuwise.render.fmt import Fmt
+
+    job = resolve(Requirements.model_validate({"workload": A100_8B["workload"]}), kb)
+    ev = evaluate(job, kb.gpus["a100-40gb-pcie"], 1)
+    fact = candidate_fact(job, ev, "buy")
+    assert fact["strategy_changes"] == ("batch_size 8 → 1 (micro-batch 1 with 64 accumulation steps, the same "
+                                        "tokens a step)")
+    assert words.phrase(fact["strategy_changes_phrases"], Fmt("zh")) == (
+        "batch_size 8 → 1（微批次 1 配合 64 步梯度累积，每步词元数不变）")
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_the_recommendation_words_it_in_english_and_chinese(fmt):
+    """The rule's message (MEM-FITS-WITH-CHANGES: 'with ... it needs'), the changes column and the Suggested changes
+    row all say the file's field and the accumulation steps; no 'batch_size: 8 → 1' or 'batch_size 8 -> 1' alone."""
+    import gpuwise
+    from gpuwise.render import report
+
+    r = gpuwise.recommend(A100_8B)
+    en = " ".join(report.render(r, fmt, lang="en", detail="full").split())
+    said = "batch_size 8 → 1 (micro-batch 1 with 64 accumulation steps, the same tokens a step)"
+    assert f"with {said} it needs 34.6 GB" in en
+    assert f"gpuwise would change {said}" in en
+    assert "batch_size: 8 → 1" not in en and "batch_size 8 -> 1" not in en and "-&gt;" not in en
+    zh = "".join(report.render(r, fmt, lang="zh", detail="full").split())  # a wrapped CJK line breaks anywhere
+    said_zh = "batch_size8→1（微批次1配合64步梯度累积，每步词元数不变）"
+    assert f"调整为{said_zh}后需要34.6GB" in zh
+    assert f"gpuwise建议调整{said_zh}" in zh
+    assert "(micro-batch" not in zh and "micro-batch 1 with" not in zh  # the sources quoted stay as written

@@ -1,6 +1,6 @@
-"""Branch planner66: planner65's smaller micro-batch under the user's pins (planner.held_smaller: a stated micro-batch
+"""Branch planner66: planner65's smaller micro-batch under the user's pins (held_plan.held_smaller: a stated micro-batch
 no layout of the file's settings holds gives way to the largest smaller one of the same tokens a step) taken again,
-with the count search's quick fit check (planner.fits_at_all) asking the same function, so that a count the full
+with the count search's quick fit check (held_plan.fits_at_all) asking the same function, so that a count the full
 estimate holds is never skipped, and the user told that the micro-batch was replaced (MEM-MICRO-BATCH-HELD, the
 estimate's note, a batch_size suggested change), in English and Chinese.
 
@@ -115,13 +115,15 @@ def test_the_changes_name_the_micro_batch_and_an_offload_given_up_in_english_and
     job, g = a100_8b
     ev = evaluate(job, g, 1)
     parts = _changes(ev)
-    assert [mid for _sep, mid, _kw in parts] == ["change.micro_batch"]
-    assert messages.phrase_text(parts) == "micro-batch 1 with 64 accumulation steps"
+    assert [mid for _sep, mid, _kw in parts] == ["change.batch_size"]  # worded in the file's field (leftovers66)
+    assert messages.phrase_text(parts) == ("batch_size 8 → 1 (micro-batch 1 with 64 accumulation steps, the same "
+                                           "tokens a step)")
     off = Strategy(True, 1, "none").changes_from(Strategy(True, 1, "cpu"))
     assert messages.phrase_text(off) == "keep the optimizer state on the GPU"
     from gpuwise.render import words
     from gpuwise.render.fmt import Fmt
 
     zh = Fmt("zh")
-    assert words.phrase(messages.phrase_json(parts), zh) == "微批次 1 配合 64 步梯度累积"
+    assert words.phrase(messages.phrase_json(parts), zh) == (
+        "batch_size 8 → 1（微批次 1 配合 64 步梯度累积，每步词元数不变）")
     assert words.phrase(messages.phrase_json(off), zh) == "把优化器状态留在 GPU 上"

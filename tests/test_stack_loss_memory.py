@@ -38,7 +38,7 @@ def test_the_tutorials_gpt2_on_megatron_saves_six_bytes_a_vocabulary_entry_a_tok
     32,768 MiB x 0.95 = 32.64 GB (it read 34.8 GB of 30.4 before).
 
     The Hugging Face job's micro-batch of 10 fits in no layout of the file's settings (34.8 GB), so since planner66
-    it is planned at 5 with 2 accumulation steps (planner.held_smaller; MEM-MICRO-BATCH-HELD says so): the loss is
+    it is planned at 5 with 2 accumulation steps (held_plan.held_smaller; MEM-MICRO-BATCH-HELD says so): the loss is
     compared at the micro-batch asked, the stated layout's memory (training.requested_memory_breakdown), and at 5 the
     activations are half of those at 10 (a layer's activations and the logits are linear in the micro-batch:
     Korthikanti et al. 2022, arXiv:2205.05198, section 4)."""

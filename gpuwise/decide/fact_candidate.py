@@ -97,7 +97,10 @@ class CandidateFact(FactModel):
     strategy_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which a "
                                 "report words in its language")
     strategy_changed: bool = _f("gpuwise changed something the user left open or asked for")
-    strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing)")
+    strategy_changes: str = _f("what gpuwise would change, in short notation ('none' if nothing); a micro-batch "
+                               "planned smaller in the input's field with its accumulation steps")
+    strategy_changes_phrases: list = _f("the same as message ids and values ([separator, id, values] parts), which "
+                                        "a report words in its language")
     offload: Literal["none", "cpu", "nvme"] = _f("optimizer/parameter offload in the chosen layout")
     zero: int = _f("ZeRO stage in the chosen layout")
     tp: int = _f("tensor-parallel degree (inference: GPUs per model copy)")

@@ -450,6 +450,7 @@ OUTPUT_ONLY: dict[str, dict[str, str]] = {
                                           "(buy_unavailable_reason is what rules show)",
         "rent_term_why_phrases": _parts("rent_term_why"), "copies_needed_phrases": _parts("copies_needed"),
         "copies_spare_phrases": _parts("copies_spare"), "strategy_phrases": _parts("strategy"),
+        "strategy_changes_phrases": _parts("strategy_changes"),
         "gpus_wait_phrases": _parts("gpus_wait"), "kv_sequences_phrases": _parts("kv_sequences"),
         "tight_room_phrases": _parts("tight_room"),
         "tp_gpus_phrases": _parts("tp_gpus"),

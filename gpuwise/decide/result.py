@@ -298,7 +298,8 @@ def _changes(e: Evaluation) -> tuple[messages.Phrase, ...]:
     out = e.strategy.changes_from(e.requested) if hasattr(e.strategy, "changes_from") else ()
     if e.plan is not None and e.requested_plan is not None and MB.held(e.plan, e.requested_plan):
         lay = e.plan.layout
-        out = (*out, ("; " if out else "", "change.micro_batch", {"n": lay.micro_batch, "accum": lay.grad_accum}))
+        out = (*out, messages.batch_size_change(e.requested_plan.layout.micro_batch, lay.micro_batch, lay.grad_accum,
+                                                 "; " if out else ""))
     return out
 
 

@@ -28,7 +28,7 @@ from ..estimators.serving.support import backend_majors, backend_refusal, majors
 from ..frozen import frozen
 from ..inputs.job import Job, note, one_gpu_pure
 from ..knowledge.compat import environment_facts, feature_runs, flash_min_cc, stack_of
-from ..messages import Phrase, phrase_json, phrase_text, template
+from ..messages import Phrase, batch_size_change, phrase_json, phrase_text, template
 from ..prices.markets import jurisdiction_fields
 from ..results import Assumption
 
@@ -299,6 +299,20 @@ def _wall_clock(ev: Evaluation) -> dict[str, Any]:
             "wall_clock_with_phrases": phrase_json(parts)}
 
 
+def _change_phrases(changes: Any, run: Any) -> tuple[Phrase, ...]:
+    """What gpuwise changes in the file's settings, each as ``field before -> after`` (the input's notation, the
+    same in every language), and a micro-batch planned smaller in the file's words with its accumulation steps
+    (messages.batch_size_change), "; " between them."""
+    out: list[Phrase] = []
+    for c in changes:
+        sep = "; " if out else ""
+        if c.field == "batch_size" and run is not None:
+            out.append(batch_size_change(c.before, c.after, run.plan.layout.grad_accum, sep))
+        else:
+            out.append((sep, "verbatim", {"text": f"{c.field} {c.before} -> {c.after}"}))
+    return tuple(out)
+
+
 def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     """One candidate as the rules see it: flat, units converted once (GB, days, USD)."""
     c, k = job.c, ev.cost
@@ -307,9 +321,9 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
     rent, buy = (k.rent_usd, k.buy_usd) if k else (None, None)
     cost = rent if mode == "rent" else buy
     run, sv, speed = ev.training, ev.serving, ev.speed
-    changes = [f"{c.field} {c.before} -> {c.after}" for c in (run.suggested_changes if run else ())]
+    changes = _change_phrases(run.suggested_changes if run else (), run)
     if not changes and job.training and ev.strategy != ev.requested and hasattr(ev.strategy, "diff"):
-        changes = [f"{c.field} {c.before} -> {c.after}" for c in ev.strategy.diff(ev.requested)]
+        changes = _change_phrases(ev.strategy.diff(ev.requested), run)
     tp = int(ev.tp or 1)
     efficiency = _n(speed.efficiency if speed else None, 1.0)
     notation = run.plan.layout.notation() if run else None
@@ -332,7 +346,8 @@ def candidate_fact(job: Job, ev: Evaluation, mode: str) -> dict[str, Any]:
         "strategy": notation or (phrase_text(label) if label else ev.label()),
         "strategy_phrases": [["", "verbatim", {"text": notation}]] if notation else (
             phrase_json(label) if label else ev.label_phrases()),
-        "strategy_changed": ev.strategy != ev.requested, "strategy_changes": "; ".join(changes) or "none",
+        "strategy_changed": ev.strategy != ev.requested, "strategy_changes": phrase_text(changes) or "none",
+        "strategy_changes_phrases": phrase_json(changes) if changes else [["", "verbatim", {"text": "none"}]],
         "pin_kept": True, "pin_not_kept": "none", "pin_not_kept_phrases": [], "pin_gpus": 1, "pin_on_stack": True,
         "offload": getattr(ev.strategy, "offload", "none"), "zero": int(getattr(ev.strategy, "zero", 0)),
         "tp": tp, "tp_domain": topo.tp_domain,

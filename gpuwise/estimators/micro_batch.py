@@ -112,3 +112,4 @@ def held(plan: P.Plan, req: P.Plan) -> bool:
     stated one (held_plan.held_smaller): the user is told
     (rules/memory.yaml MEM-MICRO-BATCH-HELD, the estimate's note.micro_batch_held) and the change is a suggested one."""
     return plan.fits and not req.fits and plan.layout.micro_batch < req.layout.micro_batch
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...messages import batch_size_change, phrase_json
 from ...results import (
     Candidate,
     EstimateResult,
@@ -299,8 +300,11 @@ class RecommendView(StepsView, ChartsView):
         if why:
             rows.append([self._("Why this layout"), f.clause.join(why)])
         if g.fits_as_requested is False and tr is not None and tr.suggested_changes:
-            shown = f.clause.join(f"{c.field}: {input_text(c.before)} → {input_text(c.after)}"
-                                  for c in tr.suggested_changes)
+            # a micro-batch planned smaller: in the file's field with its accumulation steps (as the changes column)
+            shown = f.clause.join(
+                words.phrase(phrase_json((batch_size_change(c.before, c.after, lay.grad_accum),)), f)
+                if c.field == "batch_size" else f"{c.field}: {input_text(c.before)} → {input_text(c.after)}"
+                for c in tr.suggested_changes)
             rows.append([self._("Suggested changes"), self._(
                 "as written the job needs %(need)s per GPU, more than is usable; gpuwise would change %(changes)s",
                 need=f.bytes(tr.requested_memory_per_gpu_bytes), changes=shown)])
