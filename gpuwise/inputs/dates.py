@@ -86,6 +86,50 @@ def iso_date(value: Any) -> str | None:
     return date.isoformat() if date else None
 
 
+_EXCEL_1900 = dt.date(1899, 12, 30)
+"""Day 0 of Excel's 1900 date system as its serials count from March 1900 on (serial 1 is 1900-01-01, and Lotus'
+leap day 1900-02-29, serial 60, is counted): 46357 is 2026-12-01 (Microsoft, 'Date systems in Excel')."""
+_EXCEL_1904 = dt.date(1904, 1, 1)
+"""Day 0 of Excel's 1904 date system (older Mac workbooks): a serial is 1,462 days later there."""
+
+
+def day_readings(text: str, today: dt.date | None = None) -> Said | None:
+    """Why a date a price's ``as_of`` cannot take is not read, with what it may mean (hostile round 56: 'not a date',
+    nothing offered): a month without its day ('Dec 2026') said to need one; a day and month that could be either
+    ('12/01/2026') both readings; a date with dots ('01.12.2026') read day first, as dotted dates are written, the
+    other reading beside it; a spreadsheet's date serial ('46357') the day it is in Excel's 1900 date system (the
+    1904 system's too, where that is no later than today). None for text it reads as none of these; nothing is
+    taken silently: each is a refusal."""
+    t = text.strip()
+    today = today or dt.date.today()
+    if (m := _XYZ.fullmatch(t)) is not None and (a := int(m.group(1))) <= 12 and (b := int(m.group(2))) <= 12 and a != b:
+        first, second = _date(m.group(3), a, b), _date(m.group(3), b, a)
+        if first is None or second is None:
+            return None
+        if "." in t:
+            return Said(N_("%(given)s is %(day_first)s read day first, as a date with dots is written (DD.MM.YYYY): "
+                           "write %(day_first)s, or %(month_first)s if it is month first"), given=repr(t),
+                        day_first=second.isoformat(), month_first=first.isoformat())
+        return Said(N_("%(given)s could be %(month_first)s (month first, as the US writes it) or %(day_first)s (day "
+                       "first): write the one meant as YYYY-MM-DD"), given=repr(t), month_first=first.isoformat(),
+                    day_first=second.isoformat())
+    if re.fullmatch(r"\d{5}(?:\.0+)?", t):
+        serial = int(float(t))
+        day, mac = _EXCEL_1900 + dt.timedelta(days=serial), _EXCEL_1904 + dt.timedelta(days=serial)
+        if not 1990 <= day.year <= 2100:
+            return None
+        if mac <= today:
+            return Said(N_("%(given)s is a spreadsheet's date serial: %(day)s in Excel's 1900 date system, %(mac)s in "
+                           "the 1904 system of older Mac workbooks: write the one meant as YYYY-MM-DD"), given=repr(t),
+                        day=day.isoformat(), mac=mac.isoformat())
+        return Said(N_("%(given)s is a spreadsheet's date serial: %(day)s in Excel's 1900 date system: write "
+                       "%(day)s"), given=repr(t), day=day.isoformat())
+    if _as_date(t) is None and (month := iso_month(t)) is not None:
+        return Said(N_("%(given)s is a month, and as_of is the day the price was read: write the day, %(month)s-DD"),
+                    given=repr(t), month=month)
+    return None
+
+
 def iso_month(value: Any) -> str | None:
     """YYYY-MM for a month written in another form (``2024/03``, ``03/2024``, ``2024-3``, ``March 2024``,
     ``202403``, ``2024年3月``, or a whole date in any form :func:`iso_date` reads); None otherwise. A YAML number

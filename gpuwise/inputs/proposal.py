@@ -16,6 +16,7 @@ from ..errors import N_, Said, SaidAt
 from ..knowledge.schema.clouds import at_least_floor
 from .dates import month_text
 from .notation import PLAIN
+from .price_terms import plan_of, proposal_said
 from .requirements import Constraints, Environment, bare_beside, parse_money
 from .strict import MAX_CARD_POWER_W, MAX_GPUS, Strict, _finite
 from .workload import Workload
@@ -46,6 +47,17 @@ class Hardware(Strict):
         return self
 
 
+def _plan_price(text: str) -> str | None:
+    """The price a GPU-hour written before a pricing plan ('$2.49/GPU-hr', '2.49'), as the field takes it; None for
+    any other (a server's price, another currency: refused as the price alone would be)."""
+    from .units import amount_per_unit
+
+    if PLAIN.fullmatch(text.strip()):
+        return f"{float(text):.15g}"
+    read = amount_per_unit(text, "hourly_usd")
+    return f"{read[0]:.15g}" if read is not None and read[1] in (None, "USD") else None
+
+
 class Acquisition(Strict):
     mode: Literal["buy", "rent"]
     condition: Literal["new", "used", "refurbished"] = "new"
@@ -67,6 +79,10 @@ class Acquisition(Strict):
     def _amount_text(cls, v: Any, info: ValidationInfo) -> Any:
         """A price written as an amount (``"$2.50"``, ``"$30,000"``, ``"RMB 7"``) was 'unable to parse string as a
         number' (hostile round 44): the number is offered, in the file's currency as the field is."""
+        if isinstance(v, str) and info.field_name == "hourly_usd" and (plan := plan_of(v)) is not None:
+            meant = _plan_price(plan.price)  # '$2.49/GPU-hr (1-yr reserved)' (hostile round 56): the term said
+            if meant is not None:
+                raise proposal_said(repr(v.strip()), plan, meant, info.field_name)
         if isinstance(v, str) and not PLAIN.fullmatch(v.strip()):
             try:
                 amount = parse_money(v)[0]

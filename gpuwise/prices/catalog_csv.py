@@ -35,14 +35,14 @@ from typing import Any
 
 from ..errors import N_, Clauses, Said, Term, UserError, either
 from ..frozen import record
-from ..inputs.dates import iso_date
+from ..inputs.dates import day_readings, iso_date
 from ..inputs.notation import CURRENCY_NAMES
 from ..inputs.schema import MAX_GPUS
 from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
-from .csv_cells import GPU_COUNT, count_in_name, one_gpus_price, sheet_columns
+from .csv_cells import GPU_COUNT, count_in_name, one_gpus_price, plan_in_price, sheet_columns
 from .csv_cells import number as _number
 from .currencies import in_usd, other_currency_rows
 from .terms import TermPrice, row_term
@@ -170,6 +170,9 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
             date = dt.date.fromisoformat(as_of)
         except ValueError:
             meant = iso_date(as_of)  # '2026/11/30', '30/11/2026', '20261130': its YYYY-MM-DD offered (round 44)
+            if meant is None and (said := day_readings(as_of[:40])) is not None:  # '12/01/2026' (round 56)
+                raise UserError(N_("'%(as_of)s' is not a date written YYYY-MM-DD"), where="--as-of", hint="%(said)s",
+                                values={"as_of": as_of[:40]}, hint_values={"said": said}) from None
             raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of",
                             hint=N_("give YYYY-MM-DD: write %(meant)s") if meant else N_("give YYYY-MM-DD"),
                             values={"as_of": as_of[:40]}, hint_values={"meant": meant} if meant else None) from None
@@ -581,6 +584,7 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                     raise Said(N_("currency %(currency)r is not USD or CNY: write %(named)s"), currency=written,
                                named=named)
                 raise Said(N_("currency %(currency)r is not USD or CNY"), currency=written)
+            plan_in_price(row.get("price"), row.get("gpus"), currency, row.get("term"))  # '(1-yr reserved)' (round 56)
             one_gpus_price(row.get("price"), row.get("gpus"), currency)  # '$2.49/GPU/hr' on 8 (hostile round 55)
             count_text, price = row.get("gpus", ""), _number(row.get("price"), "price", currency)
             spot_price = _number(row["spot_price"], "spot_price", currency) if row.get("spot_price") else None
@@ -601,7 +605,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
                     if meant:
                         raise Said(N_("'%(as_of)s' is not a date written YYYY-MM-DD: write %(meant)s"),
                                    as_of=row["as_of"][:40], meant=meant)
-                    raise Said(N_("'%(as_of)s' is not a date"), as_of=row["as_of"][:40])
+                    raise day_readings(row["as_of"][:40]) or Said(N_("'%(as_of)s' is not a date"),
+                                                                  as_of=row["as_of"][:40])
                 row_date = dt.date.fromisoformat(row["as_of"].strip())
                 if row_date > dt.date.today():
                     raise Said(N_("as_of %(date)s is after today"), date=row_date.isoformat())

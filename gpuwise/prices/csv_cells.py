@@ -9,7 +9,8 @@ import math
 import re
 
 from ..errors import N_, Said, Term, either
-from ..inputs.notation import Meant, number_text, other_currency
+from ..inputs.notation import PLAIN, Meant, number_text, other_currency
+from ..inputs.price_terms import csv_said, plan_of
 from ..inputs.prose import raise_prose_number
 from ..inputs.units import amount_per_unit, raise_unit_written
 from ..ledger import HOURS_PER_MONTH
@@ -58,6 +59,26 @@ def one_gpus_price(text: str | None, count_text: str | None, currency: str) -> N
                   "(%(price)s x %(n)s)"), text=text[:30], n=n, meant=f"{read[0] * n:.6g}", price=f"{read[0]:.15g}")
 
 
+def plan_in_price(text: str | None, count_text: str | None, currency: str, term_cell: str | None = None,
+                  has_term: bool = True) -> None:
+    """Refuse a price cell written with its pricing plan ('$2.49/GPU-hr (1-yr reserved)', '(spot)'): it was 'not a
+    number', nothing offered (hostile round 56), and the number alone would be imported as an on-demand price; the
+    row's price (a GPU-hour's times the row's GPUs) and the column the plan goes in said."""
+    plan = plan_of((text or "").strip())
+    if plan is None:
+        return
+    if PLAIN.fullmatch(plan.price.strip()):
+        amount = float(plan.price)
+    elif (read := amount_per_unit(plan.price, "hourly_usd")) is not None and read[1] in (None, currency):
+        amount = read[0]
+    else:
+        return
+    count_text = (count_text or "").strip()
+    if _PER_GPU.search(plan.price) and re.fullmatch(r"\d{1,6}", count_text) and int(count_text) >= 2:
+        amount *= int(count_text)  # a GPU's price on a row of several: the row's (the layout's price column)
+    raise csv_said(repr((text or "").strip()[:40]), plan, f"{amount:.6g}", term_cell, has_term)
+
+
 def _a_month(text: str, what: str, currency: str) -> dict[str, str] | None:
     """A price cell written as a price a month ('$1800/month', '1800 per month'): the price an hour it is over
     gpuwise's month (ledger.HOURS_PER_MONTH, 8,760 / 12 hours, what a monthly bill covers), for the refusal to offer
@@ -89,6 +110,8 @@ def number(text: str | None, what: str, currency: str | None = None) -> float:
         raise Said(N_("%(what)s: %(said)s"), what=what, said=said) from None
     if value is None and (text or "").strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
         value = math.inf
+    if value is None and text and _UNIT_FIELDS.get(what) == "hourly_usd" and not column:  # gpuhunt's, SkyPilot's
+        plan_in_price(text, None, currency, has_term=False)  # '2.49 (1-yr reserved)' (hostile round 56)
     meant = _written_with_unit(text.strip(), what, currency) if value is None and text else None
     other = _other_currency(text.strip(), what, currency) if value is None and text and meant is None else None
     if other is not None:  # '¥15/h' in a row priced in USD: the row's currency and the one given, not 'not a number'
