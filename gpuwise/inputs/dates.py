@@ -102,7 +102,8 @@ def day_readings(text: str, today: dt.date | None = None) -> Said | None:
     taken silently: each is a refusal."""
     t = text.strip()
     today = today or dt.date.today()
-    if (m := _XYZ.fullmatch(t)) is not None and (a := int(m.group(1))) <= 12 and (b := int(m.group(2))) <= 12 and a != b:
+    m = _XYZ.fullmatch(t)
+    if m is not None and (a := int(m.group(1))) <= 12 and (b := int(m.group(2))) <= 12 and a != b:
         first, second = _date(m.group(3), a, b), _date(m.group(3), b, a)
         if first is None or second is None:
             return None

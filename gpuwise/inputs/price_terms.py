@@ -86,10 +86,12 @@ def proposal_said(given: str, plan: Plan, meant: str, field: str) -> Said:
                        "write %(meant)s"), given=given, meant=meant, field=field)
     if plan.months is None:
         return Said(N_("%(given)s is a reserved (committed) price: write %(meant)s in %(field)s and the term it "
-                       "commits to in months (months: 12 for a year); without months it is billed by the hour, as an on-demand price"),
+                       "commits to in months (months: 12 for a year); without months it is billed by the hour, as "
+                       "an on-demand price"),
                     given=given, meant=meant, field=field)
     return Said(N_("%(given)s is a price on a %(term)s commitment: write %(meant)s in %(field)s and months: "
-                   "%(months)s, the term, which the rental is billed for in full (without months it is billed by the hour, as an on-demand price)"),
+                   "%(months)s, the term, which the rental is billed for in full (without months it is billed by the "
+                   "hour, as an on-demand price)"),
                 given=given, meant=meant, field=field, term=plan.said, months=plan.months)
 
 
