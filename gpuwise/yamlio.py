@@ -486,6 +486,61 @@ def _pasted_spacing(text: str, path: Path) -> None:
             above = line
 
 
+_COMMA_PAIR = re.compile(r"(?P<indent> *)(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*,[ \t]*(?P<value>[^,:#\s][^,#]*?)"
+                         r"[ \t]*,*[ \t]*")
+"""A key and its value in a CSV's two cells ('task,inference', 'workload.task,inference'), trailing empty cells as a
+sheet saves them; a line holding a colon is YAML's own and is never one."""
+_CSV_HEADER = re.compile(r"\s*(?:key|field|name|parameter|param|setting|option|item)\s*,\s*(?:value|setting|val)"
+                         r"\s*,*\s*", re.I)
+_OPENER = re.compile(r"(?P<indent> *)(?P<key>[A-Za-z_][\w.-]*):\s*(?:#.*)?")
+"""A section's key alone on its line ('workload:'), its keys to follow indented."""
+
+
+def _pasted_csv(text: str, path: Path) -> None:
+    """Refuse a key,value CSV pasted as a YAML file (hostile round 56: 'expected a mapping of sections, got str',
+    or under a section 'must be a section of keys' with every key listed): the first pair's line said, with the
+    pair as YAML writes it. Taken where every line of the file is such a pair (a 'key,value' header aside), or
+    every line under a section's key alone on its line is."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        return
+    body = lines[1:] if _CSV_HEADER.fullmatch(lines[0][1]) else lines
+    if body and all(_pair(line) for _, line in body):
+        _comma_said(body[0], None, path)
+    for i, (_, line) in enumerate(lines):
+        opened = _OPENER.fullmatch(line)
+        if opened is None:
+            continue
+        under = []
+        for item in lines[i + 1:]:
+            if len(item[1]) - len(item[1].lstrip(" ")) <= len(opened.group("indent")):
+                break
+            under.append(item)
+        if under and all(_pair(x) for _, x in under):
+            _comma_said(under[0], opened.group("key"), path)
+
+
+def _pair(line: str) -> re.Match | None:
+    """The key and value of a CSV's pair line; None for any other, and for a line YAML reads as a key (a colon
+    before a space or the line's end)."""
+    return None if re.search(r":(?:\s|$)", line) else _COMMA_PAIR.fullmatch(line)
+
+
+def _comma_said(at: tuple[int, str], section: str | None, path: Path) -> None:
+    pair = _COMMA_PAIR.fullmatch(at[1])
+    assert pair is not None
+    key, value = pair.group("key"), pair.group("value").strip()
+    if section is None and "." in key.strip(".") and not key.startswith("."):  # 'workload.task,inference'
+        section, _, key = key.partition(".")
+    hint = (N_("write %(pair)s, indented under %(section)s") if section else
+            N_("write %(pair)s, indented under its section (a line such as 'workload:')"))
+    raise UserError(N_("invalid YAML at line %(line)s: %(text)s is a key and its value separated by a comma, as a "
+                       "CSV file gives, and YAML separates them by a colon"), where=str(path), hint=hint,
+                    values={"line": at[0], "text": repr(at[1].strip()[:60])},
+                    hint_values={"pair": repr(f"{key}: {value}"), "section": repr(f"{section}:")})
+
+
 def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -> Any:
     try:
         text = decode_text(raw)
@@ -498,6 +553,7 @@ def _parse_yaml(raw: bytes, path: Path, caps: Mapping[str, int] | None = None) -
     if not text.strip():  # blank lines, a tab among them: no document, as a file of comments is (hostile round 47:
         return None  # 'a tab indents this line' of a file with nothing in it)
     _pasted_spacing(text, path)
+    _pasted_csv(text, path)
     try:
         _check_shape(text, caps)
         return yaml.load(text, Loader=_DataLoader)
