@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import field
 from typing import Any
 
@@ -469,16 +470,46 @@ def _day_valued(kb: Knowledge, value: float | None) -> Knowledge:
 
 NAMED_PRECISIONS = {"fp8": "fp8", "nvfp4": "fp4", "mxfp4": "fp4", "int4": "int4", "awq": "int4", "gptq": "int4",
                     "int8": "int8", "w4a16": "int4", "w8a8": "int8", "4bit": "int4", "8bit": "int8", "q4": "int4",
-                    "q8": "int8"}
+                    "q8": "int8", "iq4": "int4"}
 """The precision a quantized checkpoint's name states (its last such word: Qwen3.5-27B-GPTQ-Int4 is int4, a
 -FP8 release fp8, NVIDIA's -NVFP4 and AMD's -MXFP4 fp4; llm-compressor's -quantized.w4a16 / .w8a8 int4 / int8,
 bitsandbytes' -bnb-4bit int4, a GGUF's Q4_K_M / Q4_0 int4 and Q8_0 int8): the workload's default precision when it
 names none."""
 
 
+_GGUF_QUANT = re.compile(r"(?<![a-z0-9])(?P<quant>i?q(?P<bits>[1-8])(?:_[a-z0-9]+)*)(?![a-z0-9])", re.I)
+"""A GGUF file's quant type in a name (llama.cpp's: Q4_K_M, Q5_K_S, Q6_K, Q8_0, IQ4_XS, IQ2_XXS), its digit the bits
+a weight its blocks hold before their scales."""
+
+
+def _gguf_unsaid(w: Workload, alias: str, where: str) -> None:
+    """Refuse an inference workload that names a GGUF repository with no quant type, or with one gpuwise has no
+    precision for (Q5_K_M, Q6_K, Q3_K_M), and gives no precision or quantization: a repository holds one file for each
+    quant type, and it was priced at bf16, the repository read as its base model (hostile round 56)."""
+    if w.task != "inference" or "precision" in w.model_fields_set or w.quantization is not None:
+        return
+    found = list(_GGUF_QUANT.finditer(alias))
+    gguf = "gguf" in alias.lower()
+    if found and found[-1].group("bits") not in ("4", "8") and (gguf or "_" in found[-1].group("quant") or ":" in alias):
+        quant = found[-1].group("quant")
+        raise UserError(N_("%(name)s names the GGUF quant type %(quant)s, %(bits)s-bit weights, and gpuwise prices "
+                           "4-bit or 8-bit ones: set precision int8 (priced above its size) or int4 (below it) with "
+                           "quantization gguf"), where=field_at(where, "workload.model"),
+                        values={"name": alias, "quant": quant.upper(), "bits": found[-1].group("bits")})
+    if not found and gguf:
+        example = alias if ":" in alias.rsplit("/", 1)[-1] else f"{alias}:Q4_K_M"
+        raise UserError(N_("%(name)s is a GGUF repository, which holds one file for each of several quantizations "
+                           "(Q4_K_M, Q5_K_M, Q8_0 ...), and the name does not say which is served: set precision "
+                           "(int4 for a Q4 file, int8 for Q8_0) with quantization gguf, or name the file's quant type "
+                           "(%(example)s)"), where=field_at(where, "workload.model"),
+                        values={"name": alias, "example": example})
+
+
 def _name_precision(w: Workload, alias: str, where: str) -> tuple[Workload, Assumption | None]:
     """An inference workload naming a quantized checkpoint (``...-FP8``): served at its precision where none is
-    given (said), refused where another is given; a 16-bit one states nothing a workload must keep."""
+    given (said), refused where another is given; a 16-bit one states nothing a workload must keep. A GGUF
+    repository that does not say which of its files is served is refused (:func:`_gguf_unsaid`)."""
+    _gguf_unsaid(w, alias, where)
     named = precision_word(alias)
     if named is None or w.task != "inference":
         return w, None
