@@ -490,8 +490,8 @@ def _gguf_unsaid(w: Workload, alias: str, where: str) -> None:
         return
     found = list(_GGUF_QUANT.finditer(alias))
     gguf = "gguf" in alias.lower()
-    if found and found[-1].group("bits") not in ("4", "8") and (gguf or "_" in found[-1].group("quant") or ":" in alias):
-        quant = found[-1].group("quant")
+    quant = found[-1].group("quant") if found else ""
+    if found and found[-1].group("bits") not in ("4", "8") and (gguf or "_" in quant or ":" in alias):
         raise UserError(N_("%(name)s names the GGUF quant type %(quant)s, %(bits)s-bit weights, and gpuwise prices "
                            "4-bit or 8-bit ones: set precision int8 (priced above its size) or int4 (below it) with "
                            "quantization gguf"), where=field_at(where, "workload.model"),
