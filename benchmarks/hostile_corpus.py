@@ -147,7 +147,10 @@ than its model, counts in words, a plan of 60 runs a month, price CSVs as spread
 without a suffix, every subcommand's --help in zh) and those of round 55 (benchmarks/hostile_round55.py: what a team lead
 pastes from a spreadsheet or a vendor's quote -- prices a node-hour or a card-hour, counts as quotes print them, the
 pricing plan in the mode field, a plan's months as a sheet shows them, no-break-space indentation, a tab between a key
-and its value, price CSVs with a GPU-hour's price on an 8-GPU row, a sheet's own header and a title row), over
+and its value, price CSVs with a GPU-hour's price on an 8-GPU row, a sheet's own header and a title row) and those of
+round 56 (benchmarks/hostile_round56.py: round 55's leftovers -- a price with its pricing plan, '(1-yr reserved)', a
+price CSV's as_of as a month, an ambiguous day, a dotted date or an Excel serial, a key,value CSV pasted as YAML, a
+GGUF repository with no quant type), over
 every command and file the contract defines -- requirements, proposals, a seller's nvidia-smi files, batches, plan files, price CSVs, house
 rules, knowledge overlays, output paths, pipes, signals, environment variables and locale. Each case
 is run in this process (tests/clirun.py) or, for pipes, signals and the interpreter's encoding, as a
@@ -160,7 +163,7 @@ Run from a checkout::
 
     python benchmarks/hostile_corpus.py            # one line per case: CLEAN, FAIL or Q, then the counts
     python benchmarks/hostile_corpus.py "smi:"     # only the cases whose name holds the text
-    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round55: eleven's to fifty-fifth's)
+    python benchmarks/hostile_corpus.py round10    # only round ten's (round11..round56: eleven's to fifty-sixth's)
 
 Exit status 1 when a case fails.
 """
@@ -294,6 +297,7 @@ from benchmarks import (  # noqa: E402
     hostile_round53,
     hostile_round54,
     hostile_round55,
+    hostile_round56,
 )
 
 for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_round12), (13, hostile_round13),
@@ -312,7 +316,7 @@ for _n, _module in ((10, hostile_round10), (11, hostile_round11), (12, hostile_r
                     (48, hostile_round48), (48, hostile_left60), (49, hostile_round49),
                     (50, hostile_round50), (51, hostile_round51), (52, hostile_round52),
                     (53, hostile_round53), (54, hostile_round54),
-                    (55, hostile_round55)):
+                    (55, hostile_round55), (56, hostile_round56)):
     def _case(*a, _n=_n, **k):
         case(*a, **k)
         CASES[-1]["round"] = _n
@@ -434,7 +438,7 @@ def main() -> None:
     wants = sys.argv[1:] or [""]
     counts = {"CLEAN": 0, "FAIL": 0, "Q": 0}
     for c in CASES:
-        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48", "round49", "round50", "round51", "round52", "round53", "round54", "round55") and c.get("round") == int(w[5:])) for w in wants):
+        if not any(w in c["name"] or (w in ("round10", "round11", "round12", "round13", "round14", "round15", "round16", "round17", "round18", "round19", "round20", "round21", "round22", "round23", "round24", "round25", "round26", "round27", "round28", "round29", "round30", "round31", "round32", "round33", "round34", "round35", "round36", "round37", "round38", "round39", "round40", "round41", "round42", "round43", "round44", "round45", "round46", "round47", "round48", "round49", "round50", "round51", "round52", "round53", "round54", "round55", "round56") and c.get("round") == int(w[5:])) for w in wants):
             continue
         tmp = Path(tempfile.mkdtemp(prefix="h9-"))
         try:
