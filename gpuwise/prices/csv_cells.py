@@ -73,10 +73,11 @@ def plan_in_price(text: str | None, count_text: str | None, currency: str, term_
         amount = read[0]
     else:
         return
-    count_text = (count_text or "").strip()
+    count_text, meant = (count_text or "").strip(), f"{amount:.6g}"
     if _PER_GPU.search(plan.price) and re.fullmatch(r"\d{1,6}", count_text) and int(count_text) >= 2:
-        amount *= int(count_text)  # a GPU's price on a row of several: the row's (the layout's price column)
-    raise csv_said(repr((text or "").strip()[:40]), plan, f"{amount:.6g}", term_cell, has_term)
+        # a GPU's price on a row of several: the row's, the layout's price column being its GPUs' together
+        meant = f"{amount * int(count_text):.6g} ({amount:.6g} x {int(count_text)} GPUs)"
+    raise csv_said(repr((text or "").strip()[:40]), plan, meant, term_cell, has_term)
 
 
 def _a_month(text: str, what: str, currency: str) -> dict[str, str] | None:
