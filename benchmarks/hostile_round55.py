@@ -146,8 +146,10 @@ def add(case, ns: dict[str, Any]) -> None:
           {"workload": {**serve, "model": "Qwen/Qwen3-235B-A22B-FP8"}}, _assumed("fp8"))
     rcase("model55: 'Qwen3-235B-A22B-FP8' beside precision bf16: refused, fp8 named (as before)",
           {"workload": {**SERVE8, "model": "Qwen3-235B-A22B-FP8"}}, _refused_no("r.yaml", "workload.model", "fp8", "bf16"))
-    rcase("model55: 'Qwen2.5-72B-Instruct-GGUF' (a repository of several GGUF files): estimated, the release's reading said (as before)",
-          {"workload": {**serve, "model": "Qwen2.5-72B-Instruct-GGUF"}}, _assumed("GGUF"))
+    # mended by pasted66 (hostile round 56): the repository was priced at bf16, its reading said; it holds one file for
+    # each of several quantizations, and is now refused, asking which (precision, or the file's quant type)
+    rcase("model55: 'Qwen2.5-72B-Instruct-GGUF' (a repository of several GGUF files, no precision): refused, asking which file is served",
+          {"workload": {**serve, "model": "Qwen2.5-72B-Instruct-GGUF"}}, _refused_no("r.yaml", "workload.model", "GGUF repository", "precision"))
     rcase("model55: 'meta-llama/Llama-3.1-8B-Instruct:latest' (an Ollama tag on a Hugging Face id): refused, llama-3.1-8b offered (as before)",
           {"workload": {**serve, "model": "meta-llama/Llama-3.1-8B-Instruct:latest"}}, _refused_no("r.yaml", "workload.model", "llama-3.1-8b"))
 

@@ -147,12 +147,17 @@ def test_a_month_bought_in_iso_form_is_read(tmp_path, bought):
                                               ("2026-11-30T10:00", "2026-11-30"), ("Nov 30 2026", "2026-11-30"),
                                               ("01/02/2026", None)])
 def test_prices_import_as_of_in_another_form_is_offered_as_iso(tmp_path, as_of, meant):
-    """01/02/2026 is 1 February or January 2nd: nothing is offered, YYYY-MM-DD is asked for as before."""
+    """01/02/2026 is 1 February or January 2nd: neither is offered, both readings are said and YYYY-MM-DD asked for
+    (hostile round 56; it was 'give YYYY-MM-DD' alone)."""
     (tmp_path / "c.csv").write_text(CSV)
     err = _one_line(cli("prices", "import", "c.csv", "-o", "ov", "--provider", "acme", "--as-of", as_of,
                         cwd=tmp_path))
     assert not (tmp_path / "ov").exists()
-    assert err.rstrip().endswith(f"(give YYYY-MM-DD: write {meant})" if meant else "(give YYYY-MM-DD)"), err
+    if meant:
+        assert err.rstrip().endswith(f"(give YYYY-MM-DD: write {meant})"), err
+    else:
+        assert "could be 2026-01-02 (month first, as the US writes it) or 2026-02-01 (day first): write the one " \
+               "meant as YYYY-MM-DD" in err and "write 2026" not in err, err
 
 
 def test_a_price_rows_as_of_in_another_form_is_offered_as_iso(tmp_path):
