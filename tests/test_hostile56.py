@@ -97,7 +97,8 @@ def test_a_rows_as_of_as_a_sheet_writes_it_says_its_readings(tmp_path, given, sa
 def test_as_of_flag_says_both_readings(tmp_path):
     (tmp_path / "c.csv").write_text("gpu,gpus,price\nH100 80GB SXM,8,20\n", encoding="utf-8")
     err = _one_line(cli(*IMPORT[:-1], "12/01/2026", cwd=tmp_path))
-    assert "--as-of: '12/01/2026' is not a date written YYYY-MM-DD" in err and "2026-01-12 (day first)" in err, err
+    assert "--as-of: not a date written YYYY-MM-DD: '12/01/2026' could be 2026-12-01" in err, err
+    assert "2026-01-12 (day first)" in err, err
 
 
 def test_a_date_read_surely_and_no_date_are_as_before(tmp_path):
@@ -152,6 +153,20 @@ def test_a_gguf_repository_with_no_quant_type_is_asked_which(tmp_path, model):
 def test_a_gguf_quant_type_with_no_precision_of_its_own_is_said(tmp_path, model, quant, bits):
     err = _one_line(_serve(tmp_path, model=model))
     assert f"names the GGUF quant type {quant}, {bits}-bit weights" in err and "precision int8" in err, err
+
+
+def test_the_errors_are_said_in_chinese(tmp_path):
+    """Each new message has its zh translation (--lang zh): the catalog's words, not the English."""
+    _write(tmp_path, "r.yaml", "workload:\n  task,inference\n")
+    err = _one_line(cli("--lang", "zh", "estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
+    assert "是以逗号分隔的键和值" in err and "请写作 'task: inference'" in err, err
+    _write(tmp_path, "r.yaml", {"workload": {**SERVE, "model": "Qwen2.5-72B-Instruct-GGUF"}})
+    assert "是一个 GGUF 仓库" in _one_line(cli("--lang", "zh", "estimate", "r.yaml", "--gpu", "h100", cwd=tmp_path))
+    err = _one_line(_audit(tmp_path, acquisition={"hourly_usd": "$2.49/GPU-hr (1-yr reserved)"}))
+    assert "months: 12" in err
+    r = _import(tmp_path, "gpu,gpus,price,as_of\nH100 80GB SXM,8,20,46357\n")
+    zh = cli("--lang", "zh", *IMPORT, cwd=tmp_path)
+    assert "是电子表格的日期序列号" in zh.stdout + zh.stderr and r.returncode == 2, zh.stdout + zh.stderr
 
 
 def test_a_gguf_named_with_its_precision_is_as_before(tmp_path):

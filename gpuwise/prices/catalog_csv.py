@@ -171,8 +171,8 @@ def file_date(path: Path, as_of: str | None) -> tuple[dt.date, str]:
         except ValueError:
             meant = iso_date(as_of)  # '2026/11/30', '30/11/2026', '20261130': its YYYY-MM-DD offered (round 44)
             if meant is None and (said := day_readings(as_of[:40])) is not None:  # '12/01/2026' (round 56)
-                raise UserError(N_("'%(as_of)s' is not a date written YYYY-MM-DD"), where="--as-of", hint="%(said)s",
-                                values={"as_of": as_of[:40]}, hint_values={"said": said}) from None
+                raise UserError(N_("not a date written YYYY-MM-DD: %(said)s"), where="--as-of",
+                                values={"said": said}) from None
             raise UserError(N_("'%(as_of)s' is not a date"), where="--as-of",
                             hint=N_("give YYYY-MM-DD: write %(meant)s") if meant else N_("give YYYY-MM-DD"),
                             values={"as_of": as_of[:40]}, hint_values={"meant": meant} if meant else None) from None
