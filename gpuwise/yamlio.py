@@ -501,6 +501,8 @@ def _pasted_csv(text: str, path: Path) -> None:
     or under a section 'must be a section of keys' with every key listed): the first pair's line said, with the
     pair as YAML writes it. Taken where every line of the file is such a pair (a 'key,value' header aside), or
     every line under a section's key alone on its line is."""
+    if "," not in text:
+        return
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1)
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
@@ -512,12 +514,16 @@ def _pasted_csv(text: str, path: Path) -> None:
         opened = _OPENER.fullmatch(line)
         if opened is None:
             continue
-        under = []
-        for item in lines[i + 1:]:
+        under: list[tuple[int, str]] = []
+        for j in range(i + 1, len(lines)):  # stops at the first line that is no pair: not a copy of the rest a key
+            item = lines[j]
             if len(item[1]) - len(item[1].lstrip(" ")) <= len(opened.group("indent")):
                 break
+            if not _pair(item[1]):
+                under = []
+                break
             under.append(item)
-        if under and all(_pair(x) for _, x in under):
+        if under:
             _comma_said(under[0], opened.group("key"), path)
 
 
