@@ -127,3 +127,21 @@ def test_the_changes_name_the_micro_batch_and_an_offload_given_up_in_english_and
     assert words.phrase(messages.phrase_json(parts), zh) == (
         "batch_size 8 → 1（微批次 1 配合 64 步梯度累积，每步词元数不变）")
     assert words.phrase(messages.phrase_json(off), zh) == "把优化器状态留在 GPU 上"
+
+
+def test_a_stated_micro_batch_that_does_not_divide_the_step_gives_way_to_one_that_does(kb):
+    """Llama 3.1 70B LoRA at 4,096 tokens, batch_size 63, on 8 H100 (review64's Left, product66's case): the step
+    assumed for a fine-tune is 262,144 tokens = 64 sequences (the Assumptions line), which 63 does not divide, so the
+    stated layout rounds the step up to 2 x 63 = 126 sequences (516,096 tokens) and needs 117.4 GB a GPU, more than
+    the 81.2 GB usable. No divisor of 126 below 63 keeps 126 sequences on the 64-sequence step (21 takes 4 x 21 = 84),
+    so the smaller micro-batch is read against the step asked: 32 divides 64, 32 x 2 = 64 sequences = 262,144
+    tokens, 69.6 GB. Before this, held_smaller found nothing and every count read MEM-NO-FIT."""
+    q = {"workload": {"task": "finetune", "method": "lora", "model": "llama-3.1-70b", "seq_len": 4096,
+                      "batch_size": 63, "train_tokens": 1e8}}
+    job = resolve(Requirements.model_validate(q), kb)
+    ev = evaluate(job, kb.gpus["h100-80gb-sxm"], 8)
+    asked, lay = ev.requested_plan.layout, ev.plan.layout
+    assert (asked.micro_batch, asked.grad_accum, asked.global_batch_tokens) == (63, 2, 2 * 63 * 4096)
+    assert not ev.requested_plan.fits
+    assert (lay.micro_batch, lay.grad_accum, lay.global_batch_tokens) == (32, 2, 64 * 4096)
+    assert ev.plan.fits and ev.memory.per_gpu / 1e9 == pytest.approx(69.6, abs=0.05)

@@ -29,6 +29,8 @@ from . import planner as P
 from .training_layout import NO_PINS, Pins
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..knowledge.schema import Gpu
     from . import interconnect as I
     from .planner import Plan
@@ -112,13 +114,28 @@ def largest_smaller(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable:
     # the same tokens a step on the same replicas: a micro-batch that divides the sequences a replica takes a step;
     # the largest that fits, by bisection (activations, the part a micro-batch moves, shrink with it)
     seqs = lay.micro_batch * lay.grad_accum
-    sizes = [m for m in range(1, lay.micro_batch) if seqs % m == 0]
+    best = _bisect(tj, gpu, n, topo, usable, pins, [m for m in range(1, lay.micro_batch) if seqs % m == 0],
+                   lambda tokens: tokens == lay.global_batch_tokens)
+    if best is None:
+        # a stated micro-batch that does not divide the step's sequences rounded the step up (63 of a 64-sequence
+        # step: 2 x 63 = 126 sequences); a smaller one that divides the step's own sequences holds the step asked
+        # for (32 x 2 = 64), never more tokens than the stated layout took
+        step = round(tj.batch_tokens(n) / tj.seq)
+        best = _bisect(tj, gpu, n, topo, usable, pins, [m for m in range(1, lay.micro_batch) if step % m == 0],
+                       lambda tokens: tokens <= lay.global_batch_tokens)
+    return best
+
+
+def _bisect(tj: TrainingJob, gpu: Gpu, n: int, topo: I.Topology, usable: float, pins: Pins, sizes: list[int],
+            holds: Callable[[int], bool]) -> Plan | None:
+    """The plan at the largest of ``sizes`` that fits under ``pins`` with a step ``holds`` accepts, by bisection
+    (activations, the part a micro-batch moves, shrink with it)."""
     best: Plan | None = None
     lo, hi = 0, len(sizes) - 1
     while lo <= hi:
         mid = (lo + hi) // 2
         alt = P.plan(at_micro(tj, sizes[mid]), gpu, n, topo, usable, pins)
-        if alt.fits and alt.layout.global_batch_tokens == lay.global_batch_tokens:
+        if alt.fits and holds(alt.layout.global_batch_tokens):
             best, lo = alt, mid + 1
         else:
             hi = mid - 1
