@@ -318,7 +318,10 @@ def parallel_training_memory(shape: Shape, s: TrainSetup, *, quant: dict, overhe
     inputs = {"dense_params_on_gpu": b.dense, "expert_params_on_gpu": b.expert, "tp": s.tp, "pp": s.pp,
               "ep": s.ep, "cp": s.cp, "zero_shards": dpc,
               "expert_zero_shards": expert_shards(s.tp, s.dp * s.cp, s.ep, dpc, s.etp)}
-    zs = formula(f"formula.zero{s.zero}_shards", "; ", n=dpc) if s.zero else ()
+    # beside context parallelism the ZeRO group is DP x CP (Megatron's distributed optimizer shards over the
+    # data-parallel group with its context-parallel ranks): said as the Layout row's factors, not as 72 "DP" GPUs
+    zs = ((formula(f"formula.zero{s.zero}_shards_cp", "; ", n=dpc, dp=s.dp, cp=s.cp) if s.cp > 1 and dpc == s.dp * s.cp
+           else formula(f"formula.zero{s.zero}_shards", "; ", n=dpc)) if s.zero else ())
     lora = s.method != "full"
     layers_stage = math.ceil(shape.layers / s.pp)
     adapters = lora_adapter_params(shape, s.lora_rank, s.lora_targets) / (s.tp * s.pp) if lora else 0.0

@@ -722,4 +722,6 @@ def _dp_term(plan_: Plan, method: str) -> Term:
         said = "formula.dp_zero1"
     if d.replicas > 1 and lay.zero >= 1:  # hybrid sharding: the group's gradient share across its replicas
         said += "_hsdp"
-    return Term("dp_traffic_seconds", d.traffic_s, "s", formula(said), d.as_dict())
+    # cp beside the ZeRO-3 group's dp where that group is the layout's DP x CP GPUs: the report names it so
+    joint = lay.cp > 1 and d.zero3 is not None and d.zero3.dp == lay.dp
+    return Term("dp_traffic_seconds", d.traffic_s, "s", formula(said), d.as_dict() | ({"cp": lay.cp} if joint else {}))

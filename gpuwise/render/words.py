@@ -194,26 +194,29 @@ def value(key: str, v: Any, values: dict[str, Any], f: Speaker) -> Any:
 # plan line's ``formula_phrases``; a memory layout's memory_layout.*), worded by formula_parts below;
 # an input gpuwise words comes with its ids too (a Term's ``input_phrases``, :func:`said`). No
 # English is read back: a formula from a result without its parts is shown as written (:func:`plain`).
-def formula_parts(parts: list[Any], f: Speaker, number: Any = None) -> str:
+def formula_parts(parts: list[Any], f: Speaker, number: Any = None, named: dict[str, str] | None = None) -> str:
     """A formula an estimator gave as message ids with values (``formula_phrases``), in the report's
     language: each part's template translated and filled with its constants; an operand (a field
-    without a value) is its word (``operand.<field>``, translated), or, given ``number`` (field ->
-    the input's number as the report writes it, None for a field with no number), that number."""
-    return _local(times(" ".join(_formula_words(parts, f, number).split())), f)
+    without a value) is its word (``operand.<field>``, translated; ``named``: field -> the operand
+    message id that names it here instead, as ``dp`` is "(dp × cp)" beside context parallelism), or,
+    given ``number`` (field -> the input's number as the report writes it, None for a field with no
+    number), that number."""
+    return _local(times(" ".join(_formula_words(parts, f, number, named or {}).split())), f)
 
 
-def _formula_words(parts: list[Any], f: Speaker, number: Any) -> str:
+def _formula_words(parts: list[Any], f: Speaker, number: Any, named: dict[str, str]) -> str:
     """:func:`formula_parts` before spacing: a value that is a formula itself is worded the same way."""
     out = []
     for sep, message_id, values in parts:
         text = f._(messages.template(message_id))
-        filled: dict[str, Any] = {k: _formula_words(v, f, number) if messages.is_phrase(v) else v
+        filled: dict[str, Any] = {k: _formula_words(v, f, number, named) if messages.is_phrase(v) else v
                                   for k, v in values.items()}
         for name in messages.placeholders(text):
             if name in values:
                 continue
             shown = number(name) if number is not None else None
-            filled[name] = shown if shown is not None else f._(messages.operand(name))
+            filled[name] = shown if shown is not None else f._(messages.template(named[name]) if name in named
+                                                              else messages.operand(name))
         # a part's separator in the report's punctuation: "; " and ", " full-width in Chinese (between two
         # ASCII operands fullwidth() leaves them as written: "/ 2 块 GPU; + 36")
         out.append({"; ": f.clause, ", ": f.sep}.get(sep, sep) + messages.fill(text, filled))

@@ -279,11 +279,17 @@ class BaseView:
         that is 0 at the peak while its formula is not (gradients freed before the peak, say) says so."""
         label = self._(TERM_LABELS[t.name]) if t.name in TERM_LABELS else t.name
         value = self.f.quantity(t.value, t.unit)
+        # a training layout's dp counts its context-parallel GPUs too (tp x pp x dp = GPUs) where the Layout row
+        # says DP alone (CP 2 x DP 36 on 72): beside cp > 1 it is named as the product it is (review64's Left)
+        cp, dp = t.inputs.get("cp"), t.inputs.get("dp")
+        joint = (isinstance(cp, int) and isinstance(dp, int) and not isinstance(dp, bool) and cp > 1
+                 and dp % cp == 0)
+        named = {"dp": "operand.dp_cp"} if joint else None
         if t.formula_phrases:  # message ids with values: worded in this language, operands by their numbers
-            formula = words.formula_parts(t.formula_phrases, self.f)
+            formula = words.formula_parts(t.formula_phrases, self.f, named=named)
             shown = words.formula_parts(t.formula_phrases, self.f,
                                         lambda name: operand_number(name, t.inputs, self.f.money_exact,
-                                                                    self.f.rate_exact))
+                                                                    self.f.rate_exact), named)
             with_numbers = shown if shown != formula else ""
         else:  # a formula from a result without its parts (an older JSON file): as written, no word translated
             formula, with_numbers = words.plain(t.formula, self.f), ""  # its English is not read for operands
@@ -292,11 +298,18 @@ class BaseView:
             value = (self._("0 GB at the peak (%(phase)s)", phase=peak) if peak else self._("0 GB at the peak"))
         return {
             "name": t.name, "label": label, "formula": formula, "with_numbers": with_numbers,
-            "inputs": self.f.sep.join(f"{input_name(k, self.f.cur.code)} = "
+            "inputs": self.f.sep.join(self.dp_cp_shown(dp, cp) if joint and k == "dp"
+                                      else f"{input_name(k, self.f.cur.code)} = "
                                       f"{self.input_shown(k, v, t.input_phrases.get(k))}"
                                       for k, v in t.inputs.items()),
             "value": value, "note": words.phrase(t.note_phrases, self.f) if t.note_phrases else t.note,
         }
+
+    def dp_cp_shown(self, dp: int, cp: int) -> str:
+        """A layout's ``dp`` that counts its context-parallel GPUs, as its factors: "dp × cp = 36 × 2 = 72",
+        the data-parallel replicas as the Layout row names them (DP 36) times CP."""
+        name = words.times(self._(messages.template("operand.dp_cp"))).strip("()（）")
+        return f"{name} = {dp // cp:,} × {cp:,} = {dp:,}"
 
     def input_shown(self, key: str, v: Any, parts: Any = None) -> str:
         """A formula's input: a number as written, one gpuwise words from its message ids (``parts``:
