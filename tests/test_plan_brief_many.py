@@ -105,7 +105,9 @@ def test_the_example_is_not_folded_further() -> None:
     # (the GPUs of a copy beside them since planleft58: 4); since reviewleft60 the findings say the owned cards'
     # warranty ends in month 4 and the cash flow says its rounding, so the brief names the GPUs by their ids (the
     # third step, which the example had not reached): the row keeps its figures
-    assert "  chat-70b     8 × rtx-4090             4  owned   1-12           70,080" in text
+    # (product66: the Data freshness block's four lines take it to one row a workload, type and way, its counts as a
+    # range: the GPUs column widens for '2-4 × l40s')
+    assert "  chat-70b     8 × rtx-4090               4  owned   1-12           70,080" in text
 
 
 def _two_years():

@@ -21,6 +21,8 @@ from ..inputs.job import check_shared_host_ram, note
 from ..inputs.money import with_rate
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .alternatives import buy_for_peak, tie
+from .dated import prices_used as dated_prices
+from .dated import rented_as, stale_prices
 from .extract import _resale as _resale  # tests read build._resale
 from .extract import extract
 from .hardware import on_hardware
@@ -478,7 +480,9 @@ class Planner:
         rentals = [Rental(gpu=g, gpu_hours=round(h, 2), months=months_by_gpu[g], amount=M(paid[g]),  # 0.28 read 0.3
                           billed_gpu_hours=round(ex.billed_hours[g], 2) if g in ex.billed_hours else None,
                           billed_said=messages.phrase_text(why := _billed_unit(findings, self.kb.gpus[g].name)),
-                          billed_said_phrases=messages.phrase_json(why))
+                          billed_said_phrases=messages.phrase_json(why),
+                          rented_as=messages.phrase_text(sold := rented_as(self, ex, g)),
+                          rented_as_phrases=messages.phrase_json(sold))
                    for g, h in hours_by_gpu.items()]
         allowed = {d.name: d.total for d in details if d.allowed and d.total is not None}
         beats = min(allowed, key=lambda k: allowed[k]) if allowed else ""
@@ -549,6 +553,8 @@ class Planner:
                               gpu_types=sorted(self.fleets)),
             assumptions=self.assumptions, house_rules=house,
             knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
+            # the prices the plan rests on and those a data-freshness rule calls stale, as recommend lists them
+            prices_used=dated_prices(self, ex), stale_prices=stale_prices(findings),
         )
 
     def _unplaced(self, name: str, months: list[int]) -> Unplaced:

@@ -14,7 +14,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..prebuilt import Prebuilt
-from ..results import MONEY_WHOLE_FROM, Assumption, CurrencyInfo, Finding, HouseRules, StepBatch, TraceEntry
+from ..results import (
+    MONEY_WHOLE_FROM,
+    Assumption,
+    CurrencyInfo,
+    Finding,
+    HouseRules,
+    PriceUsed,
+    StalePrice,
+    StepBatch,
+    TraceEntry,
+)
 
 LineKind = Literal["rent", "capex", "server", "network", "hosting", "power", "licence", "fee", "setup", "resale"]
 
@@ -249,6 +259,11 @@ class Rental(Frozen):
                              "steps of 72, so 72 GPUs are billed and the job uses 1'; '' none)")
     billed_said_phrases: list[Any] = Field(default=[], description="the same as [separator, message id, values] "
                                            "parts, which a report words in its own language")
+    rented_as: str = Field(default="", description="where its offers are sold whole (an instance of several GPUs, "
+                           "a rack or node rented only whole): the type with the rentals at once, their offer and "
+                           "the GPUs each ('NVIDIA L4 24GB as 1 x g6.48xlarge from aws, 8 GPUs each'; '' where it is "
+                           "rented by the GPU)")
+    rented_as_phrases: list[Any] = Field(default=[], description="the same as [separator, message id, values] parts")
 
     @property
     def bills_more(self) -> bool:
@@ -395,6 +410,10 @@ class PlanResult(Frozen):
     assumptions: list[Assumption] = []
     house_rules: HouseRules | None = None
     knowledge_dates: dict[str, str] = {}
+    prices_used: list[PriceUsed] = Field(
+        default=[], description="the prices the plan rests on, as recommend's: each rental offer (on demand or the "
+                                "term it commits to), each type bought and its host share, the exchange rate")
+    stale_prices: list[StalePrice] = Field(default=[], description="the prices a data-freshness rule calls stale")
 
 
 def complete() -> None:

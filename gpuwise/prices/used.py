@@ -48,9 +48,6 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
     yuan = job.c.currency == "CNY"
     if mode == "rent" and ev.offer is not None:
         o = ev.offer
-        shown = o.instance.removeprefix(f"{o.provider}:") if o.instance else ""  # imported: provider:instance
-        where = (_said("price.where_instance", provider=o.provider, instance=shown) if o.instance
-                 else _said("price.where_per_gpu", provider=o.provider))
         native = o.native_per_hour if o.native_per_hour is not None else o.usd_per_hour
         cur = o.currency if o.native_per_hour is not None else "USD"
         term = (ev.cost.rent_term if ev.cost else None) or "on-demand"
@@ -64,11 +61,7 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
             native, cur = spot_rate(o, kb.clouds), "USD"
             if o.spot_usd_per_hour is None:  # no published spot price: the on-demand price of this date less
                 term = "spot-assumed"        # clouds.yaml spot.fallback_discount (review60: listed as 'spot')
-        published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
-        out.append(_entry(_said("price.rent", gpu=ev.gpu.name, where=where, term=term), native / o.gpus, cur,
-                          _said("price.unit.gpu_hour"), o.terms_as_of if published else o.as_of,
-                          o.sold_as_source if published else o.source, o.check, today, kind="rent",
-                          gpu=ev.gpu.name, provider=o.provider, instance=o.instance or "", term=term))
+        out.append(rent_entry(o, ev.gpu.name, term, native / o.gpus, cur, today))
         yuan = yuan or o.currency == "CNY"
     elif mode == "buy" and ev.buy is not None and ev.buy.plan is not None:
         p = ev.buy.plan
@@ -83,13 +76,45 @@ def prices_used(job: Any, ev: Any, mode: str | None, today: dt.date | None = Non
             key = p.host_key
             v = kb.tco.values.get(key) if key else None
             if v is not None:
-                out.append(_entry(_said("price.host", key=key), v.value, "USD", _said("price.unit.gpu"), v.as_of,
-                                  v.source, v.check, today, kind="host"))
+                out.append(host_entry(key, v, today))
     fx = kb.tco.values.get("usd_cny")
     if yuan and out and fx is not None:
-        out.append(_entry(_said("price.fx"), fx.value, "CNY", _said("price.unit.usd"), fx.as_of, fx.source,
-                          fx.check, today, kind="fx"))
+        out.append(fx_entry(fx, today))
     return out
+
+
+def rent_entry(o: Any, gpu_name: str, term: str, per_gpu_hour: float, currency: str, today: dt.date) -> PriceUsed:
+    """A rental offer's price as the answer rests on it (``term``: on-demand, a reserved term, spot), a GPU-hour in
+    ``currency``; a reserved term is dated and sourced as the offer's terms are (terms_as_of, sold_as_source)."""
+    shown = o.instance.removeprefix(f"{o.provider}:") if o.instance else ""  # imported: provider:instance
+    where = (_said("price.where_instance", provider=o.provider, instance=shown) if o.instance
+             else _said("price.where_per_gpu", provider=o.provider))
+    published = term in ("1-month", "1-year", "3-year") and o.terms_as_of  # a reserved rate, dated apart
+    return _entry(_said("price.rent", gpu=gpu_name, where=where, term=term), per_gpu_hour, currency,
+                  _said("price.unit.gpu_hour"), o.terms_as_of if published else o.as_of,
+                  o.sold_as_source if published else o.source, o.check, today, kind="rent",
+                  gpu=gpu_name, provider=o.provider, instance=o.instance or "", term=term)
+
+
+def buy_entry(gpu_name: str, condition: str, price_kind: str, amount: float, currency: str, unit_gpus: int,
+              as_of: str, source: str, check: str, today: dt.date) -> PriceUsed:
+    """A purchase price the answer rests on: ``amount`` in ``currency`` for ``unit_gpus`` GPUs (1: a card)."""
+    unit = _said("price.unit.card") if unit_gpus == 1 else _said("price.unit.gpus", n=unit_gpus)
+    return _entry(_said("price.buy", gpu=gpu_name, condition=condition, price_kind=price_kind), amount, currency,
+                  unit, as_of, source, check, today, kind="buy", gpu=gpu_name, condition=condition,
+                  unit_gpus=unit_gpus)
+
+
+def host_entry(key: str, v: Any, today: dt.date) -> PriceUsed:
+    """The tco.yaml host-server share (``v``, its dated value) added to a card or baseboard price."""
+    return _entry(_said("price.host", key=key), v.value, "USD", _said("price.unit.gpu"), v.as_of, v.source, v.check,
+                  today, kind="host")
+
+
+def fx_entry(fx: Any, today: dt.date) -> PriceUsed:
+    """The dated USD-to-CNY rate a yuan figure was converted at."""
+    return _entry(_said("price.fx"), fx.value, "CNY", _said("price.unit.usd"), fx.as_of, fx.source, fx.check, today,
+                  kind="fx")
 
 
 def alternative(e: PriceUsed) -> PriceUsed:

@@ -11,7 +11,6 @@ import math
 import re
 from typing import Any
 
-from .. import messages
 from ..errors import UserError
 from ..plan.reading import month_runs
 from ..results import MONEY_WHOLE_FROM
@@ -31,6 +30,7 @@ from .fmt import (
     times,
 )
 from .plan_charts import charts
+from .plan_dated import freshness
 from .report import BRIEF_LINES, normalise_detail, normalise_format
 from .textfit import fit_tables, fit_text, terminal_width
 from .views.base import batch_words, counted_rules, house_lines
@@ -253,8 +253,9 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         buy_grouped = [x for k in keep for x in k]
     else:
         buy_grouped = purchases_said
-    for x in r.answer.rent:
-        kw = {"gpu": gpu(x.gpu), "hours": gpuh(x.gpu_hours), "amount": cash(paid(x))}
+    for x in r.answer.rent:  # an offer sold whole named with its rentals and GPUs each, as recommend names it
+        kw = {"gpu": said(x.rented_as_phrases, local) if x.rented_as_phrases else gpu(x.gpu),
+              "hours": gpuh(x.gpu_hours), "amount": cash(paid(x))}
         if x.bills_more and x.billed_said_phrases:  # and why, as recommend's FEE-RENT-STEP-CHOSEN (product65)
             kw.update(billed=gpuh(x.billed_gpu_hours), why=said(x.billed_said_phrases, local))
             brief.append(_("Rent %(gpu)s for %(hours)s GPU-hours of work in month %(month)s, billed for %(billed)s "
@@ -588,11 +589,6 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
     assumptions = [_("%(field)s: %(reason)s", field=named(a), reason=_reason(local.sentence(a.template, a.values,
                                                                                               a.reason)))
                    for a in r.assumptions]
-    given = info is not None and info.source == messages.template("source.fx_given")  # --fx-rate's: undated
-    rate = ("" if code != "CNY" else _("Amounts are in Chinese yuan at %(rate)s CNY per USD, the rate given for this "
-                                       "report.", rate=f"{r.usd_cny:g}") if given else
-            _("Amounts in CNY at %(rate)s CNY per USD (%(as_of)s).", rate=f"{r.usd_cny:g}",
-              as_of=info.as_of if info else ""))
     # the solver's counts grouped as every other count (review55: '1031 variables')
     # the model's size by count, singular where one ('1 constraints' of a plan with one rented run, review62)
     solved = {"name": r.solver.name, "status": r.solver.status, "size": local.sep.join([
@@ -618,7 +614,10 @@ def view(r: Any, *, lang: str = "en", fmt: str = "text", detail: str = "brief") 
         "api_unpriced": [_("No hosted API in the catalog (knowledge/apis.yaml) is known to serve %(model)s: "
                            "%(workload)s is not compared with one.", model=a.model, workload=a.workload)
                          for a in r.api_unpriced], "findings": findings, "lines": lines,
-        "assumptions": assumptions, "currency_note": rate, "house": house_lines(r.house_rules, _),
+        "assumptions": assumptions, "house": house_lines(r.house_rules, _),
+        # the prices the plan rests on, their dates and ages, the stale ones marked, the currency and its dated rate:
+        # recommend's and audit's Data freshness block (review63's Left), the same partial
+        **freshness(r, lang, fmt, detail),
         # whole units rounded so that rows and columns add up (cents59's controlled rounding) may show months of the
         # same cost a unit apart, $408 and $407 (review56): said where it is done
         "rounding_note": _("Each amount is rounded on its own, so a total can differ slightly from the sum of the "
