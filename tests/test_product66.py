@@ -10,6 +10,10 @@
    ``prices_used`` and ``stale_prices`` (as recommend's JSON) and its reports the same template partial.
 4. A plan renting an offer sold whole (an 8-GPU instance, a 72-GPU rack) said the type's GPU-hours alone where recommend
    names the instance: the Answer now says the rentals and the GPUs each (``answer.rent[].rented_as``).
+5. `gpuwise prices import` read gpuhunt's GCP rows priced in DWS calendar mode (a reservation of 1-90 days, spot
+   False) as on-demand offers, and SkyPilot's Mithril catalog, whose Price column holds the spot market's price, as
+   on demand: the first are put on their instance's on-demand offer as its 1-month term, the second read as spot,
+   and the summary says which term each row was read on (``read_as``, ``read_as_notes``).
 Each test that names a defect fails on the branch point (ae05131a); the figures are worked by hand beside them.
 """
 
@@ -178,3 +182,62 @@ def test_a_rack_rented_whole_and_a_gpu_rented_alone():
     assert "as 1 × 72-GPU whole rental from coreweave for 0.28 GPU-hours of work" in text
     example = json.loads(_run("plan", str(ROOT / "examples" / "plan-team-4090.yaml"), "--format", "json"))
     assert all(not x["rented_as_phrases"] for x in example["answer"]["rent"])
+
+
+# ---------------------------------------------------------------- 5. catalog rows read on their term
+# gpuhunt's CATALOG_V2_FIELDS (dstackai/gpuhunt src/gpuhunt/_internal/storage.py); GCP's DWS calendar-mode rows carry
+# the flag gcp-dws-calendar-mode and provider_data {"is_dws_calendar_mode": true} (providers/gcp.py, PR #184)
+_DWS = '"{""is_dws_calendar_mode"": true}"'
+GCP = "\n".join([
+    "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags,cpu_arch,"
+    "provider_data",
+    "a3-highgpu-8g,us-central1,88.49,208,1872,8,H100,80,False,,nvidia,,x86,{}",
+    f"a3-highgpu-8g,us-central1,60.00,208,1872,8,H100,80,False,,nvidia,gcp-dws-calendar-mode,x86,{_DWS}",
+    "a3-highgpu-8g,us-central1,25.00,208,1872,8,H100,80,True,,nvidia,,x86,{}",
+    f"a4-highgpu-8g,us-central1,70.00,224,3968,8,B200,180,False,,nvidia,,x86,{_DWS}", ""])
+# skypilot-catalog catalogs/v7/mithril/vms.csv: Price = SpotPrice, both the spot market's minimum price
+# (skypilot sky/catalog/data_fetchers/fetch_mithril.py writes `price, price`)
+MITHRIL = """InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,GpuInfo
+h100-80gb.sxm.8x,H100,8,168,1814,12.0,12.0,us-central2-a,
+h100-80gb.sxm.8x,H100,8,168,1814,8.0,8.0,us-central1-b,
+"""
+
+
+def _read(tmp_path, name: str, text: str):
+    from gpuwise import knowledge
+    from gpuwise.prices import read_catalog
+
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return read_catalog(tmp_path / name, knowledge.load(), as_of="2026-11-01")
+
+
+def test_a_gpuhunt_calendar_mode_reservation_is_a_term_not_an_on_demand_offer(tmp_path):
+    rep = _read(tmp_path, "gcp.csv", GCP)
+    [a3] = rep.offers
+    # the on-demand row's $88.49 for 8 H100 (11.06 a GPU-hour), its spot $25; the DWS row's $60 is the 1-month rate,
+    # not an offer of $7.50 a GPU-hour as it was read before
+    assert (a3.instance, a3.price, a3.spot_price, a3.reserved) == ("a3-highgpu-8g", 88.49, 25.0, {"1-month": 60.0})
+    assert round(a3.per_gpu_hour, 4) == round(88.49 / 8, 4)
+    # the A4's only row is a reservation (gpuhunt lists no on-demand A4: GCP sells it by reservation): not imported
+    [skipped] = rep.skipped
+    assert skipped.line == 5 and skipped.name == "a4-highgpu-8g" and "no on-demand price" in str(skipped.why)
+    assert dict(rep.read_as) == {"on-demand": 1, "spot": 1, "1-month": 2}
+    from gpuwise.render.price_view import import_summary
+
+    text = import_summary(rep, None)
+    assert "rows read as: on demand 1, spot 1, 1-month 2" in text
+    assert "rows priced in GCP's DWS calendar mode (gpuhunt's flag gcp-dws-calendar-mode): 2" in text
+    zh = import_summary(rep, None, "zh")
+    assert "各行读作：按需 1，竞价 1，1-month 2" in zh and "按 GCP DWS 日历模式定价的行" in zh
+    assert rep.as_dict()["read_as"] == {"on-demand": 1, "spot": 1, "1-month": 2}
+
+
+def test_a_skypilot_catalog_whose_price_column_is_spot_imports_no_on_demand_offer(tmp_path):
+    rep = _read(tmp_path, "mithril.csv", MITHRIL)
+    assert rep.offers == [] and rep.spot_only == 1 and dict(rep.read_as) == {"spot": 2}
+    assert [str(n) for n in rep.read_as_notes] == [
+        "rows of mithril read as spot: 2 (SkyPilot's catalog writes its spot market's price in Price as in SpotPrice)"]
+    # another SkyPilot catalog's Price is on demand, its SpotPrice spot (runpod's vms.csv: 1.64 and 1.19 an A100)
+    other = _read(tmp_path, "runpod.csv", MITHRIL.replace("12.0,12.0", "1.64,1.19").replace("8.0,8.0", "1.64,1.19"))
+    [o] = other.offers
+    assert (o.price, o.spot_price) == (1.64, 1.19) and dict(other.read_as) == {"on-demand": 2}

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
-import difflib
 import io
 import math
 import os
@@ -42,6 +41,8 @@ from ..knowledge.schema.base import PROSE_MAX, TEXT_MAX
 from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_least_floor, spot_not_above
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
+from .catalog_terms import DWS_TERM, dws_calendar, price_is_spot, read_as_notes
+from .csv_header import FORMATS, _close_column, _comma_separated, _no_case_twins
 from .csv_cells import GPU_COUNT, count_in_name, one_gpus_price, plan_in_price, sheet_columns
 from .csv_cells import number as _number
 from .currencies import in_usd, other_currency_rows
@@ -56,11 +57,6 @@ MAX_ROWS = 500_000
 MAX_COLUMNS = 1_000
 """The catalogs read here have a dozen or so columns."""
 
-FORMATS: dict[str, tuple[str, ...]] = {
-    "gpuhunt": ("instance_name", "price", "gpu_count", "gpu_name"),
-    "skypilot": ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price"),
-    "gpuwise": ("gpu", "gpus", "price"),
-}
 
 # gpuhunt's provider names where gpuwise's clouds.yaml spells them otherwise
 PROVIDER_NAMES = {"lambdalabs": "lambda", "lambdalabs.com": "lambda"}
@@ -120,13 +116,16 @@ class ImportReport:
     offers: list[Imported] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     spot_only: int = 0
+    read_as: Counter = field(default_factory=Counter)  # rows by the term each was read on (on-demand, spot, 1-month)
+    read_as_notes: list[Said] = field(default_factory=list)  # rows read on another term than their column says
     max_age_days: float | None = None  # policy price_max_age_days: an offer older is said so (review63)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "file": self.path, "format": self.format, "provider": self.provider,
             "as_of": self.as_of.isoformat(), "as_of_from": self.as_of_from, "rows": self.rows,
-            "without_gpu": self.no_gpu, "spot_only": self.spot_only,
+            "without_gpu": self.no_gpu, "spot_only": self.spot_only, "read_as": dict(self.read_as),
+            "read_as_notes": [str(n) for n in self.read_as_notes],
             "totals": [{"line": n, "label": label} for n, label in self.totals],
             "imported": [{"id": offer_id(o), "gpu": o.gpu, "gpus": o.gpus, "price_per_hour": o.price,
                           "per_gpu_hour": round(o.per_gpu_hour, 6), "currency": o.currency,
@@ -218,43 +217,6 @@ def _one_line(cell: str) -> str:
     if "\n" not in cell and "\r" not in cell:  # nearly every cell: no pattern run over it
         return cell.strip()
     return re.sub(r"\s*[\r\n]+\s*", " ", cell).strip()
-
-
-def _comma_separated(header: list[str], path: Path) -> None:
-    """Refuse a file whose columns are separated by semicolons (a spreadsheet's CSV in a locale that
-    writes decimal commas: its ``2,5`` is two and a half) or tabs: it was read as one column and
-    refused as 'the header lacks instance_name, price, ...', which did not say why."""
-    if len(header) != 1:
-        return
-    excel = header[0].lower().startswith("sep=")  # Excel's first line naming the separator: 'sep=;'
-    for sep, name in ((";", "';'"), ("\t", "tabs"), ("|", "'|'")):  # '|': a database client's export
-        cells = [c.strip() for c in header[0].split(sep)]
-        if (excel and header[0][4:] == sep) or (
-                len(cells) > 1 and any(all(c in cells for c in needed) for needed in FORMATS.values())):
-            raise UserError(N_("the columns are separated by %(sep)s, not by commas"), where=str(path),
-                            hint=N_("save it as comma-separated values (CSV, with a decimal point)"),
-                            values={"sep": name})
-
-
-def _no_case_twins(header: list[str], path: Path) -> None:
-    """Refuse two header cells that differ only in case (``gpu`` and ``GPU``): the columns are matched
-    by their exact names, so the first was read and the other silently dropped, though a person
-    reading the sheet sees two columns of one name and cannot tell which holds the value."""
-    seen: dict[str, str] = {}
-    for h in header:
-        if h and h.casefold() in seen and seen[h.casefold()] != h:
-            raise UserError(N_("columns %(first)s and %(second)s differ only in case: which one holds the value "
-                               "is unclear"), where=str(path),
-                            values={"first": repr(seen[h.casefold()]), "second": repr(h)},
-                            hint=N_("keep one of them"))
-        seen.setdefault(h.casefold(), h)
-
-
-def _close_column(missing: str, header: list[str]) -> list[str]:
-    """A header cell that may be ``missing`` misspelt: one equal to it but for case first (``GPU``
-    was offered 'gpus' for 'gpu'), else difflib's closest."""
-    same = [h for h in header if h.casefold() == missing.casefold()]
-    return same[:1] or difflib.get_close_matches(missing, header, n=1)
 
 
 _PRICES = ("price", "Price")
@@ -486,6 +448,7 @@ def read_catalog(path: str | os.PathLike[str], kb: Any, *, provider: str | None 
     report.skipped.sort(key=lambda sk: sk.line)
     _one_gpu_per_instance(best, report)
     report.spot_only = sum(1 for k in {(a, b) for a, b, _ in spot} if k not in best)
+    report.read_as_notes = read_as_notes(report.read_as.pop("dws", 0), report.read_as.pop("spot-in-price", 0), prov)
     report.offers = sorted(best.values(), key=lambda o: (o.gpu, o.gpus, o.per_gpu_hour))
     return report
 
@@ -565,6 +528,8 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             if flag not in _TRUE | _FALSE:
                 raise Said(N_("spot is %(spot)r, not True or False"), spot=row.get("spot"))
             is_spot = flag in _TRUE
+            if not is_spot and dws_calendar(row):  # GCP's calendar-mode reservation: a term, never on demand
+                term = DWS_TERM
             mem = _number(row["gpu_memory"], "gpu_memory") if row.get("gpu_memory") else None
             ram_cell, ram_col = row.get("memory", ""), "memory"
         elif fmt == "skypilot":
@@ -572,6 +537,9 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             count_text, region = row.get("AcceleratorCount", ""), row.get("Region", "")
             price = _number(row.get("Price"), "Price") if row.get("Price") else math.nan
             spot_price = _number(row["SpotPrice"], "SpotPrice") if row.get("SpotPrice") else None
+            if price_is_spot(prov) and not math.isnan(price):  # its Price column holds the spot price too
+                spot_price, price = spot_price if spot_price is not None else price, math.nan
+                report.read_as["spot-in-price"] += 1
             mem = _skypilot_memory(row.get("GpuInfo", ""))
             ram_cell, ram_scale, ram_col = row.get("MemoryGiB", ""), 2**30 / 1e9, "MemoryGiB"
         else:
@@ -659,8 +627,11 @@ def _read_row(row: dict[str, str], line: int, fmt: str, kb: Any, prov: str, date
             date=row_date.isoformat(), gpu=kb.gpus[mapped].name, year=launched)))
         return
     key = (instance, mapped)
+    # the term each row is read on, said by the summary: a spot or reserved price is never an on-demand offer
+    report.read_as["spot" if is_spot or math.isnan(price) else term] += 1
     if term != "on-demand":  # a commitment's rate: put on the instance's on-demand offer, never one of its own
         keep_term(terms, key, term, TermPrice(price, currency, row_date, row_source, line))
+        report.read_as["dws"] += fmt == "gpuhunt"
         return
     if is_spot:
         old = spot.get((*key, region))

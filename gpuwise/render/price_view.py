@@ -184,6 +184,9 @@ def render_text(rows: list[Any], max_age: float | None = None, lang: str = "en",
     return several + fit_text(out, width)
 
 
+_TERM_ORDER = {"on-demand": 0, "spot": 1, "1-month": 2, "1-year": 3, "3-year": 4}
+
+
 def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
     """What ``gpuwise prices import`` says it read, kept and left out, in ``lang``: a row's reason and
     an offer's notes are catalog messages (``Said``), worded in ``lang``."""
@@ -221,6 +224,12 @@ def import_summary(report: Any, target: str | None, lang: str = "en") -> str:
             out.append("    " + f._("! dated %(date)s, %(days)s days old: older than the policy's price_max_age_days "
                                     "(%(max)s); an answer that uses it warns (DATA-STALE-PRICE)",
                                     date=o.as_of.isoformat(), days=age, max=f"{report.max_age_days:g}"))
+    if report.read_as:  # the term each row was read on (review63's Left: a spot or reserved price never on demand)
+        words = {"on-demand": f._("on demand"), "spot": f._("spot")}
+        terms = sorted(report.read_as.items(), key=lambda x: _TERM_ORDER.get(x[0], 9))
+        out.append(f._("rows read as: %(list)s", list=(", " if not zh else "，").join(
+            f"{words.get(t, t)} {n}" for t, n in terms)))
+        out.extend("  " + n.words(f.lang) for n in report.read_as_notes)
     if report.no_gpu:
         out.append(f.ngettext("left out %(n)s row without a GPU", "left out %(n)s rows without a GPU", report.no_gpu))
     if report.totals:  # a sheet's totals rows, by line: left out, not listed as rows that could not be used
