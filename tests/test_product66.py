@@ -241,3 +241,16 @@ def test_a_skypilot_catalog_whose_price_column_is_spot_imports_no_on_demand_offe
     other = _read(tmp_path, "runpod.csv", MITHRIL.replace("12.0,12.0", "1.64,1.19").replace("8.0,8.0", "1.64,1.19"))
     [o] = other.offers
     assert (o.price, o.spot_price) == (1.64, 1.19) and dict(other.read_as) == {"on-demand": 2}
+
+
+# ---------------------------------------------------------------- a count of one in the Global batch row
+def test_one_replica_is_said_as_one(tmp_path):
+    # the 70B LoRA with batch_size 63 at 2,048 tokens fits 8 H100 as TP 8: one replica; the step assumed is 131,072 /
+    # 2,048 = 64 sequences, so ceil(64 / 63) = 2 accumulation steps, 2 x 63 = 126 sequences = 258,048 tokens, 97% more
+    job = (DATA / "recommend-70b-lora-batch63.yaml").read_text(encoding="utf-8").replace("seq_len: 4096",
+                                                                                        "seq_len: 2048")
+    (tmp_path / "b.yaml").write_text(job, encoding="utf-8")
+    text = _flat(_run("recommend", "b.yaml", cwd=tmp_path))
+    assert round(126 * 2048 / 131072 - 1, 2) == 0.97
+    assert ("258,048 tokens a step, 97% more than the 131,072 assumed: the one replica takes whole micro-batches, "
+            "1 × 2 × 63 = 126 sequences of 2,048 tokens") in text and "the 1 replicas" not in text

@@ -776,6 +776,12 @@ def batch_words(f: Fmt, _: Any, lay: Any, stated: float | None, assumed: float |
            if stated is not None else
            N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s assumed: the %(replicas)s replicas take "
               "whole micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens"))
+    if replicas == 1:  # one replica (a TP 8 LoRA): not 'the 1 replicas take' (product66)
+        msg = (N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s stated: the one replica takes whole "
+                  "micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens")
+               if stated is not None else
+               N_("%(tokens)s tokens a step, %(pct)s more than the %(asked)s assumed: the one replica takes whole "
+                  "micro-batches, %(replicas)s × %(accum)s × %(mb)s = %(seqs)s sequences of %(seq)s tokens"))
     seqs = replicas * lay.grad_accum * lay.micro_batch
     return _(msg, tokens=format(round(tokens), ","), pct=f.pct(tokens / asked - 1), asked=format(round(asked), ","),
              replicas=replicas, accum=lay.grad_accum, mb=lay.micro_batch, seqs=format(seqs, ","),
