@@ -211,8 +211,10 @@ def test_plan_says_the_gpu_hours_its_rack_bills(tmp_path):
     text = " ".join(_run("plan", "plan.yaml", cwd=tmp_path).split())
     # GPU-hours as reports write them, whole from 10 up, else to the hundredth (review64: 2.82, not 3)
     work = f"{rent['gpu_hours']:,.0f}" if rent["gpu_hours"] >= 10 else f"{rent['gpu_hours']:.2f}"
-    assert (f"Rent NVIDIA GB200 (per Blackwell GPU, NVL72) for {work} GPU-hours of work in month 1, "
-            f"billed for {rent['billed_gpu_hours']:,.0f} GPU-hours (${rent['amount']:,.0f}): ") in text  # product65
+    # (product66: the rack it rents named as recommend names an offer sold whole, 1 x 72 GPUs)
+    assert (f"Rent NVIDIA GB200 (per Blackwell GPU, NVL72) as 1 × {RACK}-GPU whole rental from coreweave for {work} "
+            f"GPU-hours of work in month 1, billed for {rent['billed_gpu_hours']:,.0f} GPU-hours "
+            f"(${rent['amount']:,.0f}): ") in text  # product65
     zh = " ".join(_run("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).split())
     assert f"计费 {rent['billed_gpu_hours']:,.0f} GPU 小时" in zh
 
