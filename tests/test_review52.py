@@ -71,7 +71,8 @@ def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
             held = sum(p["count"] for p in month["placements"]
                        if p["gpu"] == b["subject"] and p["acquisition"] in ("owned", "buy"))
             assert held == month["fleet"][b["subject"]], (b["subject"], m)
-    text = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml").stdout)
+    # (the full report: since product66's Data freshness block the brief folds what decided the plan to its first row)
+    text = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--detail", "full").stdout)
     # plansolve62: month 4's 2-GPU pretraining run and the two 2-GPU LoRA runs take turns on the 2 owned RTX 4090 the 6
     # serving leave free (249 + 2 x 17.8 of its 657 schedulable hours): the 4090s are no longer all held at once there,
     # where runs counted as holding their GPUs all month (6 + 2 + 2 > 8) rented the LoRA runs
@@ -82,8 +83,9 @@ def test_a_full_fleet_says_whether_gpus_or_hours_are_full():
                      if p["gpu"] == "rtx-4090" and p["acquisition"] == "rent"})
     assert cap["rtx-4090"]["held_months"] == rented == [1, 5, 6, 8, 9, 10, 11, 12]
     assert "fleet is full" not in text and "GPUs are held at once in months 2-12 (Fleet use counts the hours" in text
-    zh = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--lang", "zh").stdout)
-    assert "rtx-pro-6000-blackwell 的全部 GPU 在第 2-12 个月同时被占用" in zh
+    zh = _text_of(gpuwise("plan", "tests/data/plans/team-4090-two-a-copy.yaml", "--lang", "zh", "--detail",
+                          "full").stdout)
+    assert "NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB 的全部 GPU 在第 2-12 个月同时被占用" in zh
 
 
 def _text_of(out: str) -> str:
