@@ -42,9 +42,9 @@ from ..knowledge.schema.clouds import MAX_HOURLY_PRICE, MIN_HOURLY_PRICE, at_lea
 from ..ledger import HOURS_PER_MONTH
 from ..yamlio import decode_text
 from .catalog_terms import DWS_TERM, dws_calendar, price_is_spot, read_as_notes
-from .csv_header import FORMATS, _close_column, _comma_separated, _no_case_twins
 from .csv_cells import GPU_COUNT, count_in_name, one_gpus_price, plan_in_price, sheet_columns
 from .csv_cells import number as _number
+from .csv_header import FORMATS, _close_column, _comma_separated, _no_case_twins
 from .currencies import in_usd, other_currency_rows
 from .terms import TermPrice, row_term
 from .terms import attach as attach_terms
