@@ -115,5 +115,9 @@ def test_each_row_states_the_nemo_release_its_repository_release_pins():
     # NeMo 26.06 container they were measured on
     bridge = {f"H{n}" for n in (*range(819, 829), *range(830, 836))}
     assert {cond[r]["stack_version"] for r in bridge} == {"26.06"}
-    assert {r["id"] for r in cond.values() if r["stack_version"] and int(r["id"][1:]) >= 655} == cards | bridge
-    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17 + len(cards) + len(bridge)
+    # and trainblind48's Qwen3-235B-A22B verification card (H995) the NeMo 26.08 its card names
+    card26 = {"H995"}
+    assert {cond[r]["stack_version"] for r in card26} == {"26.08"}
+    with_release = {r["id"] for r in cond.values() if r["stack_version"] and int(r["id"][1:]) >= 655}
+    assert with_release == cards | bridge | card26
+    assert sum(1 for r in cond.values() if r["stack_version"]) == 29 + 18 + 17 + len(cards) + len(bridge) + 1

@@ -158,7 +158,7 @@ def count_in_name(name: str, count_text: str | None) -> None:
                    name=name, n=n, gpu=gpu)
 
 
-_SHEET_WORDS = (("gpus", re.compile(r"\bqty\b|quantity|\bcount\b|#|\bnum\b|number of|卡数|数量")),
+_SHEET_WORDS = (("gpus", re.compile(r"\bqty\b|quantity|\bcount\b|#|\bnum\b|number\sof|卡数|数量")),
                 ("price", re.compile(r"price|cost|\brate\b|\$|\busd\b|价")),
                 ("gpu", re.compile(r"gpu|model|type|accelerator|card|显卡|型号")))
 """A sheet's own words for gpuwise's three columns ('GPU Model', 'Qty', 'Price/hr (USD)'), the first that fits."""

@@ -82,9 +82,6 @@ Z95 = 1.645  # standard normal 95th percentile (the disaggregated decode copies'
 EXACT_SERVERS = 256  # Erlang C by its recursion up to this many slots, Halfin-Whitt's limit beyond
 PHI_POINTS = 48  # open-loop points timed at the batches c^(i / 48), i = 0..48, interpolated between (tpot_p95)
 TAIL_NATS = 30.0  # the chain is followed until its weight falls e^-30 below its peak (nothing beyond counts)
-CADENCE_SOURCE = ("gbeezybez/inference_results_v6.0 at ab33b2144a9f822f69d24f78569f993d195ee7e5, "
-                  "closed/AMD/setup/llama2-70b-99/patches/llama2-70b_vllm_gfx950.patch, "
-                  "vllm/v1/core/sched/scheduler.py")
 
 
 @frozen
@@ -201,7 +198,9 @@ def ahead(busy: float, step: float) -> tuple[float, float]:
 def cadence(steps: int, floor: int, b: float, step: float) -> tuple[float, float]:
     """(mean, p95) wait of an arrival for the next step that admits new prompts, where the scheduler admits them one
     schedule in ``steps + 1`` while at least ``floor`` requests run (AMD's MLPerf v6.0 vLLM build,
-    VLLM_SUBSEQUENT_DECODE_STEPS / VLLM_MIN_REQUEST_DECODE_STEP: :data:`CADENCE_SOURCE`). Its scheduler breaks out of
+    VLLM_SUBSEQUENT_DECODE_STEPS / VLLM_MIN_REQUEST_DECODE_STEP: gbeezybez/inference_results_v6.0 at ab33b214,
+    closed/AMD/setup/llama2-70b-99/patches/llama2-70b_vllm_gfx950.patch, vllm/v1/core/sched/scheduler.py). Its
+    scheduler breaks out of
     the WAITING loop while its step counter is not 0 and ``len(running) >= floor``, and after every schedule resets the
     counter at ``steps``, else adds one: a cycle of ``steps + 1`` schedules whose first admits. A prompt taken in at a
     random schedule of the cycle (Poisson arrivals, each step taken as long as the others) waits ``k`` more steps, ``k``
