@@ -333,6 +333,12 @@ SERVING_ROUNDS: tuple[tuple[str, str, str | None], ...] = (
      "GLM-4.6 on 8 x B200, GLM-4.7-Flash on one B200, Qwen3-Coder-Next on 2 x B200; blind figures in the validation "
      "README): throughput",
      "  of which the rows added by serveblind45 (ids SI01-SI18): latency"),
+    # the serveblind46 round (ids SC01-SC20, a new prefix: no pattern above matches it, each wanting a digit after its
+    # letters: TheTom/atlas's single-H100 rental report, the vLLM 0.28.0 control, Qwen3.8-27B FP8 on one H100 at C1
+    # and in one wave of 16, latency 1,193/256 and agent 4,593/512)
+    ("SC(?=0[1-9]\\b|1\\d\\b|20\\b)", "  of which the rows added by serveblind46 (ids SC01-SC04: vLLM 0.28.0 "
+     "Qwen3.8-27B FP8 on one H100 at C1 / C16, TheTom/atlas; blind figures in the validation README): throughput",
+     "  of which the rows added by serveblind46 (ids SC01-SC04): latency"),
 )
 
 #: The blind rounds of rows at a stated request rate (serving_rate.csv), reported on their own as SERVING_ROUNDS are:
