@@ -18,7 +18,8 @@ from .validation_rows import DATA, rows_in, serving_ratios
 
 SOURCE = ("https://github.com/TheTom/atlas/blob/d1e8df8062eb5dbcff398ae30249d5c588f3afc5/docs/campaigns/"
           "hopper-atlas-vs-vllm-2026-09/RENTAL-H100-REPORT.md")
-CONDITIONS = ("qwen3.5-27b", "fp8", "h100-80gb-sxm", "1", "vllm", "0.28.0", "1", "bf16", "1")
+CONDITIONS = ("qwen3.5-27b", "fp8", "h100-80gb-sxm", "1", "vllm", "0.28.0", "1", "bf16", "1",
+              "max_batch_size=512;prefill_chunk_tokens=8192;kv_cache_tokens=622688")
 # row -> (prompt tokens, output tokens, C, timed requests over the three repetitions, output tok/s,
 #         TTFT p50 ms, TPOT p50 ms), each a mean of the three repetitions' figures
 RUNS = {
@@ -41,11 +42,13 @@ def test_the_round_has_its_rows_and_no_more():
 
 @pytest.mark.parametrize("row_id", sorted(RUNS))
 def test_a_row_is_its_table_line(row_id):
+    # the launch (the campaign's capacity note, qwen38-vllm-capacity/REPORT.md): --max-num-seqs 512, a batch-token
+    # budget of 8192 and a KV pool of 622,688 tokens
     p, o, c, timed, tps, ttft, tpot = RUNS[row_id]
     r = _rows()[row_id]
     assert r["source"] == SOURCE
     assert (r["model"], r["precision"], r["gpu"], r["count"], r["framework"], r["framework_version"], r["tp"],
-            r["kv_precision"], r["fixed_lengths"]) == CONDITIONS
+            r["kv_precision"], r["fixed_lengths"], r["workload_options"]) == CONDITIONS
     # three timed repetitions a rung, each a closed loop of C requests sent together: the row's prompts
     assert timed == 3 * c
     assert (int(r["prompt_tokens"]), int(r["output_tokens"]), int(r["concurrency"]), int(r["prompts"])) == (
