@@ -535,14 +535,19 @@ def main() -> int:
     report("  of which the rows added at branch decodeblind40 (ids DA21-DA22; Ornith-1.5-35B-A3B at 128K on MI300X / "
            "RTX PRO 6000 Server, SGLang; blind figures in the README)", "t/s",
            [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 21 <= int(c[0][2:].split()[0]) <= 22], False)
-    # branch decodeblind42's round (DA23-DA40): Qwen3-235B-A22B-2507 FP8 at batch 1 on 8 x H200 and 8 x B200 under
+    # branch decodeblind42's round (DA23-DA30): Qwen3-235B-A22B-2507 FP8 at batch 1 on 8 x H200 and 8 x B200 under
     # SGLang (a fork's benchmark report of SGLang's nightly test, Dec 2025), DeepSeek-V3.2 FP8 on 8 x MI355X (SGLang
     # pull request #17179's AMD nightly table, Jan 2026), gpt-oss-20b / 120b MXFP4 llama-bench tg128 on 1-6 RX 7900 XTX
-    # (a llama.cpp fork's BENCHMARK.md, build 6517)
-    report("  of which the rows added at branch decodeblind42 (ids DA23-DA40; Qwen3-235B on 8 x H200 / B200 and "
+    # (a llama.cpp fork's BENCHMARK.md, build 6517) (bounded to DA23-DA30: decodeblind43 took DA31..)
+    report("  of which the rows added at branch decodeblind42 (ids DA23-DA30; Qwen3-235B on 8 x H200 / B200 and "
            "DeepSeek-V3.2 on 8 x MI355X, SGLang batch 1; gpt-oss on 1-6 RX 7900 XTX, llama.cpp; blind figures in the "
            "README)", "t/s",
-           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 23 <= int(c[0][2:].split()[0]) <= 40], False)
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 23 <= int(c[0][2:].split()[0]) <= 30], False)
+    # branch decodeblind43's round (DA31-DA40): gpt-oss-120b MXFP4 llama-bench tg128 at depths 0 and 65536 on four
+    # RTX 4090, layer split (llama.cpp pull request #19378's own '-sm layer' column, 2026)
+    report("  of which the rows added at branch decodeblind43 (ids DA31-DA40; gpt-oss-120b on 4 x RTX 4090, llama.cpp "
+           "layer split, depth 0 and 65536; blind figures in the README)", "t/s",
+           [c for c in independent if re.match(r"DA(\d+)\b", c[0]) and 31 <= int(c[0][2:].split()[0]) <= 40], False)
     # branch decodeblind41's round (DJ18-DJ40): Qwen3.5-122B-A10B FP8 at one user after 1K / 32K / 128K of prompt,
     # one MI300X under vLLM 0.18.0 / 0.18.1rc1 (AITER on) and SGLang 0.5.9, and two RTX PRO 6000 under vLLM TP 2
     # (Millstone-AI-Solutions/mi300x-benchmark-investigation, engine /metrics deltas, Mar 2026), and Qwen3.8-27B MXFP4

@@ -10,7 +10,7 @@ validation README, 'Rows DA23-DA30'): single-stream decode of 2025-26 MoE models
   Rajakoduri-Mihira/llama.cpp's BENCHMARK.md (build 6517, Sep 2025).
 
 Each row is checked against its source's cells and their arithmetic by hand; the blind figures are kept (nothing set).
-DA31-DA40 hold no row."""
+DA31.. are decodeblind43's (tests/test_decode_rows_da43.py)."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ BLIND = {"DA23": 50.7, "DA24": -4.8, "DA25": 234.2, "DA26": 29.4, "DA27": 58.1, 
 
 
 def _rows() -> dict[str, dict]:
-    # this round's ids only: DA01-DA22 are earlier rounds'
-    return {k: v for k, v in decode_rounds.rows("DA").items() if 23 <= int(k[2:]) <= 40}
+    # this round's ids only: DA01-DA22 are earlier rounds', DA31.. decodeblind43's
+    return {k: v for k, v in decode_rounds.rows("DA").items() if 23 <= int(k[2:]) <= 30}
 
 
 @pytest.fixture(scope="module")
