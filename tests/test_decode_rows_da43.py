@@ -4,7 +4,7 @@ source no row had cited.
 
 - DA31-DA32: gpt-oss-120b MXFP4, llama-bench tg128 at depth 0 and at 65,536 tokens of context on four RTX 4090, the
   '-sm layer' column (llama.cpp's default layer split) of ggml-org/llama.cpp pull request #19378's own table
-  'Performance on 4x RTX 4090' (the PR that adds '-sm tensor'; JohannesGaessler, 2026).
+  'Performance on 4x RTX 4090' (the PR that adds '-sm tensor'; JohannesGaessler, description of 2026-02-05).
 
 Each row is checked against its source's cells and their arithmetic by hand; the blind figures are kept (nothing set).
 DA33-DA40 hold no row."""
