@@ -315,9 +315,13 @@ def test_shape_guesses_must_name_dense_catalog_models(tmp_path):
 
 # --------------------------------------------------------------------------- sources
 def test_catalog_sources_cite_primary_documents_not_compiled_tables():
+    # a vendor's own documentation may live under a path named 'reference' (AMD's ROCm 'AMD GPU specifications'
+    # page, docs/reference/gpu-specs.rst, smcount66's compute-unit counts); the project's compiled reference tables
+    # may not be cited
     for name in ("gpus.yaml", "models.yaml"):
         text = (KNOWLEDGE / name).read_text(encoding="utf-8")
-        for banned in ("gpus.md", "gpus.csv", "reference"):
+        text = text.replace("reference/gpu-specs", "")
+        for banned in ("gpus.md", "gpus.csv", "reference", "../shared"):
             assert banned not in text, (name, banned)
 
 

@@ -30,7 +30,7 @@ def test_gpu_table_uses_a_wide_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     lines = gpuwise("gpus").stdout.splitlines()
     at = lines.index("p100-16gb-pcie")  # stacked: the id alone, then label: value lines
-    assert lines[at + 1].startswith("    arch: pascal; cc: 6.0; memory: 16 GB HBM2; BW: 732")
+    assert lines[at + 1].startswith("    arch: pascal; cc: 6.0; SMs: 56; memory: 16 GB HBM2; BW: 732")
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])

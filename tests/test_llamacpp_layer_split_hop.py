@@ -93,10 +93,11 @@ def test_the_harness_reads_the_split_from_the_metric(metric, tp, count):
 
 
 def test_the_split_rows_are_the_four_that_say_so():
+    # and decodeblind43's DA31 / DA32 (llama.cpp #19378: gpt-oss-120b on 4 RTX 4090, '-sm layer')
     from benchmarks.accuracy_decode import stated_split
 
     said = {k: stated_split(r) for k, r in decode_rounds.rows("D").items() if stated_split(r)}
-    assert said == {"DA27": 2, "DA28": 6, "DA29": 4, "DA30": 6}
+    assert said == {"DA27": 2, "DA28": 6, "DA29": 4, "DA30": 6, "DA31": 4, "DA32": 4}
 
 
 def test_the_20b_is_split_as_llama_bench_ran_it(kb, accuracy):

@@ -224,9 +224,12 @@ def test_the_plan_report_s_rounded_totals_add_up(tmp_path):
     assert [round(m["total"]) for m in d["months"]] == [1625, 1625, 1625] and round(d["total"]) == 4876
     (tmp_path / "plan.yaml").write_text(yaml.safe_dump(PLAN), encoding="utf-8")
     out = gpuwise("plan", "plan.yaml", cwd=tmp_path).stdout
-    totals = [line.split()[-2] for line in out.splitlines() if line.strip()[:1] in ("1", "2", "3")
-              and line.split()[0] in ("1", "2", "3") and line.strip().endswith("%")]
-    assert sorted(totals) == ["$1,625", "$1,625", "$1,626"], totals
+    # equal months fold into a range row, each month's amounts shown once (product66: '2-3 ... $1,625')
+    rows = {line.split()[0]: line.split()[-2] for line in out.splitlines()
+            if line.split() and line.split()[0] in ("1", "2", "3", "1-2", "2-3", "1-3") and line.strip().endswith("%")}
+    months = [rows[k] for k in rows for _ in range(int(k[-1]) - int(k[0]) + 1)]
+    assert sorted(months) == ["$1,625", "$1,625", "$1,626"], rows
+    assert "A range of months shows each month's amounts." in out
     assert "$4,876" in out and "rounded on its own" not in out
     zh = "".join(gpuwise("plan", "plan.yaml", "--lang", "zh", cwd=tmp_path).stdout.split())
     assert "每个金额单独取整" not in zh

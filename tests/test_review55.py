@@ -227,7 +227,7 @@ def test_the_gpu_catalog_shows_no_bf16_peak_for_a_part_without_bf16(kb):
     v100, a100 = kb.gpus["v100-16gb-sxm2"].peaks, kb.gpus["a100-80gb-sxm"].peaks
     assert v100.bf16 is None and v100.fp16 == 125  # NVIDIA V100 datasheet: 125 TFLOPS tensor (FP16); no BF16
     text = _flat(gpuwise("gpus").stdout)
-    assert "v100-16gb-sxm2 arch: volta; cc: 7.0; memory: 16 GB HBM2; BW: 900; BF16: none (fp16 125);" in text
+    assert "v100-16gb-sxm2 arch: volta; cc: 7.0; SMs: 80; memory: 16 GB HBM2; BW: 900; BF16: none (fp16 125);" in text
     assert f"BF16: {a100.bf16:g};" in text  # a part with bf16 units: its figure as before (312)
     zh = "".join(gpuwise("gpus", "--lang", "zh").stdout.split())
     assert "BF16：无（fp16125）" in zh
