@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import knowledge as knowledge_mod
 from .. import messages
+from ..decide.result import stale_prices
 from ..errors import N_, Term, UserError
 from ..frozen import record
 from ..inputs.job import check_shared_host_ram, note
@@ -22,7 +23,7 @@ from ..inputs.money import with_rate
 from ..results import Assumption, CurrencyInfo, Finding, HouseRules, TraceEntry
 from .alternatives import buy_for_peak, tie
 from .dated import prices_used as dated_prices
-from .dated import rented_as, stale_prices
+from .dated import rented_as
 from .extract import _resale as _resale  # tests read build._resale
 from .extract import extract
 from .hardware import on_hardware
@@ -554,6 +555,7 @@ class Planner:
             assumptions=self.assumptions, house_rules=house,
             knowledge_dates={k: v.isoformat() for k, v in self.kb.dates().items()},
             # the prices the plan rests on and those a data-freshness rule calls stale, as recommend lists them
+            # (recommend's own function: every price of a plan is its answer's)
             prices_used=dated_prices(self, ex), stale_prices=stale_prices(findings),
         )
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..estimators.cost import buy_plan
 from ..estimators.offers import rent_offers
 from ..prices.used import buy_entry, fx_entry, host_entry, rent_entry
-from ..results import PriceUsed, StalePrice
+from ..results import PriceUsed
 
 _TERMS = ("1-month", "1-year", "3-year")
 
@@ -83,12 +83,6 @@ def _offer(pl: Any, g: str, provider: str, as_of: str, instance: str | None) -> 
     found = [o for o in rent_offers(pl.kb.clouds, g, 1, pl.rate, named=provider)
              if o.provider == provider and o.as_of == as_of]
     return next((o for o in found if (o.instance or None) == (instance or None)), found[0] if found else None)
-
-
-def stale_prices(findings: list[Any]) -> list[StalePrice]:
-    """The prices a data-freshness rule called stale (DATA-STALE-PRICE, DATA-STALE-MARKET), for the Data freshness
-    block, as recommend's: every price of a plan is its answer's."""
-    return [StalePrice.of(f, f.subject) for f in findings if f.topic == "data-freshness"]
 
 
 def rented_as(pl: Any, ex: Any, g: str) -> tuple[Any, ...]:
